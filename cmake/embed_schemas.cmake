@@ -1,0 +1,11 @@
+# Writes every schemas/*.json into one C++ include: {name, text} pairs.
+file(GLOB schemas ${SCHEMA_DIR}/*.json)
+list(SORT schemas)
+set(content "// Generated from schemas/*.json by cmake/embed_schemas.cmake. Do not edit.\n")
+foreach(f ${schemas})
+  get_filename_component(name ${f} NAME)
+  file(READ ${f} text)
+  string(APPEND content "{\"${name}\", R\"DNNCOMPAT_SCHEMA(${text})DNNCOMPAT_SCHEMA\"},\n")
+endforeach()
+file(WRITE ${OUT}.tmp "${content}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different ${OUT}.tmp ${OUT})

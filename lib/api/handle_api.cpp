@@ -1,0 +1,76 @@
+// Library, handle and error entry points, as cudnn_graph.h (cuDNN 9 API reference).
+#include "core/api_guard.hpp"
+#include "core/enums.hpp"
+#include "core/handle.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace dnncompat;
+
+void dnncompatContext::record_run(const char *api, const std::string &impl, int algo_requested,
+                                  int algo_ran, std::size_t workspace_bytes, int diagnostics) {
+    last_run = dnncompatRunInfo_t{};
+    std::snprintf(last_run.api, sizeof(last_run.api), "%s", api);
+    std::snprintf(last_run.impl, sizeof(last_run.impl), "%s", impl.c_str());
+    last_run.algoRequested = algo_requested;
+    last_run.algoRan = algo_ran;
+    last_run.workspaceBytes = workspace_bytes;
+    last_run.diagnosticCount = diagnostics;
+    has_run = true;
+}
+
+extern "C" {
+
+size_t dnncompatGetVersion(void) { return DNNCOMPAT_CUDNN_VERSION; }
+
+const char *dnncompatGetErrorString(dnncompatStatus_t status) {
+    // Names live in the static enum table, so the pointer stays valid.
+    for (const auto &e : enums::all())
+        if (e.value == static_cast<int>(status) && std::strcmp(e.type, "cudnnStatus_t") == 0)
+            return e.name;
+    return "CUDNN_STATUS_UNKNOWN";
+}
+
+void dnncompatGetLastErrorString(char *message, size_t max_size) {
+    if (message == nullptr || max_size == 0) return;
+    const std::string &m = last_error();
+    const size_t n = std::min(m.size(), max_size - 1);
+    std::memcpy(message, m.data(), n);
+    message[n] = '\0';
+    clear_last_error();
+}
+
+dnncompatStatus_t dnncompatCreate(dnncompatHandle_t *handle) {
+    return guarded("cudnnCreate", [&] {
+        check_not_null(handle, "handle");
+        *handle = Registry<dnncompatContext>::instance().create();
+    });
+}
+
+dnncompatStatus_t dnncompatDestroy(dnncompatHandle_t handle) {
+    return guarded("cudnnDestroy", [&] { Registry<dnncompatContext>::instance().destroy(handle); });
+}
+
+dnncompatStatus_t dnncompatSetStream(dnncompatHandle_t handle, dnncompatStream_t streamId) {
+    return guarded("cudnnSetStream", [&] { dnncompat::handle(handle).user_stream = streamId; });
+}
+
+dnncompatStatus_t dnncompatGetStream(dnncompatHandle_t handle, dnncompatStream_t *streamId) {
+    return guarded("cudnnGetStream", [&] {
+        auto &h = dnncompat::handle(handle);
+        check_not_null(streamId, "streamId");
+        *streamId = h.user_stream;
+    });
+}
+
+dnncompatStatus_t dnncompatGetLastRunInfo(dnncompatHandle_t handle, dnncompatRunInfo_t *info) {
+    return guarded("dnncompatGetLastRunInfo", [&] {
+        auto &h = dnncompat::handle(handle);
+        check_not_null(info, "info");
+        check(h.has_run, DNNCOMPAT_STATUS_NOT_INITIALIZED, "no compute call has run on this handle");
+        *info = h.last_run;
+    });
+}
+
+} // extern "C"

@@ -1,0 +1,363 @@
+#include "conv/forward.hpp"
+
+#include "core/enums.hpp"
+#include "core/support.hpp"
+
+#include <cstring>
+
+namespace dnncompat::conv {
+
+namespace {
+
+using dt = dnnl::memory::data_type;
+using md = dnnl::memory::desc;
+using pd_t = dnnl::convolution_forward::primitive_desc;
+
+constexpr std::size_t kAlign = 64; // oneDNN's scratchpad alignment
+
+std::size_t align_up(std::size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+md strided_md(const dims_t &dims, const dims_t &strides) {
+    return md(dnnl::memory::dims(dims.begin(), dims.end()), dt::f32,
+              dnnl::memory::dims(strides.begin(), strides.end()));
+}
+
+md any_md(const md &m) { return md(m.dims(), dt::f32, dnnl::memory::format_tag::any); }
+
+// oneDNN weights: [K, C/g, spatial] or [G, K/g, C/g, spatial], strides from the filter format.
+md weights_md(const Problem &p) {
+    const dims_t packed = packed_strides(p.w_dims, p.w_format);
+    if (p.groups == 1) return strided_md(p.w_dims, packed);
+    dims_t dims{p.groups, p.k / p.groups};
+    dims_t strides{packed[0] * (p.k / p.groups), packed[0]};
+    for (std::size_t i = 1; i < p.w_dims.size(); ++i) {
+        dims.push_back(p.w_dims[i]);
+        strides.push_back(packed[i]);
+    }
+    return strided_md(dims, strides);
+}
+
+md x_md(const Problem &p) {
+    dims_t d{p.n, p.c};
+    d.insert(d.end(), p.in.begin(), p.in.end());
+    return strided_md(d, p.x_strides);
+}
+
+md y_md(const Problem &p) {
+    dims_t d{p.n, p.k};
+    d.insert(d.end(), p.out.begin(), p.out.end());
+    return strided_md(d, p.y_strides);
+}
+
+dnnl::memory::dims to_dnnl(const dims_t &v, int64_t minus = 0) {
+    dnnl::memory::dims r;
+    for (auto e : v) r.push_back(e - minus);
+    return r;
+}
+
+// oneDNN names implementations "<isa>:<kind>:<detail>" (e.g. "x64:gemm:jit", "jit:avx2",
+// "ref:any"); kind tells explicit im2col + GEMM from direct kernels and the reference.
+bool impl_is(const char *impl, const char *kind) {
+    return impl != nullptr && std::strstr(impl, kind) != nullptr;
+}
+
+struct PdRequest {
+    dnnl::algorithm alg = dnnl::algorithm::convolution_direct;
+    bool user_layouts = true; // false: format_tag::any, oneDNN picks the layouts
+    bool fuse_blend = true;   // alpha/beta as post-ops
+    const char *want = nullptr; // first implementation whose name contains this, else the first
+    const char *avoid = nullptr; // skip implementations whose name contains this, if others exist
+};
+
+// Builds a primitive descriptor; an empty one when nothing applies. The op descriptor stays alive
+// while the implementation list is walked (oneDNN's iterator points into it).
+pd_t make_pd(dnncompatContext &h, const Problem &p, const PdRequest &r, float alpha, float beta) {
+    const md x = r.user_layouts ? x_md(p) : any_md(x_md(p));
+    const md w = r.user_layouts ? weights_md(p) : any_md(weights_md(p));
+    const md y = r.user_layouts ? y_md(p) : any_md(y_md(p));
+    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, r.alg, x, w, y,
+                                      to_dnnl(p.stride), to_dnnl(p.dilation, 1), to_dnnl(p.pad_l),
+                                      to_dnnl(p.pad_r));
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (r.fuse_blend) {
+        dnnl::post_ops ops;
+        if (alpha != 1.0f) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, alpha, 0.0f);
+        if (beta != 0.0f) ops.append_sum(beta);
+        attr.set_post_ops(ops);
+    }
+    pd_t pd;
+    try {
+        pd = pd_t(d, attr, h.engine, /*allow_empty=*/true);
+    } catch (const dnnl::error &) {
+        return pd_t(); // the algorithm rejects the shape outright (e.g. Winograd with dilation)
+    }
+    if (!pd || (r.want == nullptr && r.avoid == nullptr)) return pd;
+    pd_t first_ok;
+    do {
+        const char *impl = pd.impl_info_str();
+        if (r.want != nullptr && impl_is(impl, r.want)) return pd;
+        if (r.want == nullptr && !impl_is(impl, r.avoid)) return pd;
+    } while (pd.next_impl());
+    return pd_t();
+}
+
+struct Choice {
+    pd_t pd;
+    dnnl::algorithm alg = dnnl::algorithm::convolution_direct;
+    bool relayout = false;
+    int algo_ran = 0;
+    std::string fallback_code;
+};
+
+// Best available pd for a oneDNN algorithm: on the caller's layouts with fused blending; if that
+// leaves only the reference kernel, oneDNN's preferred layouts with a separate blend.
+Choice best_pd(dnncompatContext &h, const Problem &p, dnnl::algorithm alg, const char *want,
+               float alpha, float beta) {
+    Choice c;
+    c.alg = alg;
+    c.pd = make_pd(h, p, {alg, true, true, want, nullptr}, alpha, beta);
+    if (c.pd && !impl_is(c.pd.impl_info_str(), "ref")) return c;
+    pd_t relaid = make_pd(h, p, {alg, false, false, want, "ref"}, alpha, beta);
+    if (relaid) {
+        c.pd = relaid;
+        c.relayout = true;
+    }
+    return c;
+}
+
+// The cuDNN algorithm → oneDNN mapping (support catalogue rows DNNC-CONV-FWD-ALGO-*).
+Choice choose(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta) {
+    const int direct_algo = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
+    auto direct = [&](int ran, const char *fallback) {
+        Choice c = best_pd(h, p, dnnl::algorithm::convolution_direct, nullptr, alpha, beta);
+        c.algo_ran = ran;
+        c.fallback_code = fallback;
+        return c;
+    };
+    switch (algo) {
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM:
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM:
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_DIRECT: return direct(algo, "");
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM: {
+        // oneDNN's gemm-based implementation is explicit im2col + GEMM: find it in the list.
+        Choice c;
+        c.pd = make_pd(h, p, {dnnl::algorithm::convolution_direct, true, true, "gemm", nullptr},
+                       alpha, beta);
+        if (!c.pd)
+            c.pd = make_pd(h, p, {dnnl::algorithm::convolution_direct, true, false, "gemm", nullptr},
+                           alpha, beta),
+            c.relayout = static_cast<bool>(c.pd);
+        if (!c.pd)
+            c.pd = make_pd(h, p, {dnnl::algorithm::convolution_direct, false, false, "gemm", nullptr},
+                           alpha, beta),
+            c.relayout = static_cast<bool>(c.pd);
+        if (c.pd) {
+            c.algo_ran = algo;
+            return c;
+        }
+        return direct(direct_algo, "DNNC-CONV-FWD-ALGO-GEMM-FALLBACK");
+    }
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT: return direct(direct_algo, "DNNC-CONV-FWD-ALGO-FFT");
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING:
+        return direct(direct_algo, "DNNC-CONV-FWD-ALGO-FFT_TILING");
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD:
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: {
+        Choice c = best_pd(h, p, dnnl::algorithm::convolution_winograd, nullptr, alpha, beta);
+        if (c.pd) {
+            c.algo_ran = algo;
+            return c;
+        }
+        return direct(direct_algo, algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD
+                                       ? "DNNC-CONV-FWD-ALGO-WINOGRAD-FALLBACK"
+                                       : "DNNC-CONV-FWD-ALGO-WINOGRAD_NONFUSED-FALLBACK");
+    }
+    default:
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "algo: {} is not a valid cudnnConvolutionFwdAlgo_t", algo);
+    }
+}
+
+// Reserves bytes in the workspace layout; returns the offset.
+std::size_t reserve(std::size_t &cursor, std::size_t bytes) {
+    const std::size_t off = cursor;
+    cursor += align_up(bytes);
+    return off;
+}
+
+} // namespace
+
+void check_compute_type(dnncompatDataType_t t, const char *api) {
+    switch (t) {
+    case DNNCOMPAT_DATA_FLOAT: return;
+    case DNNCOMPAT_DATA_DOUBLE: diag::unsupported("DNNC-DTYPE-DOUBLE", api);
+    case DNNCOMPAT_DATA_HALF: diag::unsupported("DNNC-DTYPE-HALF", api);
+    case DNNCOMPAT_DATA_BFLOAT16: diag::unsupported("DNNC-DTYPE-BFLOAT16", api);
+    default: diag::unsupported("DNNC-DTYPE-OTHER", api, enums::describe("cudnnDataType_t", t));
+    }
+}
+
+std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo,
+                                      float alpha, float beta) {
+    enums::check("cudnnConvolutionFwdAlgo_t", algo, "algo");
+    const std::string key = fmt::format("fwd/{}/a{}/{}/{}", p.key(), algo, alpha, beta);
+    return h.plan<FwdPlan>(key, [&] {
+        // Chosen without blending, so the workspace size is the same for every alpha/beta.
+        Choice c = choose(h, p, algo, 1.0f, 0.0f);
+        check(static_cast<bool>(c.pd), DNNCOMPAT_STATUS_NOT_SUPPORTED,
+              "oneDNN has no convolution implementation for {}", p.key());
+        auto plan = std::make_shared<FwdPlan>();
+        const auto &e = h.engine;
+        plan->relayout = c.relayout;
+        plan->user_x = x_md(p);
+        plan->user_w = weights_md(p);
+        plan->user_y = y_md(p);
+        const bool blends = alpha != 1.0f || beta != 0.0f;
+        const std::size_t base_scratchpad = c.pd.scratchpad_desc().get_size();
+        if (blends && !c.relayout) {
+            // Fuse alpha/beta when the same implementation takes them in no more scratchpad.
+            const std::string base_impl = c.pd.impl_info_str();
+            PdRequest r{c.alg, true, true, base_impl.c_str(), nullptr};
+            pd_t fused = make_pd(h, p, r, alpha, beta);
+            if (fused && base_impl == fused.impl_info_str() &&
+                fused.scratchpad_desc().get_size() <= base_scratchpad) {
+                c.pd = fused;
+            } else {
+                plan->separate_blend = true;
+                plan->temp_bytes = static_cast<std::size_t>(plan->user_y.get_size());
+            }
+        }
+        if (c.relayout) plan->separate_blend = true;
+        plan->pd = c.pd;
+        plan->prim = dnnl::convolution_forward(c.pd);
+
+        std::size_t cursor = 0;
+        plan->scratchpad_bytes = c.pd.scratchpad_desc().get_size();
+        plan->scratchpad_off = reserve(cursor, plan->scratchpad_bytes);
+        if (p.mode == DNNCOMPAT_CONVOLUTION) {
+            plan->flip_bytes = static_cast<std::size_t>(element_count(p.w_dims)) * sizeof(float);
+            plan->flip_off = reserve(cursor, plan->flip_bytes);
+        }
+        if (plan->relayout) {
+            if (c.pd.src_desc() != plan->user_x) {
+                plan->src_bytes = c.pd.src_desc().get_size();
+                plan->src_off = reserve(cursor, plan->src_bytes);
+                plan->src_reorder = dnnl::reorder(
+                    dnnl::reorder::primitive_desc(e, plan->user_x, e, c.pd.src_desc()));
+            }
+            if (c.pd.weights_desc() != plan->user_w) {
+                plan->wei_bytes = c.pd.weights_desc().get_size();
+                plan->wei_off = reserve(cursor, plan->wei_bytes);
+                plan->wei_reorder = dnnl::reorder(
+                    dnnl::reorder::primitive_desc(e, plan->user_w, e, c.pd.weights_desc()));
+            }
+            plan->dst_bytes = c.pd.dst_desc().get_size();
+            plan->dst_off = reserve(cursor, plan->dst_bytes);
+        }
+        if (plan->separate_blend) {
+            std::vector<float> scales;
+            std::vector<md> srcs;
+            if (beta != 0.0f) {
+                scales.push_back(beta);
+                srcs.push_back(plan->user_y);
+            }
+            scales.push_back(alpha);
+            srcs.push_back(c.pd.dst_desc());
+            plan->blend = dnnl::sum(dnnl::sum::primitive_desc(plan->user_y, scales, srcs, e));
+            plan->blend_reads_y = beta != 0.0f;
+        }
+        plan->workspace_bytes = cursor == 0 ? 0 : cursor + kAlign; // slack to align the start
+        plan->algo_requested = algo;
+        plan->algo_ran = c.algo_ran;
+        plan->fallback_code = c.fallback_code;
+        plan->impl = c.pd.impl_info_str();
+        return plan;
+    });
+}
+
+namespace {
+
+// Writes w with every spatial axis reversed (CONVOLUTION mode is cross-correlation with the
+// flipped filter). w is packed in the filter's format; so is the copy.
+void flip_filter(const Problem &p, const float *w, float *out) {
+    const dims_t strides = packed_strides(p.w_dims, p.w_format);
+    const int nsp = p.nsp;
+    const int64_t kc = p.w_dims[0] * p.w_dims[1];
+    int64_t sp_count = 1;
+    for (int i = 0; i < nsp; ++i) sp_count *= p.w_dims[2 + i];
+    for (int64_t kci = 0; kci < kc; ++kci) {
+        const int64_t ki = kci / p.w_dims[1], ci = kci % p.w_dims[1];
+        const int64_t base = ki * strides[0] + ci * strides[1];
+        for (int64_t s = 0; s < sp_count; ++s) {
+            int64_t rem = s, src = base, dst = base;
+            for (int i = nsp - 1; i >= 0; --i) {
+                const int64_t extent = p.w_dims[2 + i];
+                const int64_t idx = rem % extent;
+                rem /= extent;
+                src += idx * strides[2 + i];
+                dst += (extent - 1 - idx) * strides[2 + i];
+            }
+            out[dst] = w[src];
+        }
+    }
+}
+
+char *align_ptr(void *p) {
+    auto v = reinterpret_cast<std::uintptr_t>(p);
+    return reinterpret_cast<char *>((v + kAlign - 1) / kAlign * kAlign);
+}
+
+} // namespace
+
+void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan, const void *x,
+                     const void *w, void *y, void *workspace, std::size_t workspace_size) {
+    check(workspace_size >= plan.workspace_bytes, DNNCOMPAT_STATUS_BAD_PARAM,
+          "workSpaceSizeInBytes {} is smaller than the {} bytes this convolution needs "
+          "(query cudnnGetConvolutionForwardWorkspaceSize)",
+          workspace_size, plan.workspace_bytes);
+    check(plan.workspace_bytes == 0 || workspace != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
+          "workSpace is null but {} bytes are needed", plan.workspace_bytes);
+    char *ws = plan.workspace_bytes ? align_ptr(workspace) : nullptr;
+    const auto &e = h.engine;
+    auto &s = h.stream;
+    const auto &pd = plan.pd;
+
+    const void *weights = w;
+    if (plan.flip_bytes) {
+        auto *flipped = reinterpret_cast<float *>(ws + plan.flip_off);
+        flip_filter(p, static_cast<const float *>(w), flipped);
+        weights = flipped;
+    }
+    dnnl::memory src(plan.user_x, e, const_cast<void *>(x));
+    dnnl::memory wei(plan.user_w, e, const_cast<void *>(weights));
+    dnnl::memory dst(plan.user_y, e, y);
+    if (plan.src_bytes) {
+        dnnl::memory to(pd.src_desc(), e, ws + plan.src_off);
+        plan.src_reorder.execute(s, src, to);
+        src = to;
+    }
+    if (plan.wei_bytes) {
+        dnnl::memory to(pd.weights_desc(), e, ws + plan.wei_off);
+        plan.wei_reorder.execute(s, wei, to);
+        wei = to;
+    }
+    dnnl::memory conv_dst = plan.relayout ? dnnl::memory(pd.dst_desc(), e, ws + plan.dst_off)
+                            : plan.separate_blend
+                                ? dnnl::memory(pd.dst_desc(), e, h.temp_buffer(plan.temp_bytes))
+                                : dst;
+    std::unordered_map<int, dnnl::memory> args{
+        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, conv_dst}};
+    if (plan.scratchpad_bytes)
+        args.emplace(DNNL_ARG_SCRATCHPAD,
+                     dnnl::memory(pd.scratchpad_desc(), e, ws + plan.scratchpad_off));
+    plan.prim.execute(s, args);
+    if (plan.separate_blend) {
+        std::unordered_map<int, dnnl::memory> blend{{DNNL_ARG_DST, dst}};
+        int i = 0;
+        if (plan.blend_reads_y) blend.emplace(DNNL_ARG_MULTIPLE_SRC + i++, dst);
+        blend.emplace(DNNL_ARG_MULTIPLE_SRC + i, conv_dst);
+        plan.blend.execute(s, blend);
+    }
+    s.wait();
+}
+
+} // namespace dnncompat::conv

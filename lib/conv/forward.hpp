@@ -1,0 +1,62 @@
+// Convolution forward on oneDNN: the cuDNN algorithm enum is mapped to a oneDNN algorithm and
+// implementation; the caller's workspace holds oneDNN's scratchpad (scratchpad_mode::user) and,
+// where the plan needs them, the flipped filter and layout copies.
+#pragma once
+
+#include "conv/problem.hpp"
+#include "core/handle.hpp"
+
+#include <string>
+
+namespace dnncompat::conv {
+
+// The prepared execution of one problem with one requested algorithm and alpha/beta.
+//
+// The implementation is chosen for alpha = 1, beta = 0, so the workspace a problem needs does not
+// depend on alpha and beta (cudnnGetConvolutionForwardWorkspaceSize does not know them). Then:
+// - direct: oneDNN runs on the caller's layouts; alpha/beta are fused as post-ops (linear, sum)
+//   when the same implementation takes them, else the result goes to handle memory and a oneDNN
+//   sum blends it into y.
+// - relayout: the caller's layout has only oneDNN's reference kernel (e.g. NHWC f32 on AVX2), so
+//   x and w are reordered into the layouts oneDNN prefers, the convolution writes its own
+//   layout, and a oneDNN sum writes alpha * result + beta * y back into y.
+struct FwdPlan : CachedPlan {
+    dnnl::convolution_forward::primitive_desc pd;
+    dnnl::convolution_forward prim;
+    bool relayout = false;
+    dnnl::reorder src_reorder, wei_reorder; // relayout: user → oneDNN layouts
+    bool separate_blend = false;            // a oneDNN sum applies alpha/beta after the convolution
+    dnnl::sum blend;                        // y = alpha * dst + beta * y
+    bool blend_reads_y = false;             // beta != 0
+    std::size_t temp_bytes = 0;             // direct with separate blend: result in handle memory
+    dnnl::memory::desc user_x, user_w, user_y;
+
+    // Workspace layout, byte offsets from the 64-byte aligned start.
+    std::size_t scratchpad_off = 0, scratchpad_bytes = 0;
+    std::size_t flip_off = 0, flip_bytes = 0; // CONVOLUTION mode: spatially flipped filter
+    std::size_t src_off = 0, src_bytes = 0;   // relayout copies
+    std::size_t wei_off = 0, wei_bytes = 0;
+    std::size_t dst_off = 0, dst_bytes = 0;
+    std::size_t workspace_bytes = 0; // what the caller must pass (with alignment slack)
+
+    int algo_requested = 0;
+    int algo_ran = 0;          // the algorithm whose path runs
+    std::string fallback_code; // catalogue row of the fallback, empty when native
+    std::string impl;          // oneDNN implementation name
+};
+
+// Returns the (cached) plan for p with algorithm algo and blending alpha/beta. BAD_PARAM for an
+// algo outside cudnnConvolutionFwdAlgo_t; NOT_SUPPORTED when oneDNN has no implementation.
+std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo,
+                                      float alpha, float beta);
+
+// Runs the plan: y = alpha * conv(x, w) + beta * y (y unread when beta = 0). BAD_PARAM when
+// workspace_size is below plan.workspace_bytes or the workspace is null while needed.
+void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan, const void *x,
+                     const void *w, void *y, void *workspace, std::size_t workspace_size);
+
+// Returns when oneDNN computes data type t here; otherwise throws the support catalogue's
+// NOT_SUPPORTED for it (DOUBLE, HALF, BFLOAT16, integer types).
+void check_compute_type(dnncompatDataType_t t, const char *api);
+
+} // namespace dnncompat::conv

@@ -1,0 +1,73 @@
+// The descriptor objects behind the C API's opaque pointers, and their validity checks.
+// Dimensions and strides are kept in 64 bits so sizes over 2^31 elements never overflow.
+#pragma once
+
+#include "core/error.hpp"
+#include "core/objects.hpp"
+
+#include <dnncompat/dnncompat.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using dims_t = std::vector<int64_t>;
+
+struct dnncompatTensorStruct {
+    static constexpr const char *kind = "tensor descriptor";
+    bool is_set = false;
+    dnncompatDataType_t dtype = DNNCOMPAT_DATA_FLOAT;
+    dims_t dims;    // N, C, spatial...
+    dims_t strides; // in elements
+};
+
+struct dnncompatFilterStruct {
+    static constexpr const char *kind = "filter descriptor";
+    bool is_set = false;
+    dnncompatDataType_t dtype = DNNCOMPAT_DATA_FLOAT;
+    dnncompatTensorFormat_t format = DNNCOMPAT_TENSOR_NCHW;
+    dims_t dims; // K, C/groups, spatial...
+};
+
+struct dnncompatConvolutionStruct {
+    static constexpr const char *kind = "convolution descriptor";
+    bool is_set = false;
+    dims_t pad, stride, dilation; // per spatial dim; dilation as cuDNN counts it (1 = dense)
+    dnncompatConvolutionMode_t mode = DNNCOMPAT_CROSS_CORRELATION;
+    dnncompatDataType_t compute_type = DNNCOMPAT_DATA_FLOAT;
+    dnncompatMathType_t math_type = DNNCOMPAT_DEFAULT_MATH;
+    dnncompatReorderType_t reorder_type = DNNCOMPAT_DEFAULT_REORDER;
+    int group_count = 1;
+};
+
+namespace dnncompat {
+
+// Names of enum values with cuDNN's spelling ("CUDNN_DATA_FLOAT"); "<invalid N>" otherwise.
+std::string data_type_name(dnncompatDataType_t t);
+std::string format_name(dnncompatTensorFormat_t f);
+
+// BAD_PARAM unless the enum value is in its cuDNN range; the message names enum and value.
+void check_data_type(dnncompatDataType_t t);
+void check_format(dnncompatTensorFormat_t f);
+
+// Bytes per element of a data type; NOT_SUPPORTED for sub-byte or complex types.
+std::size_t element_size(dnncompatDataType_t t);
+
+// Live, set descriptor or BAD_PARAM ("<what> has not been set").
+const dnncompatTensorStruct &tensor(const dnncompatTensorStruct *t, const char *what);
+const dnncompatFilterStruct &filter(const dnncompatFilterStruct *f, const char *what);
+const dnncompatConvolutionStruct &convolution(const dnncompatConvolutionStruct *c, const char *what);
+
+// Elements a tensor spans: 1 + sum((dim-1)*stride); bytes = that times the element size.
+// 64-bit, BAD_PARAM on overflow.
+int64_t span_elements(const dims_t &dims, const dims_t &strides);
+int64_t element_count(const dims_t &dims);
+
+// Packed strides of dims for NCHW (row-major) or NHWC (channels last).
+dims_t packed_strides(const dims_t &dims, dnncompatTensorFormat_t format);
+
+// "4x64x56x56" for messages.
+std::string dims_str(const dims_t &dims);
+
+} // namespace dnncompat

@@ -1,0 +1,70 @@
+// The handle: oneDNN's CPU engine and stream, the plan cache and the last call's run info.
+#pragma once
+
+#include "core/error.hpp"
+#include "core/objects.hpp"
+
+#include <dnncompat/dnncompat.h>
+
+#include <dnnl.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace dnncompat {
+
+// A prepared oneDNN execution (primitive descriptor, primitive, derived sizes), cached per
+// handle by a key that captures everything that shapes it.
+struct CachedPlan {
+    virtual ~CachedPlan() = default;
+};
+
+} // namespace dnncompat
+
+struct dnncompatContext {
+    static constexpr const char *kind = "handle";
+
+    dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+    dnnl::stream stream{engine};
+    dnncompatStream_t user_stream = nullptr;
+
+    dnncompatRunInfo_t last_run{};
+    bool has_run = false;
+
+    // Plans by key. Bounded: cleared when it grows past max_plans.
+    std::unordered_map<std::string, std::shared_ptr<dnncompat::CachedPlan>> plans;
+    static constexpr std::size_t max_plans = 1024;
+
+    // Handle-owned temporary memory that only grows (a repeated call allocates nothing).
+    std::vector<uint8_t> temp;
+    void *temp_buffer(std::size_t bytes) {
+        if (temp.size() < bytes) temp.resize(bytes);
+        return temp.data();
+    }
+
+    // Returns the plan for key, building it with make() on a miss.
+    template <typename Plan, typename Make>
+    std::shared_ptr<Plan> plan(const std::string &key, Make &&make) {
+        auto it = plans.find(key);
+        if (it != plans.end()) return std::static_pointer_cast<Plan>(it->second);
+        std::shared_ptr<Plan> p = make();
+        if (plans.size() >= max_plans) plans.clear();
+        plans.emplace(key, p);
+        return p;
+    }
+
+    // Records what the current compute call ran (dnncompatGetLastRunInfo).
+    void record_run(const char *api, const std::string &impl, int algo_requested, int algo_ran,
+                    std::size_t workspace_bytes, int diagnostics);
+};
+
+namespace dnncompat {
+// Live handle or BAD_PARAM.
+inline dnncompatContext &handle(dnncompatContext *h) {
+    check(h != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "handle is null");
+    return *live(h);
+}
+} // namespace dnncompat

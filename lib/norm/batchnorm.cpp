@@ -1,0 +1,173 @@
+#include "norm/batchnorm.hpp"
+
+#include "core/enums.hpp"
+#include "core/support.hpp"
+
+namespace dnncompat::norm {
+
+namespace {
+
+using md = dnnl::memory::desc;
+using dt = dnnl::memory::data_type;
+constexpr const char *kApi = "cudnnBatchNormalizationForwardInference";
+
+md strided(const dims_t &dims, const dims_t &strides) {
+    return md(dnnl::memory::dims(dims.begin(), dims.end()), dt::f32,
+              dnnl::memory::dims(strides.begin(), strides.end()));
+}
+
+bool per_activation(dnncompatBatchNormMode_t mode) {
+    return mode == DNNCOMPAT_BATCHNORM_PER_ACTIVATION;
+}
+
+struct BnPlan : CachedPlan {
+    // oneDNN sees x as [N, channels, spatial...]: channels = C (spatial modes) or C*spatial with
+    // spatial 1 (PER_ACTIVATION).
+    md bn_md;          // data layout batch norm runs on
+    bool reorder_in = false;  // x must first be packed (PER_ACTIVATION on non-NCHW strides)
+    bool direct_out = false;  // batch norm writes y directly
+    dnnl::batch_normalization_forward bn;
+    dnnl::reorder pack_x;     // x → packed temp (reorder_in)
+    dnnl::sum blend;          // y = alpha*tmp + beta*y (when !direct_out)
+    md x_md, y_md, packed_md; // user x, user y, packed NCHW of x's dims
+    std::size_t temp_bytes = 0;
+};
+
+std::shared_ptr<BnPlan> make_plan(dnncompatContext &h, dnncompatBatchNormMode_t mode, float alpha,
+                                  float beta, const dnncompatTensorStruct &xd,
+                                  const dnncompatTensorStruct &yd, double epsilon) {
+    const std::string key =
+        fmt::format("bnfi/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(mode), dims_str(xd.dims),
+                    dims_str(xd.strides), dims_str(yd.strides), alpha, beta, epsilon, 0);
+    return h.plan<BnPlan>(key, [&] {
+        auto p = std::make_shared<BnPlan>();
+        p->x_md = strided(xd.dims, xd.strides);
+        p->y_md = strided(yd.dims, yd.strides);
+        const dims_t packed = packed_strides(xd.dims, DNNCOMPAT_TENSOR_NCHW);
+        p->packed_md = strided(xd.dims, packed);
+        const std::size_t packed_bytes = static_cast<std::size_t>(element_count(xd.dims)) * 4;
+
+        md data_md = p->x_md;
+        if (per_activation(mode)) {
+            // Each image's C*spatial block must be contiguous in NCHW order to be one channel
+            // axis; otherwise pack x first.
+            p->reorder_in = xd.strides != packed;
+            int64_t chw = element_count(xd.dims) / xd.dims[0];
+            dims_t dims{xd.dims[0], chw}, strides{chw, 1};
+            for (std::size_t i = 2; i < xd.dims.size(); ++i) {
+                dims.push_back(1);
+                strides.push_back(1);
+            }
+            data_md = strided(dims, strides);
+            if (p->reorder_in) p->pack_x = dnnl::reorder(
+                dnnl::reorder::primitive_desc(h.engine, p->x_md, h.engine, p->packed_md));
+        }
+        p->bn_md = data_md;
+        const bool same_layout = per_activation(mode)
+                                     ? (!p->reorder_in && yd.strides == packed)
+                                     : yd.strides == xd.strides;
+        p->direct_out = same_layout && alpha == 1.0f && beta == 0.0f;
+
+        const auto flags = dnnl::normalization_flags::use_global_stats |
+                           dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+        dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_inference, data_md,
+                                                  static_cast<float>(epsilon), flags);
+        dnnl::batch_normalization_forward::primitive_desc pd(d, h.engine);
+        p->bn = dnnl::batch_normalization_forward(pd);
+
+        // Temp layout: [packed x copy][bn output]; bn output has x's layout (spatial modes) or
+        // packed NCHW (PER_ACTIVATION).
+        const std::size_t out_bytes =
+            per_activation(mode) ? packed_bytes
+                                 : static_cast<std::size_t>(span_elements(xd.dims, xd.strides)) * 4;
+        p->temp_bytes = (p->reorder_in ? packed_bytes : 0) + (p->direct_out ? 0 : out_bytes);
+        if (!p->direct_out) {
+            const md tmp_md = per_activation(mode) ? p->packed_md : p->x_md;
+            std::vector<float> scales;
+            std::vector<md> srcs;
+            if (beta != 0.0f) {
+                scales.push_back(beta);
+                srcs.push_back(p->y_md);
+            }
+            scales.push_back(alpha);
+            srcs.push_back(tmp_md);
+            dnnl::sum::primitive_desc spd(p->y_md, scales, srcs, h.engine);
+            p->blend = dnnl::sum(spd);
+        }
+        return p;
+    });
+}
+
+} // namespace
+
+dims_t bn_param_dims(const dims_t &x_dims, dnncompatBatchNormMode_t mode) {
+    enums::check("cudnnBatchNormMode_t", mode, "mode");
+    dims_t d(x_dims.size(), 1);
+    d[1] = x_dims[1];
+    if (per_activation(mode))
+        for (std::size_t i = 2; i < x_dims.size(); ++i) d[i] = x_dims[i];
+    return d;
+}
+
+void bn_forward_inference(dnncompatContext &h, dnncompatBatchNormMode_t mode, float alpha,
+                          float beta, const dnncompatTensorStruct &xd, const void *x,
+                          const dnncompatTensorStruct &yd, void *y, const dnncompatTensorStruct &pd,
+                          const void *scale, const void *bias, const void *mean, const void *var,
+                          double epsilon) {
+    check(xd.dims.size() == 4 || xd.dims.size() == 5, DNNCOMPAT_STATUS_NOT_SUPPORTED,
+          "batch norm of a {}-d tensor: only 4-d and 5-d tensors are supported", xd.dims.size());
+    check(xd.dims == yd.dims, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
+          dims_str(xd.dims), dims_str(yd.dims));
+    check(xd.dtype == yd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc and yDesc data types differ");
+    const dims_t want = bn_param_dims(xd.dims, mode);
+    check(pd.dims == want, DNNCOMPAT_STATUS_BAD_PARAM,
+          "bnScaleBiasMeanVarDesc is {} but {} of x {} needs {}", dims_str(pd.dims),
+          enums::describe("cudnnBatchNormMode_t", mode), dims_str(xd.dims), dims_str(want));
+    check(pd.strides == packed_strides(pd.dims, DNNCOMPAT_TENSOR_NCHW),
+          DNNCOMPAT_STATUS_NOT_SUPPORTED, "bnScaleBiasMeanVarDesc must be packed, strides are {}",
+          dims_str(pd.strides));
+    check(epsilon >= DNNCOMPAT_BN_MIN_EPSILON, DNNCOMPAT_STATUS_BAD_PARAM,
+          "epsilon {} is below CUDNN_BN_MIN_EPSILON ({})", epsilon, DNNCOMPAT_BN_MIN_EPSILON);
+    check(xd.dtype == DNNCOMPAT_DATA_FLOAT && pd.dtype == DNNCOMPAT_DATA_FLOAT,
+          DNNCOMPAT_STATUS_NOT_SUPPORTED, "only FLOAT batch norm is implemented (x is {}, params {})",
+          data_type_name(xd.dtype), data_type_name(pd.dtype));
+
+    if (per_activation(mode)) diag::emit("DNNC-BN-MODE-PER_ACTIVATION", kApi);
+    const auto plan = make_plan(h, mode, alpha, beta, xd, yd, epsilon);
+
+    char *temp = static_cast<char *>(h.temp_buffer(plan->temp_bytes));
+    const void *src = x;
+    std::size_t used = 0;
+    if (plan->reorder_in) {
+        dnnl::memory from(plan->x_md, h.engine, const_cast<void *>(x));
+        dnnl::memory to(plan->packed_md, h.engine, temp);
+        plan->pack_x.execute(h.stream, from, to);
+        src = temp;
+        used = static_cast<std::size_t>(element_count(xd.dims)) * 4;
+    }
+    void *bn_dst = plan->direct_out ? y : temp + used;
+
+    const int64_t channels = plan->bn_md.dims()[1];
+    const md param_md({channels}, dt::f32, {1});
+    auto param = [&](const void *p) {
+        return dnnl::memory(param_md, h.engine, const_cast<void *>(p));
+    };
+    plan->bn.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(plan->bn_md, h.engine, const_cast<void *>(src))},
+                                {DNNL_ARG_DST, dnnl::memory(plan->bn_md, h.engine, bn_dst)},
+                                {DNNL_ARG_MEAN, param(mean)},
+                                {DNNL_ARG_VARIANCE, param(var)},
+                                {DNNL_ARG_SCALE, param(scale)},
+                                {DNNL_ARG_SHIFT, param(bias)}});
+    if (!plan->direct_out) {
+        const md tmp_md = per_activation(mode) ? plan->packed_md : plan->x_md;
+        std::unordered_map<int, dnnl::memory> args;
+        int i = 0;
+        if (beta != 0.0f) args.emplace(DNNL_ARG_MULTIPLE_SRC + i++, dnnl::memory(plan->y_md, h.engine, y));
+        args.emplace(DNNL_ARG_MULTIPLE_SRC + i, dnnl::memory(tmp_md, h.engine, bn_dst));
+        args.emplace(DNNL_ARG_DST, dnnl::memory(plan->y_md, h.engine, y));
+        plan->blend.execute(h.stream, args);
+    }
+    h.stream.wait();
+}
+
+} // namespace dnncompat::norm

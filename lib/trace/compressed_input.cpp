@@ -1,0 +1,167 @@
+#include "trace/compressed_input.hpp"
+
+#include <lzma.h>
+#include <zlib.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <streambuf>
+#include <vector>
+
+namespace dnncompat::trace {
+namespace {
+
+constexpr std::size_t kChunk = 1 << 16;
+
+// A read-only streambuf that pulls compressed bytes from `file_` and hands out decoded bytes.
+class DecodingBuf : public std::streambuf {
+public:
+    explicit DecodingBuf(std::ifstream& file) : file_(file), in_(kChunk), out_(kChunk) {}
+    const std::string& error() const { return error_; }
+
+protected:
+    int_type underflow() override {
+        if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+        while (!finished_ && error_.empty()) {
+            if (in_avail_ == 0 && !file_eof_) {
+                file_.read(in_.data(), static_cast<std::streamsize>(in_.size()));
+                in_avail_ = static_cast<std::size_t>(file_.gcount());
+                in_pos_ = 0;
+                if (in_avail_ == 0) file_eof_ = true;
+            }
+            std::size_t produced = decode();
+            if (produced > 0) {
+                setg(out_.data(), out_.data(), out_.data() + produced);
+                return traits_type::to_int_type(*gptr());
+            }
+            if (file_eof_ && in_avail_ == 0 && !finished_ && error_.empty()) {
+                if (at_clean_end()) finished_ = true;
+                else error_ = "compressed data ends before the end of its stream (truncated file?)";
+            }
+        }
+        return traits_type::eof();
+    }
+
+    // Decodes from in_[in_pos_, in_pos_ + in_avail_) into out_; returns bytes produced.
+    virtual std::size_t decode() = 0;
+    // True when the input consumed so far ends exactly at the end of a compressed stream.
+    virtual bool at_clean_end() const = 0;
+
+    std::ifstream& file_;
+    std::vector<char> in_, out_;
+    std::size_t in_pos_ = 0, in_avail_ = 0;
+    bool file_eof_ = false;
+    bool finished_ = false;
+    std::string error_;
+};
+
+class XzBuf : public DecodingBuf {
+public:
+    explicit XzBuf(std::ifstream& file) : DecodingBuf(file) {
+        if (lzma_stream_decoder(&strm_, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+            error_ = "cannot initialise the xz decoder";
+    }
+    ~XzBuf() override { lzma_end(&strm_); }
+
+private:
+    std::size_t decode() override {
+        strm_.next_in = reinterpret_cast<const uint8_t*>(in_.data() + in_pos_);
+        strm_.avail_in = in_avail_;
+        strm_.next_out = reinterpret_cast<uint8_t*>(out_.data());
+        strm_.avail_out = out_.size();
+        lzma_ret ret = lzma_code(&strm_, file_eof_ ? LZMA_FINISH : LZMA_RUN);
+        std::size_t consumed = in_avail_ - strm_.avail_in;
+        in_pos_ += consumed;
+        in_avail_ -= consumed;
+        std::size_t produced = out_.size() - strm_.avail_out;
+        if (ret == LZMA_STREAM_END) finished_ = true;
+        else if (ret != LZMA_OK && ret != LZMA_BUF_ERROR)
+            error_ = "corrupt xz data (liblzma error " + std::to_string(static_cast<int>(ret)) + ")";
+        return produced;
+    }
+    bool at_clean_end() const override { return finished_; }
+    lzma_stream strm_ = LZMA_STREAM_INIT;
+};
+
+class GzipBuf : public DecodingBuf {
+public:
+    explicit GzipBuf(std::ifstream& file) : DecodingBuf(file) {
+        std::memset(&strm_, 0, sizeof strm_);
+        if (inflateInit2(&strm_, 16 + MAX_WBITS) != Z_OK) error_ = "cannot initialise the gzip decoder";
+        else initialised_ = true;
+    }
+    ~GzipBuf() override {
+        if (initialised_) inflateEnd(&strm_);
+    }
+
+private:
+    std::size_t decode() override {
+        strm_.next_in = reinterpret_cast<Bytef*>(in_.data() + in_pos_);
+        strm_.avail_in = static_cast<uInt>(in_avail_);
+        strm_.next_out = reinterpret_cast<Bytef*>(out_.data());
+        strm_.avail_out = static_cast<uInt>(out_.size());
+        int ret = inflate(&strm_, Z_NO_FLUSH);
+        std::size_t consumed = in_avail_ - strm_.avail_in;
+        in_pos_ += consumed;
+        in_avail_ -= consumed;
+        std::size_t produced = out_.size() - strm_.avail_out;
+        if (ret == Z_STREAM_END) {
+            // Concatenated gzip members are decoded one after the other.
+            inflateReset(&strm_);
+            member_ended_ = true;
+        } else if (ret == Z_OK || ret == Z_BUF_ERROR) {
+            if (consumed > 0 || produced > 0) member_ended_ = false;
+        } else {
+            error_ = std::string("corrupt gzip data: ") + (strm_.msg ? strm_.msg : "inflate failed");
+        }
+        return produced;
+    }
+    bool at_clean_end() const override { return member_ended_; }
+    bool member_ended_ = false;
+    z_stream strm_;
+    bool initialised_ = false;
+};
+
+class FileInput : public InputFile {
+public:
+    explicit FileInput(const std::string& path) : file_(path, std::ios::binary) {
+        if (!file_) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
+        std::array<unsigned char, 6> magic{};
+        file_.read(reinterpret_cast<char*>(magic.data()), magic.size());
+        std::streamsize n = file_.gcount();
+        file_.clear();
+        file_.seekg(0);
+        static const unsigned char xz[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
+        if (n == 6 && std::memcmp(magic.data(), xz, 6) == 0) {
+            compression_ = Compression::xz;
+            buf_ = std::make_unique<XzBuf>(file_);
+        } else if (n >= 2 && magic[0] == 0x1F && magic[1] == 0x8B) {
+            compression_ = Compression::gzip;
+            buf_ = std::make_unique<GzipBuf>(file_);
+        }
+        stream_ = std::make_unique<std::istream>(buf_ ? static_cast<std::streambuf*>(buf_.get()) : file_.rdbuf());
+    }
+    std::istream& stream() override { return *stream_; }
+    std::string error() const override {
+        if (buf_) return buf_->error();
+        return file_.bad() ? "read error" : "";
+    }
+    Compression compression() const override { return compression_; }
+
+private:
+    std::ifstream file_;
+    std::unique_ptr<DecodingBuf> buf_;
+    std::unique_ptr<std::istream> stream_;
+    Compression compression_ = Compression::none;
+};
+
+}  // namespace
+
+std::unique_ptr<InputFile> open_input_file(const std::string& path) {
+    return std::make_unique<FileInput>(path);
+}
+
+}  // namespace dnncompat::trace

@@ -1,0 +1,26 @@
+// Opens a file as a text stream, decompressing xz (liblzma) or gzip (zlib) on the fly.
+#pragma once
+
+#include <istream>
+#include <memory>
+#include <string>
+
+namespace dnncompat::trace {
+
+enum class Compression { none, xz, gzip };
+
+/// A stream over the decoded content of a file. `error()` is non-empty when decoding failed
+/// (corrupt or truncated compressed data); the stream then ends early.
+class InputFile {
+public:
+    virtual ~InputFile() = default;
+    virtual std::istream& stream() = 0;
+    virtual std::string error() const = 0;
+    virtual Compression compression() const = 0;
+};
+
+/// Opens `path`; the compression is detected from the first bytes (xz: FD 37 7A 58 5A 00,
+/// gzip: 1F 8B), never from the file name. Throws std::runtime_error when it cannot be opened.
+std::unique_ptr<InputFile> open_input_file(const std::string& path);
+
+}  // namespace dnncompat::trace

@@ -1,0 +1,258 @@
+// Black-box tests of dnncompat-replay: runs the built binary and checks its exit code, its
+// text output and its --json report (validated against schemas/replay-report.schema.json).
+#include "trace/schemas.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kReplay = DNNCOMPAT_BINARY_DIR "/dnncompat-replay";
+const std::string kTraces = DNNCOMPAT_TEST_DATA "/traces";
+const std::string kResnetTrace = DNNCOMPAT_SOURCE_DIR "/examples/traces/resnet50-eval-b4-fp32.json";
+
+struct Result {
+    int rc = -1;
+    std::string out, err;
+    json report; // parsed --json report, when one was asked for and written
+};
+
+std::string slurp(const fs::path &p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string quote(const std::string &s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+/// Runs dnncompat-replay with `args` (already quoted where needed); with_json adds --json FILE.
+Result replay(const std::string &args, bool with_json = true) {
+    const fs::path dir = fs::path(testing::TempDir()) /
+                         ("replay_" + std::string(testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::create_directories(dir);
+    const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt", report = dir / "report.json";
+    fs::remove(report);
+    std::string cmd = quote(kReplay) + " " + args;
+    if (with_json) cmd += " --json " + quote(report.string());
+    cmd += " >" + quote(out.string()) + " 2>" + quote(err.string());
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    if (with_json && fs::exists(report)) r.report = json::parse(slurp(report));
+    return r;
+}
+
+/// Asserts the report follows the report schema.
+void expect_valid_report(const json &report) {
+    ASSERT_FALSE(report.is_null()) << "no --json report written";
+    const auto errors = dnncompat::trace::validate(report, "replay-report.schema.json");
+    for (const auto &e : errors) ADD_FAILURE() << "report schema: " << e.pointer << ": " << e.reason;
+}
+
+const json *find_call(const json &report, std::size_t index) {
+    for (const auto &c : report["calls"])
+        if (c["index"] == index) return &c;
+    return nullptr;
+}
+
+TEST(ReplayCli, Resnet50TraceReplaysEveryCallWithItsRecordedStatus) {
+    ASSERT_TRUE(fs::exists(kResnetTrace)) << kResnetTrace;
+    const Result r = replay(quote(kResnetTrace) + " --seed 7");
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    const json &s = r.report["summary"];
+    EXPECT_EQ(s["compute_by_api"]["cudnnConvolutionForward"], 53);
+    EXPECT_EQ(s["compute_by_api"]["cudnnBatchNormalizationForwardInference"], 53);
+    EXPECT_EQ(s["compute_calls"], 106);
+    EXPECT_EQ(s["calls"], r.report["calls"].size());
+    EXPECT_EQ(s["calls_by_api"]["cudnnSetTensorNdDescriptor"], 212);
+    EXPECT_EQ(s["mismatches"], 0);
+    EXPECT_EQ(s["unsupported"], 0);
+    EXPECT_EQ(s["malformed"], 0);
+    EXPECT_EQ(s["failures"], 0);
+    EXPECT_EQ(s["matches"].get<std::size_t>() + s["supported_here"].get<std::size_t>(), s["calls"].get<std::size_t>());
+    EXPECT_EQ(s["exit_code"], 0);
+    EXPECT_GT(s["conv_gflops"].get<double>(), 0.0);
+    // ResNet-50 at batch 4, 224x224: about 4 x 4.1 GMAC = 32.7 GFLOP in its 53 convolutions.
+    EXPECT_NEAR(s["conv_gflop"].get<double>(), 32.7, 0.5);
+    EXPECT_EQ(r.report["input"]["kind"], "trace");
+    EXPECT_EQ(r.report["options"]["seed"], 7);
+    EXPECT_EQ(r.report["trace_metadata"]["cudnn_version"], "9.19.0");
+
+    // Every executed compute call says what ran and how long it took.
+    std::size_t convs = 0;
+    for (const auto &c : r.report["calls"]) {
+        if (c["api"] != "cudnnConvolutionForward") continue;
+        ++convs;
+        EXPECT_EQ(c["status"], "CUDNN_STATUS_SUCCESS");
+        EXPECT_EQ(c["outcome"], "match");
+        EXPECT_FALSE(c.value("impl", "").empty()) << c.dump();
+        EXPECT_TRUE(c.contains("time_ms"));
+        EXPECT_TRUE(c["workspace"]["ours_bytes"].is_number()) << c.dump();
+        EXPECT_TRUE(c["workspace"]["recorded_bytes"].is_number()) << c.dump();
+    }
+    EXPECT_EQ(convs, 53u);
+    // Recorded vs our workspace: the first convolution was recorded with none.
+    EXPECT_EQ((*find_call(r.report, 16))["workspace"]["recorded_bytes"], 0);
+
+    // The first convolution's line: shapes, algorithm -> implementation, status.
+    EXPECT_NE(r.out.find("cudnnConvolutionForward  x 4x3x224x224 w 64x3x7x7 y 4x64x112x112  IMPLICIT_PRECOMP_GEMM -> "),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("cudnnBatchNormalizationForwardInference  x 4x64x112x112 y 4x64x112x112 bn 1x64x1x1"),
+              std::string::npos);
+    EXPECT_NE(r.out.find("SUCCESS ok"), std::string::npos);
+    EXPECT_NE(r.out.find("compute calls: 106"), std::string::npos) << r.out;
+}
+
+TEST(ReplayCli, QuietPrintsOnlyTheSummary) {
+    const Result r = replay(quote(kTraces + "/set-tensor-bad-param.json") + " --quiet", false);
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    EXPECT_EQ(r.out.find("#"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Summary"), std::string::npos);
+}
+
+TEST(ReplayCli, RecordedBadParamIsReproduced) {
+    const Result r = replay(quote(kTraces + "/set-tensor-bad-param.json") + " --iterations 3 --warmup 1 --verbose");
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    const json *bad = find_call(r.report, 5);
+    ASSERT_NE(bad, nullptr);
+    EXPECT_EQ((*bad)["api"], "cudnnSetTensor4dDescriptor");
+    EXPECT_EQ((*bad)["recorded_status"], "CUDNN_STATUS_BAD_PARAM");
+    EXPECT_EQ((*bad)["status"], "CUDNN_STATUS_BAD_PARAM");
+    EXPECT_EQ((*bad)["outcome"], "match");
+    // The n=2 descriptor before it succeeded.
+    EXPECT_EQ((*find_call(r.report, 3))["status"], "CUDNN_STATUS_SUCCESS");
+    // cuDNN said NOT_SUPPORTED for the workspace query; dnncompat answers it: not a failure.
+    const json *ws = find_call(r.report, 7);
+    ASSERT_NE(ws, nullptr);
+    EXPECT_EQ((*ws)["outcome"], "supported_here");
+    EXPECT_EQ(r.report["summary"]["supported_here"], 1);
+    EXPECT_NE(r.out.find("supported here (cuDNN: NOT_SUPPORTED)"), std::string::npos) << r.out;
+    // The convolution ran 3 timed iterations.
+    const json *conv = find_call(r.report, 8);
+    ASSERT_NE(conv, nullptr);
+    EXPECT_EQ((*conv)["times_ms"].size(), 3u);
+    EXPECT_EQ((*conv)["shapes"], "x 2x8x16x16 w 16x8x3x3 y 2x16x16x16");
+    EXPECT_DOUBLE_EQ((*conv)["flop"].get<double>(), 2.0 * 2 * 16 * 16 * 16 * 8 * 3 * 3);
+    EXPECT_EQ(r.report["summary"]["failures"], 0);
+    EXPECT_EQ(r.report["summary"]["calls"], 12);
+    // --verbose prints query results.
+    EXPECT_NE(r.out.find("version "), std::string::npos) << r.out;
+}
+
+TEST(ReplayCli, SchemaViolationExitsTwoNamingThePointer) {
+    const Result r = replay(quote(kTraces + "/invalid-schema.json"));
+    EXPECT_EQ(r.rc, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("/calls/1"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("/calls/2/status"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.report.is_null()) << "no report for an unusable input";
+}
+
+TEST(ReplayCli, MalformedCallFailsButReplayContinues) {
+    const Result r = replay(quote(kTraces + "/malformed-call.json"));
+    EXPECT_EQ(r.rc, 1) << r.out << r.err;
+    expect_valid_report(r.report);
+    EXPECT_NE(r.out.find("malformed call: /calls/2/args/xDesc missing"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("malformed call: /calls/4/args/c/value is not an integer"), std::string::npos) << r.out;
+    const json &s = r.report["summary"];
+    EXPECT_EQ(s["malformed"], 2);
+    EXPECT_EQ(s["failures"], 2);
+    EXPECT_EQ(s["calls"], 8);
+    EXPECT_EQ(s["compute_by_api"]["cudnnConvolutionForward"], 1);
+    // The calls after the malformed ones still ran.
+    EXPECT_EQ((*find_call(r.report, 5))["outcome"], "match");
+    EXPECT_EQ((*find_call(r.report, 7))["api"], "cudnnDestroy");
+    EXPECT_EQ((*find_call(r.report, 7))["outcome"], "match");
+}
+
+TEST(ReplayCli, UnsupportedCallsAreCountedPerApi) {
+    const Result r = replay(quote(kTraces + "/unsupported-call.json"));
+    EXPECT_EQ(r.rc, 1) << r.out << r.err;
+    expect_valid_report(r.report);
+    const json &s = r.report["summary"];
+    EXPECT_EQ(s["unsupported"], 3);
+    EXPECT_EQ(s["unsupported_by_api"]["cudnnActivationForward"], 2);
+    EXPECT_EQ(s["unsupported_by_api"]["cudnnCreateActivationDescriptor"], 1);
+    EXPECT_EQ(s["matches"], 2);
+    EXPECT_NE(r.out.find("unsupported call"), std::string::npos);
+}
+
+TEST(ReplayCli, MaxMemoryRefusesBeforeAllocating) {
+    const Result r = replay(quote(kResnetTrace) + " --max-memory 1");
+    EXPECT_EQ(r.rc, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("--max-memory"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("host buffers"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("cudnnConvolutionForward"), std::string::npos) << "nothing may run";
+}
+
+TEST(ReplayCli, RawXzLogIsImportedInMemory) {
+    const std::string log = DNNCOMPAT_TEST_DATA "/logs/vgg16-eval-b2-fp32.log.xz";
+    ASSERT_TRUE(fs::exists(log)) << log;
+    const Result r = replay(quote(log) + " --quiet");
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    EXPECT_EQ(r.report["input"]["kind"], "log");
+    EXPECT_EQ(r.report["trace_metadata"]["source"], "vgg16-eval-b2-fp32.log.xz");
+    const json &s = r.report["summary"];
+    EXPECT_EQ(s["compute_by_api"]["cudnnConvolutionForward"], 13);
+    EXPECT_EQ(s["compute_calls"], 13);
+    EXPECT_EQ(s["failures"], 0);
+    // VGG-16's 13 convolutions at batch 2: 2 x 15.35 GMAC = 61.4 GFLOP.
+    EXPECT_NEAR(s["conv_gflop"].get<double>(), 61.39, 0.05);
+}
+
+TEST(ReplayCli, UnusableInputsExitTwo) {
+    EXPECT_EQ(replay(quote(kTraces + "/does-not-exist.json"), false).rc, 2);
+    const Result bad_size = replay(quote(kResnetTrace) + " --max-memory lots", false);
+    EXPECT_EQ(bad_size.rc, 2);
+    EXPECT_NE(bad_size.err.find("not a size"), std::string::npos) << bad_size.err;
+    EXPECT_EQ(replay("--iterations 0 " + quote(kResnetTrace), false).rc, 2);
+}
+
+} // namespace
+
+namespace {
+
+TEST(ReplayCli, FallbackDiagnosticsAreAttributedAndStrictMakesThemFail) {
+    const std::string trace = quote(kTraces + "/fft-fallback.json");
+    const Result r = replay(trace);
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    const json *conv = find_call(r.report, 1);
+    ASSERT_NE(conv, nullptr);
+    EXPECT_EQ((*conv)["algo_requested"], "FFT");
+    ASSERT_FALSE((*conv)["diagnostics"].empty()) << conv->dump();
+    const std::string code = (*conv)["diagnostics"][0]["code"];
+    EXPECT_NE(code.find("FFT"), std::string::npos) << code;
+    EXPECT_EQ(r.report["summary"]["diagnostics_by_code"][code]["calls"], 1);
+    EXPECT_NE(r.out.find("[" + code), std::string::npos) << "the code is shown on the call's line\n" << r.out;
+
+    const Result strict = replay(trace + " --strict");
+    EXPECT_EQ(strict.rc, 1) << strict.out << strict.err;
+    const json *sconv = find_call(strict.report, 1);
+    ASSERT_NE(sconv, nullptr);
+    EXPECT_EQ((*sconv)["outcome"], "mismatch");
+    EXPECT_NE((*sconv)["status"], "CUDNN_STATUS_SUCCESS");
+    EXPECT_NE(strict.out.find("(recorded SUCCESS) MISMATCH"), std::string::npos) << strict.out;
+}
+
+} // namespace

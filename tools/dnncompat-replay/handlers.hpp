@@ -1,0 +1,220 @@
+// The handler table: one small function per cuDNN API that replays a recorded call through
+// dnncompat's public C API, plus the helpers handlers share (argument access that names the
+// JSON pointer of anything missing, descriptors built from a call's inline descriptor fields).
+#pragma once
+
+#include "dnncompat-replay/buffer_pool.hpp"
+
+#include <core/diagnostics.hpp>
+#include <dnncompat/dnncompat.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dnncompat::replay {
+
+using json = nlohmann::json;
+
+/// A recorded call lacks something a handler needs; what() is "<json pointer> <problem>".
+class MalformedCall : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct TensorFields {
+    int dataType = 0;
+    int nbDims = 0;
+    std::vector<int> dims, strides;
+};
+struct FilterFields {
+    int dataType = 0;
+    int format = 0;
+    int nbDims = 0;
+    std::vector<int> dims;
+};
+struct ConvFields {
+    int mode = 0, dataType = 0, mathType = 0, reorderType = 0, arrayLength = 0, groupCount = 1;
+    std::vector<int> pads, strides, dilations;
+};
+
+/// Typed, checked access to one call's "args" object (or a descriptor's "fields" object).
+/// Every accessor throws MalformedCall naming the JSON pointer of a missing or mistyped value.
+class Args {
+public:
+    /// `args` may be null (the call has no args); `base` is its JSON pointer, e.g. "/calls/3/args".
+    Args(const json *args, std::string base) : args_(args), base_(std::move(base)) {}
+
+    bool has(const std::string &name) const;
+    /// The raw argument object.
+    const json &at(const std::string &name) const;
+    /// A {"value": integer} argument (also accepts an integral number stored as double).
+    int64_t integer(const std::string &name) const;
+    /// A {"value": number} argument.
+    double real(const std::string &name) const;
+    /// An enum argument: its numeric "value".
+    int enumeration(const std::string &name) const { return static_cast<int>(integer(name)); }
+    /// A {"value": [int, ...]} argument.
+    std::vector<int> ints(const std::string &name) const;
+    /// A pointer argument's address; std::nullopt for NULL_PTR.
+    std::optional<std::string> pointer(const std::string &name) const;
+    /// The "fields" of a descriptor argument.
+    Args fields(const std::string &name) const;
+
+    TensorFields tensor(const std::string &name) const;
+    FilterFields filter(const std::string &name) const;
+    ConvFields conv(const std::string &name) const;
+
+    const std::string &base() const { return base_; }
+
+private:
+    const json &value(const std::string &name) const;
+    [[noreturn]] void malformed(const std::string &name, const char *problem) const;
+
+    const json *args_;
+    std::string base_;
+};
+
+/// Bytes a strided tensor spans (0 when a dimension is below 1).
+std::size_t tensor_bytes(const TensorFields &t);
+/// Bytes a packed filter occupies.
+std::size_t filter_bytes(const FilterFields &f);
+/// "4x64x56x56".
+std::string shape_string(const std::vector<int> &dims);
+
+/// Owned descriptors, destroyed with the holder.
+struct TensorDesc {
+    dnncompatTensorDescriptor_t d = nullptr;
+    TensorDesc() = default;
+    TensorDesc(const TensorDesc &) = delete;
+    TensorDesc &operator=(const TensorDesc &) = delete;
+    ~TensorDesc();
+};
+struct FilterDesc {
+    dnncompatFilterDescriptor_t d = nullptr;
+    FilterDesc() = default;
+    FilterDesc(const FilterDesc &) = delete;
+    FilterDesc &operator=(const FilterDesc &) = delete;
+    ~FilterDesc();
+};
+struct ConvDesc {
+    dnncompatConvolutionDescriptor_t d = nullptr;
+    ConvDesc() = default;
+    ConvDesc(const ConvDesc &) = delete;
+    ConvDesc &operator=(const ConvDesc &) = delete;
+    ~ConvDesc();
+};
+
+/// Create `out` and set it from recorded fields with the Nd setters (a descriptor recorded with
+/// nbDims 0 was never set: it is created and left unset). Returns the first failing status.
+dnncompatStatus_t build(const TensorFields &f, TensorDesc &out);
+dnncompatStatus_t build(const FilterFields &f, FilterDesc &out);
+dnncompatStatus_t build(const ConvFields &f, ConvDesc &out);
+
+/// Short name of a forward algorithm: 1 -> "IMPLICIT_PRECOMP_GEMM"; unknown -> the number.
+std::string fwd_algo_name(int algo);
+/// Short name of a status: DNNCOMPAT_STATUS_BAD_PARAM -> "BAD_PARAM".
+std::string short_status(int status);
+
+/// How a replayed call ended, relative to the trace.
+enum class Outcome {
+    match,          ///< ended with the recorded status (or SUCCESS when none was recorded)
+    mismatch,       ///< ended with another status
+    supported_here, ///< cuDNN said NOT_SUPPORTED, dnncompat succeeded: not a failure
+    unsupported,    ///< no handler for the API
+    malformed,      ///< the recorded call lacks what its handler needs
+};
+const char *outcome_name(Outcome o);
+
+/// Everything the report says about one replayed call.
+struct CallRecord {
+    std::size_t index = 0;
+    std::string api;
+    int64_t line = -1;
+    std::optional<std::string> recorded; ///< recorded status name, when the trace has one
+    Outcome outcome = Outcome::match;
+    int status = 0;            ///< dnncompat's status
+    bool compute = false;      ///< a compute call (timed, shown per line)
+    std::string shapes;        ///< "x 4x64x56x56 w 64x64x3x3 y 4x64x56x56"
+    std::string algo_requested, algo_ran, impl;
+    std::string info;          ///< query results (printed at --verbose)
+    std::string error;         ///< malformed / unsupported detail
+    std::vector<double> times_ms;
+    double median_ms = 0;
+    std::optional<uint64_t> ws_recorded, ws_ours;
+    double flop = 0;           ///< floating-point operations of one run (forward convolution)
+    std::vector<diag::Diagnostic> diagnostics;
+};
+
+/// Replay state shared by all handlers.
+struct State {
+    explicit State(uint64_t seed) : pool(seed) {}
+    dnncompatHandle_t handle = nullptr;           ///< the handle calls run on
+    dnncompatHandle_t default_handle = nullptr;   ///< created by the replayer
+    std::vector<dnncompatHandle_t> trace_handles; ///< created by replayed cudnnCreate calls
+    std::vector<dnncompatTensorDescriptor_t> tensors; ///< scratch descriptors, newest last
+    std::vector<dnncompatFilterDescriptor_t> filters;
+    std::vector<dnncompatConvolutionDescriptor_t> convs;
+    BufferPool pool;
+    Workspace workspace;
+    int iterations = 1, warmup = 0;
+};
+
+/// One call being replayed: its args, the shared state and the record to fill.
+class Call {
+public:
+    Call(Args a, State &s, CallRecord &r) : args(std::move(a)), state(s), record(r) {}
+
+    /// The host buffer for pointer argument `name` (nullptr for NULL_PTR).
+    void *data(const std::string &name) const;
+    /// Runs `op` --warmup times, then --iterations times timing each (stops at the first
+    /// failure); records the times and their median. Returns the status of the runs.
+    dnncompatStatus_t timed(const std::function<dnncompatStatus_t()> &op);
+    /// Fills impl (and algo_ran through `algo_name`, when given) from dnncompatGetLastRunInfo
+    /// after a successful compute call.
+    void note_run_info(std::string (*algo_name)(int) = nullptr);
+
+    Args args;
+    State &state;
+    CallRecord &record;
+};
+
+using Handler = dnncompatStatus_t (*)(Call &);
+
+/// A pointer parameter and the descriptor parameter that sizes it.
+struct BufferParam {
+    BufferParam(const char *p, const char *d, Fill f = Fill::signed_unit) : pointer(p), descriptor(d), fill(f) {}
+    const char *pointer;
+    const char *descriptor;
+    Fill fill;
+};
+
+/// A handler, whether its calls are compute calls (timed, one line each), and the pointer
+/// parameters whose host buffers the pre-pass sizes.
+struct HandlerSpec {
+    HandlerSpec() = default;
+    HandlerSpec(Handler f, bool is_compute = false, std::vector<BufferParam> b = {})
+        : fn(f), compute(is_compute), buffers(std::move(b)) {}
+    Handler fn = nullptr;
+    bool compute = false;
+    std::vector<BufferParam> buffers;
+};
+
+using HandlerTable = std::map<std::string, HandlerSpec, std::less<>>;
+
+void register_descriptor_handlers(HandlerTable &table);
+void register_convolution_handlers(HandlerTable &table);
+void register_normalization_handlers(HandlerTable &table);
+void register_other_handlers(HandlerTable &table);
+
+/// Every handler, keyed by cuDNN API name.
+const HandlerTable &handler_table();
+
+} // namespace dnncompat::replay

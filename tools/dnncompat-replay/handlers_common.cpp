@@ -1,0 +1,256 @@
+// Shared handler helpers: argument access, descriptors from recorded fields, timing.
+#include "dnncompat-replay/handlers.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dnncompat::replay {
+
+// ---- Args ------------------------------------------------------------------------------------
+
+void Args::malformed(const std::string &name, const char *problem) const {
+    throw MalformedCall(fmt::format("{}/{} {}", base_, name, problem));
+}
+
+bool Args::has(const std::string &name) const {
+    return args_ && args_->is_object() && args_->contains(name);
+}
+
+const json &Args::at(const std::string &name) const {
+    if (!args_ || !args_->is_object()) throw MalformedCall(fmt::format("{} missing", base_));
+    auto it = args_->find(name);
+    if (it == args_->end()) malformed(name, "missing");
+    if (!it->is_object()) malformed(name, "is not an object");
+    return *it;
+}
+
+const json &Args::value(const std::string &name) const {
+    const json &a = at(name);
+    auto it = a.find("value");
+    if (it == a.end()) throw MalformedCall(fmt::format("{}/{}/value missing", base_, name));
+    return *it;
+}
+
+int64_t Args::integer(const std::string &name) const {
+    const json &v = value(name);
+    if (v.is_number_integer()) return v.get<int64_t>();
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.0e18) return static_cast<int64_t>(d);
+    }
+    throw MalformedCall(fmt::format("{}/{}/value is not an integer", base_, name));
+}
+
+double Args::real(const std::string &name) const {
+    const json &v = value(name);
+    if (v.is_number()) return v.get<double>();
+    throw MalformedCall(fmt::format("{}/{}/value is not a number", base_, name));
+}
+
+std::vector<int> Args::ints(const std::string &name) const {
+    const json &v = value(name);
+    if (!v.is_array()) throw MalformedCall(fmt::format("{}/{}/value is not an array", base_, name));
+    std::vector<int> out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const json &e = v[i];
+        if (!e.is_number_integer() || e.get<int64_t>() < std::numeric_limits<int>::min() ||
+            e.get<int64_t>() > std::numeric_limits<int>::max())
+            throw MalformedCall(fmt::format("{}/{}/value/{} is not an int", base_, name, i));
+        out.push_back(e.get<int>());
+    }
+    return out;
+}
+
+std::optional<std::string> Args::pointer(const std::string &name) const {
+    const json &a = at(name);
+    auto it = a.find("addr");
+    if (it == a.end()) malformed(name, "is not a pointer (no addr)");
+    if (it->is_null()) return std::nullopt;
+    if (!it->is_string()) throw MalformedCall(fmt::format("{}/{}/addr is not a string", base_, name));
+    return it->get<std::string>();
+}
+
+Args Args::fields(const std::string &name) const {
+    const json &a = at(name);
+    auto it = a.find("fields");
+    if (it == a.end() || !it->is_object()) malformed(name, "has no descriptor fields");
+    return Args(&*it, fmt::format("{}/{}/fields", base_, name));
+}
+
+TensorFields Args::tensor(const std::string &name) const {
+    const Args f = fields(name);
+    TensorFields t;
+    t.dataType = f.enumeration("dataType");
+    t.nbDims = static_cast<int>(f.integer("nbDims"));
+    t.dims = f.ints("dimA");
+    t.strides = f.ints("strideA");
+    if (t.nbDims < 0 || static_cast<std::size_t>(t.nbDims) > t.dims.size() ||
+        static_cast<std::size_t>(t.nbDims) > t.strides.size())
+        throw MalformedCall(fmt::format("{}/nbDims does not match dimA/strideA", f.base()));
+    t.dims.resize(t.nbDims);
+    t.strides.resize(t.nbDims);
+    return t;
+}
+
+FilterFields Args::filter(const std::string &name) const {
+    const Args f = fields(name);
+    FilterFields w;
+    w.dataType = f.enumeration("dataType");
+    w.format = f.has("format") ? f.enumeration("format") : DNNCOMPAT_TENSOR_NCHW;
+    w.nbDims = static_cast<int>(f.integer("nbDims"));
+    w.dims = f.ints("dimA");
+    if (w.nbDims < 0 || static_cast<std::size_t>(w.nbDims) > w.dims.size())
+        throw MalformedCall(fmt::format("{}/nbDims does not match dimA", f.base()));
+    w.dims.resize(w.nbDims);
+    return w;
+}
+
+ConvFields Args::conv(const std::string &name) const {
+    const Args f = fields(name);
+    ConvFields c;
+    c.mode = f.enumeration("mode");
+    c.dataType = f.enumeration("dataType");
+    c.mathType = f.has("mathType") ? f.enumeration("mathType") : 0;
+    c.reorderType = f.has("reorderType") ? f.enumeration("reorderType") : 0;
+    c.arrayLength = static_cast<int>(f.integer("arrayLength"));
+    c.pads = f.ints("padA");
+    c.strides = f.ints("strideA");
+    c.dilations = f.ints("dilationA");
+    c.groupCount = f.has("groupCount") ? static_cast<int>(f.integer("groupCount")) : 1;
+    if (c.arrayLength < 0 || static_cast<std::size_t>(c.arrayLength) > c.pads.size() ||
+        static_cast<std::size_t>(c.arrayLength) > c.strides.size() ||
+        static_cast<std::size_t>(c.arrayLength) > c.dilations.size())
+        throw MalformedCall(fmt::format("{}/arrayLength does not match padA/strideA/dilationA", f.base()));
+    return c;
+}
+
+// ---- sizes and names -------------------------------------------------------------------------
+
+std::size_t tensor_bytes(const TensorFields &t) {
+    if (t.dims.empty()) return 0;
+    uint64_t span = 1;
+    for (std::size_t i = 0; i < t.dims.size(); ++i) {
+        if (t.dims[i] < 1) return 0;
+        const uint64_t stride = static_cast<uint64_t>(std::abs(static_cast<int64_t>(t.strides[i])));
+        span += static_cast<uint64_t>(t.dims[i] - 1) * stride;
+    }
+    return static_cast<std::size_t>(span * element_size(t.dataType));
+}
+
+std::size_t filter_bytes(const FilterFields &f) {
+    if (f.dims.empty()) return 0;
+    uint64_t n = 1;
+    for (int d : f.dims) {
+        if (d < 1) return 0;
+        n *= static_cast<uint64_t>(d);
+    }
+    return static_cast<std::size_t>(n * element_size(f.dataType));
+}
+
+std::string shape_string(const std::vector<int> &dims) {
+    return dims.empty() ? std::string("-") : fmt::format("{}", fmt::join(dims, "x"));
+}
+
+std::string fwd_algo_name(int algo) {
+    static const char *const names[] = {"IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT",
+                                        "FFT", "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
+    if (algo >= 0 && algo < 8) return names[algo];
+    return fmt::format("{}", algo);
+}
+
+std::string short_status(int status) {
+    std::string s = dnncompatGetErrorString(static_cast<dnncompatStatus_t>(status));
+    const std::string prefix = "CUDNN_STATUS_";
+    return s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : s;
+}
+
+const char *outcome_name(Outcome o) {
+    switch (o) {
+    case Outcome::match: return "match";
+    case Outcome::mismatch: return "mismatch";
+    case Outcome::supported_here: return "supported_here";
+    case Outcome::unsupported: return "unsupported";
+    case Outcome::malformed: return "malformed";
+    }
+    return "?";
+}
+
+// ---- descriptors -----------------------------------------------------------------------------
+
+TensorDesc::~TensorDesc() {
+    if (d) dnncompatDestroyTensorDescriptor(d);
+}
+FilterDesc::~FilterDesc() {
+    if (d) dnncompatDestroyFilterDescriptor(d);
+}
+ConvDesc::~ConvDesc() {
+    if (d) dnncompatDestroyConvolutionDescriptor(d);
+}
+
+dnncompatStatus_t build(const TensorFields &f, TensorDesc &out) {
+    if (auto s = dnncompatCreateTensorDescriptor(&out.d); s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    if (f.nbDims == 0) return DNNCOMPAT_STATUS_SUCCESS; // recorded unset: leave it unset
+    return dnncompatSetTensorNdDescriptor(out.d, static_cast<dnncompatDataType_t>(f.dataType), f.nbDims,
+                                          f.dims.data(), f.strides.data());
+}
+
+dnncompatStatus_t build(const FilterFields &f, FilterDesc &out) {
+    if (auto s = dnncompatCreateFilterDescriptor(&out.d); s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    if (f.nbDims == 0) return DNNCOMPAT_STATUS_SUCCESS;
+    return dnncompatSetFilterNdDescriptor(out.d, static_cast<dnncompatDataType_t>(f.dataType),
+                                          static_cast<dnncompatTensorFormat_t>(f.format), f.nbDims, f.dims.data());
+}
+
+dnncompatStatus_t build(const ConvFields &f, ConvDesc &out) {
+    if (auto s = dnncompatCreateConvolutionDescriptor(&out.d); s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    if (f.arrayLength == 0) return DNNCOMPAT_STATUS_SUCCESS;
+    dnncompatStatus_t s = dnncompatSetConvolutionNdDescriptor(
+        out.d, f.arrayLength, f.pads.data(), f.strides.data(), f.dilations.data(),
+        static_cast<dnncompatConvolutionMode_t>(f.mode), static_cast<dnncompatDataType_t>(f.dataType));
+    if (s == DNNCOMPAT_STATUS_SUCCESS) s = dnncompatSetConvolutionGroupCount(out.d, f.groupCount);
+    if (s == DNNCOMPAT_STATUS_SUCCESS)
+        s = dnncompatSetConvolutionMathType(out.d, static_cast<dnncompatMathType_t>(f.mathType));
+    if (s == DNNCOMPAT_STATUS_SUCCESS)
+        s = dnncompatSetConvolutionReorderType(out.d, static_cast<dnncompatReorderType_t>(f.reorderType));
+    return s;
+}
+
+// ---- Call ------------------------------------------------------------------------------------
+
+void *Call::data(const std::string &name) const {
+    const auto addr = args.pointer(name);
+    return addr ? state.pool.get(*addr) : nullptr;
+}
+
+dnncompatStatus_t Call::timed(const std::function<dnncompatStatus_t()> &op) {
+    using clock = std::chrono::steady_clock;
+    dnncompatStatus_t status = DNNCOMPAT_STATUS_SUCCESS;
+    for (int i = 0; i < state.warmup; ++i)
+        if ((status = op()) != DNNCOMPAT_STATUS_SUCCESS) return status;
+    const int iterations = std::max(1, state.iterations);
+    record.times_ms.clear();
+    for (int i = 0; i < iterations; ++i) {
+        const auto t0 = clock::now();
+        status = op();
+        record.times_ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
+        if (status != DNNCOMPAT_STATUS_SUCCESS) break;
+    }
+    std::vector<double> sorted = record.times_ms;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = sorted.size();
+    record.median_ms = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    return status;
+}
+
+void Call::note_run_info(std::string (*algo_name)(int)) {
+    dnncompatRunInfo_t info{};
+    if (dnncompatGetLastRunInfo(state.handle, &info) != DNNCOMPAT_STATUS_SUCCESS) return;
+    info.impl[sizeof info.impl - 1] = '\0';
+    record.impl = info.impl;
+    if (algo_name) record.algo_ran = algo_name(info.algoRan);
+}
+
+} // namespace dnncompat::replay

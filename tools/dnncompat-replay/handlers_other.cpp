@@ -1,0 +1,53 @@
+// Library-level queries: cudnnGetVersion, cudnnGetErrorString, cudnnGetLastErrorString.
+// They return no status in cuDNN; a successful call is recorded as SUCCESS.
+#include "dnncompat-replay/handlers.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace dnncompat::replay {
+namespace {
+
+dnncompatStatus_t get_version(Call &c) {
+    c.record.info = fmt::format("version {}", dnncompatGetVersion());
+    return DNNCOMPAT_STATUS_SUCCESS;
+}
+
+dnncompatStatus_t get_error_string(Call &c) {
+    const int status = c.args.has("status") ? c.args.enumeration("status") : 0;
+    c.record.info = dnncompatGetErrorString(static_cast<dnncompatStatus_t>(status));
+    return DNNCOMPAT_STATUS_SUCCESS;
+}
+
+dnncompatStatus_t get_last_error_string(Call &c) {
+    int64_t max = c.args.has("max_size") ? c.args.integer("max_size") : 1024;
+    max = std::clamp<int64_t>(max, 0, 1 << 16);
+    std::string buf(static_cast<std::size_t>(max) + 1, '\0');
+    dnncompatGetLastErrorString(buf.data(), static_cast<size_t>(max));
+    buf.resize(std::char_traits<char>::length(buf.c_str()));
+    c.record.info = buf.empty() ? "last error: (none)" : "last error: " + buf;
+    return DNNCOMPAT_STATUS_SUCCESS;
+}
+
+} // namespace
+
+void register_other_handlers(HandlerTable &t) {
+    t["cudnnGetVersion"] = {get_version};
+    t["cudnnGetErrorString"] = {get_error_string};
+    t["cudnnGetLastErrorString"] = {get_last_error_string};
+}
+
+const HandlerTable &handler_table() {
+    static const HandlerTable table = [] {
+        HandlerTable t;
+        register_descriptor_handlers(t);
+        register_convolution_handlers(t);
+        register_normalization_handlers(t);
+        register_other_handlers(t);
+        return t;
+    }();
+    return table;
+}
+
+} // namespace dnncompat::replay

@@ -1,0 +1,56 @@
+// dnncompat-replay: replays a cuDNN API trace (or raw cuDNN API log) through dnncompat.
+// main() only parses the command line, runs the replay and maps errors to exit codes:
+// 0 every call ended with its recorded status, 1 some call did not (or was unsupported),
+// 2 the input or the command line is unusable.
+#include "dnncompat-replay/replayer.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+
+int main(int argc, char **argv) {
+    using dnncompat::replay::Options;
+    Options options;
+    std::string max_memory;
+    CLI::App app{"Replays a cuDNN API trace through dnncompat and compares every call's status with the "
+                 "recorded one.\nInput: a dnncompat JSON trace (dnncompat-import) or a raw cuDNN API log "
+                 "(plain, xz or gzip), told apart by content.",
+                 "dnncompat-replay"};
+    app.add_option("input", options.input, "JSON trace or cuDNN API log")->required();
+    app.add_option("--iterations", options.iterations, "timed runs per compute call (median shown)")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--warmup", options.warmup, "untimed runs before the timed ones")->check(CLI::NonNegativeNumber);
+    app.add_option("--seed", options.seed, "seed of the pseudo-random input data");
+    app.add_option("--json", options.json_path, "write a machine-readable report to FILE");
+    app.add_flag("--strict", options.strict, "every fallback becomes an error");
+    app.add_flag("--quiet,-q", options.quiet, "no per-call lines and no diagnostics on stderr");
+    app.add_flag("--verbose,-v", options.verbose, "every call's line, with query results");
+    app.add_option("--max-memory", max_memory,
+                   "most bytes of host buffers to allocate (K/M/G suffixes; default half the RAM)");
+    app.set_version_flag("--version", DNNCOMPAT_VERSION_STRING);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError &e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? 0 : 2;
+    }
+    try {
+        if (!max_memory.empty()) options.max_memory = dnncompat::replay::parse_size(max_memory);
+        if (options.max_memory == 0 && !max_memory.empty()) options.max_memory = 1; // "0": nothing allowed
+        return dnncompat::replay::run_replay(options);
+    } catch (const dnncompat::replay::InputError &e) {
+        std::fflush(stdout);
+        fmt::print(stderr, "dnncompat-replay: {}\n", e.what());
+        return 2;
+    } catch (const std::exception &e) {
+        std::fflush(stdout);
+        fmt::print(stderr, "dnncompat-replay: error: {}\n", e.what());
+        return 2;
+    } catch (...) {
+        std::fflush(stdout);
+        fmt::print(stderr, "dnncompat-replay: unknown error\n");
+        return 2;
+    }
+}

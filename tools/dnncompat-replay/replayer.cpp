@@ -1,0 +1,290 @@
+#include "dnncompat-replay/replayer.hpp"
+
+#include "dnncompat-replay/handlers.hpp"
+#include "dnncompat-replay/report.hpp"
+
+#include <core/diagnostics.hpp>
+#include <trace/compressed_input.hpp>
+#include <trace/log_importer.hpp>
+#include <trace/schemas.hpp>
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <unistd.h>
+
+namespace dnncompat::replay {
+namespace {
+
+struct LoadedTrace {
+    json doc;
+    std::string kind; ///< "trace" or "log"
+};
+
+/// Reads a JSON trace (validated against trace.schema.json) or imports a cuDNN API log, told
+/// apart by content: a JSON trace starts with '{'.
+LoadedTrace load(const std::string &path) {
+    std::unique_ptr<trace::InputFile> file;
+    try {
+        file = trace::open_input_file(path);
+    } catch (const std::exception &e) {
+        throw InputError(fmt::format("cannot open {}: {}", path, e.what()));
+    }
+    std::istream &in = file->stream();
+    while (in && std::isspace(in.peek())) in.get();
+    LoadedTrace out;
+    if (in.peek() == '{') {
+        out.kind = "trace";
+        try {
+            out.doc = json::parse(in);
+        } catch (const json::exception &e) {
+            throw InputError(fmt::format("{}: not valid JSON: {}", path, e.what()));
+        }
+        if (!file->error().empty()) throw InputError(fmt::format("{}: {}", path, file->error()));
+        const auto errors = trace::validate(out.doc, "trace.schema.json");
+        if (!errors.empty()) {
+            std::string msg = fmt::format("{}: not a valid dnncompat trace ({} schema error(s)):", path, errors.size());
+            for (std::size_t i = 0; i < errors.size() && i < 10; ++i)
+                msg += fmt::format("\n  {}: {}", errors[i].pointer.empty() ? "/" : errors[i].pointer,
+                                   errors[i].reason);
+            throw InputError(msg);
+        }
+        return out;
+    }
+    out.kind = "log";
+    try {
+        trace::ImportOptions options;
+        options.source_name = std::filesystem::path(path).filename().string();
+        trace::ImportResult result = trace::import_log(in, options);
+        out.doc = json::parse(result.trace.dump());
+    } catch (const std::exception &e) {
+        throw InputError(fmt::format("{}: cannot import as a cuDNN API log: {}", path, e.what()));
+    }
+    if (!file->error().empty()) throw InputError(fmt::format("{}: {}", path, file->error()));
+    return out;
+}
+
+/// Recorded status names -> codes, from the library's own spelling of every known code.
+int status_code(const std::string &name) {
+    static const std::map<std::string, int> table = [] {
+        static const int codes[] = {0,    1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 2000, 2001, 2002,
+                                    2003, 2004, 2005, 2006, 2007, 2008, 2009, 2010, 2011, 2012, 3000, 3001,
+                                    3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009, 3010, 3011, 3012, 3013,
+                                    3014, 4000, 4001, 4002, 4003, 4004, 4005, 4006, 5000, 5001, 5002, 5003,
+                                    5004};
+        std::map<std::string, int> t;
+        for (int c : codes) t.emplace(dnncompatGetErrorString(static_cast<dnncompatStatus_t>(c)), c);
+        // cuDNN's aliases of the same codes.
+        t.emplace("CUDNN_STATUS_ALLOC_FAILED", 4003);
+        t.emplace("CUDNN_STATUS_INVALID_VALUE", 2001);
+        t.emplace("CUDNN_STATUS_ARCH_MISMATCH", 3007);
+        t.emplace("CUDNN_STATUS_MAPPING_ERROR", 4006);
+        t.emplace("CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING", 3008);
+        t.emplace("CUDNN_STATUS_VERSION_MISMATCH", 1002);
+        return t;
+    }();
+    auto it = table.find(name);
+    return it == table.end() ? -1 : it->second;
+}
+
+Outcome classify(const CallRecord &r) {
+    const int expected = r.recorded ? status_code(*r.recorded) : DNNCOMPAT_STATUS_SUCCESS;
+    if (r.status == expected) return Outcome::match;
+    if (expected >= 3000 && expected < 4000 && r.status == DNNCOMPAT_STATUS_SUCCESS) return Outcome::supported_here;
+    return Outcome::mismatch;
+}
+
+/// Pre-pass: sizes one host buffer per recorded data pointer.
+void plan_buffers(const json &calls, BufferPool &pool) {
+    const HandlerTable &table = handler_table();
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+        const json &call = calls[i];
+        if (!call.is_object() || !call.contains("api") || !call["api"].is_string()) continue;
+        auto it = table.find(call["api"].get<std::string>());
+        if (it == table.end()) continue;
+        const json *args_json = call.contains("args") ? &call["args"] : nullptr;
+        const Args args(args_json, fmt::format("/calls/{}/args", i));
+        for (const BufferParam &b : it->second.buffers) {
+            try {
+                if (!args.has(b.pointer) || !args.has(b.descriptor)) continue;
+                const auto addr = args.pointer(b.pointer);
+                if (!addr) continue;
+                if (args.at(b.descriptor).value("type", "") == "cudnnFilterDescriptor_t") {
+                    const FilterFields f = args.filter(b.descriptor);
+                    pool.plan(*addr, filter_bytes(f), f.dataType, b.fill);
+                } else {
+                    const TensorFields t = args.tensor(b.descriptor);
+                    pool.plan(*addr, tensor_bytes(t), t.dataType, b.fill);
+                }
+            } catch (const std::exception &) {
+                // Malformed: the call itself reports it when replayed.
+            }
+        }
+    }
+}
+
+std::string mib(uint64_t bytes) { return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0)); }
+
+/// Replays one call into `r`.
+void replay_call(const json &call, std::size_t i, State &state, CallRecord &r) {
+    r.index = i;
+    const std::string base = fmt::format("/calls/{}", i);
+    if (!call.is_object()) {
+        r.outcome = Outcome::malformed;
+        r.error = base + " is not an object";
+        return;
+    }
+    if (auto it = call.find("index"); it != call.end() && it->is_number_unsigned()) r.index = it->get<std::size_t>();
+    if (auto it = call.find("line"); it != call.end() && it->is_number_integer()) r.line = it->get<int64_t>();
+    if (auto it = call.find("status"); it != call.end() && it->is_string()) r.recorded = it->get<std::string>();
+    auto api = call.find("api");
+    if (api == call.end() || !api->is_string()) {
+        r.outcome = Outcome::malformed;
+        r.error = base + "/api missing";
+        return;
+    }
+    r.api = api->get<std::string>();
+    const HandlerTable &table = handler_table();
+    auto h = table.find(r.api);
+    if (h == table.end()) {
+        r.outcome = Outcome::unsupported;
+        r.error = "no handler (not in dnncompat's API)";
+        return;
+    }
+    r.compute = h->second.compute;
+    const json *args_json = nullptr;
+    if (auto it = call.find("args"); it != call.end()) {
+        if (!it->is_object()) {
+            r.outcome = Outcome::malformed;
+            r.error = base + "/args is not an object";
+            return;
+        }
+        args_json = &*it;
+    }
+    Call c(Args(args_json, base + "/args"), state, r);
+    diag::clear();
+    try {
+        r.status = h->second.fn(c);
+        r.outcome = classify(r);
+    } catch (const MalformedCall &e) {
+        r.outcome = Outcome::malformed;
+        r.error = e.what();
+    } catch (const std::exception &e) {
+        r.outcome = Outcome::malformed;
+        r.error = fmt::format("{}: {}", base, e.what());
+    }
+    r.diagnostics = diag::collected();
+}
+
+/// Releases whatever the replayed calls left alive.
+void release(State &s) {
+    for (auto d : s.tensors) dnncompatDestroyTensorDescriptor(d);
+    for (auto d : s.filters) dnncompatDestroyFilterDescriptor(d);
+    for (auto d : s.convs) dnncompatDestroyConvolutionDescriptor(d);
+    for (auto h : s.trace_handles) dnncompatDestroy(h);
+    if (s.default_handle) dnncompatDestroy(s.default_handle);
+    s.tensors.clear();
+    s.filters.clear();
+    s.convs.clear();
+    s.trace_handles.clear();
+    s.handle = s.default_handle = nullptr;
+}
+
+} // namespace
+
+uint64_t default_max_memory() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) return uint64_t{8} << 30;
+    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2;
+}
+
+uint64_t parse_size(const std::string &text) {
+    std::size_t pos = 0;
+    unsigned long long value = 0;
+    try {
+        if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) throw std::invalid_argument("");
+        value = std::stoull(text, &pos);
+    } catch (const std::exception &) {
+        throw std::invalid_argument(fmt::format("not a size: '{}'", text));
+    }
+    std::string suffix = text.substr(pos);
+    for (auto &ch : suffix) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    static const std::map<std::string, int> shifts = {{"", 0},   {"B", 0},    {"K", 10},  {"KB", 10}, {"KIB", 10},
+                                                      {"M", 20}, {"MB", 20},  {"MIB", 20}, {"G", 30}, {"GB", 30},
+                                                      {"GIB", 30}, {"T", 40}, {"TB", 40}, {"TIB", 40}};
+    auto it = shifts.find(suffix);
+    if (it == shifts.end()) throw std::invalid_argument(fmt::format("not a size: '{}'", text));
+    if (it->second && value > (~0ull >> it->second)) throw std::invalid_argument(fmt::format("size too large: '{}'", text));
+    return static_cast<uint64_t>(value) << it->second;
+}
+
+int run_replay(const Options &opt) {
+    if (opt.strict) diag::set_strict(true);
+    if (opt.quiet) diag::set_stderr_enabled(false);
+
+    const LoadedTrace input = load(opt.input);
+    const json &calls = input.doc.at("calls");
+    if (!calls.is_array()) throw InputError(fmt::format("{}: /calls is not an array", opt.input));
+
+    State state(opt.seed);
+    state.iterations = opt.iterations;
+    state.warmup = opt.warmup;
+    plan_buffers(calls, state.pool);
+    const uint64_t limit = opt.max_memory ? opt.max_memory : default_max_memory();
+    const uint64_t needed = state.pool.planned_bytes();
+    if (needed > limit)
+        throw InputError(fmt::format("replay needs {} ({} B) of host buffers for {} recorded pointers, more than "
+                                     "--max-memory {} ({} B); raise --max-memory",
+                                     mib(needed), needed, state.pool.planned_count(), mib(limit), limit));
+
+    if (auto s = dnncompatCreate(&state.default_handle); s != DNNCOMPAT_STATUS_SUCCESS)
+        throw InputError(fmt::format("cannot create a dnncompat handle: {}", short_status(s)));
+    state.handle = state.default_handle;
+
+    if (opt.verbose)
+        fmt::print("replaying {} ({}, {} calls): {} buffers, {}; seed {}, {} iteration(s) after {} warmup\n",
+                   opt.input, input.kind, calls.size(), state.pool.planned_count(), mib(needed), opt.seed,
+                   opt.iterations, opt.warmup);
+
+    Summary summary;
+    std::vector<CallRecord> records;
+    records.reserve(calls.size());
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+        CallRecord &r = records.emplace_back();
+        replay_call(calls[i], i, state, r);
+        summary.add(r);
+        if (!opt.quiet && (r.compute || opt.verbose || r.outcome != Outcome::match)) {
+            fmt::print("{}\n", call_line(r, opt.verbose));
+            std::fflush(stdout);
+        }
+    }
+    const std::size_t allocated = state.pool.allocated_bytes(), workspace = state.workspace.capacity(),
+                      buffers = state.pool.planned_count();
+    release(state);
+
+    fmt::print("{}", summary_text(summary));
+    if (!opt.json_path.empty()) {
+        json report;
+        report["format"] = "dnncompat-replay-report";
+        report["version"] = 1;
+        report["tool"] = {{"name", "dnncompat-replay"}, {"version", DNNCOMPAT_VERSION_STRING},
+                          {"library_version", dnncompatGetVersion()}};
+        report["input"] = {{"path", opt.input}, {"kind", input.kind}};
+        report["trace_metadata"] = input.doc.value("metadata", json::object());
+        report["options"] = {{"iterations", opt.iterations}, {"warmup", opt.warmup},   {"seed", opt.seed},
+                             {"strict", opt.strict},         {"max_memory", limit}};
+        report["memory"] = {{"buffers", buffers}, {"planned_bytes", needed},
+                            {"allocated_bytes", allocated},         {"workspace_bytes", workspace}};
+        json out_calls = json::array();
+        for (const auto &r : records) out_calls.push_back(call_json(r));
+        report["calls"] = std::move(out_calls);
+        report["summary"] = summary_json(summary);
+        write_json_file(opt.json_path, report);
+    }
+    return summary.exit_code();
+}
+
+} // namespace dnncompat::replay
