@@ -186,16 +186,6 @@ std::size_t reserve(std::size_t &cursor, std::size_t bytes) {
 
 } // namespace
 
-void check_compute_type(dnncompatDataType_t t, const char *api) {
-    switch (t) {
-    case DNNCOMPAT_DATA_FLOAT: return;
-    case DNNCOMPAT_DATA_DOUBLE: diag::unsupported("DNNC-DTYPE-DOUBLE", api);
-    case DNNCOMPAT_DATA_HALF: diag::unsupported("DNNC-DTYPE-HALF", api);
-    case DNNCOMPAT_DATA_BFLOAT16: diag::unsupported("DNNC-DTYPE-BFLOAT16", api);
-    default: diag::unsupported("DNNC-DTYPE-OTHER", api, enums::describe("cudnnDataType_t", t));
-    }
-}
-
 std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo,
                                       float alpha, float beta) {
     enums::check("cudnnConvolutionFwdAlgo_t", algo, "algo");

@@ -55,8 +55,4 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
 void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan, const void *x,
                      const void *w, void *y, void *workspace, std::size_t workspace_size);
 
-// Returns when oneDNN computes data type t here; otherwise throws the support catalogue's
-// NOT_SUPPORTED for it (DOUBLE, HALF, BFLOAT16, integer types).
-void check_compute_type(dnncompatDataType_t t, const char *api);
-
 } // namespace dnncompat::conv

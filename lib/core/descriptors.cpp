@@ -1,6 +1,7 @@
 #include "core/descriptors.hpp"
 
 #include "core/enums.hpp"
+#include "core/support.hpp"
 
 #include <limits>
 
@@ -11,6 +12,16 @@ std::string format_name(dnncompatTensorFormat_t f) { return enums::describe("cud
 
 void check_data_type(dnncompatDataType_t t) { enums::check("cudnnDataType_t", t, "dataType"); }
 void check_format(dnncompatTensorFormat_t f) { enums::check("cudnnTensorFormat_t", f, "format"); }
+
+void check_compute_type(dnncompatDataType_t t, const char *api) {
+    switch (t) {
+    case DNNCOMPAT_DATA_FLOAT: return;
+    case DNNCOMPAT_DATA_DOUBLE: diag::unsupported("DNNC-DTYPE-DOUBLE", api);
+    case DNNCOMPAT_DATA_HALF: diag::unsupported("DNNC-DTYPE-HALF", api);
+    case DNNCOMPAT_DATA_BFLOAT16: diag::unsupported("DNNC-DTYPE-BFLOAT16", api);
+    default: diag::unsupported("DNNC-DTYPE-OTHER", api, enums::describe("cudnnDataType_t", t));
+    }
+}
 
 std::size_t element_size(dnncompatDataType_t t) {
     switch (t) {

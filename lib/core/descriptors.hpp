@@ -51,6 +51,10 @@ std::string format_name(dnncompatTensorFormat_t f);
 void check_data_type(dnncompatDataType_t t);
 void check_format(dnncompatTensorFormat_t f);
 
+// Returns when dnncompat computes data type t; otherwise throws the support catalogue's
+// NOT_SUPPORTED for it (DOUBLE, HALF, BFLOAT16, integer types) on behalf of api.
+void check_compute_type(dnncompatDataType_t t, const char *api);
+
 // Bytes per element of a data type; NOT_SUPPORTED for sub-byte or complex types.
 std::size_t element_size(dnncompatDataType_t t);
 

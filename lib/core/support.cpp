@@ -59,6 +59,14 @@ const std::vector<Row> &catalogue() {
     {"DNNC-BN-MODE-SPATIAL", "batch-norm", "cudnnBatchNormMode_t", "CUDNN_BATCHNORM_SPATIAL", Class::native, "oneDNN batch_normalization", true, OK},
     {"DNNC-BN-MODE-PER_ACTIVATION", "batch-norm", "cudnnBatchNormMode_t", "CUDNN_BATCHNORM_PER_ACTIVATION", Class::emulated, "oneDNN batch_normalization over C*H*W channels of 1x1 spatial size", true, OK},
     {"DNNC-BN-MODE-SPATIAL_PERSISTENT", "batch-norm", "cudnnBatchNormMode_t", "CUDNN_BATCHNORM_SPATIAL_PERSISTENT", Class::native, "same as SPATIAL (oneDNN batch_normalization)", true, OK},
+    // Convolution backward and Find (section conv-backward).
+    // end of section conv-backward
+    // Batch-norm training / backward, dropout (section norm-training).
+    // end of section norm-training
+    // Activation, pooling, softmax, LRN, divisive normalization (section pointwise-ops).
+    // end of section pointwise-ops
+    // Tensor operations (section tensor-ops).
+    // end of section tensor-ops
     };
     // clang-format on
     return rows;

@@ -213,6 +213,10 @@ void register_descriptor_handlers(HandlerTable &table);
 void register_convolution_handlers(HandlerTable &table);
 void register_normalization_handlers(HandlerTable &table);
 void register_other_handlers(HandlerTable &table);
+void register_convolution_backward_handlers(HandlerTable &table);
+void register_norm_training_handlers(HandlerTable &table);
+void register_pointwise_ops_handlers(HandlerTable &table);
+void register_tensor_ops_handlers(HandlerTable &table);
 
 /// Every handler, keyed by cuDNN API name.
 const HandlerTable &handler_table();

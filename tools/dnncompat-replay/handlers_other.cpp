@@ -45,6 +45,10 @@ const HandlerTable &handler_table() {
         register_convolution_handlers(t);
         register_normalization_handlers(t);
         register_other_handlers(t);
+        register_convolution_backward_handlers(t);
+        register_norm_training_handlers(t);
+        register_pointwise_ops_handlers(t);
+        register_tensor_ops_handlers(t);
         return t;
     }();
     return table;
