@@ -261,7 +261,7 @@ dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithm_v7(dnncompatHandle_t h
               "requestedAlgoCount {} is below 1", requestedAlgoCount);
         check_not_null(returnedAlgoCount, "returnedAlgoCount");
         check_not_null(perfResults, "perfResults");
-        check_compute_type(p.dtype, "cudnnGetConvolutionForwardAlgorithm_v7");
+        conv::check_data_type(p.dtype, "cudnnGetConvolutionForwardAlgorithm_v7");
         // Natively running algorithms first (in preference order), then the ones that would
         // only run through a fallback, reported NOT_SUPPORTED so a caller never picks them.
         std::vector<dnncompatConvolutionFwdAlgoPerf_t> native, other;
@@ -292,7 +292,7 @@ dnncompatStatus_t dnncompatGetConvolutionForwardWorkspaceSize(dnncompatHandle_t 
         auto &h = dnncompat::handle(handle);
         const conv::Problem p = forward_problem(xDesc, wDesc, convDesc, yDesc);
         check_not_null(sizeInBytes, "sizeInBytes");
-        check_compute_type(p.dtype, "cudnnGetConvolutionForwardWorkspaceSize");
+        conv::check_data_type(p.dtype, "cudnnGetConvolutionForwardWorkspaceSize");
         // Blending is a post-op and needs no scratchpad of its own: the plain plan's size holds.
         *sizeInBytes = conv::forward_plan(h, p, algo, 1.0f, 0.0f)->workspace_bytes;
     });
@@ -313,7 +313,7 @@ dnncompatStatus_t dnncompatConvolutionForward(dnncompatHandle_t handle, const vo
         check_not_null(x, "x");
         check_not_null(w, "w");
         check_not_null(y, "y");
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
         const float a = *static_cast<const float *>(alpha);
         const float b = *static_cast<const float *>(beta);
         const auto plan = conv::forward_plan(h, p, algo, a, b);
@@ -324,6 +324,8 @@ dnncompatStatus_t dnncompatConvolutionForward(dnncompatHandle_t handle, const vo
                                    enums::describe("cudnnConvolutionFwdAlgo_t", plan->algo_ran),
                                    p.key()));
         if (p.mode == DNNCOMPAT_CONVOLUTION) diag::emit("DNNC-CONV-MODE-CONVOLUTION", api);
+        if (p.dtype == DNNCOMPAT_DATA_HALF) diag::emit("DNNC-CONV-DTYPE-HALF", api);
+        if (p.dtype == DNNCOMPAT_DATA_BFLOAT16) diag::emit("DNNC-CONV-DTYPE-BFLOAT16", api);
         conv::forward_execute(h, p, *plan, x, w, y, workSpace, workSpaceSizeInBytes);
         h.record_run(api, plan->impl, algo, plan->algo_ran, plan->workspace_bytes,
                      static_cast<int>(diag::collected_count() - before));

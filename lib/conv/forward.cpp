@@ -17,9 +17,29 @@ constexpr std::size_t kAlign = 64; // oneDNN's scratchpad alignment
 
 std::size_t align_up(std::size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
-md strided_md(const dims_t &dims, const dims_t &strides) {
-    return md(dnnl::memory::dims(dims.begin(), dims.end()), dt::f32,
+md strided_md(const dims_t &dims, const dims_t &strides, dt type = dt::f32) {
+    return md(dnnl::memory::dims(dims.begin(), dims.end()), type,
               dnnl::memory::dims(strides.begin(), strides.end()));
+}
+
+bool low_precision(dnncompatDataType_t t) {
+    return t == DNNCOMPAT_DATA_HALF || t == DNNCOMPAT_DATA_BFLOAT16;
+}
+
+dt dnnl_type(dnncompatDataType_t t) {
+    switch (t) {
+    case DNNCOMPAT_DATA_FLOAT: return dt::f32;
+    case DNNCOMPAT_DATA_HALF: return dt::f16;
+    case DNNCOMPAT_DATA_BFLOAT16: return dt::bf16;
+    default: fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "no oneDNN type for {}", data_type_name(t));
+    }
+}
+
+md with_type(const md &m, dt type) {
+    return md(m.dims(), type, m.data.format_kind == dnnl_blocked
+                                  ? dnnl::memory::dims(m.data.format_desc.blocking.strides,
+                                                       m.data.format_desc.blocking.strides + m.data.ndims)
+                                  : dnnl::memory::dims{});
 }
 
 md any_md(const md &m) { return md(m.dims(), dt::f32, dnnl::memory::format_tag::any); }
@@ -186,10 +206,58 @@ std::size_t reserve(std::size_t &cursor, std::size_t bytes) {
 
 } // namespace
 
+void check_data_type(dnncompatDataType_t t, const char *api) {
+    if (low_precision(t)) return; // emulated through FP32 (forward_plan emits the diagnostic row)
+    check_compute_type(t, api);
+}
+
+namespace {
+
+// The FP32-shadow plan for HALF / BFLOAT16 problems (see FwdPlan::inner).
+std::shared_ptr<FwdPlan> shadow_plan(dnncompatContext &h, const Problem &p, int algo, float alpha,
+                                     float beta) {
+    Problem p32 = p;
+    p32.dtype = DNNCOMPAT_DATA_FLOAT;
+    auto plan = std::make_shared<FwdPlan>();
+    plan->inner = forward_plan(h, p32, algo, alpha, beta);
+    plan->beta = beta;
+    const dt low = dnnl_type(p.dtype);
+    const auto &e = h.engine;
+    plan->x32 = x_md(p32);
+    plan->w32 = weights_md(p32);
+    plan->y32 = y_md(p32);
+    plan->user_x = with_type(plan->x32, low);
+    plan->user_w = with_type(plan->w32, low);
+    plan->user_y = with_type(plan->y32, low);
+    auto reorder = [&](const md &from, const md &to) {
+        return dnnl::reorder(dnnl::reorder::primitive_desc(e, from, e, to));
+    };
+    plan->x_to_f32 = reorder(plan->user_x, plan->x32);
+    plan->w_to_f32 = reorder(plan->user_w, plan->w32);
+    plan->y_to_f32 = reorder(plan->user_y, plan->y32);
+    plan->y_from_f32 = reorder(plan->y32, plan->user_y);
+    std::size_t cursor = 0;
+    plan->x32_off = reserve(cursor, plan->x32.get_size());
+    plan->w32_off = reserve(cursor, plan->w32.get_size());
+    plan->y32_off = reserve(cursor, plan->y32.get_size());
+    plan->inner_off = cursor;
+    plan->workspace_bytes = cursor + plan->inner->workspace_bytes + kAlign;
+    plan->algo_requested = algo;
+    plan->algo_ran = plan->inner->algo_ran;
+    plan->fallback_code = plan->inner->fallback_code;
+    plan->impl = plan->inner->impl + " (f32 from " + data_type_name(p.dtype) + ")";
+    return plan;
+}
+
+} // namespace
+
 std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo,
                                       float alpha, float beta) {
     enums::check("cudnnConvolutionFwdAlgo_t", algo, "algo");
     const std::string key = fmt::format("fwd/{}/a{}/{}/{}", p.key(), algo, alpha, beta);
+    if (low_precision(p.dtype)) {
+        return h.plan<FwdPlan>(key, [&] { return shadow_plan(h, p, algo, alpha, beta); });
+    }
     return h.plan<FwdPlan>(key, [&] {
         // Chosen without blending, so the workspace size is the same for every alpha/beta.
         Choice c = choose(h, p, algo, 1.0f, 0.0f);
@@ -257,6 +325,7 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
         }
         plan->workspace_bytes = cursor == 0 ? 0 : cursor + kAlign; // slack to align the start
         plan->algo_requested = algo;
+        plan->beta = beta;
         plan->algo_ran = c.algo_ran;
         plan->fallback_code = c.fallback_code;
         plan->impl = c.pd.impl_info_str();
@@ -309,6 +378,23 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
     char *ws = plan.workspace_bytes ? align_ptr(workspace) : nullptr;
     const auto &e = h.engine;
     auto &s = h.stream;
+    if (plan.inner) {
+        dnnl::memory x_low(plan.user_x, e, const_cast<void *>(x));
+        dnnl::memory w_low(plan.user_w, e, const_cast<void *>(w));
+        dnnl::memory y_low(plan.user_y, e, y);
+        dnnl::memory x32(plan.x32, e, ws + plan.x32_off);
+        dnnl::memory w32(plan.w32, e, ws + plan.w32_off);
+        dnnl::memory y32(plan.y32, e, ws + plan.y32_off);
+        plan.x_to_f32.execute(s, x_low, x32);
+        plan.w_to_f32.execute(s, w_low, w32);
+        if (plan.beta != 0.0f) plan.y_to_f32.execute(s, y_low, y32); // the blend reads y
+        forward_execute(h, p, *plan.inner, ws + plan.x32_off, ws + plan.w32_off,
+                        ws + plan.y32_off, ws + plan.inner_off,
+                        plan.inner->workspace_bytes);
+        plan.y_from_f32.execute(s, y32, y_low);
+        s.wait();
+        return;
+    }
     const auto &pd = plan.pd;
 
     const void *weights = w;

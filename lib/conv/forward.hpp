@@ -39,6 +39,15 @@ struct FwdPlan : CachedPlan {
     std::size_t dst_off = 0, dst_bytes = 0;
     std::size_t workspace_bytes = 0; // what the caller must pass (with alignment slack)
 
+    // HALF / BFLOAT16 data where oneDNN has no kernel for them on this CPU: x and w are
+    // converted to FP32 copies in the workspace, `inner` (the FP32 plan) runs on them, and the
+    // FP32 result is rounded into y. Empty for FP32 problems.
+    std::shared_ptr<FwdPlan> inner;
+    dnnl::reorder x_to_f32, w_to_f32, y_to_f32, y_from_f32;
+    dnnl::memory::desc x32, w32, y32;
+    std::size_t x32_off = 0, w32_off = 0, y32_off = 0, inner_off = 0;
+
+    float beta = 0.0f; // the plan's blending reads y when beta != 0
     int algo_requested = 0;
     int algo_ran = 0;          // the algorithm whose path runs
     std::string fallback_code; // catalogue row of the fallback, empty when native
@@ -49,6 +58,10 @@ struct FwdPlan : CachedPlan {
 // algo outside cudnnConvolutionFwdAlgo_t; NOT_SUPPORTED when oneDNN has no implementation.
 std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo,
                                       float alpha, float beta);
+
+// Throws the support catalogue's NOT_SUPPORTED unless convolution computes data type t: FLOAT
+// natively, HALF and BFLOAT16 through FP32 (emulated).
+void check_data_type(dnncompatDataType_t t, const char *api);
 
 // Runs the plan: y = alpha * conv(x, w) + beta * y (y unread when beta = 0). BAD_PARAM when
 // workspace_size is below plan.workspace_bytes or the workspace is null while needed.

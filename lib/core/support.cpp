@@ -53,6 +53,8 @@ const std::vector<Row> &catalogue() {
     {"DNNC-DTYPE-DOUBLE", "data-type", "cudnnDataType_t", "CUDNN_DATA_DOUBLE", Class::unsupported, "oneDNN has no f64 primitives; computing in f32 would change the result", false, NS},
     {"DNNC-DTYPE-HALF", "data-type", "cudnnDataType_t", "CUDNN_DATA_HALF", Class::unsupported, "half precision compute is not implemented yet", false, NS},
     {"DNNC-DTYPE-BFLOAT16", "data-type", "cudnnDataType_t", "CUDNN_DATA_BFLOAT16", Class::unsupported, "bfloat16 compute is not implemented yet", false, NS},
+    {"DNNC-CONV-DTYPE-HALF", "convolution", "cudnnDataType_t", "CUDNN_DATA_HALF", Class::emulated, "oneDNN has no FP16 convolution on this CPU: x and w are converted to FP32, the convolution runs in FP32 and y is rounded to HALF (at least as precise as cuDNN's FP32-accumulating configurations)", true, OK},
+    {"DNNC-CONV-DTYPE-BFLOAT16", "convolution", "cudnnDataType_t", "CUDNN_DATA_BFLOAT16", Class::emulated, "oneDNN has no BF16 convolution on this CPU: x and w are converted to FP32, the convolution runs in FP32 and y is rounded to BFLOAT16", true, OK},
     {"DNNC-DTYPE-OTHER", "data-type", "cudnnDataType_t", "(integer, FP8, FP4, complex)", Class::unsupported, "this data type is not implemented for compute operations", false, NS},
     {"DNNC-FORMAT-NCHW_VECT_C", "tensor", "cudnnTensorFormat_t", "CUDNN_TENSOR_NCHW_VECT_C", Class::unsupported, "vectorised-channel tensors are not implemented", false, NS},
     // Batch normalization modes.
