@@ -4,6 +4,7 @@
 #include "dnncompat-replay/report.hpp"
 
 #include <core/diagnostics.hpp>
+#include <core/logging.hpp>
 #include <trace/compressed_input.hpp>
 #include <trace/log_importer.hpp>
 #include <trace/schemas.hpp>
@@ -223,7 +224,11 @@ uint64_t parse_size(const std::string &text) {
 
 int run_replay(const Options &opt) {
     if (opt.strict) diag::set_strict(true);
-    if (opt.quiet) diag::set_stderr_enabled(false);
+    if (opt.quiet) {
+        // The report carries every status and diagnostic: nothing else goes to stderr.
+        diag::set_stderr_enabled(false);
+        log::set_level(log::Level::off);
+    }
 
     const LoadedTrace input = load(opt.input);
     const json &calls = input.doc.at("calls");
