@@ -520,7 +520,13 @@ private:
         j["severity"] = std::string(1, c.severity);
         j["args"] = c.args;
         auto [status, source] = status_of(c);
-        j["status"] = status;
+        // A warning record does not say whether the call failed: cuDNN also warns about internal
+        // paths it tried and left (e.g. "!canRunSemiPersist" on a batch-norm call that
+        // succeeded). The status stays unknown; the warned status is kept beside it.
+        if (source == "warning-record")
+            j["warned_status"] = status;
+        else
+            j["status"] = status;
         j["status_source"] = source;
         if (c.results) j["results"] = *c.results;
         if (!c.messages.empty()) {
@@ -551,8 +557,8 @@ private:
         }
         if (c.has_warning_record) {
             if (is_ranking_call(c.api)) return {kSuccess, "ranking-warnings"};
-            if (auto s = first_failure(0)) return {*s, "error-record"};
-            return {kSuccess, "error-record"};
+            if (auto s = first_failure(0)) return {*s, "warning-record"};
+            return {kSuccess, "ranking-warnings"};
         }
         return {kSuccess, "no-error-record"};
     }

@@ -139,6 +139,7 @@ struct CallRecord {
     std::string api;
     int64_t line = -1;
     std::optional<std::string> recorded; ///< recorded status name, when the trace has one
+    std::optional<std::string> warned;   ///< status a cuDNN warning record named (status unknown)
     Outcome outcome = Outcome::match;
     int status = 0;            ///< dnncompat's status
     bool compute = false;      ///< a compute call (timed, shown per line)
