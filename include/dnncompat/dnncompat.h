@@ -536,11 +536,300 @@ dnncompatStatus_t dnncompatBatchNormalizationForwardInference(dnncompatHandle_t 
 /* Convolution backward data / filter / bias, bias-activation, Find (as cudnn_cnn.h)          */
 /* ------------------------------------------------------------------------------------------ */
 
+/* Common to this section: x / dx are [N, C, spatial...], w / dw [K, C/groups, filter spatial...]
+ * (NCHW = KCRS or NHWC = KRSC packed), y / dy [N, K, out spatial...], 2-d and 3-d, any tensor
+ * strides; dx / dw hold the gradient of the convolution that cudnnConvolutionForward computes with
+ * the same descriptors (CONVOLUTION mode flips the filter). alpha/beta point to float; the output
+ * is not read when beta = 0. Every call returns BAD_PARAM for a null handle, pointer or
+ * descriptor, an unset or destroyed descriptor, shapes that do not form the convolution, an
+ * algorithm outside its enum, or workSpaceSizeInBytes below what the matching *WorkspaceSize
+ * query returns; NOT_SUPPORTED for data types dnncompat does not compute (dnncompatGetLastErrorString
+ * says why). An algorithm oneDNN lacks (FFT, FFT_TILING; Winograd where oneDNN's does not apply)
+ * runs the direct algorithm instead, with a diagnostic (DNNC-CONV-BWD-*-ALGO-*). */
+
+/* As cudnnGetConvolutionBackwardDataAlgorithmMaxCount: DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_COUNT. */
+dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithmMaxCount(dnncompatHandle_t handle,
+        int *count);
+/* As cudnnGetConvolutionBackwardDataAlgorithm_v7: up to requestedAlgoCount entries, one per
+ * algorithm; those that run natively first (status SUCCESS), then those that would run only
+ * through a fallback (NOT_SUPPORTED). time = -1 (not measured), memory = workspace bytes,
+ * determinism DETERMINISTIC. BAD_PARAM also for requestedAlgoCount < 1. */
+dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithm_v7(dnncompatHandle_t handle,
+        const dnncompatFilterDescriptor_t filterDesc, const dnncompatTensorDescriptor_t diffDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t gradDesc,
+        const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionBwdDataAlgoPerf_t *perfResults);
+/* As cudnnFindConvolutionBackwardDataAlgorithm: like _v7, but each natively running algorithm is
+ * run (one warm-up, then the median of 3 timed runs, time in ms) on buffers the call allocates;
+ * entries sorted by time, the ones that did not run last (ALLOC_FAILED, then NOT_SUPPORTED). */
+dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithm(dnncompatHandle_t handle,
+        const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
+        const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionBwdDataAlgoPerf_t *perfResults);
+/* As cudnnFindConvolutionBackwardDataAlgorithmEx: as the non-Ex form, on the caller's w, dy, dx
+ * and workspace (null counts as 0 bytes). An algorithm needing more workspace is not run and
+ * reported ALLOC_FAILED. dx is overwritten; it ends holding the fastest algorithm's result. */
+dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithmEx(dnncompatHandle_t handle,
+        const dnncompatFilterDescriptor_t wDesc, const void *w,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
+        void *dx, const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionBwdDataAlgoPerf_t *perfResults, void *workSpace,
+        size_t workSpaceSizeInBytes);
+/* As cudnnGetConvolutionBackwardDataWorkspaceSize: bytes dnncompatConvolutionBackwardData needs
+ * with this algorithm, for every alpha and beta (oneDNN's scratchpad, the flipped filter in
+ * CONVOLUTION mode, layout copies where the caller's layout has no fast kernel). */
+dnncompatStatus_t dnncompatGetConvolutionBackwardDataWorkspaceSize(dnncompatHandle_t handle,
+        const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
+        dnncompatConvolutionBwdDataAlgo_t algo, size_t *sizeInBytes);
+/* As cudnnConvolutionBackwardData: dx = alpha * (gradient of the convolution w.r.t. x, from w and
+ * dy) + beta * dx. */
+dnncompatStatus_t dnncompatConvolutionBackwardData(dnncompatHandle_t handle, const void *alpha,
+        const dnncompatFilterDescriptor_t wDesc, const void *w,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionBwdDataAlgo_t algo,
+        void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
+        const dnncompatTensorDescriptor_t dxDesc, void *dx);
+
+/* As cudnnGetConvolutionBackwardFilterAlgorithmMaxCount: DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_COUNT. */
+dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithmMaxCount(dnncompatHandle_t handle,
+        int *count);
+/* As cudnnGetConvolutionBackwardFilterAlgorithm_v7 (see the backward-data form).
+ * CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD is always NOT_SUPPORTED, as in cuDNN. */
+dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithm_v7(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t srcDesc, const dnncompatTensorDescriptor_t diffDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t gradDesc,
+        const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults);
+/* As cudnnFindConvolutionBackwardFilterAlgorithm (see the backward-data form). */
+dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithm(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t dwDesc,
+        const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults);
+/* As cudnnFindConvolutionBackwardFilterAlgorithmEx (see the backward-data form); dw ends holding
+ * the fastest algorithm's result. */
+dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithmEx(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t xDesc, const void *x,
+        const dnncompatTensorDescriptor_t dyDesc, const void *y,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t dwDesc,
+        void *dw, const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults, void *workSpace,
+        size_t workSpaceSizeInBytes);
+/* As cudnnGetConvolutionBackwardFilterWorkspaceSize (see the backward-data form); NOT_SUPPORTED
+ * for CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD. */
+dnncompatStatus_t dnncompatGetConvolutionBackwardFilterWorkspaceSize(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t gradDesc,
+        dnncompatConvolutionBwdFilterAlgo_t algo, size_t *sizeInBytes);
+/* As cudnnConvolutionBackwardFilter: dw = alpha * (gradient of the convolution w.r.t. w, from x
+ * and dy) + beta * dw. NOT_SUPPORTED for CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD. */
+dnncompatStatus_t dnncompatConvolutionBackwardFilter(dnncompatHandle_t handle, const void *alpha,
+        const dnncompatTensorDescriptor_t xDesc, const void *x,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionBwdFilterAlgo_t algo,
+        void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
+        const dnncompatFilterDescriptor_t dwDesc, void *dw);
+
+/* As cudnnConvolutionBackwardBias: db = alpha * (sum of dy over N and every spatial position) +
+ * beta * db. dy: [N, K, spatial...], db: [1, K, 1...] of the same rank, any strides. BAD_PARAM
+ * for null pointers, invalid descriptors or another db shape. */
+dnncompatStatus_t dnncompatConvolutionBackwardBias(dnncompatHandle_t handle, const void *alpha,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy, const void *beta,
+        const dnncompatTensorDescriptor_t dbDesc, void *db);
+
+/* As cudnnConvolutionBiasActivationForward: y = act(alpha1 * conv(x, w) + alpha2 * z + bias).
+ * z has y's shape (z may be y itself); bias is [1, K, 1...]. act: CUDNN_ACTIVATION_RELU or
+ * CUDNN_ACTIVATION_IDENTITY (IDENTITY only with CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM),
+ * else NOT_SUPPORTED, as in cuDNN. Workspace: what dnncompatGetConvolutionForwardWorkspaceSize
+ * returns for the algorithm. BAD_PARAM as dnncompatConvolutionForward, and for a z or bias shape
+ * other than the above. */
+dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t handle,
+        const void *alpha1, const dnncompatTensorDescriptor_t xDesc, const void *x,
+        const dnncompatFilterDescriptor_t wDesc, const void *w,
+        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionFwdAlgo_t algo,
+        void *workSpace, size_t workSpaceSizeInBytes, const void *alpha2,
+        const dnncompatTensorDescriptor_t zDesc, const void *z,
+        const dnncompatTensorDescriptor_t biasDesc, const void *bias,
+        const dnncompatActivationDescriptor_t activationDesc,
+        const dnncompatTensorDescriptor_t yDesc, void *y);
+
+/* As cudnnFindConvolutionForwardAlgorithm: every natively running forward algorithm is run (one
+ * warm-up, then the median of 3 timed runs, time in ms) on buffers the call allocates; sorted by
+ * time, the ones that did not run last (ALLOC_FAILED, then NOT_SUPPORTED: fallback-only
+ * algorithms). BAD_PARAM for invalid descriptors, null output pointers, requestedAlgoCount < 1. */
+dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithm(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t xDesc, const dnncompatFilterDescriptor_t wDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
+        const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionFwdAlgoPerf_t *perfResults);
+/* As cudnnFindConvolutionForwardAlgorithmEx: as the non-Ex form, on the caller's x, w, y and
+ * workspace (null counts as 0 bytes); an algorithm needing more workspace is not run and
+ * reported ALLOC_FAILED. y is overwritten; it ends holding the fastest algorithm's result. */
+dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithmEx(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t xDesc, const void *x,
+        const dnncompatFilterDescriptor_t wDesc, const void *w,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
+        void *y, const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionFwdAlgoPerf_t *perfResults, void *workSpace,
+        size_t workSpaceSizeInBytes);
+
 /* end of section conv-backward */
 
 /* ------------------------------------------------------------------------------------------ */
 /* Batch normalization training and backward, dropout (as cudnn_ops.h)                        */
 /* ------------------------------------------------------------------------------------------ */
+
+/* As cudnnBatchNormalizationForwardTraining (cuDNN 9 API reference): per channel (SPATIAL,
+ * SPATIAL_PERSISTENT: over N and spatial) or per activation (PER_ACTIVATION: over N) batch mean m
+ * and biased variance v; y = alpha * (scale * (x - m) / sqrt(v + epsilon) + bias) + beta * y
+ * (y not read when beta = 0). x, y: [N, C, H, W] or [N, C, D, H, W], FLOAT, any strides, equal
+ * dims. bnScaleBiasMeanVarDesc: as dnncompatDeriveBNTensorDescriptor gives (packed FLOAT).
+ * resultRunningMean = (1 - factor) * runningMean + factor * m and resultRunningVariance likewise
+ * with the unbiased variance v * n / (n - 1) (v itself when n = 1); factor 1 writes the batch
+ * statistics without reading the old values. resultSaveMean = m, resultSaveInvVariance =
+ * 1 / sqrt(v + epsilon). Each pair of result pointers may be null (not written), but only both.
+ * BAD_PARAM: null alpha, beta, x, y, bnScale or bnBias; exactly one of a result pair null;
+ * invalid or mismatched descriptors; epsilon < DNNCOMPAT_BN_MIN_EPSILON; unknown mode.
+ * NOT_SUPPORTED: other ranks, or a data type other than FLOAT. */
+dnncompatStatus_t dnncompatBatchNormalizationForwardTraining(dnncompatHandle_t handle,
+        dnncompatBatchNormMode_t mode, const void *alpha, const void *beta,
+        const dnncompatTensorDescriptor_t xDesc, const void *x,
+        const dnncompatTensorDescriptor_t yDesc, void *y,
+        const dnncompatTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale,
+        const void *bnBias, double exponentialAverageFactor, void *resultRunningMean,
+        void *resultRunningVariance, double epsilon, void *resultSaveMean,
+        void *resultSaveInvVariance);
+/* As cudnnBatchNormalizationForwardTrainingEx: dnncompatBatchNormalizationForwardTraining, then
+ * for bnOps BN_ADD_ACTIVATION + z, and for BN_ACTIVATION / BN_ADD_ACTIVATION the activation of
+ * activationDesc (RELU only), before the alpha/beta blend: y = alpha * relu(BN(x) [+ z]) +
+ * beta * y. z: zDesc with x's dims (any strides). workspace and reserveSpace may be null: this
+ * implementation needs none (the size queries return 0). BAD_PARAM as the non-Ex function, plus
+ * an unknown bnOps, a missing z / activationDesc for the bnOps asking for them.
+ * NOT_SUPPORTED: an activation mode other than RELU. */
+dnncompatStatus_t dnncompatBatchNormalizationForwardTrainingEx(dnncompatHandle_t handle,
+        dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps, const void *alpha,
+        const void *beta, const dnncompatTensorDescriptor_t xDesc, const void *xData,
+        const dnncompatTensorDescriptor_t zDesc, const void *zData,
+        const dnncompatTensorDescriptor_t yDesc, void *yData,
+        const dnncompatTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale,
+        const void *bnBias, double exponentialAverageFactor, void *resultRunningMean,
+        void *resultRunningVariance, double epsilon, void *resultSaveMean,
+        void *resultSaveInvVariance, dnncompatActivationDescriptor_t activationDesc,
+        void *workspace, size_t workSpaceSizeInBytes, void *reserveSpace,
+        size_t reserveSpaceSizeInBytes);
+/* As cudnnBatchNormalizationBackward: dx = alphaDataDiff * dL/dx + betaDataDiff * dx,
+ * dBnScaleResult = alphaParamDiff * dL/dscale + betaParamDiff * dBnScaleResult, and the same for
+ * dBnBiasResult (each not read when its beta is 0). x, dy, dx: equal dims, any strides, FLOAT.
+ * The batch statistics are savedMean and 1 / savedInvVariance^2 - epsilon when both are given,
+ * else recomputed from x. BAD_PARAM: null alpha/beta pointers, x, dy, dx, bnScale,
+ * dBnScaleResult or dBnBiasResult; exactly one of savedMean / savedInvVariance null; invalid or
+ * mismatched descriptors; epsilon < DNNCOMPAT_BN_MIN_EPSILON; unknown mode. NOT_SUPPORTED: other
+ * ranks, or a data type other than FLOAT. */
+dnncompatStatus_t dnncompatBatchNormalizationBackward(dnncompatHandle_t handle,
+        dnncompatBatchNormMode_t mode, const void *alphaDataDiff, const void *betaDataDiff,
+        const void *alphaParamDiff, const void *betaParamDiff,
+        const dnncompatTensorDescriptor_t xDesc, const void *x,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+        const dnncompatTensorDescriptor_t dxDesc, void *dx,
+        const dnncompatTensorDescriptor_t dBnScaleBiasDesc, const void *bnScale,
+        void *dBnScaleResult, void *dBnBiasResult, double epsilon, const void *savedMean,
+        const void *savedInvVariance);
+/* As cudnnBatchNormalizationBackwardEx: dnncompatBatchNormalizationBackward; with
+ * BN_ACTIVATION / BN_ADD_ACTIVATION (RELU) the incoming gradient is first masked by y > 0
+ * (yData: the forward output), and BN_ADD_ACTIVATION writes that masked gradient to dzData
+ * (dzDesc, not blended). bnBiasData is not read. Workspace / reserve space: none needed.
+ * Statuses as dnncompatBatchNormalizationBackward, plus BAD_PARAM for an unknown bnOps or a
+ * missing y / dz / activationDesc where bnOps needs them; NOT_SUPPORTED for a non-RELU
+ * activation. */
+dnncompatStatus_t dnncompatBatchNormalizationBackwardEx(dnncompatHandle_t handle,
+        dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps, const void *alphaDataDiff,
+        const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff,
+        const dnncompatTensorDescriptor_t xDesc, const void *xData,
+        const dnncompatTensorDescriptor_t yDesc, const void *yData,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dyData,
+        const dnncompatTensorDescriptor_t dzDesc, void *dzData,
+        const dnncompatTensorDescriptor_t dxDesc, void *dxData,
+        const dnncompatTensorDescriptor_t dBnScaleBiasDesc, const void *bnScaleData,
+        const void *bnBiasData, void *dBnScaleData, void *dBnBiasData, double epsilon,
+        const void *savedMean, const void *savedInvVariance,
+        dnncompatActivationDescriptor_t activationDesc, void *workSpace,
+        size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes);
+/* As cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize: *sizeInBytes = 0 (temporaries
+ * live in the handle). zDesc and activationDesc may be null. BAD_PARAM: null handle / size
+ * pointer, invalid or mismatched descriptors, unknown mode or bnOps. */
+dnncompatStatus_t dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize(
+        dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps,
+        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t zDesc,
+        const dnncompatTensorDescriptor_t yDesc,
+        const dnncompatTensorDescriptor_t bnScaleBiasMeanVarDesc,
+        const dnncompatActivationDescriptor_t activationDesc, size_t *sizeInBytes);
+/* As cudnnGetBatchNormalizationBackwardExWorkspaceSize: *sizeInBytes = 0. yDesc, dzDesc and
+ * activationDesc may be null. Statuses as the forward query. */
+dnncompatStatus_t dnncompatGetBatchNormalizationBackwardExWorkspaceSize(dnncompatHandle_t handle,
+        dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps,
+        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t yDesc,
+        const dnncompatTensorDescriptor_t dyDesc, const dnncompatTensorDescriptor_t dzDesc,
+        const dnncompatTensorDescriptor_t dxDesc,
+        const dnncompatTensorDescriptor_t dBnScaleBiasDesc,
+        const dnncompatActivationDescriptor_t activationDesc, size_t *sizeInBytes);
+/* As cudnnGetBatchNormalizationTrainingExReserveSpaceSize: *sizeInBytes = 0 (backward needs
+ * only the saved mean / inverse variance). BAD_PARAM: null handle / size pointer, invalid xDesc,
+ * unknown mode or bnOps. */
+dnncompatStatus_t dnncompatGetBatchNormalizationTrainingExReserveSpaceSize(
+        dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps,
+        const dnncompatActivationDescriptor_t activationDesc,
+        const dnncompatTensorDescriptor_t xDesc, size_t *sizeInBytes);
+
+/* Dropout (as cudnn_ops.h). The random stream is NOT cuDNN's Philox stream: each element's keep
+ * decision comes from a counter-based generator (SplitMix64 of seed, call counter and element
+ * index), so results have the same distribution (each element kept with probability 1 - p,
+ * independently) but differ bit for bit from cuDNN's. Forward stores the mask in reserveSpace;
+ * backward applies the same mask. Kept elements are scaled by 1 / (1 - p); p = 0 is the identity,
+ * p = 1 zeroes everything. */
+
+/* As cudnnCreateDropoutDescriptor. BAD_PARAM for a null pointer. */
+dnncompatStatus_t dnncompatCreateDropoutDescriptor(dnncompatDropoutDescriptor_t *dropoutDesc);
+/* As cudnnDestroyDropoutDescriptor. BAD_PARAM for a null, destroyed or foreign descriptor. */
+dnncompatStatus_t dnncompatDestroyDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc);
+/* As cudnnDropoutGetStatesSize: bytes of generator state (16: seed and call counter). */
+dnncompatStatus_t dnncompatDropoutGetStatesSize(dnncompatHandle_t handle, size_t *sizeInBytes);
+/* As cudnnDropoutGetReserveSpaceSize: one byte per element of xdesc (the mask). BAD_PARAM for an
+ * invalid descriptor or null pointer. */
+dnncompatStatus_t dnncompatDropoutGetReserveSpaceSize(dnncompatTensorDescriptor_t xdesc,
+        size_t *sizeInBytes);
+/* As cudnnSetDropoutDescriptor: dropout probability p in [0, 1] and the generator states (at
+ * least dnncompatDropoutGetStatesSize bytes, host memory), initialized from seed. As in cuDNN, a
+ * null states pointer sets only p (a forward call with p > 0 then returns BAD_PARAM). BAD_PARAM:
+ * p outside [0, 1], stateSizeInBytes too small for non-null states, invalid descriptor/handle. */
+dnncompatStatus_t dnncompatSetDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc,
+        dnncompatHandle_t handle, float dropout, void *states, size_t stateSizeInBytes,
+        unsigned long long seed);
+/* As cudnnRestoreDropoutDescriptor: sets p, states and seed without re-initializing the states
+ * (they keep the generator position saved in them). Statuses as the setter. */
+dnncompatStatus_t dnncompatRestoreDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc,
+        dnncompatHandle_t handle, float dropout, void *states, size_t stateSizeInBytes,
+        unsigned long long seed);
+/* As cudnnGetDropoutDescriptor: p, states pointer and seed. BAD_PARAM for an invalid descriptor
+ * or a null output pointer. */
+dnncompatStatus_t dnncompatGetDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc,
+        dnncompatHandle_t handle, float *dropout, void **states, unsigned long long *seed);
+/* As cudnnDropoutForward: y = mask * x / (1 - p), mask stored in reserveSpace (one byte per
+ * element); advances the generator. The mask multiplies: a dropped NaN / Inf input gives NaN. x, y: FLOAT, equal dims, any strides. BAD_PARAM: null
+ * pointers, unset descriptor or states, mismatched descriptors, reserveSpaceSizeInBytes below
+ * dnncompatDropoutGetReserveSpaceSize. NOT_SUPPORTED: a data type other than FLOAT. */
+dnncompatStatus_t dnncompatDropoutForward(dnncompatHandle_t handle,
+        const dnncompatDropoutDescriptor_t dropoutDesc, const dnncompatTensorDescriptor_t xdesc,
+        const void *x, const dnncompatTensorDescriptor_t ydesc, void *y, void *reserveSpace,
+        size_t reserveSpaceSizeInBytes);
+/* As cudnnDropoutBackward: dx = mask * dy / (1 - p) with the mask forward stored in
+ * reserveSpace. Statuses as dnncompatDropoutForward. */
+dnncompatStatus_t dnncompatDropoutBackward(dnncompatHandle_t handle,
+        const dnncompatDropoutDescriptor_t dropoutDesc, const dnncompatTensorDescriptor_t dydesc,
+        const void *dy, const dnncompatTensorDescriptor_t dxdesc, void *dx, void *reserveSpace,
+        size_t reserveSpaceSizeInBytes);
 
 /* end of section norm-training */
 
@@ -548,11 +837,285 @@ dnncompatStatus_t dnncompatBatchNormalizationForwardInference(dnncompatHandle_t 
 /* Activation, pooling, softmax, LRN, divisive normalization (as cudnn_ops.h)                 */
 /* ------------------------------------------------------------------------------------------ */
 
+/* Activation descriptors. Set: BAD_PARAM for an unknown mode or NaN option, or a NaN coef.
+ * coef is CLIPPED_RELU's ceiling and ELU's alpha (ignored by the other modes); swish_beta is
+ * SWISH's beta (default 1). Get: BAD_PARAM for a null, destroyed or unset descriptor or a null
+ * output pointer. As cudnnCreate/Set/Get/DestroyActivationDescriptor and
+ * cudnnSet/GetActivationDescriptorSwishBeta (cuDNN 9 API reference). */
+dnncompatStatus_t dnncompatCreateActivationDescriptor(dnncompatActivationDescriptor_t *activationDesc);
+dnncompatStatus_t dnncompatSetActivationDescriptor(dnncompatActivationDescriptor_t activationDesc,
+        dnncompatActivationMode_t mode, dnncompatNanPropagation_t reluNanOpt, double coef);
+dnncompatStatus_t dnncompatGetActivationDescriptor(const dnncompatActivationDescriptor_t activationDesc,
+        dnncompatActivationMode_t *mode, dnncompatNanPropagation_t *reluNanOpt, double *coef);
+dnncompatStatus_t dnncompatSetActivationDescriptorSwishBeta(
+        dnncompatActivationDescriptor_t activationDesc, double swish_beta);
+dnncompatStatus_t dnncompatGetActivationDescriptorSwishBeta(
+        dnncompatActivationDescriptor_t activationDesc, double *swish_beta);
+dnncompatStatus_t dnncompatDestroyActivationDescriptor(dnncompatActivationDescriptor_t activationDesc);
+/* As cudnnActivationForward: y = alpha * act(x) + beta * y (y not read when beta = 0), x and y of
+ * equal dims, any strides, FLOAT (in place allowed). SIGMOID 1/(1+e^-x); RELU max(x, 0); TANH;
+ * CLIPPED_RELU min(max(x, 0), coef); ELU x > 0 ? x : coef*(e^x - 1); IDENTITY x; SWISH
+ * x*sigmoid(swish_beta*x). RELU and CLIPPED_RELU map a NaN x to 0 under NOT_PROPAGATE_NAN and to
+ * NaN under PROPAGATE_NAN; the other modes always propagate NaN. BAD_PARAM: null pointers,
+ * invalid or unset descriptors, mismatched dims or types, CLIPPED_RELU with coef < 0.
+ * NOT_SUPPORTED: data types other than FLOAT. */
+dnncompatStatus_t dnncompatActivationForward(dnncompatHandle_t handle,
+        dnncompatActivationDescriptor_t activationDesc, const void *alpha,
+        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+        const dnncompatTensorDescriptor_t yDesc, void *y);
+/* As cudnnActivationBackward: dx = alpha * act'(x) * dy + beta * dx, with y = act(x) the forward
+ * output (SIGMOID, RELU, TANH, CLIPPED_RELU and ELU differentiate from y; IDENTITY and SWISH from
+ * x). All four tensors of equal dims, any strides. Statuses as dnncompatActivationForward. */
+dnncompatStatus_t dnncompatActivationBackward(dnncompatHandle_t handle,
+        dnncompatActivationDescriptor_t activationDesc, const void *alpha,
+        const dnncompatTensorDescriptor_t yDesc, const void *y,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+        const dnncompatTensorDescriptor_t dxDesc, void *dx);
+
+/* Pooling descriptors: window, padding and stride per spatial dim (2-d: height, width).
+ * Set: BAD_PARAM for an unknown mode or NaN option, a window or stride below 1, a padding below
+ * 0, or nbDims outside [1, DNNCOMPAT_DIM_MAX - 2]. GetNd writes min(nbDimsRequested, nbDims)
+ * entries. Get2d of an Nd descriptor with nbDims != 2: BAD_PARAM. As
+ * cudnnCreate/Set/Get/DestroyPoolingDescriptor (2d and Nd, cuDNN 9 API reference). */
+dnncompatStatus_t dnncompatCreatePoolingDescriptor(dnncompatPoolingDescriptor_t *poolingDesc);
+dnncompatStatus_t dnncompatSetPooling2dDescriptor(dnncompatPoolingDescriptor_t poolingDesc,
+        dnncompatPoolingMode_t mode, dnncompatNanPropagation_t maxpoolingNanOpt, int windowHeight,
+        int windowWidth, int verticalPadding, int horizontalPadding, int verticalStride,
+        int horizontalStride);
+dnncompatStatus_t dnncompatGetPooling2dDescriptor(const dnncompatPoolingDescriptor_t poolingDesc,
+        dnncompatPoolingMode_t *mode, dnncompatNanPropagation_t *maxpoolingNanOpt,
+        int *windowHeight, int *windowWidth, int *verticalPadding, int *horizontalPadding,
+        int *verticalStride, int *horizontalStride);
+dnncompatStatus_t dnncompatSetPoolingNdDescriptor(dnncompatPoolingDescriptor_t poolingDesc,
+        const dnncompatPoolingMode_t mode, const dnncompatNanPropagation_t maxpoolingNanOpt,
+        int nbDims, const int windowDimA[], const int paddingA[], const int strideA[]);
+dnncompatStatus_t dnncompatGetPoolingNdDescriptor(const dnncompatPoolingDescriptor_t poolingDesc,
+        int nbDimsRequested, dnncompatPoolingMode_t *mode,
+        dnncompatNanPropagation_t *maxpoolingNanOpt, int *nbDims, int windowDimA[],
+        int paddingA[], int strideA[]);
+/* As cudnnGetPoolingNdForwardOutputDim / Pooling2dForwardOutputDim: N, C, then per spatial dim
+ * 1 + (in + 2*pad - window) / stride (floor). BAD_PARAM when the tensor's rank is not the
+ * descriptor's nbDims + 2 (Nd: nor nbDims), or in + 2*pad < window. */
+dnncompatStatus_t dnncompatGetPoolingNdForwardOutputDim(const dnncompatPoolingDescriptor_t poolingDesc,
+        const dnncompatTensorDescriptor_t inputTensorDesc, int nbDims, int outputTensorDimA[]);
+dnncompatStatus_t dnncompatGetPooling2dForwardOutputDim(const dnncompatPoolingDescriptor_t poolingDesc,
+        const dnncompatTensorDescriptor_t inputTensorDesc, int *n, int *c, int *h, int *w);
+dnncompatStatus_t dnncompatDestroyPoolingDescriptor(dnncompatPoolingDescriptor_t poolingDesc);
+/* As cudnnPoolingForward: y = alpha * pool(x) + beta * y. x [N, C, spatial...] (1 to 3 spatial
+ * dims), y [N, C, out...] with out at least 1 (the floor formula of the output-dim query, or
+ * larger as in ceil-mode frameworks: the extra windows are padded on the right); any strides.
+ * MAX and MAX_DETERMINISTIC never select padding; AVERAGE_COUNT_INCLUDE_PADDING divides by the
+ * window size, AVERAGE_COUNT_EXCLUDE_PADDING by the in-bounds cell count. Max pooling with
+ * PROPAGATE_NAN gives NaN for a window holding a NaN. BAD_PARAM: null pointers, invalid or unset
+ * descriptors, rank or N/C mismatch. NOT_SUPPORTED: non-FLOAT data, more than 3 spatial dims, and
+ * MAX or EXCLUDE_PADDING pooling where a window lies entirely in padding (see
+ * DNNC-POOL-EMPTY-WINDOW). */
+dnncompatStatus_t dnncompatPoolingForward(dnncompatHandle_t handle,
+        const dnncompatPoolingDescriptor_t poolingDesc, const void *alpha,
+        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+        const dnncompatTensorDescriptor_t yDesc, void *y);
+/* As cudnnPoolingBackward: dx = alpha * pool'(dy) + beta * dx. y and dy share dims, x and dx
+ * share dims. Max pooling routes each dy to the position of its window's maximum in x
+ * (recomputed from x: nothing is kept from an earlier forward call). Statuses as
+ * dnncompatPoolingForward. */
+dnncompatStatus_t dnncompatPoolingBackward(dnncompatHandle_t handle,
+        const dnncompatPoolingDescriptor_t poolingDesc, const void *alpha,
+        const dnncompatTensorDescriptor_t yDesc, const void *y,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+        const dnncompatTensorDescriptor_t dxDesc, void *dx);
+
+/* As cudnnSoftmaxForward: y = alpha * softmax(x) + beta * y over C*spatial per image (INSTANCE)
+ * or over C per image and spatial position (CHANNEL); LOG gives log-softmax. FAST runs the
+ * ACCURATE (max-subtracted) algorithm: equal results, and no overflow on large logits
+ * (DNNC-SOFTMAX-ALGO-FAST). x, y: equal dims (rank 3 to 8), any strides. BAD_PARAM: null pointers,
+ * invalid descriptors, mismatched dims or types, unknown algorithm or mode. NOT_SUPPORTED:
+ * non-FLOAT data. */
+dnncompatStatus_t dnncompatSoftmaxForward(dnncompatHandle_t handle,
+        dnncompatSoftmaxAlgorithm_t algo, dnncompatSoftmaxMode_t mode, const void *alpha,
+        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+        const dnncompatTensorDescriptor_t yDesc, void *y);
+/* As cudnnSoftmaxBackward: dx = alpha * (y * (dy - sum(dy * y))) + beta * dx (FAST, ACCURATE),
+ * dx = alpha * (dy - exp(y) * sum(dy)) + beta * dx (LOG, y the log-softmax), sums over the mode's
+ * axis. Statuses as dnncompatSoftmaxForward. */
+dnncompatStatus_t dnncompatSoftmaxBackward(dnncompatHandle_t handle,
+        dnncompatSoftmaxAlgorithm_t algo, dnncompatSoftmaxMode_t mode, const void *alpha,
+        const dnncompatTensorDescriptor_t yDesc, const void *y,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy, const void *beta,
+        const dnncompatTensorDescriptor_t dxDesc, void *dx);
+
+/* LRN descriptors. Create sets lrnN 5, lrnAlpha 1e-4, lrnBeta 0.75, lrnK 2. Set: BAD_PARAM when
+ * lrnN is outside [DNNCOMPAT_LRN_MIN_N, DNNCOMPAT_LRN_MAX_N], lrnK < DNNCOMPAT_LRN_MIN_K or
+ * lrnBeta < DNNCOMPAT_LRN_MIN_BETA (the descriptor is unchanged). Get: any output may be NULL.
+ * As cudnnCreate/Set/Get/DestroyLRNDescriptor (cuDNN 9 API reference). */
+dnncompatStatus_t dnncompatCreateLRNDescriptor(dnncompatLRNDescriptor_t *normDesc);
+dnncompatStatus_t dnncompatSetLRNDescriptor(dnncompatLRNDescriptor_t normDesc, unsigned lrnN,
+        double lrnAlpha, double lrnBeta, double lrnK);
+dnncompatStatus_t dnncompatGetLRNDescriptor(dnncompatLRNDescriptor_t normDesc, unsigned *lrnN,
+        double *lrnAlpha, double *lrnBeta, double *lrnK);
+dnncompatStatus_t dnncompatDestroyLRNDescriptor(dnncompatLRNDescriptor_t lrnDesc);
+/* As cudnnLRNCrossChannelForward: y = alpha * x / (k + (lrnAlpha/lrnN) * sum x^2)^lrnBeta + beta * y,
+ * the sum over channels c - floor((n-1)/2) .. c + n - 1 - floor((n-1)/2) within [0, C) (one more
+ * channel above than below for even n). x, y: equal dims, rank 4 or 5, any strides.
+ * BAD_PARAM: null pointers, invalid descriptors, mismatched dims, unknown lrnMode.
+ * NOT_SUPPORTED: non-FLOAT data. */
+dnncompatStatus_t dnncompatLRNCrossChannelForward(dnncompatHandle_t handle,
+        dnncompatLRNDescriptor_t normDesc, dnncompatLRNMode_t lrnMode, const void *alpha,
+        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+        const dnncompatTensorDescriptor_t yDesc, void *y);
+/* As cudnnLRNCrossChannelBackward: dx = alpha * dLRN(x)/dx^T dy + beta * dx (y, dy, x, dx equal
+ * dims). Statuses as dnncompatLRNCrossChannelForward. */
+dnncompatStatus_t dnncompatLRNCrossChannelBackward(dnncompatHandle_t handle,
+        dnncompatLRNDescriptor_t normDesc, dnncompatLRNMode_t lrnMode, const void *alpha,
+        const dnncompatTensorDescriptor_t yDesc, const void *y,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+        const dnncompatTensorDescriptor_t dxDesc, void *dx);
+/* As cudnnDivisiveNormalizationForward / Backward: validates like cuDNN (BAD_PARAM for null
+ * handle, descriptors, x / y / dy / dx pointers or an unknown mode), then returns NOT_SUPPORTED
+ * (DNNC-DIVNORM): cuDNN does not document its spatial averaging window exactly enough to
+ * reproduce. */
+dnncompatStatus_t dnncompatDivisiveNormalizationForward(dnncompatHandle_t handle,
+        dnncompatLRNDescriptor_t normDesc, dnncompatDivNormMode_t mode, const void *alpha,
+        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *means, void *temp,
+        void *temp2, const void *beta, const dnncompatTensorDescriptor_t yDesc, void *y);
+dnncompatStatus_t dnncompatDivisiveNormalizationBackward(dnncompatHandle_t handle,
+        dnncompatLRNDescriptor_t normDesc, dnncompatDivNormMode_t mode, const void *alpha,
+        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *means, const void *dy,
+        void *temp, void *temp2, const void *beta, const dnncompatTensorDescriptor_t dXdMeansDesc,
+        void *dx, void *dMeans);
+
 /* end of section pointwise-ops */
 
 /* ------------------------------------------------------------------------------------------ */
 /* Tensor operations: add, op, scale, set, transform, reduce (as cudnn_ops.h)                 */
 /* ------------------------------------------------------------------------------------------ */
+
+/* Common to every compute call here: tensors of any rank the descriptors allow and any strides;
+ * alpha, beta and values point to float (FLOAT data); y / C is not read when beta = 0 (it may
+ * hold NaN). BAD_PARAM for a null or invalid handle, descriptor or pointer. Data types other than
+ * FLOAT return NOT_SUPPORTED (support catalogue DNNC-DTYPE-*). */
+
+/* As cudnnAddTensor (cuDNN 9 API reference): C = alpha * A + beta * C, A broadcast onto C: equal
+ * ranks, each A dim equal to C's or 1 (e.g. a 1xCx1x1 bias onto NxCxHxW; every such pattern runs,
+ * also those old cuDNN versions answered NOT_SUPPORTED). BAD_PARAM: ranks differ, an A dim is
+ * neither C's nor 1, A and C data types differ. A may share memory with C. */
+dnncompatStatus_t dnncompatAddTensor(dnncompatHandle_t handle, const void *alpha,
+        const dnncompatTensorDescriptor_t aDesc, const void *A, const void *beta,
+        const dnncompatTensorDescriptor_t cDesc, void *C);
+
+/* As cudnnCreate/Set/Get/DestroyOpTensorDescriptor. Set: BAD_PARAM for an unknown op, compute
+ * type or NaN option. Get: BAD_PARAM for an unset descriptor or a null output. Destroy of null
+ * does nothing. */
+dnncompatStatus_t dnncompatCreateOpTensorDescriptor(dnncompatOpTensorDescriptor_t *opTensorDesc);
+dnncompatStatus_t dnncompatSetOpTensorDescriptor(dnncompatOpTensorDescriptor_t opTensorDesc,
+        dnncompatOpTensorOp_t opTensorOp, dnncompatDataType_t opTensorCompType,
+        dnncompatNanPropagation_t opTensorNanOpt);
+dnncompatStatus_t dnncompatGetOpTensorDescriptor(const dnncompatOpTensorDescriptor_t opTensorDesc,
+        dnncompatOpTensorOp_t *opTensorOp, dnncompatDataType_t *opTensorCompType,
+        dnncompatNanPropagation_t *opTensorNanOpt);
+dnncompatStatus_t dnncompatDestroyOpTensorDescriptor(dnncompatOpTensorDescriptor_t opTensorDesc);
+
+/* As cudnnOpTensor: C = op(alpha1 * A, alpha2 * B) + beta * C with op ADD, MUL, MIN or MAX;
+ * C = sqrt(alpha1 * A) + beta * C (SQRT) or 1 - alpha1 * A + beta * C (NOT), B, bDesc and alpha2
+ * ignored. A has C's dims; B is broadcast (each dim C's or 1). In place: C may be A (same
+ * strides) or share memory with A or B. MIN/MAX of a NaN follow oneDNN's binary min/max (the
+ * NaN option is recorded, not applied). BAD_PARAM: dims or ranks mismatch, data types differ,
+ * compute type not FLOAT (DOUBLE for DOUBLE data). */
+dnncompatStatus_t dnncompatOpTensor(dnncompatHandle_t handle,
+        const dnncompatOpTensorDescriptor_t opTensorDesc, const void *alpha1,
+        const dnncompatTensorDescriptor_t aDesc, const void *A, const void *alpha2,
+        const dnncompatTensorDescriptor_t bDesc, const void *B, const void *beta,
+        const dnncompatTensorDescriptor_t cDesc, void *C);
+
+/* As cudnnScaleTensor: y = alpha * y for every element yDesc addresses (gaps untouched). */
+dnncompatStatus_t dnncompatScaleTensor(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t yDesc, void *y, const void *alpha);
+/* As cudnnSetTensor: y = *valuePtr for every element yDesc addresses (y is not read). */
+dnncompatStatus_t dnncompatSetTensor(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t yDesc, void *y, const void *valuePtr);
+
+/* As cudnnTransformTensor: y = alpha * x + beta * y, x and y of equal dims and any strides (e.g.
+ * NCHW -> NHWC). BAD_PARAM: dims, ranks or data types differ. Overlapping x and y give the result
+ * of a copy of x taken first. */
+dnncompatStatus_t dnncompatTransformTensor(dnncompatHandle_t handle, const void *alpha,
+        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+        const dnncompatTensorDescriptor_t yDesc, void *y);
+
+typedef struct dnncompatTensorTransformStruct *dnncompatTensorTransformDescriptor_t;
+/* As cudnnCreate/Set/Get/DestroyTensorTransformDescriptor. Set: nbDims in [3, DNNCOMPAT_DIM_MAX];
+ * padBeforeA / padAfterA: nbDims entries >= 0 or null (no padding); foldA: nbDims - 2 entries
+ * >= 1 or null (no folding); BAD_PARAM otherwise or for an unknown format or direction. Get
+ * writes min(nbDimsRequested, nbDims) entries of each non-null array. */
+dnncompatStatus_t dnncompatCreateTensorTransformDescriptor(
+        dnncompatTensorTransformDescriptor_t *transformDesc);
+dnncompatStatus_t dnncompatSetTensorTransformDescriptor(
+        dnncompatTensorTransformDescriptor_t transformDesc, const uint32_t nbDims,
+        const dnncompatTensorFormat_t destFormat, const int32_t padBeforeA[],
+        const int32_t padAfterA[], const uint32_t foldA[],
+        const dnncompatFoldingDirection_t direction);
+dnncompatStatus_t dnncompatGetTensorTransformDescriptor(
+        dnncompatTensorTransformDescriptor_t transformDesc, uint32_t nbDimsRequested,
+        dnncompatTensorFormat_t *destFormat, int32_t padBeforeA[], int32_t padAfterA[],
+        uint32_t foldA[], dnncompatFoldingDirection_t *direction);
+dnncompatStatus_t dnncompatDestroyTensorTransformDescriptor(
+        dnncompatTensorTransformDescriptor_t transformDesc);
+/* As cudnnInitTransformDest: sets destDesc to srcDesc's dims plus the padding, packed in the
+ * descriptor's destFormat, srcDesc's data type; *destSizeInBytes = its size. BAD_PARAM: ranks
+ * differ. NOT_SUPPORTED: folding (DNNC-TENSOROPS-TRANSFORM-FOLD), NCHW_VECT_C. */
+dnncompatStatus_t dnncompatInitTransformDest(const dnncompatTensorTransformDescriptor_t transformDesc,
+        const dnncompatTensorDescriptor_t srcDesc, dnncompatTensorDescriptor_t destDesc,
+        size_t *destSizeInBytes);
+/* As cudnnTransformTensorEx: dest = alpha * pad(src) + beta * dest, pad(src) being src placed at
+ * offset padBeforeA with zeros around it. BAD_PARAM: dest dims not src dims plus padding, ranks
+ * differ. NOT_SUPPORTED: folding (fold != 1, DNNC-TENSOROPS-TRANSFORM-FOLD). */
+dnncompatStatus_t dnncompatTransformTensorEx(dnncompatHandle_t handle,
+        const dnncompatTensorTransformDescriptor_t transDesc, const void *alpha,
+        const dnncompatTensorDescriptor_t srcDesc, const void *srcData, const void *beta,
+        const dnncompatTensorDescriptor_t destDesc, void *destData);
+
+/* As cudnnCreate/Set/Get/DestroyReduceTensorDescriptor. Set: BAD_PARAM for any unknown enum
+ * value. Indices are always 32-bit unsigned, as in cuDNN (the indices type is recorded). */
+dnncompatStatus_t dnncompatCreateReduceTensorDescriptor(
+        dnncompatReduceTensorDescriptor_t *reduceTensorDesc);
+dnncompatStatus_t dnncompatSetReduceTensorDescriptor(dnncompatReduceTensorDescriptor_t reduceTensorDesc,
+        dnncompatReduceTensorOp_t reduceTensorOp, dnncompatDataType_t reduceTensorCompType,
+        dnncompatNanPropagation_t reduceTensorNanOpt, dnncompatReduceTensorIndices_t reduceTensorIndices,
+        dnncompatIndicesType_t reduceTensorIndicesType);
+dnncompatStatus_t dnncompatGetReduceTensorDescriptor(
+        const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
+        dnncompatReduceTensorOp_t *reduceTensorOp, dnncompatDataType_t *reduceTensorCompType,
+        dnncompatNanPropagation_t *reduceTensorNanOpt,
+        dnncompatReduceTensorIndices_t *reduceTensorIndices,
+        dnncompatIndicesType_t *reduceTensorIndicesType);
+dnncompatStatus_t dnncompatDestroyReduceTensorDescriptor(
+        dnncompatReduceTensorDescriptor_t reduceTensorDesc);
+/* As cudnnGetReductionIndicesSize: 4 bytes per element of C when the descriptor asks for
+ * FLATTENED_INDICES and the op is MIN, MAX or AMAX, else 0. BAD_PARAM as dnncompatReduceTensor. */
+dnncompatStatus_t dnncompatGetReductionIndicesSize(dnncompatHandle_t handle,
+        const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
+        const dnncompatTensorDescriptor_t aDesc, const dnncompatTensorDescriptor_t cDesc,
+        size_t *sizeInBytes);
+/* As cudnnGetReductionWorkspaceSize: 0 (intermediates live in the handle). */
+dnncompatStatus_t dnncompatGetReductionWorkspaceSize(dnncompatHandle_t handle,
+        const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
+        const dnncompatTensorDescriptor_t aDesc, const dnncompatTensorDescriptor_t cDesc,
+        size_t *sizeInBytes);
+/* As cudnnReduceTensor: C = alpha * reduce(A) + beta * C, reducing the dims where C is 1: ADD
+ * (sum), MUL (product), MIN, MAX, AMAX (max |a|), AVG (mean), NORM1 (sum |a|), NORM2
+ * (sqrt(sum a^2)), MUL_NO_ZEROS (product of the non-zero elements; 1 when all are zero). With
+ * FLATTENED_INDICES and MIN/MAX/AMAX, indices[i] (uint32) is the position of C[i]'s extreme element
+ * within its window, row-major over the reduced dims (first one on ties; NaN: PROPAGATE_NAN
+ * takes the first NaN, NOT_PROPAGATE_NAN skips NaNs; without indices, MIN/MAX/AMAX of a NaN
+ * follow oneDNN's reduction and the NaN option is recorded only). The workspace is not used.
+ * BAD_PARAM: ranks differ, a C dim neither A's nor 1, data types differ, compute type neither
+ * FLOAT nor DOUBLE, indices null or indicesSizeInBytes below dnncompatGetReductionIndicesSize. */
+dnncompatStatus_t dnncompatReduceTensor(dnncompatHandle_t handle,
+        const dnncompatReduceTensorDescriptor_t reduceTensorDesc, void *indices,
+        size_t indicesSizeInBytes, void *workspace, size_t workspaceSizeInBytes, const void *alpha,
+        const dnncompatTensorDescriptor_t aDesc, const void *A, const void *beta,
+        const dnncompatTensorDescriptor_t cDesc, void *C);
 
 /* end of section tensor-ops */
 
@@ -573,8 +1136,9 @@ typedef struct dnncompatRunInfo_t {
     int diagnosticCount; /* diagnostics the call emitted */
 } dnncompatRunInfo_t;
 
-/* Fills *info for the last compute call on handle. BAD_PARAM for a null or invalid handle,
- * NOT_INITIALIZED if no compute call ran on it yet. */
+/* Fills *info for the last compute call on handle that succeeded (a failed call leaves the
+ * previous info in place). BAD_PARAM for a null or invalid handle, NOT_INITIALIZED if no compute
+ * call has succeeded on it yet. */
 dnncompatStatus_t dnncompatGetLastRunInfo(dnncompatHandle_t handle, dnncompatRunInfo_t *info);
 
 #ifdef __cplusplus

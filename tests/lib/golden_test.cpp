@@ -19,6 +19,9 @@
 // yet"), so they stay visible in the test output.
 #include "support/api.hpp"
 #include "support/reference.hpp"
+#include "support/reference_norm_training.hpp"
+#include "support/reference_pointwise.hpp"
+#include "support/reference_conv_backward.hpp" // conv-backward
 
 #include <dnncompat/dnncompat.h>
 
@@ -120,7 +123,12 @@ void compare_output(const json &out, const std::vector<float> &got, const char *
 }
 
 bool is_implemented(const std::string &op) {
-    return op == "cudnnConvolutionForward" || op == "cudnnBatchNormalizationForwardInference";
+    return op == "cudnnActivationForward" || op == "cudnnPoolingForward" || // pointwise-ops
+           op == "cudnnSoftmaxForward" || op == "cudnnLRNCrossChannelForward" || // pointwise-ops
+           op == "cudnnConvolutionForward" || op == "cudnnBatchNormalizationForwardInference" ||
+           op == "cudnnBatchNormalizationForwardTraining" || // norm-training
+           op == "cudnnConvolutionBackwardData" || op == "cudnnConvolutionBackwardFilter" ||
+           op == "cudnnConvolutionBiasActivationForward"; // conv-backward
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,6 +258,249 @@ std::vector<float> to_float(const std::vector<double> &v) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Batch normalization training (norm-training): every output — y, the running mean / variance
+// updated in place from rmean0 / rvar0, the saved mean and inverse variance — against cuDNN's.
+// ---------------------------------------------------------------------------------------------
+void check_bn_training(const json &c, bool use_reference) {
+    const json &ins = c["inputs"];
+    const Input x = regenerate(*find_named(ins, "x")), scale = regenerate(*find_named(ins, "scale")),
+                bias = regenerate(*find_named(ins, "bias")),
+                rmean0 = regenerate(*find_named(ins, "rmean0")),
+                rvar0 = regenerate(*find_named(ins, "rvar0"));
+    if (::testing::Test::HasFailure()) return;
+    const json &p = c["params"];
+    const auto mode = p["mode"] == "CUDNN_BATCHNORM_PER_ACTIVATION" ? DNNCOMPAT_BATCHNORM_PER_ACTIVATION
+                                                                    : DNNCOMPAT_BATCHNORM_SPATIAL;
+    const double factor = p["exponentialAverageFactor"].get<double>(), eps = p["epsilon"].get<double>();
+    const float alpha = p["alpha"].get<float>(), beta = p["beta"].get<float>();
+    std::vector<float> y(x.values.size(), std::nanf("")), rm = rmean0.values, rv = rvar0.values,
+                       sm(rm.size(), std::nanf("")), si(rm.size(), std::nanf(""));
+    if (use_reference) {
+        const auto r = dt::batchnorm_training(
+                dt::View{x.values.data(), x.dims, dt::packed_strides(x.dims)},
+                mode == DNNCOMPAT_BATCHNORM_PER_ACTIVATION, scale.values, bias.values, factor,
+                rmean0.values, rvar0.values, eps, alpha, beta, dt::View{});
+        y = to_float(r.y), rm = to_float(r.running_mean), rv = to_float(r.running_var),
+        sm = to_float(r.mean), si = to_float(r.save_inv);
+    } else {
+        dt::Handle h;
+        dt::TensorDesc xd, pd;
+        EXPECT_OK(xd.set(x.dims, dt::packed_strides(x.dims)));
+        EXPECT_OK(dnncompatDeriveBNTensorDescriptor(pd, xd, mode));
+        EXPECT_OK(dnncompatBatchNormalizationForwardTraining(h, mode, &alpha, &beta, xd,
+                x.values.data(), xd, y.data(), pd, scale.values.data(), bias.values.data(), factor,
+                rm.data(), rv.data(), eps, sm.data(), si.data()));
+    }
+    const char *what = use_reference ? "double reference" : "dnncompat";
+    const json &outs = c["outputs"];
+    compare_output(*find_named(outs, "y"), y, what);
+    compare_output(*find_named(outs, "running_mean"), rm, what);
+    compare_output(*find_named(outs, "running_var"), rv, what);
+    compare_output(*find_named(outs, "save_mean"), sm, what);
+    compare_output(*find_named(outs, "save_inv_variance"), si, what);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Convolution backward data / filter and bias-activation forward (conv-backward): the single
+// output (dx, dw or y) against cuDNN's, from dnncompat or from the double reference.
+// ---------------------------------------------------------------------------------------------
+bool is_conv_backward(const std::string &op) {
+    return op == "cudnnConvolutionBackwardData" || op == "cudnnConvolutionBackwardFilter" ||
+           op == "cudnnConvolutionBiasActivationForward";
+}
+
+void check_conv_backward(const json &c, bool use_reference) {
+    const std::string op = c["op"];
+    const json &ins = c["inputs"];
+    const json &p = c["params"];
+    dt::ConvParams cp;
+    cp.pad = p["pad"].get<std::vector<int>>();
+    cp.stride = p["stride"].get<std::vector<int>>();
+    cp.dilation = p["dilation"].get<std::vector<int>>();
+    cp.groups = p["groups"].get<int>();
+    cp.convolution_mode = p["mode"] == "CUDNN_CONVOLUTION";
+    const auto mode = cp.convolution_mode ? DNNCOMPAT_CONVOLUTION : DNNCOMPAT_CROSS_CORRELATION;
+    const int algo = p["algo"].get<int>();
+    const json &out = c["outputs"][0];
+    const dt::Dims out_dims = out["dims"].get<dt::Dims>();
+    const auto packed = [](const Input &in) { return dt::View{in.values.data(), in.dims, dt::packed_strides(in.dims)}; };
+    std::vector<float> got(static_cast<size_t>(dt::element_count(out_dims)), std::nanf(""));
+    dt::Handle h;
+    dt::TensorDesc td1, td2, td3, td4;
+    dt::FilterDesc fd;
+    dt::ConvDesc cd;
+    EXPECT_OK(cd.set(cp.pad, cp.stride, cp.dilation, mode, cp.groups));
+    EXPECT_OK(dnncompatSetConvolutionMathType(cd, DNNCOMPAT_FMA_MATH));
+    size_t ws_size = 0;
+    std::vector<unsigned char> ws;
+    if (op == "cudnnConvolutionBackwardData") {
+        const Input w = regenerate(*find_named(ins, "w")), dy = regenerate(*find_named(ins, "dy"));
+        if (::testing::Test::HasFailure()) return;
+        const float alpha = p["alpha"].get<float>(), beta = p["beta"].get<float>();
+        if (use_reference) {
+            got = to_float(dt::conv_backward_data(packed(w), packed(dy), out_dims, cp, alpha, beta, dt::View{}));
+        } else {
+            EXPECT_OK(fd.set(w.dims, DNNCOMPAT_TENSOR_NCHW));
+            EXPECT_OK(td1.set(dy.dims, dt::packed_strides(dy.dims)));
+            EXPECT_OK(td2.set(out_dims, dt::packed_strides(out_dims)));
+            const auto a = static_cast<dnncompatConvolutionBwdDataAlgo_t>(algo);
+            EXPECT_OK(dnncompatGetConvolutionBackwardDataWorkspaceSize(h, fd, td1, cd, td2, a, &ws_size));
+            ws.resize(ws_size);
+            EXPECT_OK(dnncompatConvolutionBackwardData(h, &alpha, fd, w.values.data(), td1, dy.values.data(), cd, a,
+                                                       ws.data(), ws_size, &beta, td2, got.data()));
+        }
+    } else if (op == "cudnnConvolutionBackwardFilter") {
+        const Input x = regenerate(*find_named(ins, "x")), dy = regenerate(*find_named(ins, "dy"));
+        if (::testing::Test::HasFailure()) return;
+        const float alpha = p["alpha"].get<float>(), beta = p["beta"].get<float>();
+        if (use_reference) {
+            got = to_float(dt::conv_backward_filter(packed(x), packed(dy), out_dims, cp, alpha, beta, dt::View{}));
+        } else {
+            EXPECT_OK(td1.set(x.dims, dt::packed_strides(x.dims)));
+            EXPECT_OK(td2.set(dy.dims, dt::packed_strides(dy.dims)));
+            EXPECT_OK(fd.set(out_dims, DNNCOMPAT_TENSOR_NCHW));
+            const auto a = static_cast<dnncompatConvolutionBwdFilterAlgo_t>(algo);
+            EXPECT_OK(dnncompatGetConvolutionBackwardFilterWorkspaceSize(h, td1, td2, cd, fd, a, &ws_size));
+            ws.resize(ws_size);
+            EXPECT_OK(dnncompatConvolutionBackwardFilter(h, &alpha, td1, x.values.data(), td2, dy.values.data(), cd, a,
+                                                         ws.data(), ws_size, &beta, fd, got.data()));
+        }
+    } else {
+        const Input x = regenerate(*find_named(ins, "x")), w = regenerate(*find_named(ins, "w")),
+                    z = regenerate(*find_named(ins, "z")), bias = regenerate(*find_named(ins, "bias"));
+        if (::testing::Test::HasFailure()) return;
+        const float alpha1 = p["alpha1"].get<float>(), alpha2 = p["alpha2"].get<float>();
+        const bool relu = p["activation"] == "CUDNN_ACTIVATION_RELU";
+        if (use_reference) {
+            got = to_float(dt::conv_bias_activation(packed(x), packed(w), cp, alpha1, alpha2, packed(z), packed(bias), relu));
+        } else {
+            EXPECT_OK(td1.set(x.dims, dt::packed_strides(x.dims)));
+            EXPECT_OK(fd.set(w.dims, DNNCOMPAT_TENSOR_NCHW));
+            EXPECT_OK(td2.set(z.dims, dt::packed_strides(z.dims)));
+            EXPECT_OK(td3.set(bias.dims, dt::packed_strides(bias.dims)));
+            EXPECT_OK(td4.set(out_dims, dt::packed_strides(out_dims)));
+            dnncompatActivationDescriptor_t act = nullptr;
+            EXPECT_OK(dnncompatCreateActivationDescriptor(&act));
+            EXPECT_OK(dnncompatSetActivationDescriptor(act, relu ? DNNCOMPAT_ACTIVATION_RELU : DNNCOMPAT_ACTIVATION_IDENTITY,
+                                                       DNNCOMPAT_NOT_PROPAGATE_NAN, p["activation_coef"].get<double>()));
+            const auto a = static_cast<dnncompatConvolutionFwdAlgo_t>(algo);
+            EXPECT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, td1, fd, cd, td4, a, &ws_size));
+            ws.resize(ws_size);
+            EXPECT_OK(dnncompatConvolutionBiasActivationForward(h, &alpha1, td1, x.values.data(), fd, w.values.data(), cd, a,
+                                                                ws.data(), ws_size, &alpha2, td2, z.values.data(), td3,
+                                                                bias.values.data(), act, td4, got.data()));
+            dnncompatDestroyActivationDescriptor(act);
+        }
+    }
+    compare_output(out, got, use_reference ? "double reference" : "dnncompat");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Activation, pooling, softmax, LRN forward (pointwise-ops)
+// ---------------------------------------------------------------------------------------------
+bool is_pointwise_op(const std::string &op) {
+    return op == "cudnnActivationForward" || op == "cudnnPoolingForward" ||
+           op == "cudnnSoftmaxForward" || op == "cudnnLRNCrossChannelForward";
+}
+
+// Position of a cuDNN enum name in its enum's value order (the values are 0, 1, 2, ...).
+int enum_index(const json &name, std::initializer_list<const char *> names) {
+    int i = 0;
+    for (const char *n : names) {
+        if (name == n) return i;
+        ++i;
+    }
+    ADD_FAILURE() << "unknown enum name " << name;
+    return -1;
+}
+
+// Runs the case through dnncompat (or the double reference) and compares y with cuDNN's.
+void check_pointwise(const json &c, bool use_reference) {
+    const std::string op = c["op"];
+    const Input x = regenerate(*find_named(c["inputs"], "x"));
+    if (::testing::Test::HasFailure()) return;
+    const json &p = c["params"];
+    const json &out = *find_named(c["outputs"], "y");
+    const dt::Dims y_dims = out["dims"].get<dt::Dims>();
+    const float alpha = p["alpha"].get<float>(), beta = p["beta"].get<float>();
+    ASSERT_EQ(beta, 0.0f) << "golden pointwise cases do not pre-fill y";
+    const dt::View xv{x.values.data(), x.dims, dt::packed_strides(x.dims)};
+    std::vector<float> y(static_cast<size_t>(dt::element_count(y_dims)), std::nanf(""));
+    dt::Handle h;
+    dt::TensorDesc xd, yd;
+    EXPECT_OK(xd.set(x.dims, dt::packed_strides(x.dims)));
+    EXPECT_OK(yd.set(y_dims, dt::packed_strides(y_dims)));
+    if (op == "cudnnActivationForward") {
+        dt::ActParams a;
+        a.mode = enum_index(p["mode"], {"CUDNN_ACTIVATION_SIGMOID", "CUDNN_ACTIVATION_RELU",
+                                        "CUDNN_ACTIVATION_TANH", "CUDNN_ACTIVATION_CLIPPED_RELU",
+                                        "CUDNN_ACTIVATION_ELU", "CUDNN_ACTIVATION_IDENTITY",
+                                        "CUDNN_ACTIVATION_SWISH"});
+        a.coef = p["coef"].get<double>();
+        a.swish_beta = p.value("swish_beta", 1.0);
+        if (use_reference) {
+            y = to_float(dt::activation_forward(xv, a, alpha, beta, dt::View{}));
+        } else {
+            dnncompatActivationDescriptor_t ad = nullptr;
+            EXPECT_OK(dnncompatCreateActivationDescriptor(&ad));
+            EXPECT_OK(dnncompatSetActivationDescriptor(ad, static_cast<dnncompatActivationMode_t>(a.mode),
+                                                       DNNCOMPAT_NOT_PROPAGATE_NAN, a.coef));
+            EXPECT_OK(dnncompatSetActivationDescriptorSwishBeta(ad, a.swish_beta));
+            EXPECT_OK(dnncompatActivationForward(h, ad, &alpha, xd, x.values.data(), &beta, yd, y.data()));
+            EXPECT_OK(dnncompatDestroyActivationDescriptor(ad));
+        }
+    } else if (op == "cudnnPoolingForward") {
+        dt::PoolParams pp;
+        pp.mode = enum_index(p["mode"], {"CUDNN_POOLING_MAX", "CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING",
+                                         "CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING",
+                                         "CUDNN_POOLING_MAX_DETERMINISTIC"});
+        pp.window = p["window"].get<std::vector<int>>();
+        pp.pad = p["pad"].get<std::vector<int>>();
+        pp.stride = p["stride"].get<std::vector<int>>();
+        if (use_reference) {
+            y = to_float(dt::pooling_forward(xv, pp, y_dims, alpha, beta, dt::View{}));
+        } else {
+            dnncompatPoolingDescriptor_t pd = nullptr;
+            EXPECT_OK(dnncompatCreatePoolingDescriptor(&pd));
+            EXPECT_OK(dnncompatSetPoolingNdDescriptor(pd, static_cast<dnncompatPoolingMode_t>(pp.mode),
+                                                      DNNCOMPAT_NOT_PROPAGATE_NAN, static_cast<int>(pp.window.size()),
+                                                      pp.window.data(), pp.pad.data(), pp.stride.data()));
+            std::vector<int> dims(y_dims.size());
+            EXPECT_OK(dnncompatGetPoolingNdForwardOutputDim(pd, xd, static_cast<int>(dims.size()), dims.data()));
+            EXPECT_EQ(std::vector<int>(y_dims.begin(), y_dims.end()), dims) << "pooling output dims";
+            EXPECT_OK(dnncompatPoolingForward(h, pd, &alpha, xd, x.values.data(), &beta, yd, y.data()));
+            EXPECT_OK(dnncompatDestroyPoolingDescriptor(pd));
+        }
+    } else if (op == "cudnnSoftmaxForward") {
+        const int algo = enum_index(p["algo"], {"CUDNN_SOFTMAX_FAST", "CUDNN_SOFTMAX_ACCURATE", "CUDNN_SOFTMAX_LOG"});
+        const int mode = enum_index(p["mode"], {"CUDNN_SOFTMAX_MODE_INSTANCE", "CUDNN_SOFTMAX_MODE_CHANNEL"});
+        if (use_reference)
+            y = to_float(dt::softmax_forward(xv, algo, mode, alpha, beta, dt::View{}));
+        else
+            EXPECT_OK(dnncompatSoftmaxForward(h, static_cast<dnncompatSoftmaxAlgorithm_t>(algo),
+                                              static_cast<dnncompatSoftmaxMode_t>(mode), &alpha, xd,
+                                              x.values.data(), &beta, yd, y.data()));
+    } else {
+        dt::LrnParams lp;
+        lp.n = p["lrnN"].get<int>();
+        lp.alpha = p["lrnAlpha"].get<double>();
+        lp.beta = p["lrnBeta"].get<double>();
+        lp.k = p["lrnK"].get<double>();
+        if (use_reference) {
+            y = to_float(dt::lrn_forward(xv, lp, alpha, beta, dt::View{}));
+        } else {
+            dnncompatLRNDescriptor_t ld = nullptr;
+            EXPECT_OK(dnncompatCreateLRNDescriptor(&ld));
+            EXPECT_OK(dnncompatSetLRNDescriptor(ld, static_cast<unsigned>(lp.n), lp.alpha, lp.beta, lp.k));
+            EXPECT_OK(dnncompatLRNCrossChannelForward(h, ld, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &alpha, xd,
+                                                      x.values.data(), &beta, yd, y.data()));
+            EXPECT_OK(dnncompatDestroyLRNDescriptor(ld));
+        }
+    }
+    compare_output(out, y, use_reference ? "double reference" : "dnncompat");
+}
+
+// ---------------------------------------------------------------------------------------------
 class Golden : public ::testing::TestWithParam<std::string> {};
 
 TEST(GoldenFile, LoadsWithExpectedCases) {
@@ -288,6 +539,12 @@ TEST_P(Golden, ReferenceAgreesWithCudnn) {
     } else if (op == "cudnnBatchNormalizationForwardInference") {
         compare_output(*find_named((*c)["outputs"], "y"), to_float(reference_bn(bn_case(*c))),
                        "double reference");
+    } else if (op == "cudnnBatchNormalizationForwardTraining") { // norm-training
+        check_bn_training(*c, true);
+    } else if (is_pointwise_op(op)) { // pointwise-ops
+        check_pointwise(*c, true);
+    } else if (is_conv_backward(op)) { // conv-backward
+        check_conv_backward(*c, true);
     } else {
         GTEST_SKIP() << "no reference for " << op << " in tests/support yet";
     }
@@ -302,6 +559,12 @@ TEST_P(Golden, MatchesCudnn) {
         const ConvCase k = conv_case(*c);
         if (HasFailure()) return; // inputs did not regenerate
         compare_output(*find_named((*c)["outputs"], "y"), run_conv(k), "dnncompat");
+    } else if (op == "cudnnBatchNormalizationForwardTraining") { // norm-training
+        check_bn_training(*c, false);
+    } else if (is_pointwise_op(op)) { // pointwise-ops
+        check_pointwise(*c, false);
+    } else if (is_conv_backward(op)) { // conv-backward
+        check_conv_backward(*c, false);
     } else {
         const BnCase k = bn_case(*c);
         if (HasFailure()) return;

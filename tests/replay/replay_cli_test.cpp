@@ -190,8 +190,8 @@ TEST(ReplayCli, UnsupportedCallsAreCountedPerApi) {
     expect_valid_report(r.report);
     const json &s = r.report["summary"];
     EXPECT_EQ(s["unsupported"], 3);
-    EXPECT_EQ(s["unsupported_by_api"]["cudnnActivationForward"], 2);
-    EXPECT_EQ(s["unsupported_by_api"]["cudnnCreateActivationDescriptor"], 1);
+    EXPECT_EQ(s["unsupported_by_api"]["cudnnRNNForward"], 2);
+    EXPECT_EQ(s["unsupported_by_api"]["cudnnCreateRNNDescriptor"], 1);
     EXPECT_EQ(s["matches"], 2);
     EXPECT_NE(r.out.find("unsupported call"), std::string::npos);
 }

@@ -1,7 +1,481 @@
+// Activation, pooling, softmax, LRN and divisive normalization: descriptor lifecycle (on scratch
+// descriptors, as handlers_descriptors.cpp does: the log does not say which descriptor a
+// Set/Destroy touches) and compute calls, whose descriptors are rebuilt from the call's inline
+// fields. cuDNN's log names some parameters by their old names (srcDesc / srcData for x,
+// destDesc / destData for y, srcDiff* / destDiff* for gradients): both spellings are accepted.
 #include "dnncompat-replay/handlers.hpp"
 
-namespace dnncompat::replay {
+#include <fmt/format.h>
 
-void register_pointwise_ops_handlers(HandlerTable &t) { (void)t; }
+#include <initializer_list>
+
+namespace dnncompat::replay {
+namespace {
+
+// ---- scratch descriptors (newest last) -------------------------------------------------------
+
+template <typename D>
+std::vector<D> &scratch() {
+    static std::vector<D> live;
+    return live;
+}
+
+template <typename D, dnncompatStatus_t (*Create)(D *)>
+dnncompatStatus_t create_scratch() {
+    D d = nullptr;
+    const dnncompatStatus_t s = Create(&d);
+    if (s == DNNCOMPAT_STATUS_SUCCESS) scratch<D>().push_back(d);
+    return s;
+}
+
+template <typename D, dnncompatStatus_t (*Create)(D *), dnncompatStatus_t (*Destroy)(D)>
+dnncompatStatus_t destroy_scratch() {
+    auto &live = scratch<D>();
+    if (live.empty())
+        if (auto s = create_scratch<D, Create>(); s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    D d = live.back();
+    live.pop_back();
+    return Destroy(d);
+}
+
+template <typename D, dnncompatStatus_t (*Create)(D *)>
+D current() {
+    auto &live = scratch<D>();
+    if (live.empty() && create_scratch<D, Create>() != DNNCOMPAT_STATUS_SUCCESS) return nullptr;
+    return live.back();
+}
+
+/// Owned descriptor for a compute call.
+template <typename D, dnncompatStatus_t (*Destroy)(D)>
+struct Owned {
+    D d = nullptr;
+    Owned() = default;
+    Owned(const Owned &) = delete;
+    Owned &operator=(const Owned &) = delete;
+    ~Owned() {
+        if (d != nullptr) Destroy(d);
+    }
+};
+using ActOwned = Owned<dnncompatActivationDescriptor_t, dnncompatDestroyActivationDescriptor>;
+using PoolOwned = Owned<dnncompatPoolingDescriptor_t, dnncompatDestroyPoolingDescriptor>;
+using LrnOwned = Owned<dnncompatLRNDescriptor_t, dnncompatDestroyLRNDescriptor>;
+
+// ---- argument helpers --------------------------------------------------------------------------
+
+/// The first of `names` the call has (the last one when none, so the error names it).
+std::string pick(const Args &a, std::initializer_list<const char *> names) {
+    const char *last = nullptr;
+    for (const char *n : names) {
+        if (a.has(n)) return n;
+        last = n;
+    }
+    return last;
+}
+
+/// A recorded alpha/beta: float, or double when the log says CUDNN_DATA_DOUBLE.
+struct Scalar {
+    double d = 0;
+    float f = 0;
+    bool dbl = false;
+    Scalar(const Args &a, const char *name)
+        : d(a.real(name)), f(static_cast<float>(d)), dbl(a.at(name).value("type", "") == "CUDNN_DATA_DOUBLE") {}
+    const void *ptr() const { return dbl ? static_cast<const void *>(&d) : &f; }
+};
+
+dnncompatStatus_t build_all(std::initializer_list<std::pair<const TensorFields *, TensorDesc *>> list) {
+    for (const auto &[f, d] : list)
+        if (auto s = build(*f, *d); s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    return DNNCOMPAT_STATUS_SUCCESS;
+}
+
+dnncompatStatus_t build_activation(const Args &f, ActOwned &out) {
+    if (auto s = dnncompatCreateActivationDescriptor(&out.d); s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    const auto s = dnncompatSetActivationDescriptor(
+        out.d, static_cast<dnncompatActivationMode_t>(f.enumeration("mode")),
+        static_cast<dnncompatNanPropagation_t>(f.enumeration(f.has("reluNanOpt") ? "reluNanOpt" : "nanOpt")),
+        f.real("coef"));
+    if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    if (f.has("swish_beta")) return dnncompatSetActivationDescriptorSwishBeta(out.d, f.real("swish_beta"));
+    return s;
+}
+
+dnncompatStatus_t build_pooling(const Args &f, PoolOwned &out) {
+    if (auto s = dnncompatCreatePoolingDescriptor(&out.d); s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    const int nb = static_cast<int>(f.integer("nbDims"));
+    std::vector<int> w = f.ints("windowDimA"), p = f.ints("paddingA"), st = f.ints("strideA");
+    for (auto *v : {&w, &p, &st}) v->resize(std::max<std::size_t>(v->size(), DNNCOMPAT_DIM_MAX), 0);
+    return dnncompatSetPoolingNdDescriptor(out.d, static_cast<dnncompatPoolingMode_t>(f.enumeration("mode")),
+                                           static_cast<dnncompatNanPropagation_t>(f.enumeration("maxpoolingNanOpt")),
+                                           nb, w.data(), p.data(), st.data());
+}
+
+dnncompatStatus_t build_lrn(const Args &f, LrnOwned &out) {
+    if (auto s = dnncompatCreateLRNDescriptor(&out.d); s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    return dnncompatSetLRNDescriptor(out.d, static_cast<unsigned>(f.integer("lrnN")), f.real("lrnAlpha"),
+                                     f.real("lrnBeta"), f.real("lrnK"));
+}
+
+// ---- activation ------------------------------------------------------------------------------
+
+dnncompatStatus_t create_activation(Call &) {
+    return create_scratch<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor>();
+}
+dnncompatStatus_t destroy_activation(Call &) {
+    return destroy_scratch<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor,
+                           dnncompatDestroyActivationDescriptor>();
+}
+dnncompatStatus_t set_activation(Call &c) {
+    const Args &a = c.args;
+    return dnncompatSetActivationDescriptor(
+        current<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor>(),
+        static_cast<dnncompatActivationMode_t>(a.enumeration("mode")),
+        static_cast<dnncompatNanPropagation_t>(a.enumeration("reluNanOpt")), a.real("coef"));
+}
+dnncompatStatus_t get_activation(Call &) {
+    dnncompatActivationMode_t m;
+    dnncompatNanPropagation_t n;
+    double coef;
+    return dnncompatGetActivationDescriptor(
+        current<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor>(), &m, &n, &coef);
+}
+dnncompatStatus_t set_swish_beta(Call &c) {
+    return dnncompatSetActivationDescriptorSwishBeta(
+        current<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor>(), c.args.real("swish_beta"));
+}
+dnncompatStatus_t get_swish_beta(Call &) {
+    double b;
+    return dnncompatGetActivationDescriptorSwishBeta(
+        current<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor>(), &b);
+}
+
+dnncompatStatus_t activation_forward(Call &c) {
+    const Args &a = c.args;
+    const std::string xn = pick(a, {"xDesc", "srcDesc"}), yn = pick(a, {"yDesc", "destDesc"});
+    const TensorFields xf = a.tensor(xn), yf = a.tensor(yn);
+    c.record.shapes = fmt::format("x {} y {}", shape_string(xf.dims), shape_string(yf.dims));
+    const Scalar alpha(a, "alpha"), beta(a, "beta");
+    void *x = c.data(pick(a, {"x", "srcData"})), *y = c.data(pick(a, {"y", "destData"}));
+    ActOwned act;
+    TensorDesc xd, yd;
+    dnncompatStatus_t s = build_activation(a.fields("activationDesc"), act);
+    if (s == DNNCOMPAT_STATUS_SUCCESS) s = build_all({{&xf, &xd}, {&yf, &yd}});
+    if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    s = c.timed([&] { return dnncompatActivationForward(c.state.handle, act.d, alpha.ptr(), xd.d, x, beta.ptr(), yd.d, y); });
+    if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
+    return s;
+}
+
+// Backward: y, dy, x, dx (log names: srcDesc, srcDiffDesc, destDesc, destDiffDesc).
+struct BwdTensors {
+    TensorFields y, dy, x, dx;
+    void *py, *pdy, *px, *pdx;
+    TensorDesc yd, dyd, xd, dxd;
+    dnncompatStatus_t build_descs() { return build_all({{&y, &yd}, {&dy, &dyd}, {&x, &xd}, {&dx, &dxd}}); }
+};
+
+void bwd_tensors(Call &c, bool has_x, BwdTensors &t) {
+    const Args &a = c.args;
+    t.y = a.tensor(pick(a, {"yDesc", "srcDesc"}));
+    t.dy = a.tensor(pick(a, {"dyDesc", "srcDiffDesc"}));
+    t.dx = a.tensor(pick(a, {"dxDesc", "destDiffDesc"}));
+    t.x = has_x ? a.tensor(pick(a, {"xDesc", "destDesc"})) : t.y;
+    t.py = c.data(pick(a, {"y", "srcData"}));
+    t.pdy = c.data(pick(a, {"dy", "srcDiffData"}));
+    t.px = has_x ? c.data(pick(a, {"x", "destData"})) : nullptr;
+    t.pdx = c.data(pick(a, {"dx", "destDiffData"}));
+    c.record.shapes = fmt::format("y {} x {}", shape_string(t.y.dims), shape_string(t.dx.dims));
+}
+
+const std::vector<BufferParam> kBwdBuffers = {
+    {"y", "yDesc"}, {"srcData", "srcDesc"}, {"dy", "dyDesc"}, {"srcDiffData", "srcDiffDesc"},
+    {"x", "xDesc"}, {"destData", "destDesc"}, {"dx", "dxDesc"}, {"destDiffData", "destDiffDesc"}};
+const std::vector<BufferParam> kFwdBuffers = {
+    {"x", "xDesc"}, {"srcData", "srcDesc"}, {"y", "yDesc"}, {"destData", "destDesc"}};
+
+dnncompatStatus_t activation_backward(Call &c) {
+    const Args &a = c.args;
+    BwdTensors t;
+    bwd_tensors(c, true, t);
+    const Scalar alpha(a, "alpha"), beta(a, "beta");
+    ActOwned act;
+    dnncompatStatus_t s = build_activation(a.fields("activationDesc"), act);
+    if (s == DNNCOMPAT_STATUS_SUCCESS) s = t.build_descs();
+    if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    s = c.timed([&] {
+        return dnncompatActivationBackward(c.state.handle, act.d, alpha.ptr(), t.yd.d, t.py, t.dyd.d, t.pdy, t.xd.d,
+                                           t.px, beta.ptr(), t.dxd.d, t.pdx);
+    });
+    if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
+    return s;
+}
+
+// ---- pooling ---------------------------------------------------------------------------------
+
+dnncompatPoolingDescriptor_t current_pooling() {
+    return current<dnncompatPoolingDescriptor_t, dnncompatCreatePoolingDescriptor>();
+}
+dnncompatStatus_t create_pooling(Call &) {
+    return create_scratch<dnncompatPoolingDescriptor_t, dnncompatCreatePoolingDescriptor>();
+}
+dnncompatStatus_t destroy_pooling(Call &) {
+    return destroy_scratch<dnncompatPoolingDescriptor_t, dnncompatCreatePoolingDescriptor,
+                           dnncompatDestroyPoolingDescriptor>();
+}
+dnncompatStatus_t set_pooling_2d(Call &c) {
+    const Args &a = c.args;
+    auto i = [&](const char *n) { return static_cast<int>(a.integer(n)); };
+    c.record.shapes = fmt::format("window {}x{} pad {}x{} stride {}x{}", i("windowHeight"), i("windowWidth"),
+                                  i("verticalPadding"), i("horizontalPadding"), i("verticalStride"),
+                                  i("horizontalStride"));
+    return dnncompatSetPooling2dDescriptor(current_pooling(), static_cast<dnncompatPoolingMode_t>(a.enumeration("mode")),
+                                           static_cast<dnncompatNanPropagation_t>(a.enumeration("maxpoolingNanOpt")),
+                                           i("windowHeight"), i("windowWidth"), i("verticalPadding"),
+                                           i("horizontalPadding"), i("verticalStride"), i("horizontalStride"));
+}
+dnncompatStatus_t set_pooling_nd(Call &c) {
+    const Args &a = c.args;
+    std::vector<int> w = a.ints("windowDimA"), p = a.ints("paddingA"), st = a.ints("strideA");
+    c.record.shapes = "window " + shape_string(w);
+    for (auto *v : {&w, &p, &st}) v->resize(std::max<std::size_t>(v->size(), DNNCOMPAT_DIM_MAX), 0);
+    return dnncompatSetPoolingNdDescriptor(current_pooling(), static_cast<dnncompatPoolingMode_t>(a.enumeration("mode")),
+                                           static_cast<dnncompatNanPropagation_t>(a.enumeration("maxpoolingNanOpt")),
+                                           static_cast<int>(a.integer("nbDims")), w.data(), p.data(), st.data());
+}
+dnncompatStatus_t get_pooling_2d(Call &) {
+    dnncompatPoolingMode_t m;
+    dnncompatNanPropagation_t n;
+    int v[6];
+    return dnncompatGetPooling2dDescriptor(current_pooling(), &m, &n, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
+}
+dnncompatStatus_t get_pooling_nd(Call &) {
+    dnncompatPoolingMode_t m;
+    dnncompatNanPropagation_t n;
+    int nb = 0, w[DNNCOMPAT_DIM_MAX], p[DNNCOMPAT_DIM_MAX], s[DNNCOMPAT_DIM_MAX];
+    return dnncompatGetPoolingNdDescriptor(current_pooling(), DNNCOMPAT_DIM_MAX, &m, &n, &nb, w, p, s);
+}
+
+dnncompatStatus_t pooling_output_dim(Call &c, bool two_d) {
+    const Args &a = c.args;
+    const TensorFields xf = a.tensor("inputTensorDesc");
+    c.record.shapes = "x " + shape_string(xf.dims);
+    PoolOwned pool;
+    TensorDesc xd;
+    dnncompatStatus_t s = build_pooling(a.fields("poolingDesc"), pool);
+    if (s == DNNCOMPAT_STATUS_SUCCESS) s = build(xf, xd);
+    if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    std::vector<int> out(DNNCOMPAT_DIM_MAX, 0);
+    if (two_d) {
+        s = dnncompatGetPooling2dForwardOutputDim(pool.d, xd.d, &out[0], &out[1], &out[2], &out[3]);
+        out.resize(4);
+    } else {
+        const int nb = a.has("nbDims") ? static_cast<int>(a.integer("nbDims")) : static_cast<int>(xf.dims.size());
+        s = dnncompatGetPoolingNdForwardOutputDim(pool.d, xd.d, nb, out.data());
+        out.resize(static_cast<std::size_t>(std::clamp(nb, 0, DNNCOMPAT_DIM_MAX)));
+    }
+    if (s == DNNCOMPAT_STATUS_SUCCESS) c.record.info = "y " + shape_string(out);
+    return s;
+}
+dnncompatStatus_t pooling_output_dim_2d(Call &c) { return pooling_output_dim(c, true); }
+dnncompatStatus_t pooling_output_dim_nd(Call &c) { return pooling_output_dim(c, false); }
+
+dnncompatStatus_t pooling_forward(Call &c) {
+    const Args &a = c.args;
+    const TensorFields xf = a.tensor(pick(a, {"xDesc", "srcDesc"})), yf = a.tensor(pick(a, {"yDesc", "destDesc"}));
+    c.record.shapes = fmt::format("x {} y {}", shape_string(xf.dims), shape_string(yf.dims));
+    const Scalar alpha(a, "alpha"), beta(a, "beta");
+    void *x = c.data(pick(a, {"x", "srcData"})), *y = c.data(pick(a, {"y", "destData"}));
+    PoolOwned pool;
+    TensorDesc xd, yd;
+    dnncompatStatus_t s = build_pooling(a.fields("poolingDesc"), pool);
+    if (s == DNNCOMPAT_STATUS_SUCCESS) s = build_all({{&xf, &xd}, {&yf, &yd}});
+    if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    s = c.timed([&] { return dnncompatPoolingForward(c.state.handle, pool.d, alpha.ptr(), xd.d, x, beta.ptr(), yd.d, y); });
+    if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
+    return s;
+}
+
+dnncompatStatus_t pooling_backward(Call &c) {
+    const Args &a = c.args;
+    BwdTensors t;
+    bwd_tensors(c, true, t);
+    const Scalar alpha(a, "alpha"), beta(a, "beta");
+    PoolOwned pool;
+    dnncompatStatus_t s = build_pooling(a.fields("poolingDesc"), pool);
+    if (s == DNNCOMPAT_STATUS_SUCCESS) s = t.build_descs();
+    if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    s = c.timed([&] {
+        return dnncompatPoolingBackward(c.state.handle, pool.d, alpha.ptr(), t.yd.d, t.py, t.dyd.d, t.pdy, t.xd.d,
+                                        t.px, beta.ptr(), t.dxd.d, t.pdx);
+    });
+    if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
+    return s;
+}
+
+// ---- softmax ---------------------------------------------------------------------------------
+
+int softmax_algo(const Args &a) { return a.enumeration(pick(a, {"algo", "algorithm"})); }
+
+dnncompatStatus_t softmax_forward(Call &c) {
+    const Args &a = c.args;
+    const TensorFields xf = a.tensor(pick(a, {"xDesc", "srcDesc"})), yf = a.tensor(pick(a, {"yDesc", "destDesc"}));
+    c.record.shapes = fmt::format("x {} y {}", shape_string(xf.dims), shape_string(yf.dims));
+    const auto algo = static_cast<dnncompatSoftmaxAlgorithm_t>(softmax_algo(a));
+    const auto mode = static_cast<dnncompatSoftmaxMode_t>(a.enumeration("mode"));
+    const Scalar alpha(a, "alpha"), beta(a, "beta");
+    void *x = c.data(pick(a, {"x", "srcData"})), *y = c.data(pick(a, {"y", "destData"}));
+    TensorDesc xd, yd;
+    if (auto s = build_all({{&xf, &xd}, {&yf, &yd}}); s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    const dnncompatStatus_t s = c.timed(
+        [&] { return dnncompatSoftmaxForward(c.state.handle, algo, mode, alpha.ptr(), xd.d, x, beta.ptr(), yd.d, y); });
+    if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
+    return s;
+}
+
+dnncompatStatus_t softmax_backward(Call &c) {
+    const Args &a = c.args;
+    BwdTensors t;
+    bwd_tensors(c, false, t);
+    const auto algo = static_cast<dnncompatSoftmaxAlgorithm_t>(softmax_algo(a));
+    const auto mode = static_cast<dnncompatSoftmaxMode_t>(a.enumeration("mode"));
+    const Scalar alpha(a, "alpha"), beta(a, "beta");
+    if (auto s = t.build_descs(); s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    const dnncompatStatus_t s = c.timed([&] {
+        return dnncompatSoftmaxBackward(c.state.handle, algo, mode, alpha.ptr(), t.yd.d, t.py, t.dyd.d, t.pdy,
+                                        beta.ptr(), t.dxd.d, t.pdx);
+    });
+    if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
+    return s;
+}
+
+// ---- LRN and divisive normalization ----------------------------------------------------------
+
+dnncompatLRNDescriptor_t current_lrn() { return current<dnncompatLRNDescriptor_t, dnncompatCreateLRNDescriptor>(); }
+dnncompatStatus_t create_lrn(Call &) { return create_scratch<dnncompatLRNDescriptor_t, dnncompatCreateLRNDescriptor>(); }
+dnncompatStatus_t destroy_lrn(Call &) {
+    return destroy_scratch<dnncompatLRNDescriptor_t, dnncompatCreateLRNDescriptor, dnncompatDestroyLRNDescriptor>();
+}
+dnncompatStatus_t set_lrn(Call &c) {
+    const Args &a = c.args;
+    const int64_t n = a.integer(pick(a, {"lrnN", "n"}));
+    c.record.shapes = fmt::format("n {}", n);
+    return dnncompatSetLRNDescriptor(current_lrn(), static_cast<unsigned>(std::max<int64_t>(n, 0)),
+                                     a.real(pick(a, {"lrnAlpha", "alpha"})), a.real(pick(a, {"lrnBeta", "beta"})),
+                                     a.real(pick(a, {"lrnK", "k"})));
+}
+dnncompatStatus_t get_lrn(Call &) {
+    unsigned n;
+    double al, be, k;
+    return dnncompatGetLRNDescriptor(current_lrn(), &n, &al, &be, &k);
+}
+
+dnncompatStatus_t lrn_forward(Call &c) {
+    const Args &a = c.args;
+    const TensorFields xf = a.tensor(pick(a, {"xDesc", "srcDesc"})), yf = a.tensor(pick(a, {"yDesc", "destDesc"}));
+    c.record.shapes = fmt::format("x {} y {}", shape_string(xf.dims), shape_string(yf.dims));
+    const auto mode = static_cast<dnncompatLRNMode_t>(a.enumeration("lrnMode"));
+    const Scalar alpha(a, "alpha"), beta(a, "beta");
+    void *x = c.data(pick(a, {"x", "srcData"})), *y = c.data(pick(a, {"y", "destData"}));
+    LrnOwned lrn;
+    TensorDesc xd, yd;
+    dnncompatStatus_t s = build_lrn(a.fields("normDesc"), lrn);
+    if (s == DNNCOMPAT_STATUS_SUCCESS) s = build_all({{&xf, &xd}, {&yf, &yd}});
+    if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    s = c.timed([&] {
+        return dnncompatLRNCrossChannelForward(c.state.handle, lrn.d, mode, alpha.ptr(), xd.d, x, beta.ptr(), yd.d, y);
+    });
+    if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
+    return s;
+}
+
+dnncompatStatus_t lrn_backward(Call &c) {
+    const Args &a = c.args;
+    BwdTensors t;
+    bwd_tensors(c, true, t);
+    const auto mode = static_cast<dnncompatLRNMode_t>(a.enumeration("lrnMode"));
+    const Scalar alpha(a, "alpha"), beta(a, "beta");
+    LrnOwned lrn;
+    dnncompatStatus_t s = build_lrn(a.fields("normDesc"), lrn);
+    if (s == DNNCOMPAT_STATUS_SUCCESS) s = t.build_descs();
+    if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    s = c.timed([&] {
+        return dnncompatLRNCrossChannelBackward(c.state.handle, lrn.d, mode, alpha.ptr(), t.yd.d, t.py, t.dyd.d,
+                                                t.pdy, t.xd.d, t.px, beta.ptr(), t.dxd.d, t.pdx);
+    });
+    if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
+    return s;
+}
+
+dnncompatStatus_t divnorm_forward(Call &c) {
+    const Args &a = c.args;
+    const TensorFields xf = a.tensor("xDesc"), yf = a.tensor("yDesc");
+    c.record.shapes = fmt::format("x {}", shape_string(xf.dims));
+    const Scalar alpha(a, "alpha"), beta(a, "beta");
+    LrnOwned lrn;
+    TensorDesc xd, yd;
+    dnncompatStatus_t s = build_lrn(a.fields("normDesc"), lrn);
+    if (s == DNNCOMPAT_STATUS_SUCCESS) s = build_all({{&xf, &xd}, {&yf, &yd}});
+    if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    return dnncompatDivisiveNormalizationForward(
+        c.state.handle, lrn.d, static_cast<dnncompatDivNormMode_t>(a.enumeration("mode")), alpha.ptr(), xd.d,
+        c.data("x"), a.has("means") ? c.data("means") : nullptr, c.data("temp"), c.data("temp2"), beta.ptr(), yd.d,
+        c.data("y"));
+}
+
+dnncompatStatus_t divnorm_backward(Call &c) {
+    const Args &a = c.args;
+    const TensorFields xf = a.tensor("xDesc"), df = a.tensor("dXdMeansDesc");
+    c.record.shapes = fmt::format("x {}", shape_string(xf.dims));
+    const Scalar alpha(a, "alpha"), beta(a, "beta");
+    LrnOwned lrn;
+    TensorDesc xd, dd;
+    dnncompatStatus_t s = build_lrn(a.fields("normDesc"), lrn);
+    if (s == DNNCOMPAT_STATUS_SUCCESS) s = build_all({{&xf, &xd}, {&df, &dd}});
+    if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    return dnncompatDivisiveNormalizationBackward(
+        c.state.handle, lrn.d, static_cast<dnncompatDivNormMode_t>(a.enumeration("mode")), alpha.ptr(), xd.d,
+        c.data("x"), a.has("means") ? c.data("means") : nullptr, c.data("dy"), c.data("temp"), c.data("temp2"),
+        beta.ptr(), dd.d, c.data("dx"), a.has("dMeans") ? c.data("dMeans") : nullptr);
+}
+
+} // namespace
+
+void register_pointwise_ops_handlers(HandlerTable &t) {
+    t["cudnnCreateActivationDescriptor"] = {create_activation};
+    t["cudnnDestroyActivationDescriptor"] = {destroy_activation};
+    t["cudnnSetActivationDescriptor"] = {set_activation};
+    t["cudnnGetActivationDescriptor"] = {get_activation};
+    t["cudnnSetActivationDescriptorSwishBeta"] = {set_swish_beta};
+    t["cudnnGetActivationDescriptorSwishBeta"] = {get_swish_beta};
+    t["cudnnActivationForward"] = {activation_forward, true, kFwdBuffers};
+    t["cudnnActivationBackward"] = {activation_backward, true, kBwdBuffers};
+
+    t["cudnnCreatePoolingDescriptor"] = {create_pooling};
+    t["cudnnDestroyPoolingDescriptor"] = {destroy_pooling};
+    t["cudnnSetPooling2dDescriptor"] = {set_pooling_2d};
+    t["cudnnSetPoolingNdDescriptor"] = {set_pooling_nd};
+    t["cudnnGetPooling2dDescriptor"] = {get_pooling_2d};
+    t["cudnnGetPoolingNdDescriptor"] = {get_pooling_nd};
+    t["cudnnGetPooling2dForwardOutputDim"] = {pooling_output_dim_2d};
+    t["cudnnGetPoolingNdForwardOutputDim"] = {pooling_output_dim_nd};
+    t["cudnnPoolingForward"] = {pooling_forward, true, kFwdBuffers};
+    t["cudnnPoolingBackward"] = {pooling_backward, true, kBwdBuffers};
+
+    t["cudnnSoftmaxForward"] = {softmax_forward, true, kFwdBuffers};
+    t["cudnnSoftmaxBackward"] = {softmax_backward, true, kBwdBuffers};
+
+    t["cudnnCreateLRNDescriptor"] = {create_lrn};
+    t["cudnnDestroyLRNDescriptor"] = {destroy_lrn};
+    t["cudnnSetLRNDescriptor"] = {set_lrn};
+    t["cudnnGetLRNDescriptor"] = {get_lrn};
+    t["cudnnLRNCrossChannelForward"] = {lrn_forward, true, kFwdBuffers};
+    t["cudnnLRNCrossChannelBackward"] = {lrn_backward, true, kBwdBuffers};
+    t["cudnnDivisiveNormalizationForward"] = {
+        divnorm_forward, true,
+        {{"x", "xDesc"}, {"means", "xDesc"}, {"temp", "xDesc"}, {"temp2", "xDesc"}, {"y", "yDesc"}}};
+    t["cudnnDivisiveNormalizationBackward"] = {
+        divnorm_backward, true,
+        {{"x", "xDesc"}, {"means", "xDesc"}, {"dy", "xDesc"}, {"temp", "xDesc"}, {"temp2", "xDesc"},
+         {"dx", "dXdMeansDesc"}, {"dMeans", "dXdMeansDesc"}}};
+}
 
 } // namespace dnncompat::replay

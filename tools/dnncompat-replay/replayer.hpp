@@ -19,7 +19,7 @@ public:
 struct Options {
     std::string input;          ///< JSON trace or cuDNN API log (plain, xz or gzip)
     int iterations = 1;         ///< timed runs per compute call (median reported)
-    int warmup = 0;             ///< untimed runs before them
+    int warmup = 1;             ///< untimed runs before them (the first run builds the oneDNN primitive)
     uint64_t seed = 42;         ///< seeds the data fill
     std::string json_path;      ///< machine-readable report, when not empty
     bool strict = false;        ///< every fallback becomes an error (dnncompat::diag::set_strict)

@@ -1,0 +1,598 @@
+// Convolution backward data / filter / bias, the fused bias-activation forward, and the
+// algorithm queries and searches (Get*_v7, Find*, Find*Ex): extern "C" entry points, as
+// cudnn_cnn.h (cuDNN 9 API reference).
+#include "conv/backward.hpp"
+#include "conv/backward_bias.hpp"
+#include "conv/find.hpp"
+#include "conv/forward.hpp"
+#include "conv/problem.hpp"
+#include "core/api_guard.hpp"
+#include "core/descriptors.hpp"
+#include "core/diagnostics.hpp"
+#include "core/enums.hpp"
+#include "core/handle.hpp"
+#include "core/support.hpp"
+#include "ops/activation.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <new>
+#include <vector>
+
+using namespace dnncompat;
+
+namespace {
+
+conv::Problem data_problem(const dnncompatFilterDescriptor_t wDesc,
+                           const dnncompatTensorDescriptor_t dyDesc,
+                           const dnncompatConvolutionDescriptor_t convDesc,
+                           const dnncompatTensorDescriptor_t dxDesc, const char *w_name,
+                           const char *dy_name, const char *dx_name) {
+    const auto &w = filter(wDesc, w_name);
+    const auto &dy = tensor(dyDesc, dy_name);
+    const auto &cd = convolution(convDesc, "convDesc");
+    const auto &dx = tensor(dxDesc, dx_name);
+    return conv::make_problem(dx, w, cd, &dy);
+}
+
+conv::Problem filter_problem(const dnncompatTensorDescriptor_t xDesc,
+                             const dnncompatTensorDescriptor_t dyDesc,
+                             const dnncompatConvolutionDescriptor_t convDesc,
+                             const dnncompatFilterDescriptor_t dwDesc, const char *x_name,
+                             const char *dy_name, const char *dw_name) {
+    const auto &x = tensor(xDesc, x_name);
+    const auto &dy = tensor(dyDesc, dy_name);
+    const auto &cd = convolution(convDesc, "convDesc");
+    const auto &dw = filter(dwDesc, dw_name);
+    return conv::make_problem(x, dw, cd, &dy);
+}
+
+conv::Problem fwd_problem(const dnncompatTensorDescriptor_t xDesc,
+                          const dnncompatFilterDescriptor_t wDesc,
+                          const dnncompatConvolutionDescriptor_t convDesc,
+                          const dnncompatTensorDescriptor_t yDesc, const char *x_name,
+                          const char *w_name, const char *y_name) {
+    const auto &x = tensor(xDesc, x_name);
+    const auto &w = filter(wDesc, w_name);
+    const auto &cd = convolution(convDesc, "convDesc");
+    const auto &y = tensor(yDesc, y_name);
+    return conv::make_problem(x, w, cd, &y);
+}
+
+// Preference order of immediate mode: the direct family first, then Winograd, then FFT (which
+// runs only through a fallback). Natively running entries are listed first by the queries.
+constexpr int kBwdDataOrder[] = {
+    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1,          DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0,
+    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD,
+    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT,
+};
+constexpr int kBwdFilterOrder[] = {
+    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1,   DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0,
+    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_3,   DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED,
+    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT, DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING,
+    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD,
+};
+constexpr int kFwdOrder[] = {
+    DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
+    DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED,     DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD,
+    DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM,                  DNNCOMPAT_CONVOLUTION_FWD_ALGO_DIRECT,
+    DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT,                   DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING,
+};
+
+// One candidate per algorithm: SUCCESS when its path runs natively, NOT_SUPPORTED when it would
+// run only through a fallback or not at all; memory = its workspace.
+template <typename MakePlan>
+std::vector<conv::FindCandidate> candidates(const int *order, std::size_t count, MakePlan &&make) {
+    std::vector<conv::FindCandidate> out;
+    for (std::size_t i = 0; i < count; ++i) {
+        conv::FindCandidate c;
+        c.algo = order[i];
+        try {
+            const auto plan = make(order[i]);
+            c.workspace = plan->workspace_bytes;
+            c.status = plan->fallback_code.empty() ? DNNCOMPAT_STATUS_SUCCESS
+                                                   : DNNCOMPAT_STATUS_NOT_SUPPORTED;
+        } catch (const Error &e) {
+            c.status = e.status();
+        }
+        out.push_back(c);
+    }
+    // Natively running first, each group in preference order.
+    std::stable_partition(out.begin(), out.end(), [](const conv::FindCandidate &c) {
+        return c.status == DNNCOMPAT_STATUS_SUCCESS;
+    });
+    return out;
+}
+
+template <typename Perf, typename Algo>
+void write_perf(const std::vector<conv::FindResult> &results, const conv::Problem &p,
+                int requested, int *returned, Perf *perf) {
+    const int n = std::min<int>(requested, static_cast<int>(results.size()));
+    for (int i = 0; i < n; ++i) {
+        Perf r{};
+        r.algo = static_cast<Algo>(results[i].algo);
+        r.status = results[i].status;
+        r.time = results[i].time;
+        r.memory = results[i].memory;
+        r.determinism = DNNCOMPAT_DETERMINISTIC;
+        r.mathType = p.math;
+        perf[i] = r;
+    }
+    *returned = n;
+}
+
+// The _v7 answer: candidates unmeasured (time -1).
+std::vector<conv::FindResult> unmeasured(const std::vector<conv::FindCandidate> &cands) {
+    std::vector<conv::FindResult> out;
+    for (const auto &c : cands) out.push_back({c.algo, c.status, -1.0f, c.workspace});
+    return out;
+}
+
+void check_query_args(int requested, const int *returned, const void *perf) {
+    check(requested >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "requestedAlgoCount {} is below 1",
+          requested);
+    check_not_null(returned, "returnedAlgoCount");
+    check_not_null(perf, "perfResults");
+}
+
+float scalar(const void *p) { return *static_cast<const float *>(p); }
+
+std::size_t tensor_bytes(const dims_t &dims, const dims_t &strides) {
+    return static_cast<std::size_t>(span_elements(dims, strides)) * sizeof(float);
+}
+
+// Caller's workspace for the Ex searches (a null pointer counts as none), or an owned one.
+struct SearchWorkspace {
+    std::vector<unsigned char> owned;
+    void *ptr = nullptr;
+    std::size_t size = 0;
+};
+
+SearchWorkspace own_workspace(const std::vector<conv::FindCandidate> &cands) {
+    SearchWorkspace ws;
+    std::size_t need = 0;
+    for (const auto &c : cands)
+        if (c.status == DNNCOMPAT_STATUS_SUCCESS) need = std::max(need, c.workspace);
+    try {
+        ws.owned.resize(need);
+        ws.size = need;
+    } catch (const std::bad_alloc &) {
+        ws.size = 0; // algorithms needing workspace report ALLOC_FAILED
+    }
+    ws.ptr = ws.owned.empty() ? nullptr : ws.owned.data();
+    return ws;
+}
+
+// -- Backward data: search ------------------------------------------------------------------
+void find_bwd_data(dnncompatContext &h, const conv::Problem &p, const void *w, const void *dy,
+                   void *dx, void *ws, std::size_t ws_size, bool own_ws, int requested,
+                   int *returned, dnncompatConvolutionBwdDataAlgoPerf_t *perf) {
+    std::map<int, std::shared_ptr<conv::BwdDataPlan>> plans;
+    auto cands = candidates(kBwdDataOrder, std::size(kBwdDataOrder), [&](int algo) {
+        return plans[algo] = conv::backward_data_plan(h, p, algo, 1.0f, 0.0f);
+    });
+    SearchWorkspace sw;
+    if (own_ws) sw = own_workspace(cands);
+    else sw.ptr = ws, sw.size = ws ? ws_size : 0;
+    const auto results = conv::find_algorithms(cands, sw.ptr, sw.size, [&](int algo, void *wsp, std::size_t n) {
+        conv::backward_data_execute(h, p, *plans.at(algo), w, dy, dx, wsp, n);
+    });
+    write_perf<dnncompatConvolutionBwdDataAlgoPerf_t, dnncompatConvolutionBwdDataAlgo_t>(
+        results, p, requested, returned, perf);
+}
+
+void find_bwd_filter(dnncompatContext &h, const conv::Problem &p, const void *x, const void *dy,
+                     void *dw, void *ws, std::size_t ws_size, bool own_ws, int requested,
+                     int *returned, dnncompatConvolutionBwdFilterAlgoPerf_t *perf) {
+    std::map<int, std::shared_ptr<conv::BwdFilterPlan>> plans;
+    auto cands = candidates(kBwdFilterOrder, std::size(kBwdFilterOrder), [&](int algo) {
+        if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD");
+        return plans[algo] = conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f);
+    });
+    SearchWorkspace sw;
+    if (own_ws) sw = own_workspace(cands);
+    else sw.ptr = ws, sw.size = ws ? ws_size : 0;
+    const auto results = conv::find_algorithms(cands, sw.ptr, sw.size, [&](int algo, void *wsp, std::size_t n) {
+        conv::backward_filter_execute(h, p, *plans.at(algo), x, dy, dw, wsp, n);
+    });
+    write_perf<dnncompatConvolutionBwdFilterAlgoPerf_t, dnncompatConvolutionBwdFilterAlgo_t>(
+        results, p, requested, returned, perf);
+}
+
+void find_fwd(dnncompatContext &h, const conv::Problem &p, const void *x, const void *w, void *y,
+              void *ws, std::size_t ws_size, bool own_ws, int requested, int *returned,
+              dnncompatConvolutionFwdAlgoPerf_t *perf) {
+    std::map<int, std::shared_ptr<conv::FwdPlan>> plans;
+    auto cands = candidates(kFwdOrder, std::size(kFwdOrder), [&](int algo) {
+        return plans[algo] = conv::forward_plan(h, p, algo, 1.0f, 0.0f);
+    });
+    SearchWorkspace sw;
+    if (own_ws) sw = own_workspace(cands);
+    else sw.ptr = ws, sw.size = ws ? ws_size : 0;
+    const auto results = conv::find_algorithms(cands, sw.ptr, sw.size, [&](int algo, void *wsp, std::size_t n) {
+        conv::forward_execute(h, p, *plans.at(algo), x, w, y, wsp, n);
+    });
+    write_perf<dnncompatConvolutionFwdAlgoPerf_t, dnncompatConvolutionFwdAlgo_t>(
+        results, p, requested, returned, perf);
+}
+
+// Emits the diagnostics of a plan that runs: its fallback, CONVOLUTION mode's flip.
+void emit_plan_diagnostics(const std::string &fallback, const char *api, const char *algo_enum,
+                           int algo_ran, const conv::Problem &p) {
+    if (!fallback.empty())
+        diag::emit(fallback, api,
+                   fmt::format("ran {} for {}", enums::describe(algo_enum, algo_ran), p.key()));
+    if (p.mode == DNNCOMPAT_CONVOLUTION) diag::emit("DNNC-CONV-MODE-CONVOLUTION", api);
+}
+
+} // namespace
+
+extern "C" {
+
+// ---------------------------------------------------------------------------------------------
+// Backward data
+// ---------------------------------------------------------------------------------------------
+
+dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithmMaxCount(dnncompatHandle_t handle,
+        int *count) {
+    return guarded("cudnnGetConvolutionBackwardDataAlgorithmMaxCount", [&] {
+        dnncompat::handle(handle);
+        check_not_null(count, "count");
+        *count = DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_COUNT;
+    });
+}
+
+dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithm_v7(dnncompatHandle_t handle,
+        const dnncompatFilterDescriptor_t filterDesc, const dnncompatTensorDescriptor_t diffDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t gradDesc,
+        const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionBwdDataAlgoPerf_t *perfResults) {
+    constexpr const char *api = "cudnnGetConvolutionBackwardDataAlgorithm_v7";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p =
+            data_problem(filterDesc, diffDesc, convDesc, gradDesc, "filterDesc", "diffDesc", "gradDesc");
+        check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
+        check_compute_type(p.dtype, api);
+        const auto cands = candidates(kBwdDataOrder, std::size(kBwdDataOrder), [&](int algo) {
+            return conv::backward_data_plan(h, p, algo, 1.0f, 0.0f);
+        });
+        write_perf<dnncompatConvolutionBwdDataAlgoPerf_t, dnncompatConvolutionBwdDataAlgo_t>(
+            unmeasured(cands), p, requestedAlgoCount, returnedAlgoCount, perfResults);
+    });
+}
+
+dnncompatStatus_t dnncompatGetConvolutionBackwardDataWorkspaceSize(dnncompatHandle_t handle,
+        const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
+        dnncompatConvolutionBwdDataAlgo_t algo, size_t *sizeInBytes) {
+    constexpr const char *api = "cudnnGetConvolutionBackwardDataWorkspaceSize";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p = data_problem(wDesc, dyDesc, convDesc, dxDesc, "wDesc", "dyDesc", "dxDesc");
+        check_not_null(sizeInBytes, "sizeInBytes");
+        check_compute_type(p.dtype, api);
+        *sizeInBytes = conv::backward_data_plan(h, p, algo, 1.0f, 0.0f)->workspace_bytes;
+    });
+}
+
+dnncompatStatus_t dnncompatConvolutionBackwardData(dnncompatHandle_t handle, const void *alpha,
+        const dnncompatFilterDescriptor_t wDesc, const void *w,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionBwdDataAlgo_t algo,
+        void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
+        const dnncompatTensorDescriptor_t dxDesc, void *dx) {
+    constexpr const char *api = "cudnnConvolutionBackwardData";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p = data_problem(wDesc, dyDesc, convDesc, dxDesc, "wDesc", "dyDesc", "dxDesc");
+        check_not_null(alpha, "alpha");
+        check_not_null(beta, "beta");
+        check_not_null(w, "w");
+        check_not_null(dy, "dy");
+        check_not_null(dx, "dx");
+        check_compute_type(p.dtype, api);
+        const auto plan = conv::backward_data_plan(h, p, algo, scalar(alpha), scalar(beta));
+        const std::size_t before = diag::collected_count();
+        emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionBwdDataAlgo_t",
+                              plan->algo_ran, p);
+        conv::backward_data_execute(h, p, *plan, w, dy, dx, workSpace, workSpaceSizeInBytes);
+        h.record_run(api, plan->impl, algo, plan->algo_ran, plan->workspace_bytes,
+                     static_cast<int>(diag::collected_count() - before));
+    });
+}
+
+dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithm(dnncompatHandle_t handle,
+        const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
+        const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionBwdDataAlgoPerf_t *perfResults) {
+    constexpr const char *api = "cudnnFindConvolutionBackwardDataAlgorithm";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p = data_problem(wDesc, dyDesc, convDesc, dxDesc, "wDesc", "dyDesc", "dxDesc");
+        check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
+        check_compute_type(p.dtype, api);
+        std::vector<float> w(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f);
+        dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
+        ydims.insert(ydims.end(), p.out.begin(), p.out.end());
+        xdims.insert(xdims.end(), p.in.begin(), p.in.end());
+        std::vector<unsigned char> dy(tensor_bytes(ydims, p.y_strides), 0);
+        std::vector<unsigned char> dx(tensor_bytes(xdims, p.x_strides), 0);
+        find_bwd_data(h, p, w.data(), dy.data(), dx.data(), nullptr, 0, true, requestedAlgoCount,
+                      returnedAlgoCount, perfResults);
+    });
+}
+
+dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithmEx(dnncompatHandle_t handle,
+        const dnncompatFilterDescriptor_t wDesc, const void *w,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
+        void *dx, const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionBwdDataAlgoPerf_t *perfResults, void *workSpace,
+        size_t workSpaceSizeInBytes) {
+    constexpr const char *api = "cudnnFindConvolutionBackwardDataAlgorithmEx";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p = data_problem(wDesc, dyDesc, convDesc, dxDesc, "wDesc", "dyDesc", "dxDesc");
+        check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
+        check_not_null(w, "w");
+        check_not_null(dy, "dy");
+        check_not_null(dx, "dx");
+        check_compute_type(p.dtype, api);
+        find_bwd_data(h, p, w, dy, dx, workSpace, workSpaceSizeInBytes, false, requestedAlgoCount,
+                      returnedAlgoCount, perfResults);
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Backward filter
+// ---------------------------------------------------------------------------------------------
+
+dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithmMaxCount(dnncompatHandle_t handle,
+        int *count) {
+    return guarded("cudnnGetConvolutionBackwardFilterAlgorithmMaxCount", [&] {
+        dnncompat::handle(handle);
+        check_not_null(count, "count");
+        *count = DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_COUNT;
+    });
+}
+
+dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithm_v7(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t srcDesc, const dnncompatTensorDescriptor_t diffDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t gradDesc,
+        const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults) {
+    constexpr const char *api = "cudnnGetConvolutionBackwardFilterAlgorithm_v7";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p =
+            filter_problem(srcDesc, diffDesc, convDesc, gradDesc, "srcDesc", "diffDesc", "gradDesc");
+        check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
+        check_compute_type(p.dtype, api);
+        const auto cands = candidates(kBwdFilterOrder, std::size(kBwdFilterOrder), [&](int algo) {
+            if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
+                fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD");
+            return conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f);
+        });
+        write_perf<dnncompatConvolutionBwdFilterAlgoPerf_t, dnncompatConvolutionBwdFilterAlgo_t>(
+            unmeasured(cands), p, requestedAlgoCount, returnedAlgoCount, perfResults);
+    });
+}
+
+dnncompatStatus_t dnncompatGetConvolutionBackwardFilterWorkspaceSize(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t gradDesc,
+        dnncompatConvolutionBwdFilterAlgo_t algo, size_t *sizeInBytes) {
+    constexpr const char *api = "cudnnGetConvolutionBackwardFilterWorkspaceSize";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p =
+            filter_problem(xDesc, dyDesc, convDesc, gradDesc, "xDesc", "dyDesc", "gradDesc");
+        check_not_null(sizeInBytes, "sizeInBytes");
+        check_compute_type(p.dtype, api);
+        *sizeInBytes = conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f)->workspace_bytes;
+    });
+}
+
+dnncompatStatus_t dnncompatConvolutionBackwardFilter(dnncompatHandle_t handle, const void *alpha,
+        const dnncompatTensorDescriptor_t xDesc, const void *x,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionBwdFilterAlgo_t algo,
+        void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
+        const dnncompatFilterDescriptor_t dwDesc, void *dw) {
+    constexpr const char *api = "cudnnConvolutionBackwardFilter";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p = filter_problem(xDesc, dyDesc, convDesc, dwDesc, "xDesc", "dyDesc", "dwDesc");
+        check_not_null(alpha, "alpha");
+        check_not_null(beta, "beta");
+        check_not_null(x, "x");
+        check_not_null(dy, "dy");
+        check_not_null(dw, "dw");
+        check_compute_type(p.dtype, api);
+        const auto plan = conv::backward_filter_plan(h, p, algo, scalar(alpha), scalar(beta));
+        const std::size_t before = diag::collected_count();
+        emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionBwdFilterAlgo_t",
+                              plan->algo_ran, p);
+        conv::backward_filter_execute(h, p, *plan, x, dy, dw, workSpace, workSpaceSizeInBytes);
+        h.record_run(api, plan->impl, algo, plan->algo_ran, plan->workspace_bytes,
+                     static_cast<int>(diag::collected_count() - before));
+    });
+}
+
+dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithm(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t dwDesc,
+        const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults) {
+    constexpr const char *api = "cudnnFindConvolutionBackwardFilterAlgorithm";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p = filter_problem(xDesc, dyDesc, convDesc, dwDesc, "xDesc", "dyDesc", "dwDesc");
+        check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
+        check_compute_type(p.dtype, api);
+        std::vector<float> dw(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f);
+        dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
+        ydims.insert(ydims.end(), p.out.begin(), p.out.end());
+        xdims.insert(xdims.end(), p.in.begin(), p.in.end());
+        std::vector<unsigned char> dy(tensor_bytes(ydims, p.y_strides), 0);
+        std::vector<unsigned char> x(tensor_bytes(xdims, p.x_strides), 0);
+        find_bwd_filter(h, p, x.data(), dy.data(), dw.data(), nullptr, 0, true,
+                        requestedAlgoCount, returnedAlgoCount, perfResults);
+    });
+}
+
+dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithmEx(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t xDesc, const void *x,
+        const dnncompatTensorDescriptor_t dyDesc, const void *y,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t dwDesc,
+        void *dw, const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults, void *workSpace,
+        size_t workSpaceSizeInBytes) {
+    constexpr const char *api = "cudnnFindConvolutionBackwardFilterAlgorithmEx";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p = filter_problem(xDesc, dyDesc, convDesc, dwDesc, "xDesc", "dyDesc", "dwDesc");
+        check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
+        check_not_null(x, "x");
+        check_not_null(y, "y");
+        check_not_null(dw, "dw");
+        check_compute_type(p.dtype, api);
+        find_bwd_filter(h, p, x, y, dw, workSpace, workSpaceSizeInBytes, false,
+                        requestedAlgoCount, returnedAlgoCount, perfResults);
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bias gradient, fused bias-activation forward
+// ---------------------------------------------------------------------------------------------
+
+dnncompatStatus_t dnncompatConvolutionBackwardBias(dnncompatHandle_t handle, const void *alpha,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy, const void *beta,
+        const dnncompatTensorDescriptor_t dbDesc, void *db) {
+    constexpr const char *api = "cudnnConvolutionBackwardBias";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const auto &dyd = tensor(dyDesc, "dyDesc");
+        const auto &dbd = tensor(dbDesc, "dbDesc");
+        check_not_null(alpha, "alpha");
+        check_not_null(beta, "beta");
+        check_not_null(dy, "dy");
+        check_not_null(db, "db");
+        check_compute_type(dyd.dtype, api);
+        conv::backward_bias(h, dyd, dy, dbd, db, scalar(alpha), scalar(beta));
+        h.record_run(api, "oneDNN reduction (sum)", -1, -1, 0, 0);
+    });
+}
+
+dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t handle,
+        const void *alpha1, const dnncompatTensorDescriptor_t xDesc, const void *x,
+        const dnncompatFilterDescriptor_t wDesc, const void *w,
+        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionFwdAlgo_t algo,
+        void *workSpace, size_t workSpaceSizeInBytes, const void *alpha2,
+        const dnncompatTensorDescriptor_t zDesc, const void *z,
+        const dnncompatTensorDescriptor_t biasDesc, const void *bias,
+        const dnncompatActivationDescriptor_t activationDesc,
+        const dnncompatTensorDescriptor_t yDesc, void *y) {
+    constexpr const char *api = "cudnnConvolutionBiasActivationForward";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p = fwd_problem(xDesc, wDesc, convDesc, yDesc, "xDesc", "wDesc", "yDesc");
+        const auto &yd = tensor(yDesc, "yDesc");
+        const auto &zd = tensor(zDesc, "zDesc");
+        const auto &bd = tensor(biasDesc, "biasDesc");
+        const auto &act = ops::activation(activationDesc, "activationDesc");
+        check(zd.dims == yd.dims && zd.dtype == yd.dtype, DNNCOMPAT_STATUS_BAD_PARAM,
+              "zDesc is {} {} but yDesc is {} {}", dims_str(zd.dims), data_type_name(zd.dtype),
+              dims_str(yd.dims), data_type_name(yd.dtype));
+        dims_t bias_dims(yd.dims.size(), 1);
+        bias_dims[1] = p.k;
+        check(bd.dims == bias_dims, DNNCOMPAT_STATUS_BAD_PARAM,
+              "biasDesc is {} but the convolution has K={}: it must be {}", dims_str(bd.dims), p.k,
+              dims_str(bias_dims));
+        check_not_null(alpha1, "alpha1");
+        check_not_null(alpha2, "alpha2");
+        check_not_null(x, "x");
+        check_not_null(w, "w");
+        check_not_null(z, "z");
+        check_not_null(bias, "bias");
+        check_not_null(y, "y");
+        enums::check("cudnnConvolutionFwdAlgo_t", algo, "algo");
+        check_compute_type(p.dtype, api);
+        // cuDNN's own limits (cuDNN 9 API reference, cudnnConvolutionBiasActivationForward).
+        check(act.mode == DNNCOMPAT_ACTIVATION_RELU || act.mode == DNNCOMPAT_ACTIVATION_IDENTITY,
+              DNNCOMPAT_STATUS_NOT_SUPPORTED,
+              "activationDesc mode {}: cuDNN's fused bias-activation takes only "
+              "CUDNN_ACTIVATION_RELU or CUDNN_ACTIVATION_IDENTITY",
+              enums::describe("cudnnActivationMode_t", act.mode));
+        check(act.mode != DNNCOMPAT_ACTIVATION_IDENTITY ||
+                  algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
+              DNNCOMPAT_STATUS_NOT_SUPPORTED,
+              "CUDNN_ACTIVATION_IDENTITY needs CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, "
+              "not {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo));
+        const float a1 = scalar(alpha1), a2 = scalar(alpha2);
+        // y aliasing z: the convolution blends z in as beta; otherwise the epilogue reads z.
+        const bool aliased = z == y;
+        const auto plan = conv::forward_plan(h, p, algo, a1, aliased ? a2 : 0.0f);
+        const std::size_t before = diag::collected_count();
+        emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionFwdAlgo_t",
+                              plan->algo_ran, p);
+        conv::forward_execute(h, p, *plan, x, w, y, workSpace, workSpaceSizeInBytes);
+        conv::bias_activation_epilogue(h, p, z, zd, !aliased && a2 != 0.0f, a2, bias, bd,
+                                       act.mode == DNNCOMPAT_ACTIVATION_RELU, y);
+        h.record_run(api, plan->impl, algo, plan->algo_ran, plan->workspace_bytes,
+                     static_cast<int>(diag::collected_count() - before));
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Forward search
+// ---------------------------------------------------------------------------------------------
+
+dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithm(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t xDesc, const dnncompatFilterDescriptor_t wDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
+        const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionFwdAlgoPerf_t *perfResults) {
+    constexpr const char *api = "cudnnFindConvolutionForwardAlgorithm";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p = fwd_problem(xDesc, wDesc, convDesc, yDesc, "xDesc", "wDesc", "yDesc");
+        check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
+        check_compute_type(p.dtype, api);
+        std::vector<float> w(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f);
+        dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
+        ydims.insert(ydims.end(), p.out.begin(), p.out.end());
+        xdims.insert(xdims.end(), p.in.begin(), p.in.end());
+        std::vector<unsigned char> x(tensor_bytes(xdims, p.x_strides), 0);
+        std::vector<unsigned char> yb(tensor_bytes(ydims, p.y_strides), 0);
+        find_fwd(h, p, x.data(), w.data(), yb.data(), nullptr, 0, true, requestedAlgoCount,
+                 returnedAlgoCount, perfResults);
+    });
+}
+
+dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithmEx(dnncompatHandle_t handle,
+        const dnncompatTensorDescriptor_t xDesc, const void *x,
+        const dnncompatFilterDescriptor_t wDesc, const void *w,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
+        void *y, const int requestedAlgoCount, int *returnedAlgoCount,
+        dnncompatConvolutionFwdAlgoPerf_t *perfResults, void *workSpace,
+        size_t workSpaceSizeInBytes) {
+    constexpr const char *api = "cudnnFindConvolutionForwardAlgorithmEx";
+    return guarded(api, [&] {
+        auto &h = dnncompat::handle(handle);
+        const conv::Problem p = fwd_problem(xDesc, wDesc, convDesc, yDesc, "xDesc", "wDesc", "yDesc");
+        check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
+        check_not_null(x, "x");
+        check_not_null(w, "w");
+        check_not_null(y, "y");
+        check_compute_type(p.dtype, api);
+        find_fwd(h, p, x, w, y, workSpace, workSpaceSizeInBytes, false, requestedAlgoCount,
+                 returnedAlgoCount, perfResults);
+    });
+}
+
+} // extern "C"

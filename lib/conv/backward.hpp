@@ -1,0 +1,89 @@
+// Convolution backward data and backward filter on oneDNN (cuDNN 9 API reference:
+// cudnnConvolutionBackwardData, cudnnConvolutionBackwardFilter).
+//
+// The cuDNN algorithm enum is mapped to a oneDNN algorithm and implementation (support catalogue
+// rows DNNC-CONV-BWD-DATA-ALGO-* and DNNC-CONV-BWD-FILTER-ALGO-*). oneDNN's backward primitive
+// descriptors take a forward (forward_training) descriptor of the same problem as a hint; the plan
+// keeps it. The caller's workspace holds oneDNN's scratchpad (scratchpad_mode::user) and what the
+// plan needs besides: the flipped filter (CONVOLUTION mode, backward data), oneDNN's filter
+// gradient before it is flipped back (CONVOLUTION mode, backward filter), and layout copies where
+// the caller's layout has only oneDNN's reference kernel.
+//
+// The implementation is chosen without blending, so the workspace a problem needs does not depend
+// on alpha and beta. oneDNN's backward convolutions take no post-ops: alpha/beta are applied by a
+// oneDNN sum after the convolution (result in handle memory, or in the relayout buffer of the
+// workspace), except for alpha = 1, beta = 0, where oneDNN writes the caller's tensor directly.
+#pragma once
+
+#include "conv/problem.hpp"
+#include "core/handle.hpp"
+
+#include <string>
+
+namespace dnncompat::conv {
+
+// What both backward plans share: the chosen implementation, blending and workspace layout.
+struct BwdPlanBase : CachedPlan {
+    dnnl::convolution_forward::primitive_desc hint; // forward_training hint (kept alive)
+    bool relayout = false;       // oneDNN's preferred layouts through the workspace
+    bool separate_blend = false; // a oneDNN sum applies alpha/beta after the convolution
+    bool blend_reads_out = false; // beta != 0
+    dnnl::sum blend;             // out = alpha * result + beta * out
+    std::size_t temp_bytes = 0;  // result in handle memory (blending without relayout)
+
+    std::size_t scratchpad_off = 0, scratchpad_bytes = 0;
+    std::size_t workspace_bytes = 0; // what the caller must pass (with alignment slack)
+
+    int algo_requested = 0;
+    int algo_ran = 0;          // the algorithm whose path runs
+    std::string fallback_code; // catalogue row of the fallback, empty when native
+    std::string impl;          // oneDNN implementation name
+};
+
+// dx = alpha * conv_bwd_data(w, dy) + beta * dx.
+struct BwdDataPlan : BwdPlanBase {
+    dnnl::convolution_backward_data::primitive_desc pd;
+    dnnl::convolution_backward_data prim;
+    dnnl::reorder dy_reorder, wei_reorder; // relayout: user → oneDNN layouts
+    dnnl::memory::desc user_dx, user_w, user_dy;
+    std::size_t flip_off = 0, flip_bytes = 0; // CONVOLUTION mode: spatially flipped filter
+    std::size_t dy_off = 0, dy_bytes = 0;     // relayout copies
+    std::size_t wei_off = 0, wei_bytes = 0;
+    std::size_t dx_off = 0, dx_bytes = 0;     // relayout: oneDNN's dx before blending
+};
+
+// dw = alpha * conv_bwd_filter(x, dy) + beta * dw. In CONVOLUTION mode oneDNN computes the
+// gradient of the flipped filter, which is flipped back.
+struct BwdFilterPlan : BwdPlanBase {
+    dnnl::convolution_backward_weights::primitive_desc pd;
+    dnnl::convolution_backward_weights prim;
+    dnnl::reorder src_reorder, dy_reorder; // relayout: user → oneDNN layouts
+    dnnl::reorder res_reorder;             // relayout + flip: oneDNN's dw layout → caller's
+    dnnl::memory::desc user_x, user_dy, user_dw;
+    bool flip = false;
+    std::size_t src_off = 0, src_bytes = 0; // relayout copies
+    std::size_t dy_off = 0, dy_bytes = 0;
+    std::size_t res_off = 0, res_bytes = 0;     // oneDNN's dw (relayout or flip)
+    std::size_t plain_off = 0, plain_bytes = 0; // relayout + flip: dw in the caller's layout
+};
+
+// Returns the (cached) plan. BAD_PARAM for an algo outside cudnnConvolutionBwdDataAlgo_t;
+// NOT_SUPPORTED when oneDNN has no implementation.
+std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Problem &p, int algo,
+                                                float alpha, float beta);
+// Runs the plan (dx unread when beta = 0). BAD_PARAM when workspace_size is below
+// plan.workspace_bytes or the workspace is null while needed.
+void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataPlan &plan,
+                           const void *w, const void *dy, void *dx, void *workspace,
+                           std::size_t workspace_size);
+
+// Returns the (cached) plan. BAD_PARAM for an algo outside cudnnConvolutionBwdFilterAlgo_t;
+// NOT_SUPPORTED for CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD (not implemented in cuDNN either)
+// or when oneDNN has no implementation.
+std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const Problem &p,
+                                                    int algo, float alpha, float beta);
+void backward_filter_execute(dnncompatContext &h, const Problem &p, const BwdFilterPlan &plan,
+                             const void *x, const void *dy, void *dw, void *workspace,
+                             std::size_t workspace_size);
+
+} // namespace dnncompat::conv

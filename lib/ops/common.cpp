@@ -1,0 +1,70 @@
+#include "ops/common.hpp"
+
+#include <cmath>
+
+namespace dnncompat::ops {
+
+md strided_md(const dims_t &dims, const dims_t &strides) {
+    return md(dnnl::memory::dims(dims.begin(), dims.end()), dnnl::memory::data_type::f32,
+              dnnl::memory::dims(strides.begin(), strides.end()));
+}
+
+dnnl::memory mem(const dnncompatContext &h, const md &d, const void *p) {
+    return dnnl::memory(d, h.engine, const_cast<void *>(p));
+}
+
+std::size_t span_bytes(const dims_t &dims, const dims_t &strides) {
+    return static_cast<std::size_t>(span_elements(dims, strides)) * sizeof(float);
+}
+
+std::size_t align64(std::size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+void check_same_shape(const dnncompatTensorStruct &a, const char *an, const dnncompatTensorStruct &b,
+                      const char *bn) {
+    check(a.dims == b.dims, DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} is {}", an,
+          dims_str(a.dims), bn, dims_str(b.dims));
+    check(a.dtype == b.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} is {}", an,
+          data_type_name(a.dtype), bn, data_type_name(b.dtype));
+}
+
+void check_float(const dnncompatTensorStruct &t, const char *api) { check_compute_type(t.dtype, api); }
+
+Blend::Blend(const dnnl::engine &e, const md &y_md, const md &r_md, float alpha, float beta)
+    : direct_(can_be_direct(alpha, beta) && y_md == r_md), reads_y_(beta != 0.0f), y_md_(y_md),
+      r_md_(r_md) {
+    if (direct_) return;
+    std::vector<float> scales;
+    std::vector<md> srcs;
+    if (reads_y_) {
+        scales.push_back(beta);
+        srcs.push_back(y_md);
+    }
+    scales.push_back(alpha);
+    srcs.push_back(r_md);
+    sum_ = dnnl::sum(dnnl::sum::primitive_desc(y_md, scales, srcs, e));
+}
+
+void Blend::run(dnncompatContext &h, const void *r, void *y) const {
+    if (direct_) return;
+    std::unordered_map<int, dnnl::memory> args;
+    int i = 0;
+    if (reads_y_) args.emplace(DNNL_ARG_MULTIPLE_SRC + i++, mem(h, y_md_, y));
+    args.emplace(DNNL_ARG_MULTIPLE_SRC + i, mem(h, r_md_, r));
+    args.emplace(DNNL_ARG_DST, mem(h, y_md_, y));
+    sum_.execute(h.stream, args);
+}
+
+bool any_nan(const void *data, const dims_t &dims, const dims_t &strides) {
+    const float *p = static_cast<const float *>(data);
+    const int64_t span = span_elements(dims, strides);
+    if (span == element_count(dims)) { // dense: every element of the span belongs to the tensor
+        bool found = false;
+        for (int64_t i = 0; i < span; ++i) found |= std::isnan(p[i]);
+        return found;
+    }
+    bool found = false;
+    for_each_offset(dims, strides, strides, [&](int64_t o, int64_t) { found |= std::isnan(p[o]); });
+    return found;
+}
+
+} // namespace dnncompat::ops
