@@ -1,0 +1,83 @@
+#include "conv/onednn_util.hpp"
+
+#include <cstdint>
+#include <cstring>
+
+namespace dnncompat::conv::util {
+
+char *align_ptr(void *p) {
+    auto v = reinterpret_cast<std::uintptr_t>(p);
+    return reinterpret_cast<char *>((v + kAlign - 1) / kAlign * kAlign);
+}
+
+std::size_t reserve(std::size_t &cursor, std::size_t bytes) {
+    const std::size_t off = cursor;
+    cursor += align_up(bytes);
+    return off;
+}
+
+md strided_md(const dims_t &dims, const dims_t &strides, dt type) {
+    return md(dnnl::memory::dims(dims.begin(), dims.end()), type,
+              dnnl::memory::dims(strides.begin(), strides.end()));
+}
+
+md any_md(const md &m) { return md(m.dims(), m.data_type(), dnnl::memory::format_tag::any); }
+
+md weights_md(const Problem &p) {
+    const dims_t packed = packed_strides(p.w_dims, p.w_format);
+    if (p.groups == 1) return strided_md(p.w_dims, packed);
+    dims_t dims{p.groups, p.k / p.groups};
+    dims_t strides{packed[0] * (p.k / p.groups), packed[0]};
+    for (std::size_t i = 1; i < p.w_dims.size(); ++i) {
+        dims.push_back(p.w_dims[i]);
+        strides.push_back(packed[i]);
+    }
+    return strided_md(dims, strides);
+}
+
+md x_md(const Problem &p) {
+    dims_t d{p.n, p.c};
+    d.insert(d.end(), p.in.begin(), p.in.end());
+    return strided_md(d, p.x_strides);
+}
+
+md y_md(const Problem &p) {
+    dims_t d{p.n, p.k};
+    d.insert(d.end(), p.out.begin(), p.out.end());
+    return strided_md(d, p.y_strides);
+}
+
+dnnl::memory::dims to_dnnl(const dims_t &v, int64_t minus) {
+    dnnl::memory::dims r;
+    for (auto e : v) r.push_back(e - minus);
+    return r;
+}
+
+bool impl_is(const char *impl, const char *kind) {
+    return impl != nullptr && std::strstr(impl, kind) != nullptr;
+}
+
+void flip_filter(const Problem &p, const float *w, float *out) {
+    const dims_t strides = packed_strides(p.w_dims, p.w_format);
+    const int nsp = p.nsp;
+    const int64_t kc = p.w_dims[0] * p.w_dims[1];
+    int64_t sp_count = 1;
+    for (int i = 0; i < nsp; ++i) sp_count *= p.w_dims[2 + i];
+    for (int64_t kci = 0; kci < kc; ++kci) {
+        const int64_t ki = kci / p.w_dims[1], ci = kci % p.w_dims[1];
+        const int64_t base = ki * strides[0] + ci * strides[1];
+        for (int64_t s = 0; s < sp_count; ++s) {
+            int64_t rem = s, src = base, dst = base;
+            for (int i = nsp - 1; i >= 0; --i) {
+                const int64_t extent = p.w_dims[2 + i];
+                const int64_t idx = rem % extent;
+                rem /= extent;
+                src += idx * strides[2 + i];
+                dst += (extent - 1 - idx) * strides[2 + i];
+            }
+            out[dst] = w[src];
+        }
+    }
+}
+
+} // namespace dnncompat::conv::util

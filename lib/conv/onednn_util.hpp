@@ -1,0 +1,45 @@
+// oneDNN plumbing shared by the convolution directions: memory descriptors of a Problem on the
+// caller's layouts, the workspace layout helpers, and the filter flip of CONVOLUTION mode.
+#pragma once
+
+#include "conv/problem.hpp"
+
+#include <dnnl.hpp>
+
+#include <cstddef>
+
+namespace dnncompat::conv::util {
+
+using dt = dnnl::memory::data_type;
+using md = dnnl::memory::desc;
+
+constexpr std::size_t kAlign = 64; // oneDNN's scratchpad alignment
+
+inline std::size_t align_up(std::size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+// The first kAlign-aligned address at or after p.
+char *align_ptr(void *p);
+// Reserves bytes (aligned) at cursor in a workspace layout; returns the offset.
+std::size_t reserve(std::size_t &cursor, std::size_t bytes);
+
+// A memory descriptor of dims with element strides.
+md strided_md(const dims_t &dims, const dims_t &strides, dt type = dt::f32);
+// The same dims with format_tag::any: oneDNN picks the layout.
+md any_md(const md &m);
+// x [N, C, in...], y [N, K, out...] with the caller's strides; weights [K, C/g, f...] or
+// [G, K/g, C/g, f...] with the filter format's packed strides.
+md x_md(const Problem &p);
+md y_md(const Problem &p);
+md weights_md(const Problem &p);
+// dims_t → oneDNN dims, each minus `minus` (oneDNN counts dilation from 0, cuDNN from 1).
+dnnl::memory::dims to_dnnl(const dims_t &v, int64_t minus = 0);
+
+// oneDNN names implementations "<isa>:<kind>:<detail>" (e.g. "x64:gemm:jit", "jit:avx2",
+// "ref:any"); true when impl contains kind.
+bool impl_is(const char *impl, const char *kind);
+
+// Writes w with every spatial axis reversed (CONVOLUTION mode is cross-correlation with the
+// flipped filter); w and the copy are packed in the filter's format. A plain index permutation:
+// a oneDNN reorder cannot reverse an axis (memory descriptors take no negative strides).
+void flip_filter(const Problem &p, const float *w, float *out);
+
+} // namespace dnncompat::conv::util
