@@ -46,6 +46,8 @@ typedef struct dnncompatLRNStruct *dnncompatLRNDescriptor_t;
 typedef struct dnncompatOpTensorStruct *dnncompatOpTensorDescriptor_t;
 typedef struct dnncompatReduceTensorStruct *dnncompatReduceTensorDescriptor_t;
 typedef struct dnncompatDropoutStruct *dnncompatDropoutDescriptor_t;
+typedef struct dnncompatTensorTransformStruct *dnncompatTensorTransformDescriptor_t;
+typedef struct dnncompatSpatialTransformerStruct *dnncompatSpatialTransformerDescriptor_t;
 /* A CUDA stream stands in as an opaque value: it is stored and returned, never used. */
 typedef struct dnncompatStreamOpaque *dnncompatStream_t;
 
@@ -676,6 +678,36 @@ dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithmEx(dnncompatHandle_t h
         dnncompatConvolutionFwdAlgoPerf_t *perfResults, void *workSpace,
         size_t workSpaceSizeInBytes);
 
+/* As cudnnOpsVersionCheck / cudnnCnnVersionCheck: always SUCCESS (one library, no sub-library
+ * version mismatch is possible). */
+dnncompatStatus_t dnncompatOpsVersionCheck(void);
+dnncompatStatus_t dnncompatCnnVersionCheck(void);
+/* As cudnnIm2Col: writes the GEMM-convolution matrix of x for wDesc and convDesc, of
+ * N*OH*OW(*OD) rows and C*R*S(*T) columns (C = xDesc's channels), column-major: element
+ * (row (n, oh, ow), column (c, r, s)) at ((c*R + r)*S + s) * (N*OH*OW) + (n*OH + oh)*OW + ow;
+ * for N = 1 this is the row-major [C*R*S][OH*OW] layout. Padding cells are 0; stride and
+ * dilation as the descriptor says; in CONVOLUTION mode the filter offsets are reversed
+ * (r -> R-1-r), so multiplying by the unflipped filter gives the convolution. x: any strides.
+ * BAD_PARAM: null pointers, unset descriptors, rank or channel mismatch, filter larger than the
+ * padded input. NOT_SUPPORTED: non-FLOAT data. */
+dnncompatStatus_t dnncompatIm2Col(dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc,
+        const void *x, const dnncompatFilterDescriptor_t wDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, void *colBuffer);
+/* As cudnnTransformFilter: dest = alpha * pad(src) + beta * dest as dnncompatTransformTensorEx,
+ * filters taken as packed tensors of their dims in their format (NCHW <-> NHWC). BAD_PARAM as
+ * TransformTensorEx, or destDesc's format differs from transDesc's destFormat. NOT_SUPPORTED:
+ * folding (DNNC-TENSOROPS-TRANSFORM-FOLD). */
+dnncompatStatus_t dnncompatTransformFilter(dnncompatHandle_t handle,
+        const dnncompatTensorTransformDescriptor_t transDesc, const void *alpha,
+        const dnncompatFilterDescriptor_t srcDesc, const void *srcData, const void *beta,
+        const dnncompatFilterDescriptor_t destDesc, void *destData);
+/* As cudnnReorderFilterAndBias: validates its arguments (BAD_PARAM), then NOT_SUPPORTED
+ * (DNNC-CONV-REORDER-FILTER-BIAS: INT8x32 reordering for NCHW_VECT_C, not implemented). */
+dnncompatStatus_t dnncompatReorderFilterAndBias(dnncompatHandle_t handle,
+        const dnncompatFilterDescriptor_t filterDesc, dnncompatReorderType_t reorderType,
+        const void *filterData, void *reorderedFilterData, int reorderBias, const void *biasData,
+        void *reorderedBiasData);
+
 /* end of section conv-backward */
 
 /* ------------------------------------------------------------------------------------------ */
@@ -830,6 +862,84 @@ dnncompatStatus_t dnncompatDropoutBackward(dnncompatHandle_t handle,
         const dnncompatDropoutDescriptor_t dropoutDesc, const dnncompatTensorDescriptor_t dydesc,
         const void *dy, const dnncompatTensorDescriptor_t dxdesc, void *dx, void *reserveSpace,
         size_t reserveSpaceSizeInBytes);
+
+/* Normalization API (As cudnnNormalization*, cuDNN 9 API reference). With groupCnt == 1 these are
+ * the batch-norm functions: mode PER_ACTIVATION = BATCHNORM_PER_ACTIVATION, PER_CHANNEL =
+ * BATCHNORM_SPATIAL (SPATIAL_PERSISTENT with NORM_ALGO_PERSIST); normOps NORM / NORM_ACTIVATION /
+ * NORM_ADD_ACTIVATION = BATCHNORM_OPS_BN / BN_ACTIVATION / BN_ADD_ACTIVATION. Scale/bias and
+ * mean/variance have separate descriptors, which must have equal dims (BAD_PARAM otherwise).
+ * All statuses of the batch-norm functions apply, plus: BAD_PARAM for an unknown mode, algo or
+ * normOps; NOT_SUPPORTED for groupCnt != 1 (DNNC-NORM-GROUPCNT). */
+/* As cudnnDeriveNormTensorDescriptor: sets both descriptors to [1, C, 1, 1(, 1)] (PER_CHANNEL)
+ * or [1, C, spatial...] (PER_ACTIVATION), packed NCHW, FLOAT for HALF/BFLOAT16 x. */
+dnncompatStatus_t dnncompatDeriveNormTensorDescriptor(
+        dnncompatTensorDescriptor_t derivedNormScaleBiasDesc,
+        dnncompatTensorDescriptor_t derivedNormMeanVarDesc, const dnncompatTensorDescriptor_t xDesc,
+        dnncompatNormMode_t mode, int groupCnt);
+/* As cudnnNormalizationForwardInference = dnncompatBatchNormalizationForwardInference. zDesc, z
+ * and activationDesc are ignored; normOps other than NORM: NOT_SUPPORTED
+ * (DNNC-NORM-INFERENCE-OPS). */
+dnncompatStatus_t dnncompatNormalizationForwardInference(dnncompatHandle_t handle,
+        dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
+        const void *alpha, const void *beta, const dnncompatTensorDescriptor_t xDesc,
+        const void *x, const dnncompatTensorDescriptor_t normScaleBiasDesc, const void *normScale,
+        const void *normBias, const dnncompatTensorDescriptor_t normMeanVarDesc,
+        const void *estimatedMean, const void *estimatedVariance,
+        const dnncompatTensorDescriptor_t zDesc, const void *z,
+        dnncompatActivationDescriptor_t activationDesc, const dnncompatTensorDescriptor_t yDesc,
+        void *y, double epsilon, int groupCnt);
+/* As cudnnGetNormalizationForwardTrainingWorkspaceSize / BackwardWorkspaceSize /
+ * TrainingReserveSpaceSize: *sizeInBytes = 0 after validating the descriptors as the compute
+ * call does (none of the three buffers is used). */
+dnncompatStatus_t dnncompatGetNormalizationForwardTrainingWorkspaceSize(dnncompatHandle_t handle,
+        dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
+        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t zDesc,
+        const dnncompatTensorDescriptor_t yDesc,
+        const dnncompatTensorDescriptor_t normScaleBiasDesc,
+        const dnncompatActivationDescriptor_t activationDesc,
+        const dnncompatTensorDescriptor_t normMeanVarDesc, size_t *sizeInBytes, int groupCnt);
+dnncompatStatus_t dnncompatGetNormalizationBackwardWorkspaceSize(dnncompatHandle_t handle,
+        dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
+        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t yDesc,
+        const dnncompatTensorDescriptor_t dyDesc, const dnncompatTensorDescriptor_t dzDesc,
+        const dnncompatTensorDescriptor_t dxDesc,
+        const dnncompatTensorDescriptor_t dNormScaleBiasDesc,
+        const dnncompatActivationDescriptor_t activationDesc,
+        const dnncompatTensorDescriptor_t normMeanVarDesc, size_t *sizeInBytes, int groupCnt);
+dnncompatStatus_t dnncompatGetNormalizationTrainingReserveSpaceSize(dnncompatHandle_t handle,
+        dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
+        const dnncompatActivationDescriptor_t activationDesc,
+        const dnncompatTensorDescriptor_t xDesc, size_t *sizeInBytes, int groupCnt);
+/* As cudnnNormalizationForwardTraining = dnncompatBatchNormalizationForwardTrainingEx (running
+ * and saved statistics per channel or activation; the pairs may each be null together). */
+dnncompatStatus_t dnncompatNormalizationForwardTraining(dnncompatHandle_t handle,
+        dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
+        const void *alpha, const void *beta, const dnncompatTensorDescriptor_t xDesc,
+        const void *xData, const dnncompatTensorDescriptor_t normScaleBiasDesc,
+        const void *normScale, const void *normBias, double exponentialAverageFactor,
+        const dnncompatTensorDescriptor_t normMeanVarDesc, void *resultRunningMean,
+        void *resultRunningVariance, double epsilon, void *resultSaveMean,
+        void *resultSaveInvVariance, dnncompatActivationDescriptor_t activationDesc,
+        const dnncompatTensorDescriptor_t zDesc, const void *zData,
+        const dnncompatTensorDescriptor_t yDesc, void *yData, void *workspace,
+        size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes,
+        int groupCnt);
+/* As cudnnNormalizationBackward = dnncompatBatchNormalizationBackwardEx (normBiasData unused:
+ * the activation mask comes from yData). */
+dnncompatStatus_t dnncompatNormalizationBackward(dnncompatHandle_t handle,
+        dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
+        const void *alphaDataDiff, const void *betaDataDiff, const void *alphaParamDiff,
+        const void *betaParamDiff, const dnncompatTensorDescriptor_t xDesc, const void *xData,
+        const dnncompatTensorDescriptor_t yDesc, const void *yData,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dyData,
+        const dnncompatTensorDescriptor_t dzDesc, void *dzData,
+        const dnncompatTensorDescriptor_t dxDesc, void *dxData,
+        const dnncompatTensorDescriptor_t dNormScaleBiasDesc, const void *normScaleData,
+        const void *normBiasData, void *dNormScaleData, void *dNormBiasData, double epsilon,
+        const dnncompatTensorDescriptor_t normMeanVarDesc, const void *savedMean,
+        const void *savedInvVariance, dnncompatActivationDescriptor_t activationDesc,
+        void *workSpace, size_t workSpaceSizeInBytes, void *reserveSpace,
+        size_t reserveSpaceSizeInBytes, int groupCnt);
 
 /* end of section norm-training */
 
@@ -986,6 +1096,52 @@ dnncompatStatus_t dnncompatDivisiveNormalizationBackward(dnncompatHandle_t handl
         void *temp, void *temp2, const void *beta, const dnncompatTensorDescriptor_t dXdMeansDesc,
         void *dx, void *dMeans);
 
+/* Spatial transformer (affine grid generator, bilinear sampler). Coordinates: grids hold
+ * normalized (x, y) in [-1, 1] spanning the centers of the corner pixels, pixel x = (x + 1) *
+ * (W - 1) / 2 and pixel y = (y + 1) * (H - 1) / 2 (PyTorch's align_corners=true, which PyTorch
+ * maps to cuDNN). theta: [N, 2, 3] row-major; grid / dgrid: [N, H, W, 2] packed ((x, y) pairs),
+ * H, W the descriptor's output size; theta, grid of the descriptor's data type. */
+/* As cudnnCreate/SetSpatialTransformerNdDescriptor/DestroySpatialTransformerDescriptor (cuDNN 9
+ * API reference). Set: dimA is the transformed (output) tensor's N, C, H, W. BAD_PARAM: null or
+ * invalid descriptor or dimA, unknown samplerType or dataType, nbDims below 4, a dim below 1.
+ * NOT_SUPPORTED: nbDims above 4 (DNNC-STF-NBDIMS). */
+dnncompatStatus_t dnncompatCreateSpatialTransformerDescriptor(
+        dnncompatSpatialTransformerDescriptor_t *stDesc);
+dnncompatStatus_t dnncompatSetSpatialTransformerNdDescriptor(
+        dnncompatSpatialTransformerDescriptor_t stDesc, dnncompatSamplerType_t samplerType,
+        dnncompatDataType_t dataType, const int nbDims, const int dimA[]);
+dnncompatStatus_t dnncompatDestroySpatialTransformerDescriptor(
+        dnncompatSpatialTransformerDescriptor_t stDesc);
+/* As cudnnSpatialTfGridGeneratorForward: grid[n, h, w] = theta[n] * (x_w, y_h, 1) with
+ * x_w = -1 + 2 w / (W - 1), y_h = -1 + 2 h / (H - 1) (0 when W or H is 1). BAD_PARAM: null
+ * pointers, invalid or unset handle or descriptor. NOT_SUPPORTED: non-FLOAT data. */
+dnncompatStatus_t dnncompatSpatialTfGridGeneratorForward(dnncompatHandle_t handle,
+        const dnncompatSpatialTransformerDescriptor_t stDesc, const void *theta, void *grid);
+/* As cudnnSpatialTfGridGeneratorBackward: dtheta[n] = sum over h, w of dgrid[n, h, w] *
+ * (x_w, y_h, 1)^T, overwritten. Statuses as dnncompatSpatialTfGridGeneratorForward. */
+dnncompatStatus_t dnncompatSpatialTfGridGeneratorBackward(dnncompatHandle_t handle,
+        const dnncompatSpatialTransformerDescriptor_t stDesc, const void *dgrid, void *dtheta);
+/* As cudnnSpatialTfSamplerForward: y = alpha * bilinear(x, grid) + beta * y (y not read when
+ * beta = 0); corners of the bilinear stencil outside x contribute 0 (a point farther than one
+ * pixel outside, or with a NaN coordinate, samples 0). x: [N, C, H_in, W_in], y: the
+ * descriptor's [N, C, H, W], any strides. BAD_PARAM: null pointers, invalid or unset descriptors,
+ * rank, N / C or output dims mismatch, data types differing from the descriptor's. NOT_SUPPORTED:
+ * non-FLOAT data. */
+dnncompatStatus_t dnncompatSpatialTfSamplerForward(dnncompatHandle_t handle,
+        dnncompatSpatialTransformerDescriptor_t stDesc, const void *alpha,
+        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *grid,
+        const void *beta, dnncompatTensorDescriptor_t yDesc, void *y);
+/* As cudnnSpatialTfSamplerBackward: dx = alpha * (sampler^T dy) + beta * dx and dgrid =
+ * alphaDgrid * (d sample / d grid)^T dy + betaDgrid * dgrid (neither read when its beta = 0).
+ * dx as x, dy as y of dnncompatSpatialTfSamplerForward. Statuses as
+ * dnncompatSpatialTfSamplerForward (dx must match x). */
+dnncompatStatus_t dnncompatSpatialTfSamplerBackward(dnncompatHandle_t handle,
+        dnncompatSpatialTransformerDescriptor_t stDesc, const void *alpha,
+        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+        const dnncompatTensorDescriptor_t dxDesc, void *dx, const void *alphaDgrid,
+        const dnncompatTensorDescriptor_t dyDesc, const void *dy, const void *grid,
+        const void *betaDgrid, void *dgrid);
+
 /* end of section pointwise-ops */
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1043,7 +1199,6 @@ dnncompatStatus_t dnncompatTransformTensor(dnncompatHandle_t handle, const void 
         const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
         const dnncompatTensorDescriptor_t yDesc, void *y);
 
-typedef struct dnncompatTensorTransformStruct *dnncompatTensorTransformDescriptor_t;
 /* As cudnnCreate/Set/Get/DestroyTensorTransformDescriptor. Set: nbDims in [3, DNNCOMPAT_DIM_MAX];
  * padBeforeA / padAfterA: nbDims entries >= 0 or null (no padding); foldA: nbDims - 2 entries
  * >= 1 or null (no folding); BAD_PARAM otherwise or for an unknown format or direction. Get

@@ -79,11 +79,14 @@ const std::vector<Row> &catalogue() {
     {"DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD_NONFUSED", "convolution", "cudnnConvolutionBwdFilterAlgo_t", "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED", Class::native, "oneDNN convolution_backward_weights, convolution_winograd where it applies", true, OK},
     {"DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD_NONFUSED-FALLBACK", "convolution", "cudnnConvolutionBwdFilterAlgo_t", "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED", Class::fallback, "oneDNN's Winograd backward weights does not apply to this shape or CPU: convolution_direct runs", true, OK},
     {"DNNC-CONV-BIAS-ACT-FUSED", "convolution", "cudnnConvolutionBiasActivationForward", "alpha1 * conv + alpha2 * z + bias, RELU / IDENTITY", Class::native, "oneDNN convolution (alpha1 fused), then one oneDNN binary (alpha2 * z, bias post-op, relu post-op) in place", true, OK},
+    {"DNNC-CONV-REORDER-FILTER-BIAS", "convolution", "cudnnReorderFilterAndBias", "INT8x32 filter / bias reordering", Class::unsupported, "dnncompat has no vectorised-channel (NCHW_VECT_C) layouts, so there is no reordered INT8x32 filter format to produce", false, NS},
     // end of section conv-backward
     // Batch-norm training / backward, dropout (section norm-training).
     {"DNNC-BN-OPS-ACTIVATION", "batch-norm", "cudnnBatchNormOps_t", "CUDNN_BATCHNORM_OPS_BN_ACTIVATION / BN_ADD_ACTIVATION", Class::emulated, "oneDNN batch_normalization, then binary_add of z and eltwise_relu (backward: relu backward from y, then batch_normalization backward) as separate primitives", true, OK},
     {"DNNC-BN-OPS-ACTIVATION-MODE", "batch-norm", "cudnnActivationMode_t", "(non-RELU activation with BN_ACTIVATION / BN_ADD_ACTIVATION)", Class::unsupported, "only RELU is implemented for the fused batch-norm activation", false, NS},
     {"DNNC-DROPOUT-RNG", "dropout", "cudnnDropoutForward", "random number stream", Class::emulated, "different random stream, same distribution: a counter-based SplitMix64 generator seeded from the descriptor's seed, not cuDNN's Philox; each element is kept independently with probability 1 - p", false, OK},
+    {"DNNC-NORM-GROUPCNT", "batch-norm", "cudnnNormalization*", "groupCnt != 1", Class::unsupported, "cuDNN reserves groupCnt for future work (it must be 1) and documents no grouped semantics to reproduce", false, NS},
+    {"DNNC-NORM-INFERENCE-OPS", "batch-norm", "cudnnNormalizationForwardInference", "CUDNN_NORM_OPS_NORM_ACTIVATION / NORM_ADD_ACTIVATION", Class::unsupported, "the fused activation / add of normalization inference is not implemented (training and backward support it)", false, NS},
     // end of section norm-training
     // Activation, pooling, softmax, LRN, divisive normalization (section pointwise-ops).
     {"DNNC-ACT-PROPAGATE_NAN", "activation", "cudnnNanPropagation_t", "CUDNN_PROPAGATE_NAN (RELU, CLIPPED_RELU)", Class::emulated, "oneDNN's relu and clip kernels map NaN to 0: the result is set to NaN where x is NaN", true, OK},
@@ -94,6 +97,7 @@ const std::vector<Row> &catalogue() {
     {"DNNC-LRN-EVEN-N", "lrn", "cudnnLRNDescriptor_t", "even lrnN", Class::emulated, "oneDNN's LRN window is symmetric (odd sizes): cuDNN's window of even size (one more channel above than below) runs as oneDNN average pooling of x^2 across channels, then x * (k + alpha * average)^-beta with oneDNN eltwise and binary primitives", true, OK},
     {"DNNC-LRN-BWD-EVEN-N", "lrn", "cudnnLRNDescriptor_t", "even lrnN (backward)", Class::unsupported, "oneDNN's LRN backward has only the symmetric window of odd size; cuDNN's even-size window backward is not implemented", false, NS},
     {"DNNC-DIVNORM", "lrn", "cudnnDivNormMode_t", "CUDNN_DIVNORM_PRECOMPUTED_MEANS", Class::unsupported, "cuDNN does not document the spatial window and weights of divisive normalization exactly enough to reproduce its result", false, NS},
+    {"DNNC-STF-NBDIMS", "spatial-transformer", "cudnnSetSpatialTransformerNdDescriptor", "nbDims > 4", Class::unsupported, "only 4-d (N, C, H, W) spatial transformers exist, in cuDNN as here (cuDNN also returns NOT_SUPPORTED)", false, NS},
     // end of section pointwise-ops
     // Tensor operations (section tensor-ops).
     {"DNNC-TENSOROPS-REDUCE-INDICES", "tensor-ops", "cudnnReduceTensorIndices_t", "CUDNN_REDUCE_TENSOR_FLATTENED_INDICES", Class::emulated, "oneDNN has no arg-min/arg-max: MIN/MAX/AMAX values and their indices come from a loop over each window, then a oneDNN reorder blends them into C", true, OK},
