@@ -256,3 +256,18 @@ TEST(ReplayCli, FallbackDiagnosticsAreAttributedAndStrictMakesThemFail) {
 }
 
 } // namespace
+
+TEST(ReplayCli, UnmappedLogRecordsAreFailuresNotSilentlyDropped) {
+    // The 8.0.4 excerpt has a "..." gap and ends mid-record: the importer reports both, and a
+    // replay of it is a replay of an incomplete program.
+    const Result r = replay(quote(DNNCOMPAT_TEST_DATA "/logs/cudnn-8.0.4-nhwc-conv-excerpt.log"));
+    EXPECT_EQ(r.rc, 1) << r.out << r.err;
+    expect_valid_report(r.report);
+    EXPECT_GE(r.report["summary"]["unmapped_records"].get<int>(), 1);
+    EXPECT_EQ(r.report["summary"]["failures"].get<int>(),
+              r.report["summary"]["unmapped_records"].get<int>() +
+                  r.report["summary"]["mismatches"].get<int>() +
+                  r.report["summary"]["unsupported"].get<int>() +
+                  r.report["summary"]["malformed"].get<int>());
+    EXPECT_NE(r.err.find("unmapped log record at line"), std::string::npos) << r.err;
+}

@@ -155,7 +155,7 @@ void replay_call(const json &call, std::size_t i, State &state, CallRecord &r) {
     auto h = table.find(r.api);
     if (h == table.end()) {
         r.outcome = Outcome::unsupported;
-        r.error = "no handler (not in dnncompat's API)";
+        r.error = "dnncompat-replay has no handler for this API";
         return;
     }
     r.compute = h->second.compute;
@@ -258,6 +258,15 @@ int run_replay(const Options &opt) {
                    opt.iterations, opt.warmup);
 
     Summary summary;
+    // What the importer could not map is part of the program that will not replay: say so.
+    if (const json *unmapped = input.doc.contains("metadata") ? &input.doc["metadata"] : nullptr;
+        unmapped != nullptr && unmapped->contains("unmapped") && (*unmapped)["unmapped"].is_array()) {
+        for (const auto &u : (*unmapped)["unmapped"]) {
+            ++summary.unmapped_records;
+            fmt::print(stderr, "dnncompat-replay: {}: unmapped log record at line {}: {}\n", opt.input,
+                       u.value("line", int64_t{0}), u.value("reason", std::string("?")));
+        }
+    }
     std::vector<CallRecord> records;
     records.reserve(calls.size());
     for (std::size_t i = 0; i < calls.size(); ++i) {

@@ -114,13 +114,16 @@ std::string summary_text(const Summary &s) {
                        "{} malformed\n",
                        s.matches, s.mismatches, s.supported_here, s.malformed);
     out += fmt::format("  unsupported calls: {}\n", s.unsupported);
+    if (s.unmapped_records)
+        out += fmt::format("  unmapped log records: {} (the importer could not map them; see above)\n",
+                           s.unmapped_records);
     out += by_api(s.unsupported_by_api);
     out += fmt::format("  diagnostics (fallbacks, unsupported features): {}\n", s.diagnostics_by_code.size());
     for (const auto &[code, d] : s.diagnostics_by_code)
         out += fmt::format("    {:<48} {:<11} {:>6} call(s){}\n", code, d.support, d.calls,
                            d.identical ? "" : "  (result differs)");
     out += fmt::format("  compute time: {:.3f} ms\n", s.compute_ms);
-    out += fmt::format("  convolution: {:.3f} GFLOP in {:.3f} ms = {:.2f} GFLOP/s ({} forward calls)\n",
+    out += fmt::format("  convolution: {:.3f} GFLOP in {:.3f} ms = {:.2f} GFLOP/s ({} convolution calls)\n",
                        s.conv_flop / 1e9, s.conv_ms, s.conv_gflops(), s.conv_timed);
     out += fmt::format("  result: {}\n", s.failures() ? fmt::format("{} failure(s)", s.failures())
                                                      : std::string("all calls ended with their recorded status"));
@@ -184,6 +187,7 @@ nlohmann::json summary_json(const Summary &s) {
             {"unsupported", s.unsupported},
             {"unsupported_by_api", s.unsupported_by_api},
             {"malformed", s.malformed},
+            {"unmapped_records", s.unmapped_records},
             {"failures", s.failures()},
             {"diagnostics_by_code", diags},
             {"compute_time_ms", s.compute_ms},

@@ -30,14 +30,17 @@ struct Summary {
     std::map<std::string, Diag> diagnostics_by_code;
     double compute_ms = 0, conv_ms = 0, conv_flop = 0;
     std::size_t conv_timed = 0;
+    /// Log records the importer could not map (truncated, unparsable): the replay is of an
+    /// incomplete program, so each counts as a failure.
+    std::size_t unmapped_records = 0;
 
     /// Adds one call's record.
     void add(const CallRecord &r);
-    /// Calls that failed: mismatched, unsupported or malformed.
-    std::size_t failures() const { return mismatches + unsupported + malformed; }
+    /// Calls that failed (mismatched, unsupported, malformed) and unmapped log records.
+    std::size_t failures() const { return mismatches + unsupported + malformed + unmapped_records; }
     /// 0 when no call failed, else 1.
     int exit_code() const { return failures() ? 1 : 0; }
-    /// Forward-convolution throughput, 0 when none ran.
+    /// Convolution throughput (every direction), 0 when none ran.
     double conv_gflops() const { return conv_ms > 0 ? conv_flop / (conv_ms * 1e6) : 0; }
 };
 
