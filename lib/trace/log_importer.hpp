@@ -1,5 +1,5 @@
 // Imports a cuDNN API log (CUDNN_LOGINFO_DBG / CUDNN_LOGLEVEL_DBG output, see
-// /work/shared/logs/README.md) into a dnncompat trace (schemas/trace.schema.json, format v1).
+// the cuDNN API log format notes shipped with the test logs) into a dnncompat trace (schemas/trace.schema.json, format v1).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // Low-level pieces of the cuDNN API log grammar, shared by the importer and its tests.
-// Format source: real cuDNN 7.1-9.24 logs, described in /work/shared/logs/README.md.
+// Format source: real cuDNN 7.1-9.24 logs, described in the cuDNN API log format notes shipped with the test logs.
 #pragma once
 
 #include <nlohmann/json.hpp>
