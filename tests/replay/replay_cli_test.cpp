@@ -271,3 +271,19 @@ TEST(ReplayCli, UnmappedLogRecordsAreFailuresNotSilentlyDropped) {
                   r.report["summary"]["malformed"].get<int>());
     EXPECT_NE(r.err.find("unmapped log record at line"), std::string::npos) << r.err;
 }
+
+TEST(ReplayCli, DescriptorGetterRoundTripsTheRecordedDescriptor) {
+    // cuDNN 9.24 as re-printed by Julia's logger: one cudnnGetConvolutionNdDescriptor call.
+    const Result r = replay(quote(DNNCOMPAT_TEST_DATA "/logs/cudnn-9.24.0-julia-wrapped-excerpt.log"));
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    EXPECT_EQ(r.report["summary"]["calls_by_api"]["cudnnGetConvolutionNdDescriptor"], 1);
+    EXPECT_EQ(r.report["summary"]["matches"], 1);
+}
+
+TEST(ReplayCli, UnwritableReportPathIsRefusedBeforeReplaying) {
+    const Result r = replay(quote(kResnetTrace) + " --json /nonexistent-dnncompat-dir/r.json", false);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("cudnnConvolutionForward"), std::string::npos) << "replayed anyway";
+}

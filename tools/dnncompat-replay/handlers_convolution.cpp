@@ -80,6 +80,39 @@ dnncompatStatus_t output_dim_nd(Call &c) {
     return s;
 }
 
+// Getters: the descriptor is rebuilt from its recorded fields and read back; a round trip that
+// changes a value is a library fault, reported as a status mismatch.
+dnncompatStatus_t get_conv_nd(Call &c) {
+    ConvDesc conv;
+    const ConvFields f = c.args.conv("convDesc");
+    dnncompatStatus_t s = build(f, conv);
+    if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    const int requested = c.args.has("arrayLengthRequested")
+                              ? static_cast<int>(c.args.integer("arrayLengthRequested"))
+                              : DNNCOMPAT_DIM_MAX - 2;
+    const std::size_t n = static_cast<std::size_t>(std::clamp(requested, 0, DNNCOMPAT_DIM_MAX));
+    std::vector<int> pad(n + 1), stride(n + 1), dil(n + 1);
+    int length = 0;
+    dnncompatConvolutionMode_t mode{};
+    dnncompatDataType_t type{};
+    s = dnncompatGetConvolutionNdDescriptor(conv.d, requested, &length, pad.data(), stride.data(),
+                                            dil.data(), &mode, &type);
+    if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
+    const std::size_t m = std::min<std::size_t>(n, static_cast<std::size_t>(length));
+    pad.resize(m);
+    stride.resize(m);
+    dil.resize(m);
+    c.record.info = fmt::format("pad {} stride {} dilation {}", shape_string(pad), shape_string(stride),
+                                shape_string(dil));
+    auto prefix = [&](const std::vector<int> &v) { return std::vector<int>(v.begin(), v.begin() + m); };
+    if (length != f.arrayLength || pad != prefix(f.pads) || stride != prefix(f.strides) ||
+        dil != prefix(f.dilations) || mode != f.mode || type != f.dataType) {
+        c.record.info += " (differs from the recorded descriptor)";
+        return DNNCOMPAT_STATUS_INTERNAL_ERROR_UNEXPECTED_VALUE;
+    }
+    return s;
+}
+
 dnncompatStatus_t algo_max_count(Call &c) {
     int count = 0;
     const dnncompatStatus_t s = dnncompatGetConvolutionForwardAlgorithmMaxCount(c.state.handle, &count);
@@ -163,6 +196,7 @@ dnncompatStatus_t forward(Call &c) {
 void register_convolution_handlers(HandlerTable &t) {
     t["cudnnGetConvolution2dForwardOutputDim"] = {output_dim_2d};
     t["cudnnGetConvolutionNdForwardOutputDim"] = {output_dim_nd};
+    t["cudnnGetConvolutionNdDescriptor"] = {get_conv_nd};
     t["cudnnGetConvolutionForwardAlgorithmMaxCount"] = {algo_max_count};
     t["cudnnGetConvolutionForwardAlgorithm_v7"] = {algo_v7};
     t["cudnnGetConvolutionForwardWorkspaceSize"] = {workspace_size};

@@ -20,9 +20,9 @@ int main(int argc, char **argv) {
                  "dnncompat-replay"};
     app.add_option("input", options.input, "JSON trace or cuDNN API log")->required();
     app.add_option("--iterations", options.iterations, "timed runs per compute call (median shown)")
-        ->check(CLI::PositiveNumber);
-    app.add_option("--warmup", options.warmup, "untimed runs before the timed ones (default 1: the first run of a layer builds its oneDNN primitive)")->check(CLI::NonNegativeNumber);
-    app.add_option("--seed", options.seed, "seed of the pseudo-random input data");
+        ->check(CLI::Range(1, 1000000));
+    app.add_option("--warmup", options.warmup, "untimed runs before the timed ones (default 1: the first run of a layer builds its oneDNN primitive)")->check(CLI::Range(0, 1000000));
+    app.add_option("--seed", options.seed, "seed of the pseudo-random input data")->check(CLI::NonNegativeNumber);
     app.add_option("--json", options.json_path, "write a machine-readable report to FILE");
     app.add_flag("--strict", options.strict, "every fallback becomes an error");
     app.add_flag("--quiet,-q", options.quiet, "no per-call lines and no diagnostics on stderr");

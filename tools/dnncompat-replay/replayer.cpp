@@ -233,6 +233,16 @@ int run_replay(const Options &opt) {
         log::set_level(log::Level::off);
     }
 
+    if (!opt.json_path.empty()) {
+        // Refuse a report path that cannot be written before spending the replay on it.
+        namespace fs = std::filesystem;
+        const fs::path dir = fs::path(opt.json_path).parent_path();
+        std::error_code ec;
+        if (!dir.empty() && !fs::is_directory(dir, ec))
+            throw InputError(fmt::format("--json {}: folder {} does not exist", opt.json_path, dir.string()));
+        if (fs::is_directory(opt.json_path, ec))
+            throw InputError(fmt::format("--json {}: is a folder, not a file", opt.json_path));
+    }
     const LoadedTrace input = load(opt.input);
     const json &calls = input.doc.at("calls");
     if (!calls.is_array()) throw InputError(fmt::format("{}: /calls is not an array", opt.input));
