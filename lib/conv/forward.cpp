@@ -1,6 +1,7 @@
 #include "conv/forward.hpp"
 
 #include "conv/onednn_util.hpp"
+#include "core/convert.hpp"
 #include "core/enums.hpp"
 #include "core/support.hpp"
 
@@ -181,6 +182,18 @@ std::shared_ptr<FwdPlan> shadow_plan(dnncompatContext &h, const Problem &p, int 
     plan->w_to_f32 = reorder(plan->user_w, plan->w32);
     plan->y_to_f32 = reorder(plan->user_y, plan->y32);
     plan->y_from_f32 = reorder(plan->y32, plan->user_y);
+    plan->low_type = p.dtype;
+    if (convert::fast_path(p.dtype)) {
+        // Same strides on both sides: a dense tensor converts as one flat run.
+        auto dense = [](const md &m) -> std::size_t {
+            std::size_t n = 1;
+            for (auto d : m.dims()) n *= static_cast<std::size_t>(d);
+            return m.get_size() == n * 2 ? n : 0;
+        };
+        plan->x_dense = dense(plan->user_x);
+        plan->w_dense = dense(plan->user_w);
+        plan->y_dense = dense(plan->user_y);
+    }
     std::size_t cursor = 0;
     plan->x32_off = reserve(cursor, plan->x32.get_size());
     plan->w32_off = reserve(cursor, plan->w32.get_size());
@@ -296,13 +309,25 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
         dnnl::memory x32(plan.x32, e, ws + plan.x32_off);
         dnnl::memory w32(plan.w32, e, ws + plan.w32_off);
         dnnl::memory y32(plan.y32, e, ws + plan.y32_off);
-        plan.x_to_f32.execute(s, x_low, x32);
-        plan.w_to_f32.execute(s, w_low, w32);
-        if (plan.beta != 0.0f) plan.y_to_f32.execute(s, y_low, y32); // the blend reads y
+        auto in = [&](std::size_t dense, const dnnl::reorder &r, dnnl::memory &from, dnnl::memory &to) {
+            if (dense)
+                convert::to_f32(plan.low_type, from.get_data_handle(),
+                                static_cast<float *>(to.get_data_handle()), dense);
+            else
+                r.execute(s, from, to);
+        };
+        in(plan.x_dense, plan.x_to_f32, x_low, x32);
+        in(plan.w_dense, plan.w_to_f32, w_low, w32);
+        if (plan.beta != 0.0f) in(plan.y_dense, plan.y_to_f32, y_low, y32); // the blend reads y
+        s.wait();
         forward_execute(h, p, *plan.inner, ws + plan.x32_off, ws + plan.w32_off,
                         ws + plan.y32_off, ws + plan.inner_off,
                         plan.inner->workspace_bytes);
-        plan.y_from_f32.execute(s, y32, y_low);
+        if (plan.y_dense)
+            convert::from_f32(plan.low_type, static_cast<const float *>(y32.get_data_handle()),
+                              y_low.get_data_handle(), plan.y_dense);
+        else
+            plan.y_from_f32.execute(s, y32, y_low);
         s.wait();
         return;
     }

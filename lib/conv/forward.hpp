@@ -44,6 +44,10 @@ struct FwdPlan : CachedPlan {
     // FP32 result is rounded into y. Empty for FP32 problems.
     std::shared_ptr<FwdPlan> inner;
     dnnl::reorder x_to_f32, w_to_f32, y_to_f32, y_from_f32;
+    // Dense tensors (no gaps) convert with core/convert's F16C / bit loops instead of the
+    // reorders; 0 when the reorder must run.
+    dnncompatDataType_t low_type = DNNCOMPAT_DATA_FLOAT;
+    std::size_t x_dense = 0, w_dense = 0, y_dense = 0; // element counts
     dnnl::memory::desc x32, w32, y32;
     std::size_t x32_off = 0, w32_off = 0, y32_off = 0, inner_off = 0;
 
