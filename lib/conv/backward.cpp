@@ -292,25 +292,12 @@ void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataP
     auto &s = h.stream;
     const auto &pd = plan.pd;
 
-    const void *weights = w;
-    if (plan.flip_bytes) {
-        auto *flipped = reinterpret_cast<float *>(ws + plan.flip_off);
-        flip_filter(p, static_cast<const float *>(w), flipped);
-        weights = flipped;
-    }
-    dnnl::memory ddst(plan.user_dy, e, const_cast<void *>(dy));
-    dnnl::memory wei(plan.user_w, e, const_cast<void *>(weights));
+    const void *weights = oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes);
+    const dnnl::memory ddst = relaid(s, plan.dy_reorder, dnnl::memory(plan.user_dy, e, const_cast<void *>(dy)),
+                                     pd.diff_dst_desc(), ws + plan.dy_off, plan.dy_bytes);
+    const dnnl::memory wei = relaid(s, plan.wei_reorder, dnnl::memory(plan.user_w, e, const_cast<void *>(weights)),
+                                    pd.weights_desc(), ws + plan.wei_off, plan.wei_bytes);
     dnnl::memory out(plan.user_dx, e, dx);
-    if (plan.dy_bytes) {
-        dnnl::memory to(pd.diff_dst_desc(), e, ws + plan.dy_off);
-        plan.dy_reorder.execute(s, ddst, to);
-        ddst = to;
-    }
-    if (plan.wei_bytes) {
-        dnnl::memory to(pd.weights_desc(), e, ws + plan.wei_off);
-        plan.wei_reorder.execute(s, wei, to);
-        wei = to;
-    }
     dnnl::memory dsrc = plan.relayout ? dnnl::memory(pd.diff_src_desc(), e, ws + plan.dx_off)
                         : plan.separate_blend
                             ? dnnl::memory(pd.diff_src_desc(), e, h.temp_buffer(plan.temp_bytes))
@@ -406,19 +393,11 @@ void backward_filter_execute(dnncompatContext &h, const Problem &p, const BwdFil
     auto &s = h.stream;
     const auto &pd = plan.pd;
 
-    dnnl::memory src(plan.user_x, e, const_cast<void *>(x));
-    dnnl::memory ddst(plan.user_dy, e, const_cast<void *>(dy));
+    const dnnl::memory src = relaid(s, plan.src_reorder, dnnl::memory(plan.user_x, e, const_cast<void *>(x)),
+                                    pd.src_desc(), ws + plan.src_off, plan.src_bytes);
+    const dnnl::memory ddst = relaid(s, plan.dy_reorder, dnnl::memory(plan.user_dy, e, const_cast<void *>(dy)),
+                                     pd.diff_dst_desc(), ws + plan.dy_off, plan.dy_bytes);
     dnnl::memory out(plan.user_dw, e, dw);
-    if (plan.src_bytes) {
-        dnnl::memory to(pd.src_desc(), e, ws + plan.src_off);
-        plan.src_reorder.execute(s, src, to);
-        src = to;
-    }
-    if (plan.dy_bytes) {
-        dnnl::memory to(pd.diff_dst_desc(), e, ws + plan.dy_off);
-        plan.dy_reorder.execute(s, ddst, to);
-        ddst = to;
-    }
     dnnl::memory dwei = plan.res_bytes ? dnnl::memory(pd.diff_weights_desc(), e, ws + plan.res_off)
                         : plan.separate_blend
                             ? dnnl::memory(pd.diff_weights_desc(), e,

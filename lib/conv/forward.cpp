@@ -333,25 +333,12 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
     }
     const auto &pd = plan.pd;
 
-    const void *weights = w;
-    if (plan.flip_bytes) {
-        auto *flipped = reinterpret_cast<float *>(ws + plan.flip_off);
-        flip_filter(p, static_cast<const float *>(w), flipped);
-        weights = flipped;
-    }
-    dnnl::memory src(plan.user_x, e, const_cast<void *>(x));
-    dnnl::memory wei(plan.user_w, e, const_cast<void *>(weights));
+    const void *weights = oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes);
+    const dnnl::memory src = relaid(s, plan.src_reorder, dnnl::memory(plan.user_x, e, const_cast<void *>(x)),
+                                    pd.src_desc(), ws + plan.src_off, plan.src_bytes);
+    const dnnl::memory wei = relaid(s, plan.wei_reorder, dnnl::memory(plan.user_w, e, const_cast<void *>(weights)),
+                                    pd.weights_desc(), ws + plan.wei_off, plan.wei_bytes);
     dnnl::memory dst(plan.user_y, e, y);
-    if (plan.src_bytes) {
-        dnnl::memory to(pd.src_desc(), e, ws + plan.src_off);
-        plan.src_reorder.execute(s, src, to);
-        src = to;
-    }
-    if (plan.wei_bytes) {
-        dnnl::memory to(pd.weights_desc(), e, ws + plan.wei_off);
-        plan.wei_reorder.execute(s, wei, to);
-        wei = to;
-    }
     dnnl::memory conv_dst = plan.relayout ? dnnl::memory(pd.dst_desc(), e, ws + plan.dst_off)
                             : plan.separate_blend
                                 ? dnnl::memory(pd.dst_desc(), e, h.temp_buffer(plan.temp_bytes))

@@ -80,4 +80,19 @@ void flip_filter(const Problem &p, const float *w, float *out) {
     }
 }
 
+
+dnnl::memory relaid(dnnl::stream &s, const dnnl::reorder &r, const dnnl::memory &user, const md &to,
+                    char *at, std::size_t bytes) {
+    if (bytes == 0) return user;
+    dnnl::memory copy(to, user.get_engine(), at);
+    r.execute(s, const_cast<dnnl::memory &>(user), copy);
+    return copy;
+}
+
+const void *oriented_filter(const Problem &p, const void *w, char *at, std::size_t flip_bytes) {
+    if (flip_bytes == 0) return w;
+    flip_filter(p, static_cast<const float *>(w), reinterpret_cast<float *>(at));
+    return at;
+}
+
 } // namespace dnncompat::conv::util

@@ -42,4 +42,13 @@ bool impl_is(const char *impl, const char *kind);
 // a oneDNN reorder cannot reverse an axis (memory descriptors take no negative strides).
 void flip_filter(const Problem &p, const float *w, float *out);
 
+// The memory the primitive reads for an operand: `user` itself when bytes == 0, else `user`
+// reordered by r into the layout `to` at workspace address `at`.
+dnnl::memory relaid(dnnl::stream &s, const dnnl::reorder &r, const dnnl::memory &user, const md &to,
+                    char *at, std::size_t bytes);
+
+// The filter the primitive reads: w, or (flip_bytes != 0, CONVOLUTION mode) its flipped copy
+// written at `at`.
+const void *oriented_filter(const Problem &p, const void *w, char *at, std::size_t flip_bytes);
+
 } // namespace dnncompat::conv::util
