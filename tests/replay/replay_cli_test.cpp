@@ -287,3 +287,38 @@ TEST(ReplayCli, UnwritableReportPathIsRefusedBeforeReplaying) {
     EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("cudnnConvolutionForward"), std::string::npos) << "replayed anyway";
 }
+
+TEST(ReplayCli, NonFiniteScalarsSpelledByCudnnAreNumbersNotMalformed) {
+    // JSON cannot hold NaN or infinity, so the importer keeps cuDNN's "nan" / "-inf" as strings;
+    // replay reads them back as the numbers they are.
+    for (const char *spelling : {"nan", "-nan", "inf", "-INF", "infinity"}) {
+        json trace = json::parse(slurp(kTraces + "/set-tensor-bad-param.json"));
+        json &conv = trace["calls"][8];
+        ASSERT_EQ(conv["api"], "cudnnConvolutionForward");
+        conv["args"]["alpha"]["value"] = spelling;
+        const fs::path dir = fs::path(testing::TempDir()) / "replay_nonfinite";
+        fs::create_directories(dir);
+        const fs::path file = dir / (std::string("alpha-") + spelling + ".json");
+        std::ofstream(file) << trace.dump();
+        const Result r = replay(quote(file.string()));
+        EXPECT_EQ(r.rc, 0) << spelling << "\n" << r.out << r.err;
+        ASSERT_FALSE(r.report.is_null()) << spelling;
+        EXPECT_EQ(r.report["summary"]["malformed"], 0) << spelling;
+        EXPECT_EQ((*find_call(r.report, 8))["outcome"], "match") << spelling;
+    }
+    json trace = json::parse(slurp(kTraces + "/set-tensor-bad-param.json"));
+    trace["calls"][8]["args"]["alpha"]["value"] = "nanx";
+    const fs::path file = fs::path(testing::TempDir()) / "replay_nonfinite" / "alpha-bad.json";
+    std::ofstream(file) << trace.dump();
+    const Result r = replay(quote(file.string()));
+    EXPECT_EQ(r.rc, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("/calls/8/args/alpha/value is not a number"), std::string::npos) << r.out;
+}
+
+TEST(ReplayCli, FailedWriteToStandardOutputExitsTwo) {
+    if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
+    const std::string cmd = quote(kReplay) + " " + quote(kTraces + "/set-tensor-bad-param.json") + " >/dev/full 2>&1";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+}

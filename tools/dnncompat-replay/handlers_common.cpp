@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -47,6 +48,17 @@ int64_t Args::integer(const std::string &name) const {
 double Args::real(const std::string &name) const {
     const json &v = value(name);
     if (v.is_number()) return v.get<double>();
+    // JSON has no NaN or infinity: the importer keeps cuDNN's printed "nan", "-nan", "inf",
+    // "-inf" (glibc's %g spellings, any case) as strings.
+    if (v.is_string()) {
+        std::string t = v.get<std::string>();
+        std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return std::tolower(ch); });
+        const bool neg = !t.empty() && t[0] == '-';
+        const std::string mag = t.substr(!t.empty() && (t[0] == '-' || t[0] == '+') ? 1 : 0);
+        if (mag == "nan") return std::numeric_limits<double>::quiet_NaN();
+        if (mag == "inf" || mag == "infinity")
+            return neg ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    }
     throw MalformedCall(fmt::format("{}/{}/value is not a number", base_, name));
 }
 

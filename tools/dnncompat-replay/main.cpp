@@ -9,6 +9,17 @@
 
 #include <cstdio>
 #include <exception>
+#include <string>
+
+namespace {
+
+// Last words on stderr. std::fputs, not fmt::print: fmt throws when the write fails (stderr on a
+// full disk), and an exception here would abort instead of returning the exit code.
+void say(const std::string &message) {
+    std::fputs(("dnncompat-replay: " + message + "\n").c_str(), stderr);
+}
+
+} // namespace
 
 int main(int argc, char **argv) {
     using dnncompat::replay::Options;
@@ -39,18 +50,24 @@ int main(int argc, char **argv) {
     try {
         if (!max_memory.empty()) options.max_memory = dnncompat::replay::parse_size(max_memory);
         if (options.max_memory == 0 && !max_memory.empty()) options.max_memory = 1; // "0": nothing allowed
-        return dnncompat::replay::run_replay(options);
+        const int rc = dnncompat::replay::run_replay(options);
+        // A full disk or a closed descriptor loses the report: say so rather than exit 0.
+        if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+            say("error writing to standard output");
+            return 2;
+        }
+        return rc;
     } catch (const dnncompat::replay::InputError &e) {
         std::fflush(stdout);
-        fmt::print(stderr, "dnncompat-replay: {}\n", e.what());
+        say(e.what());
         return 2;
     } catch (const std::exception &e) {
         std::fflush(stdout);
-        fmt::print(stderr, "dnncompat-replay: error: {}\n", e.what());
+        say(std::string("error: ") + e.what());
         return 2;
     } catch (...) {
         std::fflush(stdout);
-        fmt::print(stderr, "dnncompat-replay: unknown error\n");
+        say("unknown error");
         return 2;
     }
 }
