@@ -1,0 +1,27 @@
+// Files the tools and the library write for the user (perf-db, find-db, reports): written to a
+// temporary file in the same folder and renamed over the target, so a reader sees the old file
+// or the new one, never half of one; updates of a shared database run under an advisory lock.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace dnncompat::files {
+
+// Writes text to path atomically (temporary file + fsync + rename), creating the parent
+// folders. Throws std::runtime_error naming the path on failure; the old file stays intact.
+void write_atomically(const std::string &path, const std::string &text);
+
+// Runs fn while holding an exclusive advisory lock (flock) on path + ".lock", so two processes
+// updating one database serialise their read-modify-write. Throws std::runtime_error when the
+// lock file cannot be created.
+void with_lock(const std::string &path, const std::function<void()> &fn);
+
+// Reads the whole file; false when it does not exist or cannot be read.
+bool read_file(const std::string &path, std::string &text);
+
+// Moves a corrupt file aside to path + ".corrupt" (replacing an older one) and returns the new
+// name; empty when the rename failed.
+std::string set_aside(const std::string &path);
+
+} // namespace dnncompat::files

@@ -1,0 +1,26 @@
+// Find mode's measurement of one solver: runs its oneDNN primitive on the caller's layouts,
+// layout copies included (they are part of what a call pays), and takes the median.
+#pragma once
+
+#include "solver/solver.hpp"
+
+namespace dnncompat::solver {
+
+struct MeasureOptions {
+    int warmup = 1;          // untimed runs (the first builds the kernel)
+    int runs = 5;            // timed runs at most; the median is reported
+    double cap_ms = 2000.0;  // stop timing after this much measured time (at least one run)
+};
+
+struct Measurement {
+    bool ok = false;
+    double median_ms = -1; // median of the timed runs, milliseconds
+    int runs = 0;          // timed runs done
+    std::string error;     // why it could not be measured
+};
+
+// Times solver s on problem p in direction d with pseudo-random data. Never throws: an
+// allocation or oneDNN failure is reported in `error`.
+Measurement measure(const conv::Problem &p, Direction d, const Solver &s, const MeasureOptions &o = {});
+
+} // namespace dnncompat::solver

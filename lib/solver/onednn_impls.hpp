@@ -1,0 +1,39 @@
+// oneDNN's implementation lists for a convolution problem, per direction: the primitive
+// descriptors behind the oneDNN solvers (enumerated with next_impl(), keeping the op descriptor
+// alive while the iterator walks it) and the primitive a measurement runs.
+#pragma once
+
+#include "solver/solver.hpp"
+
+#include <dnnl.hpp>
+
+#include <optional>
+
+namespace dnncompat::solver::onednn {
+
+// The engine the solver layer enumerates and measures on (oneDNN's CPU engine).
+const dnnl::engine &engine();
+
+// A primitive descriptor for one direction, whichever of the three kinds it is.
+struct Pd {
+    Direction dir = Direction::fwd;
+    dnnl::convolution_forward::primitive_desc fwd;
+    dnnl::convolution_backward_data::primitive_desc bwd_data;
+    dnnl::convolution_backward_weights::primitive_desc bwd_filter;
+    dnnl::primitive_desc_base &base();
+    const dnnl::primitive_desc_base &base() const;
+    // The data memory descriptors of the primitive: x (src / diff_src), w (weights /
+    // diff_weights), y (dst / diff_dst).
+    dnnl::memory::desc x() const, w() const, y() const;
+};
+
+// The primitive descriptor of implementation `impl` for p in direction d, on the caller's
+// layouts or oneDNN's (format_tag::any), through the Winograd or direct algorithm, with a user
+// scratchpad. Empty when it does not exist; never throws.
+std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout,
+                       bool winograd);
+
+// Uncached enumeration behind solver::implementations().
+std::vector<Impl> enumerate(const conv::Problem &p, Direction d);
+
+} // namespace dnncompat::solver::onednn

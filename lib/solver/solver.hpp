@@ -1,0 +1,83 @@
+// Convolution solvers, modelled on MIOpen's stateless solvers: each one says whether it applies
+// to a problem (and why not), the workspace it needs, and its WTI (work-time index), and it
+// stands for one cuDNN algorithm enum so perf structs and diagnostics speak cuDNN.
+//
+// WTI, as in MIOpen: 1.0 = the direct algorithm running at 100% of this machine's peak FLOP/s;
+// above 1.0 is possible for algorithms that do fewer multiplications (Winograd); kWtiUnknown
+// (-2) when no model covers the problem. Immediate mode ranks applicable solvers by WTI.
+//
+// Ids are stable and append-only: a retired solver keeps its id, a new solver takes the next
+// one, so perf-db and find-db entries never change meaning.
+#pragma once
+
+#include "conv/problem.hpp"
+#include "solver/machine.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dnncompat::solver {
+
+enum class Direction { fwd = 0, bwd_data = 1, bwd_filter = 2 };
+
+// "fwd", "bwd-data", "bwd-filter".
+const char *direction_name(Direction d);
+
+constexpr double kWtiUnknown = -2.0;
+
+// The oneDNN implementations reachable for one problem and direction (see implementations()).
+struct Impl {
+    std::string name;           // oneDNN's implementation name, e.g. "jit:avx2", "x64:gemm:jit"
+    bool user_layout = false;   // runs on the caller's layouts (no relayout copies)
+    bool winograd = false;      // reached through dnnl::algorithm::convolution_winograd
+    std::size_t scratchpad = 0; // oneDNN scratchpad, bytes
+    std::size_t relayout = 0;   // bytes of layout copies the call pays when !user_layout
+};
+
+// Why a solver does or does not apply. `ok` false always comes with a reason.
+struct Applicability {
+    bool ok = false;
+    std::string reason;
+};
+
+class Solver {
+public:
+    virtual ~Solver() = default;
+    // Stable, append-only identifier (perf-db and find-db keys).
+    virtual uint32_t id() const = 0;
+    // Short stable name, e.g. "onednn.jit-direct".
+    virtual const char *name() const = 0;
+    // The cuDNN algorithm enum value this solver stands for in direction d
+    // (cudnnConvolutionFwdAlgo_t, cudnnConvolutionBwdDataAlgo_t or cudnnConvolutionBwdFilterAlgo_t).
+    virtual int cudnn_algo(Direction d) const = 0;
+    // Whether the solver runs p in direction d on this machine; total: never throws.
+    virtual Applicability applicable(const conv::Problem &p, Direction d) const = 0;
+    // Workspace (bytes) a call needs: oneDNN scratchpad plus layout copies. Only when applicable.
+    virtual std::size_t workspace(const conv::Problem &p, Direction d) const = 0;
+    // Estimated WTI on machine m (kWtiUnknown when no model covers p). Only when applicable.
+    virtual double wti(const conv::Problem &p, Direction d, const Machine &m) const = 0;
+    // True for solvers kept only as a last resort (the reference kernel).
+    virtual bool last_resort() const { return false; }
+    // The oneDNN implementation the solver runs for p in direction d, if it is a oneDNN solver
+    // and applies.
+    virtual std::optional<Impl> onednn_impl(const conv::Problem &p, Direction d) const = 0;
+};
+
+// Every solver, in id order. The list only grows.
+const std::vector<const Solver *> &all();
+// The solver with this id, or nullptr.
+const Solver *by_id(uint32_t id);
+
+// The distinct oneDNN implementations for p in direction d (on the caller's layouts first, then
+// those that need oneDNN's own layouts), in oneDNN's order, deduplicated by name. Cached per
+// problem; total (an error inside oneDNN yields an empty list).
+std::vector<Impl> implementations(const conv::Problem &p, Direction d);
+
+// Estimated milliseconds for a WTI: the direct algorithm at peak over the WTI.
+double wti_to_ms(const conv::Problem &p, Direction d, double wti, const Machine &m);
+
+} // namespace dnncompat::solver

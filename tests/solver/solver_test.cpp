@@ -1,0 +1,232 @@
+// Solver layer: the problem grammar, immediate-mode ranking invariants (field cases F15-F19),
+// the perf-db round trip and corrupt-file handling, and one measurement.
+#include "core/atomic_file.hpp"
+#include "solver/grammar.hpp"
+#include "solver/immediate.hpp"
+#include "solver/measure.hpp"
+#include "solver/perf_db.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace {
+
+using namespace dnncompat;
+using solver::Direction;
+namespace fs = std::filesystem;
+
+const Direction kDirs[] = {Direction::fwd, Direction::bwd_data, Direction::bwd_filter};
+
+std::string error_of(const std::string &text) {
+    try {
+        solver::parse_problem(text);
+    } catch (const solver::GrammarError &e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Grammar, KeyValueFormWithDefaults) {
+    const conv::Problem p = solver::parse_problem("n=32,c=64,h=56,w=56,k=3");
+    EXPECT_EQ(solver::canonical(p), "g1mb32ic64ih56iw56oc64oh56ow56kh3kw3sh1sw1ph1pw1dh0dw0 f32 nchw");
+    // o defaults to c, p to "same", w to h.
+    const conv::Problem q = solver::parse_problem("n=2, c=8, h=9, r=3, s=5, o=16, u=2, l=2, g=2, layout=nhwc, dtype=f16");
+    EXPECT_EQ(solver::canonical(q), "g2mb2ic8ih9iw9oc16oh5ow5kh3kw5sh2sw2ph2pw4dh1dw1 f16 nhwc");
+    const conv::Problem z = solver::parse_problem("n=1,c=3,h=7,k=7,p=0");
+    EXPECT_EQ(z.out, (dims_t{1, 1}));
+    const conv::Problem d3 = solver::parse_problem("n=1,c=4,d=6,h=8,w=10,k=3");
+    EXPECT_EQ(solver::canonical(d3), "g1mb1ic4id6ih8iw10oc4od6oh8ow10kd3kh3kw3sd1sh1sw1pd1ph1pw1dd0dh0dw0 f32 ncdhw");
+}
+
+TEST(Grammar, BenchdnnDescriptor) {
+    const conv::Problem p = solver::parse_problem("mb32ic64ih56oc64kh3ph1");
+    EXPECT_EQ(solver::canonical(p), "g1mb32ic64ih56iw56oc64oh56ow56kh3kw3sh1sw1ph1pw1dh0dw0 f32 nchw");
+    // benchdnn's mb default, explicit output size checked, dilation counted from 0, a name.
+    const conv::Problem q = solver::parse_problem("ic16ih10oc8oh6kh3dh1n\"conv\"");
+    EXPECT_EQ(q.n, 2);
+    EXPECT_EQ(q.dilation, (dims_t{2, 2}));
+    EXPECT_EQ(q.out, (dims_t{6, 6}));
+    EXPECT_NE(error_of("ic16ih10oc8oh7kh3").find("\"oh\" is 7 but the other sizes give 8"), std::string::npos);
+}
+
+TEST(Grammar, ErrorsNameTheKeyAndShowTheInput) {
+    struct Case {
+        const char *input, *expect;
+    } cases[] = {
+        {"n=32,c=64,h=56,x=3", "unknown key \"x\""},
+        {"n=32,c=64,h=56,k=three", "key \"k\": \"three\" is not a whole number"},
+        {"c=64,h=56,k=3", "key \"n\" is required"},
+        {"n=0,c=64,h=56,k=3", "key \"n\": 0 is below 1"},
+        {"n=1,c=64,h=56,k=3,k=5", "key \"k\" given twice"},
+        {"n=1,c=6,h=5,k=3,g=4", "groups 4 must divide"},
+        {"n=1,c=6,h=2,k=5,p=0", "larger than the padded input"},
+        {"n=1,c=6,h=5,k=3,r=3", "not both"},
+        {"n=1,c=6,h=5,dtype=f64", "\"dtype\": \"f64\""},
+        {"n=1,c=6,h=5,layout=chwn", "\"layout\": \"chwn\""},
+        {"n=1,,c=6,h=5", "empty item"},
+        {"mb2ic3xx4", "unknown benchdnn key \"xx\""},
+        {"mb2oc3ih4", "\"ic\" is required"},
+        {"", "empty problem string"},
+    };
+    for (const auto &c : cases) {
+        const std::string e = error_of(c.input);
+        EXPECT_NE(e.find(c.expect), std::string::npos) << c.input << " -> " << e;
+        if (*c.input) {
+            EXPECT_NE(e.find(std::string("\"") + c.input + "\""), std::string::npos) << e;
+        }
+    }
+    EXPECT_NE(error_of("n=99999999999999999,c=1,h=1").find("not a whole number"), std::string::npos);
+}
+
+void expect_sane(const solver::Ranking &r, const std::string &what) {
+    std::set<uint32_t> ids;
+    for (const auto &c : r.ranked) {
+        EXPECT_TRUE(ids.insert(c.solver->id()).second) << what;
+        EXPECT_TRUE(c.reason.empty()) << what;
+    }
+    for (const auto &c : r.excluded) EXPECT_FALSE(c.reason.empty()) << what << " " << c.solver->name();
+    EXPECT_EQ(r.ranked.size() + r.excluded.size(), solver::all().size()) << what;
+    // A real kernel always ranks above the reference kernel (F16).
+    for (std::size_t i = 1; i < r.ranked.size(); ++i)
+        EXPECT_FALSE(r.ranked[i - 1].solver->last_resort()) << what;
+}
+
+TEST(Immediate, ReferenceKernelIsNeverFirstWhenARealKernelApplies) {
+    const auto &m = solver::current_machine();
+    for (const char *s : {"n=32,c=64,h=56,k=3", "n=1,c=96,d=6,h=24,w=40,k=3", "n=2,c=3,h=31,k=7,u=2",
+                          "n=4,c=16,h=15,k=3,l=2"}) {
+        const conv::Problem p = solver::parse_problem(s);
+        for (auto d : kDirs) {
+            const auto r = solver::rank(p, d, m);
+            expect_sane(r, s);
+            ASSERT_FALSE(r.ranked.empty()) << s;
+            EXPECT_FALSE(r.ranked.front().solver->last_resort()) << s << " " << solver::direction_name(d);
+            EXPECT_GT(r.ranked.front().wti, 0.0) << s;
+        }
+    }
+}
+
+TEST(Immediate, DepthwiseProblemsPreferTheDepthwiseKernel) {
+    // F15: the estimate must know groups.
+    const conv::Problem p = solver::parse_problem("n=32,c=48,h=56,k=3,g=48");
+    for (auto d : kDirs) {
+        const auto r = solver::rank(p, d, solver::current_machine());
+        ASSERT_FALSE(r.ranked.empty());
+        EXPECT_STREQ(r.ranked.front().solver->name(), "onednn.jit-depthwise") << solver::direction_name(d);
+    }
+}
+
+TEST(Immediate, DegenerateShapesAreRankedInEveryDirection) {
+    // F18: 1x1x3x3 input, 3x3 kernel, output 1x1x1x1.
+    const conv::Problem p = solver::parse_problem("n=1,c=1,h=3,k=3,p=0");
+    for (auto d : kDirs) {
+        const auto r = solver::rank(p, d, solver::current_machine());
+        expect_sane(r, "degenerate");
+        EXPECT_FALSE(r.ranked.empty()) << solver::direction_name(d);
+    }
+}
+
+TEST(Immediate, WorkspaceLimitExcludesWithTheReason) {
+    // F19: n=1, c=k=512, 1x3006, kernel 1x7, pad (0,9), dilation (1,3), limit 15,982,592 bytes.
+    const conv::Problem p = solver::make_problem(1, 512, 512, 1, {1, 3006}, {1, 7}, {0, 9}, {1, 1}, {1, 3},
+                                                 DNNCOMPAT_DATA_FLOAT, false);
+    const std::size_t limit = 15982592;
+    const auto r = solver::rank(p, Direction::fwd, solver::current_machine(), limit);
+    expect_sane(r, "F19");
+    for (const auto &c : r.ranked) EXPECT_LE(c.workspace, limit) << c.solver->name();
+    const auto unlimited = solver::rank(p, Direction::fwd, solver::current_machine());
+    std::size_t over = 0;
+    for (const auto &c : unlimited.ranked) over += c.workspace > limit;
+    std::size_t reported = 0;
+    for (const auto &c : r.excluded) reported += c.reason.find("over the limit of 15982592") != std::string::npos;
+    EXPECT_EQ(reported, over);
+}
+
+TEST(Immediate, TensorsOver2GiBExcludeTheJitKernelsWithAReason) {
+    // F17 / F2: n=42, c=3, d=64, 224x224, k=64, 1x7x7, pad (0,3,3), stride (1,2,2): y has 2^31+ elements.
+    const conv::Problem p = solver::make_problem(42, 3, 64, 1, {64, 224, 224}, {1, 7, 7}, {0, 3, 3}, {1, 2, 2},
+                                                 {1, 1, 1}, DNNCOMPAT_DATA_FLOAT, false);
+    const auto r = solver::rank(p, Direction::fwd, solver::current_machine());
+    expect_sane(r, "F2");
+    for (const auto &c : r.ranked) EXPECT_EQ(std::string(c.solver->name()).find("jit"), std::string::npos) << c.solver->name();
+    bool said = false;
+    for (const auto &c : r.excluded) said = said || c.reason.find("32-bit") != std::string::npos;
+    EXPECT_TRUE(said);
+}
+
+TEST(Immediate, WtiIsRelativeToPeakAndTimesFollowIt) {
+    const auto &m = solver::current_machine();
+    const conv::Problem p = solver::parse_problem("n=8,c=64,h=28,k=3");
+    const auto r = solver::rank(p, Direction::fwd, m);
+    for (const auto &c : r.ranked) {
+        ASSERT_GT(c.wti, 0.0);
+        EXPECT_LE(c.wti, 1.0) << "no Winograd here: nothing beats the direct algorithm at peak";
+        EXPECT_NEAR(c.est_ms, p.flops() / (m.peak_gflops * 1e6) / c.wti, 1e-9 * c.est_ms);
+    }
+    for (std::size_t i = 1; i < r.ranked.size(); ++i) EXPECT_GE(r.ranked[i - 1].wti, r.ranked[i].wti);
+}
+
+TEST(Measure, TimesTheChosenSolver) {
+    const conv::Problem p = solver::parse_problem("n=1,c=8,h=8,k=3");
+    const auto r = solver::rank(p, Direction::fwd, solver::current_machine());
+    ASSERT_FALSE(r.ranked.empty());
+    solver::MeasureOptions o;
+    o.runs = 3;
+    const auto mm = solver::measure(p, Direction::fwd, *r.ranked.front().solver, o);
+    ASSERT_TRUE(mm.ok) << mm.error;
+    EXPECT_GT(mm.median_ms, 0.0);
+    EXPECT_EQ(mm.runs, 3);
+}
+
+fs::path temp_dir(const char *name) {
+    fs::path d = fs::path(testing::TempDir()) / name;
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+TEST(PerfDb, RoundTripKeepsOtherMachines) {
+    const fs::path path = temp_dir("perfdb_roundtrip") / "perf-db.json";
+    solver::Machine a = solver::builtin_machine();
+    a.peak_gflops = 123.5;
+    a.bandwidth_gbs = 17.25;
+    a.efficiency["onednn.gemm"] = 0.61;
+    solver::store_machine(path.string(), a);
+    solver::Machine b = a;
+    b.cpu = "another CPU";
+    b.peak_gflops = 10;
+    solver::store_machine(path.string(), b);
+    const solver::PerfDb db = solver::load_perf_db(path.string());
+    EXPECT_TRUE(db.problem.empty()) << db.problem;
+    ASSERT_EQ(db.machines.size(), 2u);
+    const auto &got = db.machines.at(a.signature());
+    EXPECT_DOUBLE_EQ(got.peak_gflops, 123.5);
+    EXPECT_DOUBLE_EQ(got.bandwidth_gbs, 17.25);
+    EXPECT_DOUBLE_EQ(got.efficiency.at("onednn.gemm"), 0.61);
+    EXPECT_DOUBLE_EQ(db.machines.at(b.signature()).peak_gflops, 10);
+}
+
+TEST(PerfDb, CorruptFileIsReportedSetAsideAndRebuilt) {
+    const fs::path dir = temp_dir("perfdb_corrupt");
+    const fs::path path = dir / "perf-db.json";
+    for (const char *bad : {"{\"version\": 1, \"machines\": {", "{\"version\": 1, \"machines\": {\"x\": {\"peak_gflops\": -1, \"bandwidth_gbs\": 1}}}"}) {
+        std::ofstream(path) << bad;
+        const solver::PerfDb db = solver::load_perf_db(path.string());
+        EXPECT_TRUE(db.machines.empty());
+        EXPECT_NE(db.problem.find("is corrupt"), std::string::npos) << db.problem;
+        EXPECT_NE(db.problem.find(".corrupt"), std::string::npos) << db.problem;
+        EXPECT_FALSE(fs::exists(path));
+        std::string kept;
+        ASSERT_TRUE(files::read_file(path.string() + ".corrupt", kept));
+        EXPECT_EQ(kept, bad) << "the bad file is kept for the user, not overwritten";
+        solver::store_machine(path.string(), solver::builtin_machine());
+        EXPECT_EQ(solver::load_perf_db(path.string()).machines.size(), 1u);
+        fs::remove(path);
+    }
+}
+
+} // namespace
