@@ -381,6 +381,9 @@ dnncompatStatus_t dnncompatGetStream(dnncompatHandle_t handle, dnncompatStream_t
 /* in elements. Every setter returns BAD_PARAM for a dimension or stride below 1, nbDims out   */
 /* of [3, DNNCOMPAT_DIM_MAX] (4d: exactly 4), an unknown data type or format, or an element     */
 /* count whose byte size overflows 64 bits; the descriptor is unchanged on failure.            */
+/* NCHW_VECT_C (format-taking setters): INT8x4 / UINT8x4 / INT8x32 only and C a multiple of    */
+/* the vector width (4 or 32), else BAD_PARAM; dims count channels, memory is                   */
+/* [N][C/v][spatial][v] and the reported strides are those of [N, C/v, spatial] in vectors.     */
 /* ------------------------------------------------------------------------------------------ */
 
 dnncompatStatus_t dnncompatCreateTensorDescriptor(dnncompatTensorDescriptor_t *tensorDesc);
@@ -401,14 +404,17 @@ dnncompatStatus_t dnncompatSetTensorNdDescriptorEx(dnncompatTensorDescriptor_t t
 dnncompatStatus_t dnncompatGetTensorNdDescriptor(const dnncompatTensorDescriptor_t tensorDesc,
         int nbDimsRequested, dnncompatDataType_t *dataType, int *nbDims, int dimA[],
         int strideA[]);
-/* As cudnnGetTensorSizeInBytes: bytes spanned by the strided tensor. */
+/* As cudnnGetTensorSizeInBytes: bytes spanned by the strided tensor (NCHW_VECT_C: counted in
+ * vectors of 4 or 32 bytes). */
 dnncompatStatus_t dnncompatGetTensorSizeInBytes(const dnncompatTensorDescriptor_t tensorDesc,
         size_t *size);
 dnncompatStatus_t dnncompatDestroyTensorDescriptor(dnncompatTensorDescriptor_t tensorDesc);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Filter descriptors: K, C/groups, then spatial (R, S); format NCHW means KCRS packed,        */
-/* NHWC means KRSC packed.                                                                     */
+/* NHWC means KRSC packed, NCHW_VECT_C (INT8x4 / UINT8x4 / INT8x32 only, else BAD_PARAM)     */
+/* means [K][C/v][R][S][v]; as in cuDNN, a C that is not a multiple of v is accepted here      */
+/* (sized rounded down) and refused by the convolution.                                       */
 /* ------------------------------------------------------------------------------------------ */
 
 dnncompatStatus_t dnncompatCreateFilterDescriptor(dnncompatFilterDescriptor_t *filterDesc);
@@ -423,7 +429,7 @@ dnncompatStatus_t dnncompatSetFilterNdDescriptor(dnncompatFilterDescriptor_t fil
 dnncompatStatus_t dnncompatGetFilterNdDescriptor(const dnncompatFilterDescriptor_t filterDesc,
         int nbDimsRequested, dnncompatDataType_t *dataType, dnncompatTensorFormat_t *format,
         int *nbDims, int filterDimA[]);
-/* As cudnnGetFilterSizeInBytes. */
+/* As cudnnGetFilterSizeInBytes (NCHW_VECT_C: K * floor(C / v) * R * S vectors). */
 dnncompatStatus_t dnncompatGetFilterSizeInBytes(const dnncompatFilterDescriptor_t filterDesc,
         size_t *size);
 dnncompatStatus_t dnncompatDestroyFilterDescriptor(dnncompatFilterDescriptor_t filterDesc);
@@ -507,7 +513,12 @@ dnncompatStatus_t dnncompatGetConvolutionForwardWorkspaceSize(dnncompatHandle_t 
  * BAD_PARAM: null pointers, invalid or mismatched descriptors, y's shape not the computed one,
  * workSpaceSizeInBytes below what dnncompatGetConvolutionForwardWorkspaceSize returns.
  * NOT_SUPPORTED: an algorithm or data type with no equivalent result here. An algorithm oneDNN
- * lacks but can replace with an identical result runs the replacement and emits a diagnostic. */
+ * lacks but can replace with an identical result runs the replacement and emits a diagnostic.
+ * Integer configurations (compute type INT32, IMPLICIT_GEMM / IMPLICIT_PRECOMP_GEMM only, else
+ * NOT_SUPPORTED): x INT8 or UINT8, w INT8, y INT8 or FLOAT, all NHWC; x INT8x4 or UINT8x4, w
+ * INT8x4, y INT8x4 or FLOAT; x, w, y INT8x32 (vectorised types in NCHW_VECT_C, 2-d, no
+ * dilation). Exact integer accumulation; y = alpha * acc + beta * y, rounded to nearest even and
+ * saturated for INT8 y. */
 dnncompatStatus_t dnncompatConvolutionForward(dnncompatHandle_t handle, const void *alpha,
         const dnncompatTensorDescriptor_t xDesc, const void *x,
         const dnncompatFilterDescriptor_t wDesc, const void *w,
@@ -524,8 +535,9 @@ dnncompatStatus_t dnncompatDeriveBNTensorDescriptor(dnncompatTensorDescriptor_t 
         const dnncompatTensorDescriptor_t xDesc, dnncompatBatchNormMode_t mode);
 /* As cudnnBatchNormalizationForwardInference:
  * y = alpha * (scale * (x - mean) / sqrt(var + epsilon) + bias) + beta * y, with scale, bias,
- * mean and var shaped as dnncompatDeriveBNTensorDescriptor gives for the mode. BAD_PARAM for
- * null pointers, mismatched descriptors, epsilon < DNNCOMPAT_BN_MIN_EPSILON or an unknown mode. */
+ * mean and var shaped as dnncompatDeriveBNTensorDescriptor gives for the mode (FLOAT, also for
+ * HALF / BFLOAT16 x and y, which are computed in FP32 and rounded once). BAD_PARAM for null
+ * pointers, mismatched descriptors, epsilon < DNNCOMPAT_BN_MIN_EPSILON or an unknown mode. */
 dnncompatStatus_t dnncompatBatchNormalizationForwardInference(dnncompatHandle_t handle,
         dnncompatBatchNormMode_t mode, const void *alpha, const void *beta,
         const dnncompatTensorDescriptor_t xDesc, const void *x,
@@ -711,21 +723,215 @@ dnncompatStatus_t dnncompatReorderFilterAndBias(dnncompatHandle_t handle,
 /* end of section conv-backward */
 
 /* ------------------------------------------------------------------------------------------ */
+/* Fused operations and folded backward-data descriptors (as cudnn_cnn.h)                     */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct dnncompatFusedOpsConstParamStruct *dnncompatFusedOpsConstParamPack_t;
+typedef struct dnncompatFusedOpsVariantParamStruct *dnncompatFusedOpsVariantParamPack_t;
+typedef struct dnncompatFusedOpsPlanStruct *dnncompatFusedOpsPlan_t;
+
+/* As cudnnFusedOps_t. The steps in [ ] are optional (disabled by a CUDNN_PTR_NULL placeholder or
+ * a null descriptor). */
+typedef enum {
+    /* [per-channel scale], [per-channel bias], [activation], convolution fwd, [y sum, y sum^2] */
+    DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS = 0,
+    /* [per-channel scale], [per-channel bias], [activation], convolution bwd-filter */
+    DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_WGRAD = 1,
+    /* equivalent scale/bias from ySum, ySqSum; [running stats update], [saved mean, inv std] */
+    DNNCOMPAT_FUSED_BN_FINALIZE_STATISTICS_TRAINING = 2,
+    /* equivalent scale/bias from the running mean and variance */
+    DNNCOMPAT_FUSED_BN_FINALIZE_STATISTICS_INFERENCE = 3,
+    /* reserved for future use in cuDNN (NOT_SUPPORTED) */
+    DNNCOMPAT_FUSED_CONV_SCALE_BIAS_ADD_ACTIVATION = 4,
+    DNNCOMPAT_FUSED_SCALE_BIAS_ADD_ACTIVATION_GEN_BITMASK = 5,
+    DNNCOMPAT_FUSED_DACTIVATION_FORK_DBATCHNORM = 6
+} dnncompatFusedOps_t;
+
+/* As cudnnFusedOpsConstParamLabel_t. *_DESC: set passes the descriptor itself (copied by value,
+ * null clears it); get passes a created descriptor that receives a copy. *_PLACEHOLDER: set/get
+ * pass a dnncompatFusedOpsPointerPlaceHolder_t *. BN_MODE: a dnncompatBatchNormMode_t *. */
+typedef enum {
+    DNNCOMPAT_PARAM_XDESC = 0,
+    DNNCOMPAT_PARAM_XDATA_PLACEHOLDER = 1,
+    DNNCOMPAT_PARAM_BN_MODE = 2,
+    DNNCOMPAT_PARAM_BN_EQSCALEBIAS_DESC = 3,
+    DNNCOMPAT_PARAM_BN_EQSCALE_PLACEHOLDER = 4,
+    DNNCOMPAT_PARAM_BN_EQBIAS_PLACEHOLDER = 5,
+    DNNCOMPAT_PARAM_ACTIVATION_DESC = 6,
+    DNNCOMPAT_PARAM_CONV_DESC = 7,
+    DNNCOMPAT_PARAM_WDESC = 8,
+    DNNCOMPAT_PARAM_WDATA_PLACEHOLDER = 9,
+    DNNCOMPAT_PARAM_DWDESC = 10,
+    DNNCOMPAT_PARAM_DWDATA_PLACEHOLDER = 11,
+    DNNCOMPAT_PARAM_YDESC = 12,
+    DNNCOMPAT_PARAM_YDATA_PLACEHOLDER = 13,
+    DNNCOMPAT_PARAM_DYDESC = 14,
+    DNNCOMPAT_PARAM_DYDATA_PLACEHOLDER = 15,
+    DNNCOMPAT_PARAM_YSTATS_DESC = 16,
+    DNNCOMPAT_PARAM_YSUM_PLACEHOLDER = 17,
+    DNNCOMPAT_PARAM_YSQSUM_PLACEHOLDER = 18,
+    DNNCOMPAT_PARAM_BN_SCALEBIAS_MEANVAR_DESC = 19,
+    DNNCOMPAT_PARAM_BN_SCALE_PLACEHOLDER = 20,
+    DNNCOMPAT_PARAM_BN_BIAS_PLACEHOLDER = 21,
+    DNNCOMPAT_PARAM_BN_SAVED_MEAN_PLACEHOLDER = 22,
+    DNNCOMPAT_PARAM_BN_SAVED_INVSTD_PLACEHOLDER = 23,
+    DNNCOMPAT_PARAM_BN_RUNNING_MEAN_PLACEHOLDER = 24,
+    DNNCOMPAT_PARAM_BN_RUNNING_VAR_PLACEHOLDER = 25,
+    DNNCOMPAT_PARAM_ZDESC = 26,
+    DNNCOMPAT_PARAM_ZDATA_PLACEHOLDER = 27,
+    DNNCOMPAT_PARAM_BN_Z_EQSCALEBIAS_DESC = 28,
+    DNNCOMPAT_PARAM_BN_Z_EQSCALE_PLACEHOLDER = 29,
+    DNNCOMPAT_PARAM_BN_Z_EQBIAS_PLACEHOLDER = 30,
+    DNNCOMPAT_PARAM_ACTIVATION_BITMASK_DESC = 31,
+    DNNCOMPAT_PARAM_ACTIVATION_BITMASK_PLACEHOLDER = 32,
+    DNNCOMPAT_PARAM_DXDESC = 33,
+    DNNCOMPAT_PARAM_DXDATA_PLACEHOLDER = 34,
+    DNNCOMPAT_PARAM_DZDESC = 35,
+    DNNCOMPAT_PARAM_DZDATA_PLACEHOLDER = 36,
+    DNNCOMPAT_PARAM_BN_DSCALE_PLACEHOLDER = 37,
+    DNNCOMPAT_PARAM_BN_DBIAS_PLACEHOLDER = 38
+} dnncompatFusedOpsConstParamLabel_t;
+
+/* As cudnnFusedOpsPointerPlaceHolder_t: NULL disables the optional step that reads or writes
+ * the buffer; ELEM_ALIGNED / 16B_ALIGNED promise the pointer's alignment (checked on execute). */
+typedef enum {
+    DNNCOMPAT_PTR_NULL = 0,
+    DNNCOMPAT_PTR_ELEM_ALIGNED = 1,
+    DNNCOMPAT_PTR_16B_ALIGNED = 2
+} dnncompatFusedOpsPointerPlaceHolder_t;
+
+/* As cudnnFusedOpsVariantParamLabel_t. DNNCOMPAT_PTR_*: set passes the data pointer itself, get
+ * a void ** that receives it. SCALAR_*: set/get pass a pointer to the host value (set copies it). */
+typedef enum {
+    DNNCOMPAT_PTR_XDATA = 0,
+    DNNCOMPAT_PTR_BN_EQSCALE = 1,
+    DNNCOMPAT_PTR_BN_EQBIAS = 2,
+    DNNCOMPAT_PTR_WDATA = 3,
+    DNNCOMPAT_PTR_DWDATA = 4,
+    DNNCOMPAT_PTR_YDATA = 5,
+    DNNCOMPAT_PTR_DYDATA = 6,
+    DNNCOMPAT_PTR_YSUM = 7,
+    DNNCOMPAT_PTR_YSQSUM = 8,
+    DNNCOMPAT_PTR_WORKSPACE = 9,
+    DNNCOMPAT_PTR_BN_SCALE = 10,
+    DNNCOMPAT_PTR_BN_BIAS = 11,
+    DNNCOMPAT_PTR_BN_SAVED_MEAN = 12,
+    DNNCOMPAT_PTR_BN_SAVED_INVSTD = 13,
+    DNNCOMPAT_PTR_BN_RUNNING_MEAN = 14,
+    DNNCOMPAT_PTR_BN_RUNNING_VAR = 15,
+    DNNCOMPAT_PTR_ZDATA = 16,
+    DNNCOMPAT_PTR_BN_Z_EQSCALE = 17,
+    DNNCOMPAT_PTR_BN_Z_EQBIAS = 18,
+    DNNCOMPAT_PTR_ACTIVATION_BITMASK = 19,
+    DNNCOMPAT_PTR_DXDATA = 20,
+    DNNCOMPAT_PTR_DZDATA = 21,
+    DNNCOMPAT_PTR_BN_DSCALE = 22,
+    DNNCOMPAT_PTR_BN_DBIAS = 23,
+    DNNCOMPAT_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES = 100, /* size_t */
+    DNNCOMPAT_SCALAR_INT64_T_BN_ACCUMULATION_COUNT = 101,  /* int64_t */
+    DNNCOMPAT_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR = 102,       /* double */
+    DNNCOMPAT_SCALAR_DOUBLE_BN_EPSILON = 103               /* double */
+} dnncompatFusedOpsVariantParamLabel_t;
+
+/* As cudnnCreate/DestroyFusedOpsConstParamPack (cuDNN 9 API reference). Create: BAD_PARAM for a
+ * null pointer or an ops value outside dnncompatFusedOps_t; every placeholder starts as
+ * DNNCOMPAT_PTR_NULL, every descriptor unset, BN_MODE SPATIAL. Destroy: BAD_PARAM for a null,
+ * destroyed or foreign pack. */
+dnncompatStatus_t dnncompatCreateFusedOpsConstParamPack(dnncompatFusedOpsConstParamPack_t *constPack,
+        dnncompatFusedOps_t ops);
+dnncompatStatus_t dnncompatDestroyFusedOpsConstParamPack(dnncompatFusedOpsConstParamPack_t constPack);
+/* As cudnnSetFusedOpsConstParamPackAttribute: stores a copy of the attribute (descriptors by
+ * value: later changes to the caller's descriptor do not reach the pack; a null descriptor clears
+ * it). BAD_PARAM: dead pack, unknown label, null param for a non-descriptor label, an unset
+ * descriptor, an invalid placeholder or batch-norm mode. */
+dnncompatStatus_t dnncompatSetFusedOpsConstParamPackAttribute(
+        dnncompatFusedOpsConstParamPack_t constPack, dnncompatFusedOpsConstParamLabel_t paramLabel,
+        const void *param);
+/* As cudnnGetFusedOpsConstParamPackAttribute: writes what Set stored; *isNULL = 1 when the
+ * attribute holds nothing (descriptor never set or cleared, placeholder DNNCOMPAT_PTR_NULL),
+ * else 0. A descriptor is copied into the caller's created descriptor (left untouched when
+ * *isNULL = 1). BAD_PARAM: dead pack or descriptor, unknown label, null param or isNULL. */
+dnncompatStatus_t dnncompatGetFusedOpsConstParamPackAttribute(
+        const dnncompatFusedOpsConstParamPack_t constPack,
+        dnncompatFusedOpsConstParamLabel_t paramLabel, void *param, int *isNULL);
+/* As cudnnCreate/DestroyFusedOpsVariantParamPack (see the const pack); pointers start null,
+ * scalars 0. */
+dnncompatStatus_t dnncompatCreateFusedOpsVariantParamPack(
+        dnncompatFusedOpsVariantParamPack_t *varPack, dnncompatFusedOps_t ops);
+dnncompatStatus_t dnncompatDestroyFusedOpsVariantParamPack(dnncompatFusedOpsVariantParamPack_t varPack);
+/* As cudnnSet/GetFusedOpsVariantParamPackAttribute (see dnncompatFusedOpsVariantParamLabel_t).
+ * BAD_PARAM: dead pack, unknown label, null ptr for a scalar (set) or for any label (get). */
+dnncompatStatus_t dnncompatSetFusedOpsVariantParamPackAttribute(
+        dnncompatFusedOpsVariantParamPack_t varPack,
+        dnncompatFusedOpsVariantParamLabel_t paramLabel, void *ptr);
+dnncompatStatus_t dnncompatGetFusedOpsVariantParamPackAttribute(
+        const dnncompatFusedOpsVariantParamPack_t varPack,
+        dnncompatFusedOpsVariantParamLabel_t paramLabel, void *ptr);
+/* As cudnnCreate/DestroyFusedOpsPlan (see the const pack). */
+dnncompatStatus_t dnncompatCreateFusedOpsPlan(dnncompatFusedOpsPlan_t *plan, dnncompatFusedOps_t ops);
+dnncompatStatus_t dnncompatDestroyFusedOpsPlan(dnncompatFusedOpsPlan_t plan);
+/* As cudnnMakeFusedOpsPlan: validates constPack for the plan's operation and prepares it;
+ * *workspaceSizeInBytes = the workspace FusedOpsExecute needs (the activated x copy plus the
+ * convolution's workspace; 0 for the BN finalize operations). The plan keeps a copy of the pack.
+ * Layouts: x, y, dy any strides; per-channel tensors (eq scale/bias, y stats, BN params) packed
+ * 1xCx1x1 (rank of x). BAD_PARAM: dead handle/plan/pack, pack of another operation, a required
+ * descriptor or placeholder missing, inconsistent shapes. NOT_SUPPORTED (support catalogue rows
+ * DNNC-FUSED-*): the reserved operations, non-FLOAT data, an activation other than RELU or
+ * IDENTITY, PER_ACTIVATION batch-norm mode. */
+dnncompatStatus_t dnncompatMakeFusedOpsPlan(dnncompatHandle_t handle, dnncompatFusedOpsPlan_t plan,
+        const dnncompatFusedOpsConstParamPack_t constPack, size_t *workspaceSizeInBytes);
+/* As cudnnFusedOpsExecute: runs the made plan on varPack's buffers.
+ * CONV_BNSTATS: x' = act(eqScale * x + eqBias) per channel of x, y = conv(x', w) (overwritten),
+ *   ySum[k] = sum of y over N and space, ySqSum[k] = sum of y^2 (FLOAT).
+ * WGRAD: x' as above, dw = conv_bwd_filter(x', dy) (overwritten).
+ * BN_FINALIZE_STATISTICS_TRAINING, per channel with m = accumulation count:
+ *   mean = ySum / m, var = max(ySqSum / m - mean^2, 0) (biased; the clamp only catches
+ *   rounding), invStd = 1 / sqrt(var + epsilon),
+ *   eqScale = scale * invStd, eqBias = bias - mean * eqScale; savedMean = mean,
+ *   savedInvStd = invStd; runningMean = (1 - f) * runningMean + f * mean and
+ *   runningVar = (1 - f) * runningVar + f * var * m / (m - 1) (f = exponential average factor).
+ * BN_FINALIZE_STATISTICS_INFERENCE: eqScale = scale / sqrt(runningVar + epsilon),
+ *   eqBias = bias - runningMean * eqScale.
+ * BAD_PARAM: dead handle/plan/pack, plan not made, pack of another operation, a null pointer
+ * whose placeholder is not DNNCOMPAT_PTR_NULL, a pointer not aligned as its placeholder says,
+ * workspace size below the plan's (or null workspace while needed), accumulation count below 1,
+ * epsilon below DNNCOMPAT_BN_MIN_EPSILON, a non-finite factor. With m = 1 the running variance
+ * takes the biased variance; factor 1 overwrites the running stats (as BN forward training). */
+dnncompatStatus_t dnncompatFusedOpsExecute(dnncompatHandle_t handle,
+        const dnncompatFusedOpsPlan_t plan, dnncompatFusedOpsVariantParamPack_t varPack);
+
+/* As cudnnGetFoldedConvBackwardDataDescriptors: validates its arguments (BAD_PARAM for dead or
+ * unset descriptors), then NOT_SUPPORTED (DNNC-FUSED-FOLDED-DGRAD: cuDNN does not document the
+ * folded layout these descriptors describe). */
+dnncompatStatus_t dnncompatGetFoldedConvBackwardDataDescriptors(const dnncompatHandle_t handle,
+        const dnncompatFilterDescriptor_t filterDesc, const dnncompatTensorDescriptor_t diffDesc,
+        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t gradDesc,
+        const dnncompatTensorFormat_t transformFormat,
+        dnncompatFilterDescriptor_t foldedFilterDesc, dnncompatTensorDescriptor_t paddedDiffDesc,
+        dnncompatConvolutionDescriptor_t foldedConvDesc, dnncompatTensorDescriptor_t foldedGradDesc,
+        dnncompatTensorTransformDescriptor_t filterFoldTransDesc,
+        dnncompatTensorTransformDescriptor_t diffPadTransDesc,
+        dnncompatTensorTransformDescriptor_t gradFoldTransDesc,
+        dnncompatTensorTransformDescriptor_t gradUnfoldTransDesc);
+
+/* end of section fused-ops */
+
+/* ------------------------------------------------------------------------------------------ */
 /* Batch normalization training and backward, dropout (as cudnn_ops.h)                        */
 /* ------------------------------------------------------------------------------------------ */
 
 /* As cudnnBatchNormalizationForwardTraining (cuDNN 9 API reference): per channel (SPATIAL,
  * SPATIAL_PERSISTENT: over N and spatial) or per activation (PER_ACTIVATION: over N) batch mean m
  * and biased variance v; y = alpha * (scale * (x - m) / sqrt(v + epsilon) + bias) + beta * y
- * (y not read when beta = 0). x, y: [N, C, H, W] or [N, C, D, H, W], FLOAT, any strides, equal
- * dims. bnScaleBiasMeanVarDesc: as dnncompatDeriveBNTensorDescriptor gives (packed FLOAT).
+ * (y not read when beta = 0). x, y: [N, C, H, W] or [N, C, D, H, W], FLOAT, HALF or BFLOAT16
+ * (computed in FP32, rounded once), any strides, equal dims. bnScaleBiasMeanVarDesc: as dnncompatDeriveBNTensorDescriptor gives (packed FLOAT).
  * resultRunningMean = (1 - factor) * runningMean + factor * m and resultRunningVariance likewise
  * with the unbiased variance v * n / (n - 1) (v itself when n = 1); factor 1 writes the batch
  * statistics without reading the old values. resultSaveMean = m, resultSaveInvVariance =
  * 1 / sqrt(v + epsilon). Each pair of result pointers may be null (not written), but only both.
  * BAD_PARAM: null alpha, beta, x, y, bnScale or bnBias; exactly one of a result pair null;
  * invalid or mismatched descriptors; epsilon < DNNCOMPAT_BN_MIN_EPSILON; unknown mode.
- * NOT_SUPPORTED: other ranks, or a data type other than FLOAT. */
+ * NOT_SUPPORTED: other ranks, or DOUBLE / integer data. */
 dnncompatStatus_t dnncompatBatchNormalizationForwardTraining(dnncompatHandle_t handle,
         dnncompatBatchNormMode_t mode, const void *alpha, const void *beta,
         const dnncompatTensorDescriptor_t xDesc, const void *x,
@@ -754,12 +960,13 @@ dnncompatStatus_t dnncompatBatchNormalizationForwardTrainingEx(dnncompatHandle_t
         size_t reserveSpaceSizeInBytes);
 /* As cudnnBatchNormalizationBackward: dx = alphaDataDiff * dL/dx + betaDataDiff * dx,
  * dBnScaleResult = alphaParamDiff * dL/dscale + betaParamDiff * dBnScaleResult, and the same for
- * dBnBiasResult (each not read when its beta is 0). x, dy, dx: equal dims, any strides, FLOAT.
+ * dBnBiasResult (each not read when its beta is 0). x, dy, dx: equal dims, any strides, FLOAT,
+ * HALF or BFLOAT16 (computed in FP32, rounded once; parameters and statistics FLOAT).
  * The batch statistics are savedMean and 1 / savedInvVariance^2 - epsilon when both are given,
  * else recomputed from x. BAD_PARAM: null alpha/beta pointers, x, dy, dx, bnScale,
  * dBnScaleResult or dBnBiasResult; exactly one of savedMean / savedInvVariance null; invalid or
  * mismatched descriptors; epsilon < DNNCOMPAT_BN_MIN_EPSILON; unknown mode. NOT_SUPPORTED: other
- * ranks, or a data type other than FLOAT. */
+ * ranks, or DOUBLE / integer data. */
 dnncompatStatus_t dnncompatBatchNormalizationBackward(dnncompatHandle_t handle,
         dnncompatBatchNormMode_t mode, const void *alphaDataDiff, const void *betaDataDiff,
         const void *alphaParamDiff, const void *betaParamDiff,
@@ -849,9 +1056,9 @@ dnncompatStatus_t dnncompatRestoreDropoutDescriptor(dnncompatDropoutDescriptor_t
 dnncompatStatus_t dnncompatGetDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc,
         dnncompatHandle_t handle, float *dropout, void **states, unsigned long long *seed);
 /* As cudnnDropoutForward: y = mask * x / (1 - p), mask stored in reserveSpace (one byte per
- * element); advances the generator. The mask multiplies: a dropped NaN / Inf input gives NaN. x, y: FLOAT, equal dims, any strides. BAD_PARAM: null
+ * element); advances the generator. The mask multiplies: a dropped NaN / Inf input gives NaN. x, y: FLOAT, HALF or BFLOAT16, equal dims, any strides. BAD_PARAM: null
  * pointers, unset descriptor or states, mismatched descriptors, reserveSpaceSizeInBytes below
- * dnncompatDropoutGetReserveSpaceSize. NOT_SUPPORTED: a data type other than FLOAT. */
+ * dnncompatDropoutGetReserveSpaceSize. NOT_SUPPORTED: DOUBLE / integer data. */
 dnncompatStatus_t dnncompatDropoutForward(dnncompatHandle_t handle,
         const dnncompatDropoutDescriptor_t dropoutDesc, const dnncompatTensorDescriptor_t xdesc,
         const void *x, const dnncompatTensorDescriptor_t ydesc, void *y, void *reserveSpace,
@@ -963,12 +1170,15 @@ dnncompatStatus_t dnncompatGetActivationDescriptorSwishBeta(
         dnncompatActivationDescriptor_t activationDesc, double *swish_beta);
 dnncompatStatus_t dnncompatDestroyActivationDescriptor(dnncompatActivationDescriptor_t activationDesc);
 /* As cudnnActivationForward: y = alpha * act(x) + beta * y (y not read when beta = 0), x and y of
- * equal dims, any strides, FLOAT (in place allowed). SIGMOID 1/(1+e^-x); RELU max(x, 0); TANH;
+ * equal dims, any strides, FLOAT, HALF or BFLOAT16 (in place allowed; HALF / BFLOAT16 data are
+ * converted to FP32, computed as FLOAT and rounded once: DNNC-DTYPE-HALF, DNNC-DTYPE-BFLOAT16;
+ * the same holds for pooling, softmax, LRN and the spatial transformer below). SIGMOID
+ * 1/(1+e^-x); RELU max(x, 0); TANH;
  * CLIPPED_RELU min(max(x, 0), coef); ELU x > 0 ? x : coef*(e^x - 1); IDENTITY x; SWISH
  * x*sigmoid(swish_beta*x). RELU and CLIPPED_RELU map a NaN x to 0 under NOT_PROPAGATE_NAN and to
  * NaN under PROPAGATE_NAN; the other modes always propagate NaN. BAD_PARAM: null pointers,
  * invalid or unset descriptors, mismatched dims or types, CLIPPED_RELU with coef < 0.
- * NOT_SUPPORTED: data types other than FLOAT. */
+ * NOT_SUPPORTED: DOUBLE / integer data. */
 dnncompatStatus_t dnncompatActivationForward(dnncompatHandle_t handle,
         dnncompatActivationDescriptor_t activationDesc, const void *alpha,
         const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
@@ -1018,7 +1228,8 @@ dnncompatStatus_t dnncompatDestroyPoolingDescriptor(dnncompatPoolingDescriptor_t
  * MAX and MAX_DETERMINISTIC never select padding; AVERAGE_COUNT_INCLUDE_PADDING divides by the
  * window size, AVERAGE_COUNT_EXCLUDE_PADDING by the in-bounds cell count. Max pooling with
  * PROPAGATE_NAN gives NaN for a window holding a NaN. BAD_PARAM: null pointers, invalid or unset
- * descriptors, rank or N/C mismatch. NOT_SUPPORTED: non-FLOAT data, more than 3 spatial dims, and
+ * descriptors, rank or N/C mismatch. NOT_SUPPORTED: DOUBLE / integer data (HALF and BFLOAT16
+ * compute in FP32), more than 3 spatial dims, and
  * MAX or EXCLUDE_PADDING pooling where a window lies entirely in padding (see
  * DNNC-POOL-EMPTY-WINDOW). */
 dnncompatStatus_t dnncompatPoolingForward(dnncompatHandle_t handle,
@@ -1041,7 +1252,7 @@ dnncompatStatus_t dnncompatPoolingBackward(dnncompatHandle_t handle,
  * ACCURATE (max-subtracted) algorithm: equal results, and no overflow on large logits
  * (DNNC-SOFTMAX-ALGO-FAST). x, y: equal dims (rank 3 to 8), any strides. BAD_PARAM: null pointers,
  * invalid descriptors, mismatched dims or types, unknown algorithm or mode. NOT_SUPPORTED:
- * non-FLOAT data. */
+ * DOUBLE / integer data (HALF and BFLOAT16 compute in FP32). */
 dnncompatStatus_t dnncompatSoftmaxForward(dnncompatHandle_t handle,
         dnncompatSoftmaxAlgorithm_t algo, dnncompatSoftmaxMode_t mode, const void *alpha,
         const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
@@ -1069,7 +1280,7 @@ dnncompatStatus_t dnncompatDestroyLRNDescriptor(dnncompatLRNDescriptor_t lrnDesc
  * the sum over channels c - floor((n-1)/2) .. c + n - 1 - floor((n-1)/2) within [0, C) (one more
  * channel above than below for even n). x, y: equal dims, rank 4 or 5, any strides.
  * BAD_PARAM: null pointers, invalid descriptors, mismatched dims, unknown lrnMode.
- * NOT_SUPPORTED: non-FLOAT data. */
+ * NOT_SUPPORTED: DOUBLE / integer data (HALF and BFLOAT16 compute in FP32). */
 dnncompatStatus_t dnncompatLRNCrossChannelForward(dnncompatHandle_t handle,
         dnncompatLRNDescriptor_t normDesc, dnncompatLRNMode_t lrnMode, const void *alpha,
         const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
@@ -1114,7 +1325,8 @@ dnncompatStatus_t dnncompatDestroySpatialTransformerDescriptor(
         dnncompatSpatialTransformerDescriptor_t stDesc);
 /* As cudnnSpatialTfGridGeneratorForward: grid[n, h, w] = theta[n] * (x_w, y_h, 1) with
  * x_w = -1 + 2 w / (W - 1), y_h = -1 + 2 h / (H - 1) (0 when W or H is 1). BAD_PARAM: null
- * pointers, invalid or unset handle or descriptor. NOT_SUPPORTED: non-FLOAT data. */
+ * pointers, invalid or unset handle or descriptor. NOT_SUPPORTED: DOUBLE / integer data (HALF
+ * and BFLOAT16 compute in FP32; theta and grid then have the descriptor's type). */
 dnncompatStatus_t dnncompatSpatialTfGridGeneratorForward(dnncompatHandle_t handle,
         const dnncompatSpatialTransformerDescriptor_t stDesc, const void *theta, void *grid);
 /* As cudnnSpatialTfGridGeneratorBackward: dtheta[n] = sum over h, w of dgrid[n, h, w] *
@@ -1126,7 +1338,7 @@ dnncompatStatus_t dnncompatSpatialTfGridGeneratorBackward(dnncompatHandle_t hand
  * pixel outside, or with a NaN coordinate, samples 0). x: [N, C, H_in, W_in], y: the
  * descriptor's [N, C, H, W], any strides. BAD_PARAM: null pointers, invalid or unset descriptors,
  * rank, N / C or output dims mismatch, data types differing from the descriptor's. NOT_SUPPORTED:
- * non-FLOAT data. */
+ * DOUBLE / integer data (HALF and BFLOAT16 compute in FP32). */
 dnncompatStatus_t dnncompatSpatialTfSamplerForward(dnncompatHandle_t handle,
         dnncompatSpatialTransformerDescriptor_t stDesc, const void *alpha,
         const dnncompatTensorDescriptor_t xDesc, const void *x, const void *grid,
@@ -1149,9 +1361,11 @@ dnncompatStatus_t dnncompatSpatialTfSamplerBackward(dnncompatHandle_t handle,
 /* ------------------------------------------------------------------------------------------ */
 
 /* Common to every compute call here: tensors of any rank the descriptors allow and any strides;
- * alpha, beta and values point to float (FLOAT data); y / C is not read when beta = 0 (it may
- * hold NaN). BAD_PARAM for a null or invalid handle, descriptor or pointer. Data types other than
- * FLOAT return NOT_SUPPORTED (support catalogue DNNC-DTYPE-*). */
+ * alpha and beta point to float (FLOAT, HALF, BFLOAT16 data); y / C is not read when beta = 0 (it
+ * may hold NaN). BAD_PARAM for a null or invalid handle, descriptor or pointer. AddTensor,
+ * OpTensor and ReduceTensor (with a FLOAT compute type), ScaleTensor and SetTensor take HALF and
+ * BFLOAT16 tensors: converted to FP32, computed as FLOAT, rounded once (support catalogue
+ * DNNC-DTYPE-HALF / DNNC-DTYPE-BFLOAT16). DOUBLE and integer data return NOT_SUPPORTED. */
 
 /* As cudnnAddTensor (cuDNN 9 API reference): C = alpha * A + beta * C, A broadcast onto C: equal
  * ranks, each A dim equal to C's or 1 (e.g. a 1xCx1x1 bias onto NxCxHxW; every such pattern runs,
@@ -1188,13 +1402,17 @@ dnncompatStatus_t dnncompatOpTensor(dnncompatHandle_t handle,
 /* As cudnnScaleTensor: y = alpha * y for every element yDesc addresses (gaps untouched). */
 dnncompatStatus_t dnncompatScaleTensor(dnncompatHandle_t handle,
         const dnncompatTensorDescriptor_t yDesc, void *y, const void *alpha);
-/* As cudnnSetTensor: y = *valuePtr for every element yDesc addresses (y is not read). */
+/* As cudnnSetTensor: y = *valuePtr for every element yDesc addresses (y is not read). valuePtr
+ * points to one element of y's data type (a 16-bit value for HALF / BFLOAT16 y). */
 dnncompatStatus_t dnncompatSetTensor(dnncompatHandle_t handle,
         const dnncompatTensorDescriptor_t yDesc, void *y, const void *valuePtr);
 
 /* As cudnnTransformTensor: y = alpha * x + beta * y, x and y of equal dims and any strides (e.g.
- * NCHW -> NHWC). BAD_PARAM: dims, ranks or data types differ. Overlapping x and y give the result
- * of a copy of x taken first. */
+ * NCHW -> NHWC, NCHW <-> NCHW_VECT_C), converting between FLOAT, HALF, BFLOAT16, INT32, INT8,
+ * UINT8, INT8x4, UINT8x4 and INT8x32 (rounded once; integers to nearest even, saturated).
+ * BAD_PARAM: dims or ranks differ, or data types differ outside that set. NOT_SUPPORTED: other
+ * data types, a vectorised type outside NCHW_VECT_C. Overlapping x and y give the result of a
+ * copy of x taken first. */
 dnncompatStatus_t dnncompatTransformTensor(dnncompatHandle_t handle, const void *alpha,
         const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
         const dnncompatTensorDescriptor_t yDesc, void *y);
@@ -1223,8 +1441,9 @@ dnncompatStatus_t dnncompatInitTransformDest(const dnncompatTensorTransformDescr
         const dnncompatTensorDescriptor_t srcDesc, dnncompatTensorDescriptor_t destDesc,
         size_t *destSizeInBytes);
 /* As cudnnTransformTensorEx: dest = alpha * pad(src) + beta * dest, pad(src) being src placed at
- * offset padBeforeA with zeros around it. BAD_PARAM: dest dims not src dims plus padding, ranks
- * differ. NOT_SUPPORTED: folding (fold != 1, DNNC-TENSOROPS-TRANSFORM-FOLD). */
+ * offset padBeforeA with zeros around it; data types and layouts convert as in
+ * dnncompatTransformTensor. BAD_PARAM: dest dims not src dims plus padding, ranks differ.
+ * NOT_SUPPORTED: folding (fold != 1, DNNC-TENSOROPS-TRANSFORM-FOLD). */
 dnncompatStatus_t dnncompatTransformTensorEx(dnncompatHandle_t handle,
         const dnncompatTensorTransformDescriptor_t transDesc, const void *alpha,
         const dnncompatTensorDescriptor_t srcDesc, const void *srcData, const void *beta,

@@ -261,7 +261,7 @@ dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithm_v7(dnncompatHandle_t h
               "requestedAlgoCount {} is below 1", requestedAlgoCount);
         check_not_null(returnedAlgoCount, "returnedAlgoCount");
         check_not_null(perfResults, "perfResults");
-        conv::check_data_type(p.dtype, "cudnnGetConvolutionForwardAlgorithm_v7");
+        conv::check_forward_types(p, "cudnnGetConvolutionForwardAlgorithm_v7");
         // Natively running algorithms first (in preference order), then the ones that would
         // only run through a fallback, reported NOT_SUPPORTED so a caller never picks them.
         std::vector<dnncompatConvolutionFwdAlgoPerf_t> native, other;
@@ -271,6 +271,11 @@ dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithm_v7(dnncompatHandle_t h
             r.time = -1.0f;
             r.determinism = DNNCOMPAT_DETERMINISTIC;
             r.mathType = p.math;
+            if (!conv::forward_algo_runs(p, algo)) { // integer configurations: implicit GEMMs only
+                r.status = DNNCOMPAT_STATUS_NOT_SUPPORTED;
+                other.push_back(r);
+                continue;
+            }
             const auto plan = conv::forward_plan(h, p, algo, 1.0f, 0.0f);
             r.memory = plan->workspace_bytes;
             r.status = plan->fallback_code.empty() ? DNNCOMPAT_STATUS_SUCCESS
@@ -292,7 +297,7 @@ dnncompatStatus_t dnncompatGetConvolutionForwardWorkspaceSize(dnncompatHandle_t 
         auto &h = dnncompat::handle(handle);
         const conv::Problem p = forward_problem(xDesc, wDesc, convDesc, yDesc);
         check_not_null(sizeInBytes, "sizeInBytes");
-        conv::check_data_type(p.dtype, "cudnnGetConvolutionForwardWorkspaceSize");
+        conv::check_forward_types(p, "cudnnGetConvolutionForwardWorkspaceSize");
         // Blending is a post-op and needs no scratchpad of its own: the plain plan's size holds.
         *sizeInBytes = conv::forward_plan(h, p, algo, 1.0f, 0.0f)->workspace_bytes;
     });
@@ -313,7 +318,7 @@ dnncompatStatus_t dnncompatConvolutionForward(dnncompatHandle_t handle, const vo
         check_not_null(x, "x");
         check_not_null(w, "w");
         check_not_null(y, "y");
-        conv::check_data_type(p.dtype, api);
+        conv::check_forward_types(p, api);
         const float a = *static_cast<const float *>(alpha);
         const float b = *static_cast<const float *>(beta);
         const auto plan = conv::forward_plan(h, p, algo, a, b);

@@ -227,6 +227,16 @@ void emit_plan_diagnostics(const std::string &fallback, const char *api, const c
     if (p.mode == DNNCOMPAT_CONVOLUTION) diag::emit("DNNC-CONV-MODE-CONVOLUTION", api);
 }
 
+// The HALF / BFLOAT16 emulation rows: the backward directions' (DNNC-CONV-BWD-DTYPE-*) or, for
+// forward = true, the forward's (DNNC-CONV-DTYPE-*).
+void emit_dtype_diagnostic(dnncompatDataType_t t, const char *api, bool forward) {
+    if (!conv::low_precision(t)) return;
+    if (forward)
+        diag::emit(t == DNNCOMPAT_DATA_HALF ? "DNNC-CONV-DTYPE-HALF" : "DNNC-CONV-DTYPE-BFLOAT16", api);
+    else
+        diag::emit(conv::backward_dtype_row(t), api);
+}
+
 } // namespace
 
 extern "C" {
@@ -255,7 +265,7 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithm_v7(dnncompatHandl
         const conv::Problem p =
             data_problem(filterDesc, diffDesc, convDesc, gradDesc, "filterDesc", "diffDesc", "gradDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
         const auto cands = candidates(kBwdDataOrder, std::size(kBwdDataOrder), [&](int algo) {
             return conv::backward_data_plan(h, p, algo, 1.0f, 0.0f);
         });
@@ -273,7 +283,7 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardDataWorkspaceSize(dnncompatHand
         auto &h = dnncompat::handle(handle);
         const conv::Problem p = data_problem(wDesc, dyDesc, convDesc, dxDesc, "wDesc", "dyDesc", "dxDesc");
         check_not_null(sizeInBytes, "sizeInBytes");
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
         *sizeInBytes = conv::backward_data_plan(h, p, algo, 1.0f, 0.0f)->workspace_bytes;
     });
 }
@@ -293,11 +303,12 @@ dnncompatStatus_t dnncompatConvolutionBackwardData(dnncompatHandle_t handle, con
         check_not_null(w, "w");
         check_not_null(dy, "dy");
         check_not_null(dx, "dx");
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
         const auto plan = conv::backward_data_plan(h, p, algo, scalar(alpha), scalar(beta));
         const std::size_t before = diag::collected_count();
         emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionBwdDataAlgo_t",
                               plan->algo_ran, p);
+        emit_dtype_diagnostic(p.dtype, api, false);
         conv::backward_data_execute(h, p, *plan, w, dy, dx, workSpace, workSpaceSizeInBytes);
         h.record_run(api, plan->impl, algo, plan->algo_ran, plan->workspace_bytes,
                      static_cast<int>(diag::collected_count() - before));
@@ -314,7 +325,8 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithm(dnncompatHandle_
         auto &h = dnncompat::handle(handle);
         const conv::Problem p = data_problem(wDesc, dyDesc, convDesc, dxDesc, "wDesc", "dyDesc", "dxDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
+        emit_dtype_diagnostic(p.dtype, api, false);
         std::vector<float> w(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f);
         dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
         ydims.insert(ydims.end(), p.out.begin(), p.out.end());
@@ -341,7 +353,8 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithmEx(dnncompatHandl
         check_not_null(w, "w");
         check_not_null(dy, "dy");
         check_not_null(dx, "dx");
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
+        emit_dtype_diagnostic(p.dtype, api, false);
         find_bwd_data(h, p, w, dy, dx, workSpace, workSpaceSizeInBytes, false, requestedAlgoCount,
                       returnedAlgoCount, perfResults);
     });
@@ -371,7 +384,7 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithm_v7(dnncompatHan
         const conv::Problem p =
             filter_problem(srcDesc, diffDesc, convDesc, gradDesc, "srcDesc", "diffDesc", "gradDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
         const auto cands = candidates(kBwdFilterOrder, std::size(kBwdFilterOrder), [&](int algo) {
             if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
                 fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD");
@@ -392,7 +405,7 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardFilterWorkspaceSize(dnncompatHa
         const conv::Problem p =
             filter_problem(xDesc, dyDesc, convDesc, gradDesc, "xDesc", "dyDesc", "gradDesc");
         check_not_null(sizeInBytes, "sizeInBytes");
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
         *sizeInBytes = conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f)->workspace_bytes;
     });
 }
@@ -412,11 +425,12 @@ dnncompatStatus_t dnncompatConvolutionBackwardFilter(dnncompatHandle_t handle, c
         check_not_null(x, "x");
         check_not_null(dy, "dy");
         check_not_null(dw, "dw");
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
         const auto plan = conv::backward_filter_plan(h, p, algo, scalar(alpha), scalar(beta));
         const std::size_t before = diag::collected_count();
         emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionBwdFilterAlgo_t",
                               plan->algo_ran, p);
+        emit_dtype_diagnostic(p.dtype, api, false);
         conv::backward_filter_execute(h, p, *plan, x, dy, dw, workSpace, workSpaceSizeInBytes);
         h.record_run(api, plan->impl, algo, plan->algo_ran, plan->workspace_bytes,
                      static_cast<int>(diag::collected_count() - before));
@@ -433,7 +447,8 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithm(dnncompatHandl
         auto &h = dnncompat::handle(handle);
         const conv::Problem p = filter_problem(xDesc, dyDesc, convDesc, dwDesc, "xDesc", "dyDesc", "dwDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
+        emit_dtype_diagnostic(p.dtype, api, false);
         std::vector<float> dw(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f);
         dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
         ydims.insert(ydims.end(), p.out.begin(), p.out.end());
@@ -460,7 +475,8 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithmEx(dnncompatHan
         check_not_null(x, "x");
         check_not_null(y, "y");
         check_not_null(dw, "dw");
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
+        emit_dtype_diagnostic(p.dtype, api, false);
         find_bwd_filter(h, p, x, y, dw, workSpace, workSpaceSizeInBytes, false,
                         requestedAlgoCount, returnedAlgoCount, perfResults);
     });
@@ -482,9 +498,15 @@ dnncompatStatus_t dnncompatConvolutionBackwardBias(dnncompatHandle_t handle, con
         check_not_null(beta, "beta");
         check_not_null(dy, "dy");
         check_not_null(db, "db");
-        check_compute_type(dyd.dtype, api);
+        conv::check_data_type(dyd.dtype, api);
+        const std::size_t before = diag::collected_count();
+        emit_dtype_diagnostic(dyd.dtype, api, false);
         conv::backward_bias(h, dyd, dy, dbd, db, scalar(alpha), scalar(beta));
-        h.record_run(api, "oneDNN reduction (sum)", -1, -1, 0, 0);
+        h.record_run(api,
+                     conv::low_precision(dyd.dtype)
+                         ? "oneDNN reduction (sum) (f32 from " + data_type_name(dyd.dtype) + ")"
+                         : std::string("oneDNN reduction (sum)"),
+                     -1, -1, 0, static_cast<int>(diag::collected_count() - before));
     });
 }
 
@@ -521,7 +543,7 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
         check_not_null(bias, "bias");
         check_not_null(y, "y");
         enums::check("cudnnConvolutionFwdAlgo_t", algo, "algo");
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
         // cuDNN's own limits (cuDNN 9 API reference, cudnnConvolutionBiasActivationForward).
         check(act.mode == DNNCOMPAT_ACTIVATION_RELU || act.mode == DNNCOMPAT_ACTIVATION_IDENTITY,
               DNNCOMPAT_STATUS_NOT_SUPPORTED,
@@ -534,6 +556,23 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
               "CUDNN_ACTIVATION_IDENTITY needs CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, "
               "not {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo));
         const float a1 = scalar(alpha1), a2 = scalar(alpha2);
+        if (conv::low_precision(p.dtype)) {
+            // FP32 throughout, y rounded once: z is converted into the FP32 y and blended as beta.
+            check(bd.dtype == p.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "biasDesc is {} but yDesc is {}",
+                  data_type_name(bd.dtype), data_type_name(p.dtype));
+            const bool reads_z = a2 != 0.0f;
+            const auto plan = conv::forward_plan(h, p, algo, a1, reads_z ? a2 : 0.0f);
+            const std::size_t before = diag::collected_count();
+            emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionFwdAlgo_t",
+                                  plan->algo_ran, p);
+            emit_dtype_diagnostic(p.dtype, api, true);
+            conv::bias_activation_forward_low(h, p, *plan, x, w, z, zd, reads_z, bias, bd,
+                                              act.mode == DNNCOMPAT_ACTIVATION_RELU, y, workSpace,
+                                              workSpaceSizeInBytes);
+            h.record_run(api, plan->impl, algo, plan->algo_ran, plan->workspace_bytes,
+                         static_cast<int>(diag::collected_count() - before));
+            return;
+        }
         // y aliasing z: the convolution blends z in as beta; otherwise the epilogue reads z.
         const bool aliased = z == y;
         const auto plan = conv::forward_plan(h, p, algo, a1, aliased ? a2 : 0.0f);
@@ -562,7 +601,8 @@ dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithm(dnncompatHandle_t han
         auto &h = dnncompat::handle(handle);
         const conv::Problem p = fwd_problem(xDesc, wDesc, convDesc, yDesc, "xDesc", "wDesc", "yDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
+        emit_dtype_diagnostic(p.dtype, api, true);
         std::vector<float> w(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f);
         dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
         ydims.insert(ydims.end(), p.out.begin(), p.out.end());
@@ -589,7 +629,8 @@ dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithmEx(dnncompatHandle_t h
         check_not_null(x, "x");
         check_not_null(w, "w");
         check_not_null(y, "y");
-        check_compute_type(p.dtype, api);
+        conv::check_data_type(p.dtype, api);
+        emit_dtype_diagnostic(p.dtype, api, true);
         find_fwd(h, p, x, w, y, workSpace, workSpaceSizeInBytes, false, requestedAlgoCount,
                  returnedAlgoCount, perfResults);
     });

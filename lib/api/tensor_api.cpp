@@ -18,30 +18,49 @@ void check_dims(int nbDims, const int *dimA, int min_dims, const char *what) {
               i, dimA[i]);
 }
 
-void check_tensor_format(dnncompatTensorFormat_t format) {
+// NCHW_VECT_C takes the vectorised types only (INT8x4, UINT8x4, INT8x32); INT8 or FLOAT with it
+// is BAD_PARAM, as in cuDNN 9. Returns the channels per vector (0 for the other formats).
+int format_lanes(dnncompatTensorFormat_t format, dnncompatDataType_t dtype) {
     check_format(format);
-    check(format != DNNCOMPAT_TENSOR_NCHW_VECT_C, DNNCOMPAT_STATUS_NOT_SUPPORTED,
-          "CUDNN_TENSOR_NCHW_VECT_C tensors are not supported");
+    if (format != DNNCOMPAT_TENSOR_NCHW_VECT_C) return 0;
+    const int v = vector_lanes(dtype);
+    check(v != 0, DNNCOMPAT_STATUS_BAD_PARAM,
+          "CUDNN_TENSOR_NCHW_VECT_C needs dataType CUDNN_DATA_INT8x4, CUDNN_DATA_UINT8x4 or "
+          "CUDNN_DATA_INT8x32, not {}", data_type_name(dtype));
+    return v;
 }
 
-void set_tensor(dnncompatTensorStruct *t, dnncompatDataType_t dtype, dims_t dims, dims_t strides) {
+// vect != 0: NCHW_VECT_C; the strides are replaced by the packed strides of [N, C/vect, ...]
+// counted in vectors, and C must be a multiple of vect (BAD_PARAM, as cuDNN).
+void set_tensor(dnncompatTensorStruct *t, dnncompatDataType_t dtype, dims_t dims, dims_t strides,
+                int vect = 0) {
     check_data_type(dtype);
     auto *d = live(t);
-    // Validates the byte span in 64 bits before anything is stored.
-    const int64_t span = span_elements(dims, strides);
-    int64_t bytes = 0;
-    check(!__builtin_mul_overflow(span, static_cast<int64_t>(element_size(dtype)), &bytes),
-          DNNCOMPAT_STATUS_BAD_PARAM, "tensor of {} elements overflows 64-bit byte sizes", span);
-    d->dtype = dtype;
-    d->dims = std::move(dims);
-    d->strides = std::move(strides);
-    d->is_set = true;
+    if (vect != 0) {
+        check(dims[1] % vect == 0, DNNCOMPAT_STATUS_BAD_PARAM,
+              "CUDNN_TENSOR_NCHW_VECT_C {}: C = {} is not a multiple of the vector width {}",
+              data_type_name(dtype), dims[1], vect);
+        dims_t vdims = dims;
+        vdims[1] /= vect;
+        strides = packed_strides(vdims, DNNCOMPAT_TENSOR_NCHW);
+    }
+    dnncompatTensorStruct next;
+    next.dtype = dtype;
+    next.dims = std::move(dims);
+    next.strides = std::move(strides);
+    next.vect = vect;
+    tensor_bytes(next); // validates the byte span in 64 bits before anything is stored
+    next.is_set = true;
+    *d = std::move(next);
 }
 
+// NCHW_VECT_C filters: vectorised types only (BAD_PARAM otherwise). Unlike a tensor, a filter's
+// C need not be a multiple of the vector (cuDNN 9 accepts it and sizes the filter rounded down);
+// the convolution rejects it.
 void set_filter(dnncompatFilterStruct *f, dnncompatDataType_t dtype, dnncompatTensorFormat_t format,
                 dims_t dims) {
     check_data_type(dtype);
-    check_tensor_format(format);
+    format_lanes(format, dtype);
     auto *d = live(f);
     element_count(dims); // overflow check
     d->dtype = dtype;
@@ -72,12 +91,13 @@ dnncompatStatus_t dnncompatSetTensor4dDescriptor(dnncompatTensorDescriptor_t ten
         dnncompatTensorFormat_t format, dnncompatDataType_t dataType, int n, int c, int h, int w) {
     return guarded("cudnnSetTensor4dDescriptor", [&] {
         check_not_null(tensorDesc, "tensorDesc");
-        check_tensor_format(format);
+        check_data_type(dataType);
+        const int vect = format_lanes(format, dataType);
         check(n > 0 && c > 0 && h > 0 && w > 0, DNNCOMPAT_STATUS_BAD_PARAM,
               "(n <= 0) || (c <= 0) || (h <= 0) || (w <= 0): n={} c={} h={} w={}", n, c, h, w);
         dims_t dims{n, c, h, w};
         dims_t strides = packed_strides(dims, format);
-        set_tensor(tensorDesc, dataType, std::move(dims), std::move(strides));
+        set_tensor(tensorDesc, dataType, std::move(dims), std::move(strides), vect);
     });
 }
 
@@ -131,11 +151,12 @@ dnncompatStatus_t dnncompatSetTensorNdDescriptorEx(dnncompatTensorDescriptor_t t
         const int dimA[]) {
     return guarded("cudnnSetTensorNdDescriptorEx", [&] {
         check_not_null(tensorDesc, "tensorDesc");
-        check_tensor_format(format);
+        check_data_type(dataType);
+        const int vect = format_lanes(format, dataType);
         check_dims(nbDims, dimA, 3, "cudnnSetTensorNdDescriptorEx");
         dims_t dims(dimA, dimA + nbDims);
         dims_t strides = packed_strides(dims, format);
-        set_tensor(tensorDesc, dataType, std::move(dims), std::move(strides));
+        set_tensor(tensorDesc, dataType, std::move(dims), std::move(strides), vect);
     });
 }
 
@@ -167,7 +188,7 @@ dnncompatStatus_t dnncompatGetTensorSizeInBytes(const dnncompatTensorDescriptor_
     return guarded("cudnnGetTensorSizeInBytes", [&] {
         const auto &t = tensor(tensorDesc, "tensorDesc");
         check_not_null(size, "size");
-        *size = static_cast<size_t>(span_elements(t.dims, t.strides)) * element_size(t.dtype);
+        *size = tensor_bytes(t);
     });
 }
 
@@ -245,7 +266,7 @@ dnncompatStatus_t dnncompatGetFilterSizeInBytes(const dnncompatFilterDescriptor_
     return guarded("cudnnGetFilterSizeInBytes", [&] {
         const auto &f = filter(filterDesc, "filterDesc");
         check_not_null(size, "size");
-        *size = static_cast<size_t>(element_count(f.dims)) * element_size(f.dtype);
+        *size = filter_bytes(f);
     });
 }
 

@@ -6,6 +6,7 @@
 #include "core/diagnostics.hpp"
 #include "core/enums.hpp"
 #include "core/handle.hpp"
+#include "core/low_precision.hpp"
 #include "tensorops/tensorops.hpp"
 
 #include <algorithm>
@@ -151,7 +152,10 @@ dnncompatStatus_t dnncompatSetTensor(dnncompatHandle_t handle,
         check_not_null(y, "y");
         check_not_null(valuePtr, "valuePtr");
         compute(h, api, [&] {
-            tensorops::set_tensor(h, yd, y, scalar(valuePtr));
+            // valuePtr holds one value of y's data type (cuDNN 9 API reference).
+            const float value = lowp::is_low(yd.dtype) ? lowp::to_float(yd.dtype, valuePtr)
+                                                       : scalar(valuePtr);
+            tensorops::set_tensor(h, yd, y, value);
             return std::string("oneDNN reorder");
         });
     });

@@ -1,6 +1,7 @@
 #include "conv/backward.hpp"
 
 #include "conv/onednn_util.hpp"
+#include "core/convert.hpp"
 #include "core/enums.hpp"
 #include "core/support.hpp"
 
@@ -223,12 +224,123 @@ void check_workspace(const BwdPlanBase &plan, const void *workspace, std::size_t
           "workSpace is null but {} bytes are needed", plan.workspace_bytes);
 }
 
+dt low_dnnl_type(dnncompatDataType_t t) {
+    return t == DNNCOMPAT_DATA_HALF ? dt::f16 : dt::bf16;
+}
+
+md with_type(const md &m, dt type) {
+    const auto &b = m.data.format_desc.blocking;
+    return md(m.dims(), type, dnnl::memory::dims(b.strides, b.strides + m.data.ndims));
+}
+
+// The FP32 shadow of a HALF / BFLOAT16 plan: operands, workspace layout, what the inner plan
+// reports. in0/in1/out are the FLOAT descriptors of the caller's tensors.
+void fill_shadow(BwdPlanBase &plan, const BwdPlanBase &inner, const dnnl::engine &e,
+                 dnncompatDataType_t t, const md &in0, const md &in1, const md &out, float beta) {
+    plan.low_type = t;
+    plan.beta = beta;
+    plan.in0 = ShadowOperand(e, in0, t, false);
+    plan.in1 = ShadowOperand(e, in1, t, false);
+    plan.out = ShadowOperand(e, out, t, true);
+    std::size_t cursor = 0;
+    plan.in0.off = reserve(cursor, in0.get_size());
+    plan.in1.off = reserve(cursor, in1.get_size());
+    plan.out.off = reserve(cursor, out.get_size());
+    plan.inner_off = cursor;
+    plan.workspace_bytes = cursor + inner.workspace_bytes + kAlign;
+    plan.algo_requested = inner.algo_requested;
+    plan.algo_ran = inner.algo_ran;
+    plan.fallback_code = inner.fallback_code;
+    plan.impl = inner.impl + " (f32 from " + data_type_name(t) + ")";
+}
+
+// Converts the inputs (and the output when beta reads it) into the workspace, runs the FP32 plan
+// with run(in0_32, in1_32, out_32, inner_ws), rounds the output into the caller's tensor.
+template <typename Run>
+void run_shadow(dnncompatContext &h, const BwdPlanBase &plan, const void *in0, const void *in1,
+                void *out, void *workspace, Run &&run) {
+    char *ws = align_ptr(workspace);
+    auto &s = h.stream;
+    plan.in0.to_f32(s, plan.low_type, in0, ws + plan.in0.off);
+    plan.in1.to_f32(s, plan.low_type, in1, ws + plan.in1.off);
+    if (plan.beta != 0.0f) plan.out.to_f32(s, plan.low_type, out, ws + plan.out.off);
+    s.wait();
+    run(ws + plan.in0.off, ws + plan.in1.off, ws + plan.out.off, ws + plan.inner_off);
+    plan.out.from_f32(s, plan.low_type, ws + plan.out.off, out);
+    s.wait();
+}
+
+Problem f32_problem(const Problem &p) {
+    Problem p32 = p;
+    p32.dtype = DNNCOMPAT_DATA_FLOAT;
+    return p32;
+}
+
 } // namespace
+
+bool low_precision(dnncompatDataType_t t) {
+    return t == DNNCOMPAT_DATA_HALF || t == DNNCOMPAT_DATA_BFLOAT16;
+}
+
+const char *backward_dtype_row(dnncompatDataType_t t) {
+    if (t == DNNCOMPAT_DATA_HALF) return "DNNC-CONV-BWD-DTYPE-HALF";
+    if (t == DNNCOMPAT_DATA_BFLOAT16) return "DNNC-CONV-BWD-DTYPE-BFLOAT16";
+    return "";
+}
+
+ShadowOperand::ShadowOperand(const dnnl::engine &e, const md &user_f32, dnncompatDataType_t t,
+                             bool writes_back)
+    : ShadowOperand(e, user_f32, user_f32, t, writes_back) {}
+
+ShadowOperand::ShadowOperand(const dnnl::engine &e, const md &user_f32, const md &f32_copy,
+                             dnncompatDataType_t t, bool writes_back)
+    : low(with_type(user_f32, low_dnnl_type(t))), f32(f32_copy) {
+    to_f32_reorder = dnnl::reorder(dnnl::reorder::primitive_desc(e, low, e, f32));
+    if (writes_back) from_f32_reorder = dnnl::reorder(dnnl::reorder::primitive_desc(e, f32, e, low));
+    if (convert::fast_path(t) && user_f32 == f32_copy) {
+        // Same strides on both sides and no gaps: the tensor converts as one flat run.
+        std::size_t n = 1;
+        for (auto d : low.dims()) n *= static_cast<std::size_t>(d);
+        if (low.get_size() == n * 2) dense = n;
+    }
+}
+
+void ShadowOperand::to_f32(dnnl::stream &s, dnncompatDataType_t t, const void *user,
+                           void *f32_ptr) const {
+    if (dense) {
+        convert::to_f32(t, user, static_cast<float *>(f32_ptr), dense);
+        return;
+    }
+    const auto e = s.get_engine();
+    dnnl::memory from(low, e, const_cast<void *>(user)), to(f32, e, f32_ptr);
+    to_f32_reorder.execute(s, from, to);
+}
+
+void ShadowOperand::from_f32(dnnl::stream &s, dnncompatDataType_t t, const void *f32_ptr,
+                             void *user) const {
+    if (dense) {
+        convert::from_f32(t, static_cast<const float *>(f32_ptr), user, dense);
+        return;
+    }
+    const auto e = s.get_engine();
+    dnnl::memory from(f32, e, const_cast<void *>(f32_ptr)), to(low, e, user);
+    from_f32_reorder.execute(s, from, to);
+}
 
 std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Problem &p, int algo,
                                                 float alpha, float beta) {
     enums::check("cudnnConvolutionBwdDataAlgo_t", algo, "algo");
     const std::string key = fmt::format("bwd_data/{}/a{}/{}/{}", p.key(), algo, alpha, beta);
+    if (low_precision(p.dtype)) {
+        return h.plan<BwdDataPlan>(key, [&] {
+            const Problem p32 = f32_problem(p);
+            auto plan = std::make_shared<BwdDataPlan>();
+            plan->inner = backward_data_plan(h, p32, algo, alpha, beta);
+            fill_shadow(*plan, *plan->inner, h.engine, p.dtype, weights_md(p32), y_md(p32),
+                        x_md(p32), beta);
+            return plan;
+        });
+    }
     return h.plan<BwdDataPlan>(key, [&] {
         auto c = choose_data(h, p, algo);
         check(static_cast<bool>(c.pd), DNNCOMPAT_STATUS_NOT_SUPPORTED,
@@ -287,6 +399,14 @@ void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataP
                            const void *w, const void *dy, void *dx, void *workspace,
                            std::size_t workspace_size) {
     check_workspace(plan, workspace, workspace_size, "cudnnGetConvolutionBackwardDataWorkspaceSize");
+    if (plan.inner) {
+        const Problem p32 = f32_problem(p);
+        const BwdDataPlan &inner = *plan.inner;
+        run_shadow(h, plan, w, dy, dx, workspace, [&](void *w32, void *dy32, void *dx32, void *iws) {
+            backward_data_execute(h, p32, inner, w32, dy32, dx32, iws, inner.workspace_bytes);
+        });
+        return;
+    }
     char *ws = plan.workspace_bytes ? align_ptr(workspace) : nullptr;
     const auto &e = h.engine;
     auto &s = h.stream;
@@ -316,6 +436,16 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
                                                     int algo, float alpha, float beta) {
     enums::check("cudnnConvolutionBwdFilterAlgo_t", algo, "algo");
     const std::string key = fmt::format("bwd_filter/{}/a{}/{}/{}", p.key(), algo, alpha, beta);
+    if (low_precision(p.dtype)) {
+        return h.plan<BwdFilterPlan>(key, [&] {
+            const Problem p32 = f32_problem(p);
+            auto plan = std::make_shared<BwdFilterPlan>();
+            plan->inner = backward_filter_plan(h, p32, algo, alpha, beta);
+            fill_shadow(*plan, *plan->inner, h.engine, p.dtype, x_md(p32), y_md(p32),
+                        weights_md(p32), beta);
+            return plan;
+        });
+    }
     return h.plan<BwdFilterPlan>(key, [&] {
         auto c = choose_filter(h, p, algo);
         check(static_cast<bool>(c.pd), DNNCOMPAT_STATUS_NOT_SUPPORTED,
@@ -388,6 +518,14 @@ void backward_filter_execute(dnncompatContext &h, const Problem &p, const BwdFil
                              std::size_t workspace_size) {
     check_workspace(plan, workspace, workspace_size,
                     "cudnnGetConvolutionBackwardFilterWorkspaceSize");
+    if (plan.inner) {
+        const Problem p32 = f32_problem(p);
+        const BwdFilterPlan &inner = *plan.inner;
+        run_shadow(h, plan, x, dy, dw, workspace, [&](void *x32, void *dy32, void *dw32, void *iws) {
+            backward_filter_execute(h, p32, inner, x32, dy32, dw32, iws, inner.workspace_bytes);
+        });
+        return;
+    }
     char *ws = plan.workspace_bytes ? align_ptr(workspace) : nullptr;
     const auto &e = h.engine;
     auto &s = h.stream;

@@ -13,6 +13,10 @@
 // on alpha and beta. oneDNN's backward convolutions take no post-ops: alpha/beta are applied by a
 // oneDNN sum after the convolution (result in handle memory, or in the relayout buffer of the
 // workspace), except for alpha = 1, beta = 0, where oneDNN writes the caller's tensor directly.
+//
+// HALF and BFLOAT16 data (no oneDNN kernel for them on these CPUs) run as the forward does: the
+// operands are converted to FP32 copies in the workspace, the FP32 plan runs on them and the
+// gradient is rounded once (catalogue rows DNNC-CONV-BWD-DTYPE-*).
 #pragma once
 
 #include "conv/problem.hpp"
@@ -21,6 +25,33 @@
 #include <string>
 
 namespace dnncompat::conv {
+
+// One HALF / BFLOAT16 operand of a plan that runs in FP32: the caller's tensor, its FP32 copy
+// with the same strides at a workspace offset, and how to convert between them.
+struct ShadowOperand {
+    dnnl::memory::desc low, f32;
+    dnnl::reorder to_f32_reorder, from_f32_reorder; // strided tensors (with gaps)
+    std::size_t dense = 0; // element count when the tensor converts as one flat run (core/convert)
+    std::size_t off = 0;   // workspace offset of the FP32 copy
+
+    ShadowOperand() = default;
+    // The caller's tensor as FLOAT descriptor user_f32 (its strides, FLOAT type) of type t (HALF
+    // or BFLOAT16), its copy f32 (by default the same strides).
+    ShadowOperand(const dnnl::engine &e, const dnnl::memory::desc &user_f32,
+                  dnncompatDataType_t t, bool writes_back);
+    ShadowOperand(const dnnl::engine &e, const dnnl::memory::desc &user_f32,
+                  const dnnl::memory::desc &f32, dnncompatDataType_t t, bool writes_back);
+    // caller's tensor → FP32 copy at f32_ptr; FP32 copy → caller's tensor (rounded once).
+    void to_f32(dnnl::stream &s, dnncompatDataType_t t, const void *user, void *f32_ptr) const;
+    void from_f32(dnnl::stream &s, dnncompatDataType_t t, const void *f32_ptr, void *user) const;
+};
+
+// True for the types the convolution computes through FP32 (HALF, BFLOAT16).
+bool low_precision(dnncompatDataType_t t);
+
+// The catalogue row of the HALF / BFLOAT16 emulation of the backward directions
+// (DNNC-CONV-BWD-DTYPE-*); empty for FLOAT.
+const char *backward_dtype_row(dnncompatDataType_t t);
 
 // What both backward plans share: the chosen implementation, blending and workspace layout.
 struct BwdPlanBase : CachedPlan {
@@ -38,6 +69,15 @@ struct BwdPlanBase : CachedPlan {
     int algo_ran = 0;          // the algorithm whose path runs
     std::string fallback_code; // catalogue row of the fallback, empty when native
     std::string impl;          // oneDNN implementation name
+
+    // HALF / BFLOAT16 problems: the FP32 plan (`inner` of the derived plan) runs on FP32 copies
+    // in the workspace: the two inputs are converted, the output is converted only when beta
+    // reads it, and the FP32 result is rounded once into the caller's tensor. The workspace is
+    // [in0 f32][in1 f32][out f32][inner plan's workspace], the same for every alpha/beta.
+    dnncompatDataType_t low_type = DNNCOMPAT_DATA_FLOAT; // FLOAT: no shadow
+    ShadowOperand in0, in1, out; // data: w, dy, dx; filter: x, dy, dw
+    float beta = 0.0f;
+    std::size_t inner_off = 0;
 };
 
 // dx = alpha * conv_bwd_data(w, dy) + beta * dx.
@@ -50,6 +90,7 @@ struct BwdDataPlan : BwdPlanBase {
     std::size_t dy_off = 0, dy_bytes = 0;     // relayout copies
     std::size_t wei_off = 0, wei_bytes = 0;
     std::size_t dx_off = 0, dx_bytes = 0;     // relayout: oneDNN's dx before blending
+    std::shared_ptr<BwdDataPlan> inner;       // HALF / BFLOAT16: the FP32 plan
 };
 
 // dw = alpha * conv_bwd_filter(x, dy) + beta * dw. In CONVOLUTION mode oneDNN computes the
@@ -65,10 +106,12 @@ struct BwdFilterPlan : BwdPlanBase {
     std::size_t dy_off = 0, dy_bytes = 0;
     std::size_t res_off = 0, res_bytes = 0;     // oneDNN's dw (relayout or flip)
     std::size_t plain_off = 0, plain_bytes = 0; // relayout + flip: dw in the caller's layout
+    std::shared_ptr<BwdFilterPlan> inner;       // HALF / BFLOAT16: the FP32 plan
 };
 
 // Returns the (cached) plan. BAD_PARAM for an algo outside cudnnConvolutionBwdDataAlgo_t;
-// NOT_SUPPORTED when oneDNN has no implementation.
+// NOT_SUPPORTED when oneDNN has no implementation. FLOAT runs natively; HALF and BFLOAT16 run
+// through FP32 (see BwdPlanBase::low_type).
 std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Problem &p, int algo,
                                                 float alpha, float beta);
 // Runs the plan (dx unread when beta = 0). BAD_PARAM when workspace_size is below

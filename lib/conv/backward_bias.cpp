@@ -1,5 +1,8 @@
 #include "conv/backward_bias.hpp"
 
+#include "conv/backward.hpp"
+#include "conv/onednn_util.hpp"
+#include "core/convert.hpp"
 #include "core/descriptors.hpp"
 
 #include <fmt/format.h>
@@ -33,19 +36,15 @@ struct EpiloguePlan : CachedPlan {
 
 } // namespace
 
-void backward_bias(dnncompatContext &h, const dnncompatTensorStruct &dyd, const void *dy,
-                   const dnncompatTensorStruct &dbd, void *db, float alpha, float beta) {
-    const std::size_t nd = dyd.dims.size();
-    dims_t expect(nd, 1);
-    expect[1] = dyd.dims[1];
-    check(dbd.dims == expect, DNNCOMPAT_STATUS_BAD_PARAM,
-          "dbDesc is {} but dy {} needs a bias gradient of {}", dims_str(dbd.dims),
-          dims_str(dyd.dims), dims_str(expect));
-    check(dbd.dtype == dyd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "dyDesc is {} but dbDesc is {}",
-          data_type_name(dyd.dtype), data_type_name(dbd.dtype));
+namespace {
+
+// The FLOAT plan of db = alpha * sum(dy) + beta * db over the given strides.
+std::shared_ptr<BiasGradPlan> bias_grad_plan(dnncompatContext &h, const dnncompatTensorStruct &dyd,
+                                             const dnncompatTensorStruct &dbd, float alpha,
+                                             float beta) {
     const std::string key = fmt::format("bwd_bias/{}/{}/{}/{}/{}", dims_str(dyd.dims),
                                         dims_str(dyd.strides), dims_str(dbd.strides), alpha, beta);
-    auto plan = h.plan<BiasGradPlan>(key, [&] {
+    return h.plan<BiasGradPlan>(key, [&] {
         auto pl = std::make_shared<BiasGradPlan>();
         const auto &e = h.engine;
         pl->src = strided_md(dyd.dims, dyd.strides);
@@ -76,21 +75,82 @@ void backward_bias(dnncompatContext &h, const dnncompatTensorStruct &dyd, const 
         }
         return pl;
     });
+}
+
+// Runs a FLOAT plan; temp holds plan.temp_bytes.
+void run_bias_grad(dnncompatContext &h, const BiasGradPlan &plan, const void *dy, void *db,
+                   void *temp) {
     const auto &e = h.engine;
-    dnnl::memory src(plan->src, e, const_cast<void *>(dy));
-    dnnl::memory out(plan->user_db, e, db);
-    dnnl::memory red = plan->identity ? src
-                       : plan->direct     ? out
-                                          : dnnl::memory(plan->dst, e, h.temp_buffer(plan->temp_bytes));
-    if (!plan->identity) plan->prim.execute(h.stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, red}});
-    if (!plan->direct) {
+    dnnl::memory src(plan.src, e, const_cast<void *>(dy));
+    dnnl::memory out(plan.user_db, e, db);
+    dnnl::memory red = plan.identity ? src
+                       : plan.direct ? out
+                                     : dnnl::memory(plan.dst, e, temp);
+    if (!plan.identity) plan.prim.execute(h.stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, red}});
+    if (!plan.direct) {
         std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_DST, out}};
         int i = 0;
-        if (plan->reads_db) args.emplace(DNNL_ARG_MULTIPLE_SRC + i++, out);
+        if (plan.reads_db) args.emplace(DNNL_ARG_MULTIPLE_SRC + i++, out);
         args.emplace(DNNL_ARG_MULTIPLE_SRC + i, red);
-        plan->blend.execute(h.stream, args);
+        plan.blend.execute(h.stream, args);
     }
-    h.stream.wait();
+}
+
+// HALF / BFLOAT16: dy (and db when beta reads it) converted to FP32 copies with the same strides
+// in handle memory, the FLOAT plan, db rounded once. Handle memory: [dy f32][db f32][FLOAT temp].
+struct LowBiasGradPlan : CachedPlan {
+    std::shared_ptr<BiasGradPlan> inner;
+    ShadowOperand dy, db;
+    bool reads_db = false;
+    std::size_t temp_bytes = 0, inner_off = 0;
+};
+
+} // namespace
+
+void backward_bias(dnncompatContext &h, const dnncompatTensorStruct &dyd, const void *dy,
+                   const dnncompatTensorStruct &dbd, void *db, float alpha, float beta) {
+    const std::size_t nd = dyd.dims.size();
+    dims_t expect(nd, 1);
+    expect[1] = dyd.dims[1];
+    check(dbd.dims == expect, DNNCOMPAT_STATUS_BAD_PARAM,
+          "dbDesc is {} but dy {} needs a bias gradient of {}", dims_str(dbd.dims),
+          dims_str(dyd.dims), dims_str(expect));
+    check(dbd.dtype == dyd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "dyDesc is {} but dbDesc is {}",
+          data_type_name(dyd.dtype), data_type_name(dbd.dtype));
+    if (!low_precision(dyd.dtype)) {
+        auto plan = bias_grad_plan(h, dyd, dbd, alpha, beta);
+        run_bias_grad(h, *plan, dy, db, h.temp_buffer(plan->temp_bytes));
+        h.stream.wait();
+        return;
+    }
+    const std::string key = fmt::format("bwd_bias_low/{}/{}/{}/{}/{}/{}", data_type_name(dyd.dtype),
+                                        dims_str(dyd.dims), dims_str(dyd.strides),
+                                        dims_str(dbd.strides), alpha, beta);
+    auto plan = h.plan<LowBiasGradPlan>(key, [&] {
+        auto pl = std::make_shared<LowBiasGradPlan>();
+        dnncompatTensorStruct dy32 = dyd, db32 = dbd;
+        dy32.dtype = db32.dtype = DNNCOMPAT_DATA_FLOAT;
+        pl->inner = bias_grad_plan(h, dy32, db32, alpha, beta);
+        pl->dy = ShadowOperand(h.engine, strided_md(dyd.dims, dyd.strides), dyd.dtype, false);
+        pl->db = ShadowOperand(h.engine, strided_md(dbd.dims, dbd.strides), dbd.dtype, true);
+        pl->reads_db = beta != 0.0f;
+        std::size_t cursor = 0;
+        pl->dy.off = util::reserve(cursor, pl->dy.f32.get_size());
+        pl->db.off = util::reserve(cursor, pl->db.f32.get_size());
+        pl->inner_off = cursor;
+        pl->temp_bytes = cursor + pl->inner->temp_bytes + util::kAlign;
+        return pl;
+    });
+    char *temp = util::align_ptr(h.temp_buffer(plan->temp_bytes));
+    auto &s = h.stream;
+    const auto t = dyd.dtype;
+    plan->dy.to_f32(s, t, dy, temp + plan->dy.off);
+    if (plan->reads_db) plan->db.to_f32(s, t, db, temp + plan->db.off);
+    s.wait();
+    run_bias_grad(h, *plan->inner, temp + plan->dy.off, temp + plan->db.off,
+                  temp + plan->inner_off);
+    plan->db.from_f32(s, t, temp + plan->db.off, db);
+    s.wait();
 }
 
 void bias_activation_epilogue(dnncompatContext &h, const Problem &p, const void *z,
@@ -133,6 +193,76 @@ void bias_activation_epilogue(dnncompatContext &h, const Problem &p, const void 
     }
     plan->prim.execute(h.stream, args);
     h.stream.wait();
+}
+
+namespace {
+
+// The conversions of the low-precision bias-activation forward that the forward plan lacks.
+struct LowBiasActPlan : CachedPlan {
+    ShadowOperand z; // caller's z → the FP32 y copy (y's strides)
+    ShadowOperand bias;
+    dnncompatTensorStruct bias32; // bias as FLOAT, the caller's strides
+};
+
+} // namespace
+
+void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
+                                 const void *x, const void *w, const void *z,
+                                 const dnncompatTensorStruct &zd, bool reads_z, const void *bias,
+                                 const dnncompatTensorStruct &bd, bool relu, void *y,
+                                 void *workspace, std::size_t workspace_size) {
+    check(plan.inner != nullptr, DNNCOMPAT_STATUS_INTERNAL_ERROR,
+          "bias_activation_forward_low needs the FP32-shadow plan");
+    check(workspace_size >= plan.workspace_bytes, DNNCOMPAT_STATUS_BAD_PARAM,
+          "workSpaceSizeInBytes {} is smaller than the {} bytes this convolution needs "
+          "(query cudnnGetConvolutionForwardWorkspaceSize)",
+          workspace_size, plan.workspace_bytes);
+    check(workspace != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
+          "workSpace is null but {} bytes are needed", plan.workspace_bytes);
+    const auto t = p.dtype;
+    const std::string key =
+        fmt::format("bias_act_low/{}/{}/{}/{}/{}", data_type_name(t), dims_str(zd.dims),
+                    dims_str(zd.strides), dims_str(p.y_strides), dims_str(bd.strides));
+    auto aux = h.plan<LowBiasActPlan>(key, [&] {
+        auto pl = std::make_shared<LowBiasActPlan>();
+        pl->z = ShadowOperand(h.engine, strided_md(zd.dims, zd.strides), plan.y32, t, false);
+        pl->bias = ShadowOperand(h.engine, strided_md(bd.dims, bd.strides), t, false);
+        pl->bias32 = bd;
+        pl->bias32.dtype = DNNCOMPAT_DATA_FLOAT;
+        return pl;
+    });
+    Problem p32 = p;
+    p32.dtype = DNNCOMPAT_DATA_FLOAT;
+    char *ws = util::align_ptr(workspace);
+    auto &s = h.stream;
+    auto in = [&](std::size_t dense, const dnnl::reorder &r, const md &from_md, const void *from,
+                  const md &to_md, void *to) {
+        if (dense) {
+            convert::to_f32(t, from, static_cast<float *>(to), dense);
+        } else {
+            dnnl::memory a(from_md, h.engine, const_cast<void *>(from)), b(to_md, h.engine, to);
+            r.execute(s, a, b);
+        }
+    };
+    in(plan.x_dense, plan.x_to_f32, plan.user_x, x, plan.x32, ws + plan.x32_off);
+    in(plan.w_dense, plan.w_to_f32, plan.user_w, w, plan.w32, ws + plan.w32_off);
+    if (reads_z) aux->z.to_f32(s, t, z, ws + plan.y32_off); // the FP32 plan blends it as beta
+    s.wait();
+    forward_execute(h, p32, *plan.inner, ws + plan.x32_off, ws + plan.w32_off, ws + plan.y32_off,
+                    ws + plan.inner_off, plan.inner->workspace_bytes);
+    // After the convolution: it may use handle memory for its blend.
+    void *bias32 = h.temp_buffer(aux->bias.f32.get_size());
+    aux->bias.to_f32(s, t, bias, bias32);
+    s.wait();
+    bias_activation_epilogue(h, p32, nullptr, zd, false, 0.0f, bias32, aux->bias32, relu,
+                             ws + plan.y32_off);
+    if (plan.y_dense)
+        convert::from_f32(t, reinterpret_cast<const float *>(ws + plan.y32_off), y, plan.y_dense);
+    else {
+        dnnl::memory a(plan.y32, h.engine, ws + plan.y32_off), b(plan.user_y, h.engine, y);
+        plan.y_from_f32.execute(s, a, b);
+    }
+    s.wait();
 }
 
 } // namespace dnncompat::conv

@@ -13,7 +13,8 @@ namespace dnncompat::conv {
 
 // db = alpha * sum over N and spatial of dy + beta * db (db unread when beta = 0). dy is
 // [N, K, spatial...], db [1, K, 1...] of dy's rank; any strides. BAD_PARAM when db's shape is not
-// that.
+// that. HALF / BFLOAT16: dy (and db when beta != 0) converted to FP32 copies in handle memory, the
+// FLOAT reduction, db rounded once (DNNC-CONV-BWD-DTYPE-*).
 void backward_bias(dnncompatContext &h, const dnncompatTensorStruct &dyd, const void *dy,
                    const dnncompatTensorStruct &dbd, void *db, float alpha, float beta);
 
@@ -24,5 +25,17 @@ void bias_activation_epilogue(dnncompatContext &h, const Problem &p, const void 
                               const dnncompatTensorStruct &zd, bool read_z, float alpha2,
                               const void *bias, const dnncompatTensorStruct &bd, bool relu,
                               void *y);
+
+// cudnnConvolutionBiasActivationForward on HALF / BFLOAT16 data, with plan = forward_plan's
+// FP32-shadow plan for (p, algo, alpha1, alpha2 when z is read or aliases y, else 0): x, w and
+// z (into the FP32 y copy) are converted in the caller's workspace, the FP32 convolution blends
+// alpha2 * z, bias (converted in handle memory) and the activation run on the FP32 result, and y
+// is rounded once. The workspace is the forward's (cudnnGetConvolutionForwardWorkspaceSize);
+// BAD_PARAM when workspace_size is below it.
+void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
+                                 const void *x, const void *w, const void *z,
+                                 const dnncompatTensorStruct &zd, bool reads_z, const void *bias,
+                                 const dnncompatTensorStruct &bd, bool relu, void *y,
+                                 void *workspace, std::size_t workspace_size);
 
 } // namespace dnncompat::conv

@@ -2,6 +2,7 @@
 
 #include "conv/onednn_util.hpp"
 #include "core/convert.hpp"
+#include "core/diagnostics.hpp"
 #include "core/enums.hpp"
 #include "core/support.hpp"
 
@@ -209,10 +210,269 @@ std::shared_ptr<FwdPlan> shadow_plan(dnncompatContext &h, const Problem &p, int 
 
 } // namespace
 
+void check_forward_types(const Problem &p, const char *api) {
+    if (!p.integer()) {
+        check_data_type(p.dtype, api);
+        return;
+    }
+    const auto xt = p.dtype, wt = p.w_dtype, yt = p.y_dtype;
+    const std::string config =
+        fmt::format("x {}, w {}, y {} with compute type {}", data_type_name(xt),
+                    data_type_name(wt), data_type_name(yt), data_type_name(p.compute_type));
+    const bool int32 = p.compute_type == DNNCOMPAT_DATA_INT32;
+    if (vector_lanes(xt) != 0 || vector_lanes(wt) != 0 || vector_lanes(yt) != 0) {
+        check(p.x_vect != 0 && p.w_vect != 0 && (vector_lanes(yt) == 0 || p.y_vect != 0),
+              DNNCOMPAT_STATUS_BAD_PARAM,
+              "{}: vectorised data types need CUDNN_TENSOR_NCHW_VECT_C x, w and y descriptors",
+              config);
+        check(p.w_dims[1] % p.w_vect == 0, DNNCOMPAT_STATUS_BAD_PARAM,
+              "wDesc C = {} is not a multiple of the vector width {} of {}", p.w_dims[1], p.w_vect,
+              data_type_name(wt));
+        const bool x4 = (xt == DNNCOMPAT_DATA_INT8x4 || xt == DNNCOMPAT_DATA_UINT8x4) &&
+                        wt == DNNCOMPAT_DATA_INT8x4 &&
+                        (yt == DNNCOMPAT_DATA_INT8x4 || yt == DNNCOMPAT_DATA_FLOAT);
+        const bool x32 = xt == DNNCOMPAT_DATA_INT8x32 && wt == DNNCOMPAT_DATA_INT8x32 &&
+                         yt == DNNCOMPAT_DATA_INT8x32;
+        if (!int32 || !(x4 || x32))
+            diag::unsupported("DNNC-CONV-INT8-CONFIG", api,
+                              config + " is not one of cuDNN's vectorised configurations");
+        if (p.nsp != 2)
+            diag::unsupported("DNNC-CONV-INT8-CONFIG", api,
+                              fmt::format("{}: vectorised convolution is 2-d only", config));
+        for (auto d : p.dilation)
+            if (d != 1)
+                diag::unsupported("DNNC-CONV-INT8-CONFIG", api,
+                                  fmt::format("{}: vectorised convolution takes no dilation", config));
+        if (x32 && p.reorder == DNNCOMPAT_NO_REORDER)
+            diag::unsupported("DNNC-CONV-INT8-CONFIG", api,
+                              "CUDNN_NO_REORDER: an INT8x32 filter in cudnnReorderFilterAndBias's "
+                              "order, which dnncompat does not produce");
+        return;
+    }
+    const bool ok = int32 && wt == DNNCOMPAT_DATA_INT8 &&
+                    (xt == DNNCOMPAT_DATA_INT8 || xt == DNNCOMPAT_DATA_UINT8) &&
+                    (yt == DNNCOMPAT_DATA_INT8 || yt == DNNCOMPAT_DATA_FLOAT);
+    if (!ok)
+        diag::unsupported("DNNC-CONV-INT8-CONFIG", api,
+                          config + " is not one of cuDNN's INT8 configurations");
+    const bool x_nhwc = p.x_strides[1] == 1 || p.c == 1;
+    const bool y_nhwc = p.y_strides.empty() || p.y_strides[1] == 1 || p.k == 1;
+    if (!x_nhwc || !y_nhwc || p.w_format != DNNCOMPAT_TENSOR_NHWC)
+        diag::unsupported("DNNC-CONV-INT8-CONFIG", api,
+                          config + ": INT8 convolution needs NHWC (channels-last) x, w and y");
+}
+
+bool forward_algo_runs(const Problem &p, int algo) {
+    if (!p.integer()) return true;
+    const bool vect_nhwc_float_y = p.x_vect != 0 && p.y_dtype == DNNCOMPAT_DATA_FLOAT &&
+                                   !p.y_strides.empty() && p.y_strides[1] == 1 && p.k > 1;
+    if (algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM) return true;
+    return algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM && !vect_nhwc_float_y;
+}
+
+namespace {
+
+dt lane_dt(dnncompatDataType_t t) {
+    switch (lane_type(t)) {
+    case DNNCOMPAT_DATA_INT8: return dt::s8;
+    case DNNCOMPAT_DATA_UINT8: return dt::u8;
+    case DNNCOMPAT_DATA_FLOAT: return dt::f32;
+    default: fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "no oneDNN type for {}", data_type_name(t));
+    }
+}
+
+// A memory descriptor with element strides, or (v != 0, NCHW_VECT_C) with strides counted in
+// vectors of v channels along block_dim: oneDNN's blocked layout with one inner block
+// (nChw4c / aBcd32b style; with groups, abCde4c).
+md vect_md(const dims_t &dims, const dims_t &strides, int block_dim, int v, dt type) {
+    if (v == 0) return strided_md(dims, strides, type);
+    // Start from a valid plain descriptor of the same dims, then describe the blocking.
+    md m = strided_md(dims, packed_strides(dims, DNNCOMPAT_TENSOR_NCHW), type);
+    auto &b = m.data.format_desc.blocking;
+    for (int i = 0; i < m.data.ndims; ++i) b.strides[i] = strides[i] * v;
+    b.inner_nblks = 1;
+    b.inner_blks[0] = v;
+    b.inner_idxs[0] = block_dim;
+    return m;
+}
+
+md int_x_md(const Problem &p) {
+    dims_t d{p.n, p.c};
+    d.insert(d.end(), p.in.begin(), p.in.end());
+    return vect_md(d, p.x_strides, 1, p.x_vect, lane_dt(p.dtype));
+}
+
+md int_y_md(const Problem &p) {
+    dims_t d{p.n, p.k};
+    d.insert(d.end(), p.out.begin(), p.out.end());
+    return vect_md(d, p.y_strides, 1, p.y_vect, lane_dt(p.y_dtype));
+}
+
+// The caller's filter: [K, C/g, spatial] (or [G, K/g, C/g, spatial]) with the filter format's
+// packed strides, counted in vectors for NCHW_VECT_C.
+md int_w_md(const Problem &p) {
+    dims_t vdims = p.w_dims;
+    if (p.w_vect) vdims[1] /= p.w_vect;
+    const dims_t packed =
+        packed_strides(vdims, p.w_vect ? DNNCOMPAT_TENSOR_NCHW : p.w_format);
+    if (p.groups == 1) return vect_md(p.w_dims, packed, 1, p.w_vect, lane_dt(p.w_dtype));
+    dims_t dims{p.groups, p.k / p.groups};
+    dims_t strides{packed[0] * (p.k / p.groups), packed[0]};
+    for (std::size_t i = 1; i < p.w_dims.size(); ++i) {
+        dims.push_back(p.w_dims[i]);
+        strides.push_back(packed[i]);
+    }
+    return vect_md(dims, strides, 2, p.w_vect, lane_dt(p.w_dtype));
+}
+
+// FP32 carries the integer accumulation exactly while no partial sum can pass 2^24: at most
+// (C/g) * R * S products of |x| <= 128 (255 for UINT8) and |w| <= 128.
+bool f32_exact(const Problem &p) {
+    double terms = static_cast<double>(p.c / p.groups);
+    for (auto f : p.filt) terms *= static_cast<double>(f);
+    const double max_x = lane_type(p.dtype) == DNNCOMPAT_DATA_UINT8 ? 255.0 : 128.0;
+    return terms * max_x * 128.0 <= 16777216.0;
+}
+
+std::shared_ptr<FwdPlan> integer_f32_plan(dnncompatContext &h, const Problem &p, int algo,
+                                          float alpha, float beta) {
+    auto plan = std::make_shared<FwdPlan>();
+    Problem p32 = p;
+    p32.dtype = p32.w_dtype = p32.y_dtype = DNNCOMPAT_DATA_FLOAT;
+    p32.compute_type = DNNCOMPAT_DATA_FLOAT;
+    p32.x_vect = p32.w_vect = p32.y_vect = 0;
+    dims_t xd{p.n, p.c}, yd{p.n, p.k};
+    xd.insert(xd.end(), p.in.begin(), p.in.end());
+    yd.insert(yd.end(), p.out.begin(), p.out.end());
+    p32.x_strides = packed_strides(xd, DNNCOMPAT_TENSOR_NCHW);
+    p32.w_format = DNNCOMPAT_TENSOR_NCHW;
+    plan->y_direct = p.y_dtype == DNNCOMPAT_DATA_FLOAT;
+    if (!plan->y_direct) p32.y_strides = packed_strides(yd, DNNCOMPAT_TENSOR_NCHW);
+    plan->inner = forward_plan(h, p32, algo, alpha, beta);
+    plan->inner_problem = p32;
+    plan->has_inner_problem = true;
+    plan->beta = beta;
+    const auto &e = h.engine;
+    plan->x32 = x_md(p32);
+    plan->w32 = weights_md(p32);
+    plan->y32 = y_md(p32);
+    plan->user_x = int_x_md(p);
+    plan->user_w = int_w_md(p);
+    plan->user_y = int_y_md(p);
+    auto reorder = [&](const md &from, const md &to) {
+        return dnnl::reorder(dnnl::reorder::primitive_desc(e, from, e, to));
+    };
+    plan->x_to_f32 = reorder(plan->user_x, plan->x32);
+    plan->w_to_f32 = reorder(plan->user_w, plan->w32);
+    std::size_t cursor = 0;
+    plan->x32_off = reserve(cursor, plan->x32.get_size());
+    plan->w32_off = reserve(cursor, plan->w32.get_size());
+    if (!plan->y_direct) {
+        // f32 -> s8 rounds to nearest even and saturates.
+        plan->y_to_f32 = reorder(plan->user_y, plan->y32);
+        plan->y_from_f32 = reorder(plan->y32, plan->user_y);
+        plan->y32_off = reserve(cursor, plan->y32.get_size());
+    }
+    plan->inner_off = cursor;
+    plan->workspace_bytes = cursor + plan->inner->workspace_bytes + kAlign;
+    plan->algo_requested = algo;
+    plan->algo_ran = plan->inner->algo_ran;
+    plan->fallback_code = plan->inner->fallback_code;
+    plan->impl = plan->inner->impl + " (exact f32 from " + data_type_name(p.dtype) + ")";
+    return plan;
+}
+
+std::shared_ptr<FwdPlan> integer_ref_plan(dnncompatContext &h, const Problem &p, int algo,
+                                          float alpha, float beta) {
+    auto plan = std::make_shared<FwdPlan>();
+    const auto &e = h.engine;
+    plan->int_ref = true;
+    plan->user_x = int_x_md(p);
+    plan->user_w = int_w_md(p);
+    plan->user_y = int_y_md(p);
+    std::size_t cursor = 0;
+    if (p.mode == DNNCOMPAT_CONVOLUTION) {
+        // The flip runs on a plain [K][C/g][spatial] INT8 copy; the primitive reads the flipped one.
+        Problem plain = p;
+        plain.w_vect = 0;
+        plain.w_format = DNNCOMPAT_TENSOR_NCHW;
+        plan->int_user_w = plan->user_w;
+        plan->user_w = int_w_md(plain);
+        plan->wei_reorder =
+            dnnl::reorder(dnnl::reorder::primitive_desc(e, plan->int_user_w, e, plan->user_w));
+        plan->wplain_bytes = plan->user_w.get_size();
+        plan->wplain_off = reserve(cursor, plan->wplain_bytes);
+        plan->flip_bytes = plan->wplain_bytes;
+        plan->flip_off = reserve(cursor, plan->flip_bytes);
+    }
+    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference,
+                                      dnnl::algorithm::convolution_direct, plan->user_x,
+                                      plan->user_w, plan->user_y, to_dnnl(p.stride),
+                                      to_dnnl(p.dilation, 1), to_dnnl(p.pad_l), to_dnnl(p.pad_r));
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
+    if (beta != 0.0f) {
+        dnnl::post_ops ops;
+        ops.append_sum(beta);
+        attr.set_post_ops(ops);
+    }
+    pd_t pd(d, attr, e, /*allow_empty=*/true);
+    // Only the reference kernel accumulates exactly on CPUs without VNNI (the jit int8 kernels
+    // saturate 16-bit intermediate sums).
+    while (pd && !impl_is(pd.impl_info_str(), "ref"))
+        if (!pd.next_impl()) pd = pd_t();
+    check(static_cast<bool>(pd), DNNCOMPAT_STATUS_NOT_SUPPORTED,
+          "oneDNN has no exact int8 convolution for {}", p.key());
+    plan->pd = pd;
+    plan->prim = dnnl::convolution_forward(pd);
+    plan->scratchpad_bytes = pd.scratchpad_desc().get_size();
+    plan->scratchpad_off = reserve(cursor, plan->scratchpad_bytes);
+    plan->workspace_bytes = cursor == 0 ? 0 : cursor + kAlign;
+    plan->beta = beta;
+    plan->algo_requested = algo;
+    plan->algo_ran = algo;
+    plan->impl = pd.impl_info_str();
+    return plan;
+}
+
+// Reverses every spatial axis of a plain packed INT8 filter [K][C/g][spatial].
+void flip_int8(const Problem &p, const int8_t *w, int8_t *out) {
+    int64_t sp = 1;
+    for (int i = 0; i < p.nsp; ++i) sp *= p.w_dims[2 + i];
+    const int64_t kc = p.w_dims[0] * p.w_dims[1];
+    for (int64_t o = 0; o < kc; ++o) {
+        const int8_t *src = w + o * sp;
+        int8_t *dst = out + o * sp;
+        for (int64_t s = 0; s < sp; ++s) {
+            int64_t rem = s, flipped = 0, mul = 1;
+            for (int i = p.nsp - 1; i >= 0; --i) {
+                const int64_t extent = p.w_dims[2 + i];
+                flipped += (extent - 1 - rem % extent) * mul;
+                rem /= extent;
+                mul *= extent;
+            }
+            dst[flipped] = src[s];
+        }
+    }
+}
+
+} // namespace
+
 std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo,
                                       float alpha, float beta) {
     enums::check("cudnnConvolutionFwdAlgo_t", algo, "algo");
     const std::string key = fmt::format("fwd/{}/a{}/{}/{}", p.key(), algo, alpha, beta);
+    if (p.integer()) {
+        if (!forward_algo_runs(p, algo))
+            diag::unsupported("DNNC-CONV-INT8-ALGO", "cudnnConvolutionForward",
+                              fmt::format("{} for {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo),
+                                          data_type_name(p.dtype)));
+        return h.plan<FwdPlan>(key, [&] {
+            return f32_exact(p) ? integer_f32_plan(h, p, algo, alpha, beta)
+                                : integer_ref_plan(h, p, algo, alpha, beta);
+        });
+    }
     if (low_precision(p.dtype)) {
         return h.plan<FwdPlan>(key, [&] { return shadow_plan(h, p, algo, alpha, beta); });
     }
@@ -318,9 +578,16 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
         };
         in(plan.x_dense, plan.x_to_f32, x_low, x32);
         in(plan.w_dense, plan.w_to_f32, w_low, w32);
+        const Problem &inner_p = plan.has_inner_problem ? plan.inner_problem : p;
+        if (plan.y_direct) { // FLOAT y of an integer configuration: the FP32 plan writes y
+            s.wait();
+            forward_execute(h, inner_p, *plan.inner, ws + plan.x32_off, ws + plan.w32_off, y,
+                            ws + plan.inner_off, plan.inner->workspace_bytes);
+            return;
+        }
         if (plan.beta != 0.0f) in(plan.y_dense, plan.y_to_f32, y_low, y32); // the blend reads y
         s.wait();
-        forward_execute(h, p, *plan.inner, ws + plan.x32_off, ws + plan.w32_off,
+        forward_execute(h, inner_p, *plan.inner, ws + plan.x32_off, ws + plan.w32_off,
                         ws + plan.y32_off, ws + plan.inner_off,
                         plan.inner->workspace_bytes);
         if (plan.y_dense)
@@ -332,6 +599,29 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
         return;
     }
     const auto &pd = plan.pd;
+
+    if (plan.int_ref) {
+        const void *weights = w;
+        if (plan.flip_bytes != 0) {
+            dnnl::memory user(plan.int_user_w, e, const_cast<void *>(w));
+            dnnl::memory plain(plan.user_w, e, ws + plan.wplain_off);
+            plan.wei_reorder.execute(s, user, plain);
+            s.wait();
+            flip_int8(p, reinterpret_cast<const int8_t *>(ws + plan.wplain_off),
+                      reinterpret_cast<int8_t *>(ws + plan.flip_off));
+            weights = ws + plan.flip_off;
+        }
+        std::unordered_map<int, dnnl::memory> args{
+            {DNNL_ARG_SRC, dnnl::memory(plan.user_x, e, const_cast<void *>(x))},
+            {DNNL_ARG_WEIGHTS, dnnl::memory(plan.user_w, e, const_cast<void *>(weights))},
+            {DNNL_ARG_DST, dnnl::memory(plan.user_y, e, y)}};
+        if (plan.scratchpad_bytes)
+            args.emplace(DNNL_ARG_SCRATCHPAD,
+                         dnnl::memory(pd.scratchpad_desc(), e, ws + plan.scratchpad_off));
+        plan.prim.execute(s, args);
+        s.wait();
+        return;
+    }
 
     const void *weights = oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes);
     const dnnl::memory src = relaid(s, plan.src_reorder, dnnl::memory(plan.user_x, e, const_cast<void *>(x)),

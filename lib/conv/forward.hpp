@@ -51,6 +51,19 @@ struct FwdPlan : CachedPlan {
     dnnl::memory::desc x32, w32, y32;
     std::size_t x32_off = 0, w32_off = 0, y32_off = 0, inner_off = 0;
 
+    // Integer configurations. exact_f32: x and w converted to FP32 copies (exact), `inner` runs
+    // on them in FP32 (exact: every partial sum is an integer below 2^24), and y (INT8) is
+    // rounded to nearest even and saturated from the FP32 result, or (y_direct, FLOAT y) inner
+    // writes y itself. int_ref: the reduction is too long for FP32 to stay exact, so oneDNN's
+    // reference int8 kernel (int32 accumulation) runs on the caller's layouts, alpha as output
+    // scale and beta as a sum post-op; CONVOLUTION mode flips a plain INT8 copy of w.
+    bool has_inner_problem = false;
+    Problem inner_problem; // the FP32 problem `inner` runs (its layouts differ from the caller's)
+    bool y_direct = false;
+    bool int_ref = false;
+    dnnl::memory::desc int_user_w; // int_ref with flip: the caller's w, reordered to user_w
+    std::size_t wplain_off = 0, wplain_bytes = 0;
+
     float beta = 0.0f; // the plan's blending reads y when beta != 0
     int algo_requested = 0;
     int algo_ran = 0;          // the algorithm whose path runs
@@ -66,6 +79,19 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
 // Throws the support catalogue's NOT_SUPPORTED unless convolution computes data type t: FLOAT
 // natively, HALF and BFLOAT16 through FP32 (emulated).
 void check_data_type(dnncompatDataType_t t, const char *api);
+
+// Throws unless cudnnConvolutionForward computes p's types: the FLOAT / HALF / BFLOAT16 rule of
+// check_data_type, or one of cuDNN 9's integer configurations (cuDNN 9 API reference,
+// cudnnConvolutionForward): INT8_CONFIG / INT8_EXT_CONFIG (x INT8 or UINT8, w INT8, y INT8 or
+// FLOAT, NHWC x, w and y), INT8x4_CONFIG / INT8x4_EXT_CONFIG and their UINT8x4 x forms (w INT8x4,
+// y INT8x4 or FLOAT), INT8x32_CONFIG; all with compute type INT32. BAD_PARAM: a vectorised type
+// outside NCHW_VECT_C, or a filter C not a multiple of the vector; NOT_SUPPORTED: any other
+// pairing, vectorised 3-d or dilated convolution, an INT8x32 filter under CUDNN_NO_REORDER.
+void check_forward_types(const Problem &p, const char *api);
+
+// Whether algo runs p (cuDNN runs the integer configurations with the two implicit-GEMM
+// algorithms only, and a vectorised x with NHWC FLOAT y with IMPLICIT_PRECOMP_GEMM only).
+bool forward_algo_runs(const Problem &p, int algo);
 
 // Runs the plan: y = alpha * conv(x, w) + beta * y (y unread when beta = 0). BAD_PARAM when
 // workspace_size is below plan.workspace_bytes or the workspace is null while needed.

@@ -8,6 +8,10 @@ namespace dnncompat::conv {
 
 namespace {
 
+bool integer_type(dnncompatDataType_t t) {
+    return t == DNNCOMPAT_DATA_INT8 || t == DNNCOMPAT_DATA_UINT8 || vector_lanes(t) != 0;
+}
+
 struct Shape {
     int nsp;
     int64_t n, c, k, groups;
@@ -38,8 +42,11 @@ Shape validate(const dnncompatTensorStruct &x, const dnncompatFilterStruct &w,
           s.c / wc, s.groups);
     check(s.k % s.groups == 0, DNNCOMPAT_STATUS_BAD_PARAM,
           "K={} is not a multiple of groupCount {}", s.k, s.groups);
-    check(x.dtype == w.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but wDesc is {}",
-          data_type_name(x.dtype), data_type_name(w.dtype));
+    // Integer x and w may differ (UINT8 x with INT8 w, ...): the forward configuration check
+    // (check_forward_types) decides; any other pairing must match.
+    check(x.dtype == w.dtype || (integer_type(x.dtype) && integer_type(w.dtype)),
+          DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but wDesc is {}", data_type_name(x.dtype),
+          data_type_name(w.dtype));
     for (int i = 0; i < s.nsp; ++i) {
         const int64_t in = x.dims[2 + i], f = w.dims[2 + i];
         const int64_t eff = (f - 1) * cd.dilation[i] + 1;
@@ -97,12 +104,25 @@ Problem make_problem(const dnncompatTensorStruct &x, const dnncompatFilterStruct
         check(y->dims == expect, DNNCOMPAT_STATUS_BAD_PARAM,
               "yDesc is {} but the convolution of x {} with w {} gives {}", dims_str(y->dims),
               dims_str(x.dims), dims_str(w.dims), dims_str(expect));
-        check(y->dtype == x.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
-              data_type_name(x.dtype), data_type_name(y->dtype));
+        // An integer x may give another y type (INT8_EXT_CONFIG: FLOAT); the configuration
+        // check decides.
+        check(y->dtype == x.dtype || integer_type(x.dtype), DNNCOMPAT_STATUS_BAD_PARAM,
+              "xDesc is {} but yDesc is {}", data_type_name(x.dtype), data_type_name(y->dtype));
         p.y_strides = y->strides;
+        p.y_dtype = y->dtype;
+        p.y_vect = y->vect;
+    } else {
+        p.y_dtype = x.dtype;
     }
+    p.w_dtype = w.dtype;
+    p.compute_type = cd.compute_type;
+    p.reorder = cd.reorder_type;
+    p.x_vect = x.vect;
+    p.w_vect = filter_vect(w);
     return p;
 }
+
+bool Problem::integer() const { return integer_type(dtype); }
 
 std::string Problem::key() const {
     static const char *const sp_in[] = {"id", "ih", "iw"};
@@ -121,6 +141,10 @@ std::string Problem::key() const {
     for (int i = 0; i < nsp; ++i) s += fmt::format("{}{}", sp_p[off + i], pad_l[i]);
     // benchdnn counts dilation from 0 (dense); cuDNN from 1.
     for (int i = 0; i < nsp; ++i) s += fmt::format("{}{}", sp_d[off + i], dilation[i] - 1);
+    if (integer())
+        s += fmt::format("_int_w{}_y{}_c{}_v{}.{}.{}_r{}", static_cast<int>(w_dtype),
+                         static_cast<int>(y_dtype), static_cast<int>(compute_type), x_vect, w_vect,
+                         y_vect, static_cast<int>(reorder));
     s += fmt::format("_{}_{}_xs{}_ys{}_w{}_m{}", enums::describe("cudnnDataType_t", dtype),
                      mode == DNNCOMPAT_CONVOLUTION ? "conv" : "xcorr", dims_str(x_strides),
                      dims_str(y_strides), format_name(w_format), static_cast<int>(math));

@@ -22,6 +22,16 @@ struct Problem {
     dims_t x_strides, y_strides; // element strides of x and y
     dims_t w_dims;               // K, C/groups, filter spatial
     dnncompatTensorFormat_t w_format = DNNCOMPAT_TENSOR_NCHW;
+    // Integer configurations (cudnnConvolutionForward's INT8*_CONFIG): w's and y's own data types
+    // (dtype is x's), the convolution's compute type, and the channels per vector of an
+    // NCHW_VECT_C x, w or y (0: not vectorised; x_strides / y_strides then count vectors).
+    dnncompatDataType_t w_dtype = DNNCOMPAT_DATA_FLOAT, y_dtype = DNNCOMPAT_DATA_FLOAT;
+    dnncompatDataType_t compute_type = DNNCOMPAT_DATA_FLOAT;
+    dnncompatReorderType_t reorder = DNNCOMPAT_DEFAULT_REORDER;
+    int x_vect = 0, w_vect = 0, y_vect = 0;
+
+    // True for the integer configurations (x INT8, UINT8, INT8x4, UINT8x4 or INT8x32).
+    bool integer() const;
 
     // Canonical benchdnn-style string ("mb4ic64ih56iw56oc64oh56ow56kh3kw3ph1pw1sh1sw1dh0dw0g1"),
     // plus layouts and data type: used as the plan-cache key and in messages.

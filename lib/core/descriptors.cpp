@@ -17,8 +17,9 @@ void check_compute_type(dnncompatDataType_t t, const char *api) {
     switch (t) {
     case DNNCOMPAT_DATA_FLOAT: return;
     case DNNCOMPAT_DATA_DOUBLE: diag::unsupported("DNNC-DTYPE-DOUBLE", api);
-    case DNNCOMPAT_DATA_HALF: diag::unsupported("DNNC-DTYPE-HALF", api);
-    case DNNCOMPAT_DATA_BFLOAT16: diag::unsupported("DNNC-DTYPE-BFLOAT16", api);
+    // Functions that take HALF / BFLOAT16 check with lowp::check_data_type instead.
+    case DNNCOMPAT_DATA_HALF: diag::unsupported("DNNC-DTYPE-HALF-API", api);
+    case DNNCOMPAT_DATA_BFLOAT16: diag::unsupported("DNNC-DTYPE-BFLOAT16-API", api);
     default: diag::unsupported("DNNC-DTYPE-OTHER", api, enums::describe("cudnnDataType_t", t));
     }
 }
@@ -45,6 +46,28 @@ std::size_t element_size(dnncompatDataType_t t) {
         fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "data type {} has no byte-addressable element size",
              data_type_name(t));
     }
+}
+
+int vector_lanes(dnncompatDataType_t t) {
+    switch (t) {
+    case DNNCOMPAT_DATA_INT8x4:
+    case DNNCOMPAT_DATA_UINT8x4: return 4;
+    case DNNCOMPAT_DATA_INT8x32: return 32;
+    default: return 0;
+    }
+}
+
+dnncompatDataType_t lane_type(dnncompatDataType_t t) {
+    switch (t) {
+    case DNNCOMPAT_DATA_INT8x4:
+    case DNNCOMPAT_DATA_INT8x32: return DNNCOMPAT_DATA_INT8;
+    case DNNCOMPAT_DATA_UINT8x4: return DNNCOMPAT_DATA_UINT8;
+    default: return t;
+    }
+}
+
+int filter_vect(const dnncompatFilterStruct &f) {
+    return f.format == DNNCOMPAT_TENSOR_NCHW_VECT_C ? vector_lanes(f.dtype) : 0;
 }
 
 const dnncompatTensorStruct &tensor(const dnncompatTensorStruct *t, const char *what) {
@@ -116,6 +139,30 @@ dims_t packed_strides(const dims_t &dims, dnncompatTensorFormat_t format) {
         }
     }
     return s;
+}
+
+namespace {
+// dims with the channel dimension counted in vectors of v (rounded down).
+dims_t vector_dims(dims_t dims, int v) {
+    if (v != 0 && dims.size() >= 2) dims[1] /= v;
+    return dims;
+}
+int64_t checked_bytes(int64_t elements, dnncompatDataType_t t) {
+    int64_t bytes = 0;
+    check(!__builtin_mul_overflow(elements, static_cast<int64_t>(element_size(t)), &bytes),
+          DNNCOMPAT_STATUS_BAD_PARAM, "tensor of {} elements overflows 64-bit byte sizes", elements);
+    return bytes;
+}
+} // namespace
+
+std::size_t tensor_bytes(const dnncompatTensorStruct &t) {
+    return static_cast<std::size_t>(
+        checked_bytes(span_elements(vector_dims(t.dims, t.vect), t.strides), t.dtype));
+}
+
+std::size_t filter_bytes(const dnncompatFilterStruct &f) {
+    return static_cast<std::size_t>(
+        checked_bytes(element_count(vector_dims(f.dims, filter_vect(f))), f.dtype));
 }
 
 std::string dims_str(const dims_t &dims) {

@@ -19,7 +19,11 @@ struct dnncompatTensorStruct {
     bool is_set = false;
     dnncompatDataType_t dtype = DNNCOMPAT_DATA_FLOAT;
     dims_t dims;    // N, C, spatial...
-    dims_t strides; // in elements
+    dims_t strides; // in elements; in vectors when vect != 0
+    // CUDNN_TENSOR_NCHW_VECT_C (INT8x4, UINT8x4, INT8x32): channels per vector (4 or 32), 0 for
+    // every other layout. Memory is [N][C/vect][spatial...][vect]; dims count channels (C), the
+    // strides those of [N, C/vect, spatial...] packed, counted in vectors (as cuDNN reports them).
+    int vect = 0;
 };
 
 struct dnncompatFilterStruct {
@@ -52,11 +56,26 @@ void check_data_type(dnncompatDataType_t t);
 void check_format(dnncompatTensorFormat_t f);
 
 // Returns when dnncompat computes data type t; otherwise throws the support catalogue's
-// NOT_SUPPORTED for it (DOUBLE, HALF, BFLOAT16, integer types) on behalf of api.
+// NOT_SUPPORTED for it (DOUBLE, HALF, BFLOAT16, integer types) on behalf of api. Operations
+// that emulate HALF / BFLOAT16 through FP32 check with lowp::check_data_type instead.
 void check_compute_type(dnncompatDataType_t t, const char *api);
 
 // Bytes per element of a data type; NOT_SUPPORTED for sub-byte or complex types.
 std::size_t element_size(dnncompatDataType_t t);
+
+// Channels one element of a vectorised type packs: 4 (INT8x4, UINT8x4), 32 (INT8x32), else 0.
+int vector_lanes(dnncompatDataType_t t);
+// The scalar type of one lane: INT8 or UINT8 for the vectorised types; t itself otherwise.
+dnncompatDataType_t lane_type(dnncompatDataType_t t);
+// Channels per vector of a filter: vector_lanes(dtype) in NCHW_VECT_C, else 0.
+int filter_vect(const dnncompatFilterStruct &f);
+
+// Bytes a tensor spans (cudnnGetTensorSizeInBytes): span of the strides times the element size,
+// NCHW_VECT_C counting vectors. 64-bit checked.
+std::size_t tensor_bytes(const dnncompatTensorStruct &t);
+// Bytes of a packed filter (cudnnGetFilterSizeInBytes); in NCHW_VECT_C the filter holds
+// floor(C / vect) vectors per (K, spatial) position, as cuDNN sizes it.
+std::size_t filter_bytes(const dnncompatFilterStruct &f);
 
 // Live, set descriptor or BAD_PARAM ("<what> has not been set").
 const dnncompatTensorStruct &tensor(const dnncompatTensorStruct *t, const char *what);

@@ -14,10 +14,25 @@ const std::vector<Entry> &all() {
 }
 
 namespace {
-// "CUDNN_CONVOLUTION_FWD_ALGO_COUNT" counts the values; it is not one of them.
-bool is_count(const Entry &e) {
+// "CUDNN_CONVOLUTION_FWD_ALGO_COUNT" counts the values; it is not one of them. A count marker
+// ends in _COUNT and is above every other value of its type, so a real value with that suffix
+// (CUDNN_SCALAR_INT64_T_BN_ACCUMULATION_COUNT = 101, below ..._BN_EPSILON = 103) stays valid.
+bool is_count_marker(const Entry &e) {
     std::string_view n(e.name);
-    return n.size() > 6 && n.substr(n.size() - 6) == "_COUNT";
+    if (n.size() <= 6 || n.substr(n.size() - 6) != "_COUNT") return false;
+    for (const auto &o : all())
+        if (&o != &e && std::string_view(o.type) == e.type && o.value >= e.value) return false;
+    return true;
+}
+
+// is_count_marker() of every entry of all(), computed once.
+bool is_count(const Entry &e) {
+    static const std::vector<bool> marker = [] {
+        std::vector<bool> m;
+        for (const auto &x : all()) m.push_back(is_count_marker(x));
+        return m;
+    }();
+    return marker[static_cast<std::size_t>(&e - all().data())];
 }
 } // namespace
 

@@ -45,6 +45,16 @@ struct dnncompatContext {
         return temp.data();
     }
 
+    // FP32 shadows of HALF / BFLOAT16 tensors (core/low_precision.hpp): one growing buffer per
+    // slot, apart from temp so that the FP32 implementation keeps temp to itself.
+    std::vector<std::vector<float>> shadow;
+    std::size_t shadow_in_use = 0; // slots held by live lowp::Shadows
+    float *shadow_buffer(std::size_t slot, std::size_t elements) {
+        if (shadow.size() <= slot) shadow.resize(slot + 1);
+        if (shadow[slot].size() < elements) shadow[slot].resize(elements);
+        return shadow[slot].data();
+    }
+
     // Returns the plan for key, building it with make() on a miss.
     template <typename Plan, typename Make>
     std::shared_ptr<Plan> plan(const std::string &key, Make &&make) {

@@ -1,6 +1,7 @@
 #include "norm/batchnorm.hpp"
 
 #include "core/enums.hpp"
+#include "core/low_precision.hpp"
 #include "core/support.hpp"
 
 namespace dnncompat::norm {
@@ -128,6 +129,20 @@ void bn_forward_inference(dnncompatContext &h, dnncompatBatchNormMode_t mode, fl
           dims_str(pd.strides));
     check(epsilon >= DNNCOMPAT_BN_MIN_EPSILON, DNNCOMPAT_STATUS_BAD_PARAM,
           "epsilon {} is below CUDNN_BN_MIN_EPSILON ({})", epsilon, DNNCOMPAT_BN_MIN_EPSILON);
+    if (lowp::is_low(xd.dtype)) {
+        // HALF / BFLOAT16 data, FLOAT parameters (as cudnnDeriveBNTensorDescriptor gives): the
+        // FLOAT path on FP32 shadows of x and y.
+        check(pd.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_BAD_PARAM,
+              "bnScaleBiasMeanVarDesc is {}, FLOAT expected for {} data", data_type_name(pd.dtype),
+              data_type_name(xd.dtype));
+        lowp::Shadows s(h, xd.dtype, kApi);
+        const auto x32 = s.in(xd, x);
+        const auto y32 = s.out(yd, y, beta != 0.0f);
+        bn_forward_inference(h, mode, alpha, beta, x32.desc, x32.data, y32.desc, y32.data, pd,
+                             scale, bias, mean, var, epsilon);
+        s.finish();
+        return;
+    }
     check(xd.dtype == DNNCOMPAT_DATA_FLOAT && pd.dtype == DNNCOMPAT_DATA_FLOAT,
           DNNCOMPAT_STATUS_NOT_SUPPORTED, "only FLOAT batch norm is implemented (x is {}, params {})",
           data_type_name(xd.dtype), data_type_name(pd.dtype));

@@ -12,7 +12,8 @@ dims_t bn_param_dims(const dims_t &x_dims, dnncompatBatchNormMode_t mode);
 
 // y = alpha * (scale * (x - mean) / sqrt(var + eps) + bias) + beta * y, parameters per channel
 // (SPATIAL) or per activation (PER_ACTIVATION, as oneDNN batch norm over C*spatial channels).
-// All tensors FP32; x and y any strides with equal dims; parameters packed.
+// x and y FLOAT, HALF or BFLOAT16 (emulated in FP32), any strides with equal dims; parameters
+// FLOAT, packed.
 void bn_forward_inference(dnncompatContext &h, dnncompatBatchNormMode_t mode, float alpha,
                           float beta, const dnncompatTensorStruct &xd, const void *x,
                           const dnncompatTensorStruct &yd, void *y, const dnncompatTensorStruct &pd,

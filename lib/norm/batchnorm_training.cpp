@@ -1,6 +1,7 @@
 #include "norm/batchnorm_training.hpp"
 
 #include "core/enums.hpp"
+#include "core/low_precision.hpp"
 #include "core/support.hpp"
 #include "norm/batchnorm.hpp"
 #include "ops/activation.hpp"
@@ -112,7 +113,7 @@ void check_common(const char *api, dnncompatBatchNormMode_t mode, const dnncompa
           dims_str(pd.strides));
     check(epsilon >= DNNCOMPAT_BN_MIN_EPSILON, DNNCOMPAT_STATUS_BAD_PARAM,
           "epsilon {} is below CUDNN_BN_MIN_EPSILON ({})", epsilon, DNNCOMPAT_BN_MIN_EPSILON);
-    check_compute_type(xd.dtype, api);
+    lowp::check_data_type(xd.dtype, api); // HALF / BFLOAT16 run through FP32 shadows
     // Parameters are FLOAT for FLOAT / HALF / BFLOAT16 data (DOUBLE data was refused above).
     check(pd.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_BAD_PARAM,
           "{} is {}, FLOAT expected for {} data", pname, data_type_name(pd.dtype),
@@ -350,6 +351,25 @@ void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNor
                          void *running_var, double epsilon, void *save_mean, void *save_inv_var) {
     bn_training_check(api, mode, fusion.ops, act, xd, yd, pd, fusion.zd, epsilon);
     if (has_add(fusion.ops)) check_not_null(fusion.z, "zData");
+    if (lowp::is_low(xd.dtype)) {
+        // HALF / BFLOAT16 x, y, z: the FLOAT path on FP32 shadows; the parameters, running and
+        // saved statistics are FLOAT already.
+        lowp::Shadows s(h, xd.dtype, api);
+        const auto x32 = s.in(xd, x);
+        BnFusion f32 = fusion;
+        lowp::F32 z32;
+        if (has_add(fusion.ops)) {
+            z32 = s.in(*fusion.zd, fusion.z);
+            f32.zd = &z32.desc;
+            f32.z = z32.data;
+        }
+        const auto y32 = s.out(yd, y, beta != 0.0f);
+        bn_forward_training(h, api, mode, f32, act, alpha, beta, x32.desc, x32.data, y32.desc,
+                            y32.data, pd, scale, bias, factor, running_mean, running_var, epsilon,
+                            save_mean, save_inv_var);
+        s.finish();
+        return;
+    }
     if (per_activation(mode)) diag::emit("DNNC-BN-MODE-PER_ACTIVATION", api);
     if (has_activation(fusion.ops)) diag::emit("DNNC-BN-OPS-ACTIVATION", api);
     const auto p = fwd_plan(h, mode, fusion, alpha, beta, xd, yd, epsilon);
@@ -416,6 +436,31 @@ void bn_backward(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t 
     bn_backward_check(api, mode, fusion, act, xd, dyd, dxd, pd, epsilon);
     if (has_activation(fusion.ops)) check_not_null(fusion.y, "yData");
     if (has_add(fusion.ops)) check_not_null(fusion.dz, "dzData");
+    if (lowp::is_low(xd.dtype)) {
+        // HALF / BFLOAT16 x, dy, dx (y, dz): the FLOAT path on FP32 shadows; scale, dscale,
+        // dbias and the saved statistics are FLOAT already.
+        lowp::Shadows s(h, xd.dtype, api);
+        const auto x32 = s.in(xd, x);
+        const auto dy32 = s.in(dyd, dy);
+        BnFusion f32 = fusion;
+        lowp::F32 y32, dz32;
+        if (has_activation(fusion.ops)) {
+            y32 = s.in(*fusion.yd, fusion.y);
+            f32.yd = &y32.desc;
+            f32.y = y32.data;
+        }
+        if (has_add(fusion.ops)) {
+            dz32 = s.out(*fusion.dzd, fusion.dz, false);
+            f32.dzd = &dz32.desc;
+            f32.dz = dz32.data;
+        }
+        const auto dx32 = s.out(dxd, dx, beta_d != 0.0f);
+        bn_backward(h, api, mode, f32, act, alpha_d, beta_d, alpha_p, beta_p, x32.desc, x32.data,
+                    dy32.desc, dy32.data, dx32.desc, dx32.data, pd, scale, dscale, dbias, epsilon,
+                    saved_mean, saved_inv_var);
+        s.finish();
+        return;
+    }
     if (per_activation(mode)) diag::emit("DNNC-BN-MODE-PER_ACTIVATION", api);
     if (has_activation(fusion.ops)) diag::emit("DNNC-BN-OPS-ACTIVATION", api);
     const bool recompute = saved_mean == nullptr;

@@ -6,7 +6,8 @@
 // view (as norm::bn_forward_inference does). What oneDNN does not produce — the running-average
 // update with the unbiased variance, the saved inverse standard deviation, the variance recovered
 // from a saved inverse standard deviation and the alpha/beta blend of dscale/dbias — is O(C)
-// bookkeeping in plain loops over the per-channel vectors.
+// bookkeeping in plain loops over the per-channel vectors. HALF / BFLOAT16 data (x, y, z, dy, dx,
+// dz) run through FP32 shadows (core/low_precision.hpp); parameters and statistics are FLOAT.
 #pragma once
 
 #include "core/descriptors.hpp"

@@ -1,5 +1,6 @@
 #include "norm/dropout.hpp"
 
+#include "core/low_precision.hpp"
 #include "core/support.hpp"
 
 #include <cmath>
@@ -96,11 +97,20 @@ void dropout_run(dnncompatContext &h, const char *api, bool forward, const dnnco
           forward ? "xdesc" : "dydesc", dims_str(xd.dims), forward ? "ydesc" : "dxdesc",
           dims_str(yd.dims));
     check(xd.dtype == yd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "data types differ");
-    check_compute_type(xd.dtype, api);
+    lowp::check_data_type(xd.dtype, api);
     const std::size_t need = dropout_reserve_bytes(xd);
     check(reserve_bytes >= need, DNNCOMPAT_STATUS_BAD_PARAM,
           "reserveSpaceSizeInBytes {} is below the {} bytes dnncompatDropoutGetReserveSpaceSize "
           "returns", reserve_bytes, need);
+    if (lowp::is_low(xd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
+        lowp::Shadows s(h, xd.dtype, api);
+        const auto x32 = s.in(xd, x);
+        const auto y32 = s.out(yd, y, false);
+        dropout_run(h, api, forward, d, x32.desc, x32.data, y32.desc, y32.data, reserve,
+                    reserve_bytes);
+        s.finish();
+        return;
+    }
     const float p = d.p;
     auto *mask = static_cast<uint8_t *>(reserve);
     const int64_t n = element_count(xd.dims);

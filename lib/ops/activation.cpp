@@ -1,6 +1,7 @@
 #include "ops/activation.hpp"
 
 #include "core/enums.hpp"
+#include "core/low_precision.hpp"
 #include "core/support.hpp"
 #include "ops/common.hpp"
 
@@ -110,9 +111,18 @@ std::string activation_forward(dnncompatContext &h, const dnncompatActivationStr
                         const dnncompatTensorStruct &yd, void *y) {
     constexpr const char *api = "cudnnActivationForward";
     check_same_shape(xd, "xDesc", yd, "yDesc");
-    check_float(xd, api);
     check(a.mode != DNNCOMPAT_ACTIVATION_CLIPPED_RELU || a.coef >= 0.0, DNNCOMPAT_STATUS_BAD_PARAM,
           "CLIPPED_RELU needs coef >= 0, got {}", a.coef);
+    if (lowp::is_low(xd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
+        lowp::Shadows s(h, xd.dtype, api);
+        const auto x32 = s.in(xd, x);
+        const auto y32 = s.out(yd, y, beta != 0.0f);
+        const std::string impl =
+            activation_forward(h, a, alpha, x32.desc, x32.data, beta, y32.desc, y32.data);
+        s.finish();
+        return impl + " (FP32 emulation)";
+    }
+    check_float(xd, api);
     const Eltwise e = eltwise_forward(a);
     const std::string key = fmt::format("actf/{}/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(a.mode),
                                         static_cast<int>(a.nan_opt), e.alpha, e.beta,
@@ -162,9 +172,21 @@ std::string activation_backward(dnncompatContext &h, const dnncompatActivationSt
     check_same_shape(yd, "yDesc", dyd, "dyDesc");
     check_same_shape(yd, "yDesc", xd, "xDesc");
     check_same_shape(yd, "yDesc", dxd, "dxDesc");
-    check_float(yd, api);
     check(a.mode != DNNCOMPAT_ACTIVATION_CLIPPED_RELU || a.coef >= 0.0, DNNCOMPAT_STATUS_BAD_PARAM,
           "CLIPPED_RELU needs coef >= 0, got {}", a.coef);
+    if (lowp::is_low(yd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
+        lowp::Shadows s(h, yd.dtype, api);
+        const auto y32 = s.in(yd, y);
+        const auto dy32 = s.in(dyd, dy);
+        const auto x32 = s.in(xd, x);
+        const auto dx32 = s.out(dxd, dx, beta != 0.0f);
+        const std::string impl = activation_backward(h, a, alpha, y32.desc, y32.data, dy32.desc,
+                                                     dy32.data, x32.desc, x32.data, beta,
+                                                     dx32.desc, dx32.data);
+        s.finish();
+        return impl + " (FP32 emulation)";
+    }
+    check_float(yd, api);
     const Eltwise fe = eltwise_forward(a);
     const Eltwise e = eltwise_backward(a, true);
     const bool use_dst = e.alg != fe.alg;

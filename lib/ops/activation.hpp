@@ -56,7 +56,8 @@ Eltwise eltwise_backward(const dnncompatActivationStruct &a, bool use_dst);
 void append_activation_post_op(dnnl::post_ops &po, const dnncompatActivationStruct &a,
                                float scale = 1.0f);
 
-// y = alpha * act(x) + beta * y (y not read when beta == 0). x, y: FLOAT, equal dims, any strides.
+// y = alpha * act(x) + beta * y (y not read when beta == 0). x, y: FLOAT, HALF or BFLOAT16
+// (FP32 shadows, core/low_precision.hpp), equal dims, any strides.
 // Returns the oneDNN implementation that ran.
 std::string activation_forward(dnncompatContext &h, const dnncompatActivationStruct &a, float alpha,
                         const dnncompatTensorStruct &xd, const void *x, float beta,

@@ -30,7 +30,8 @@ std::string lrn_forward(dnncompatContext &h, const dnncompatLRNStruct &d, float 
                         const dnncompatTensorStruct &xd, const void *x, float beta,
                         const dnncompatTensorStruct &yd, void *y);
 
-// dx = alpha * LRN'(x)^T dy + beta * dx (odd n; even n: NOT_SUPPORTED, DNNC-LRN-BWD-EVEN-N).
+// dx = alpha * LRN'(x)^T dy + beta * dx, the derivative of lrn_forward recomputed from x (odd n:
+// oneDNN LRN backward; even n: oneDNN pooling / eltwise / binary, DNNC-LRN-BWD-EVEN-N).
 std::string lrn_backward(dnncompatContext &h, const dnncompatLRNStruct &d, float alpha,
                          const dnncompatTensorStruct &yd, const void *y,
                          const dnncompatTensorStruct &dyd, const void *dy,

@@ -1,6 +1,7 @@
 #include "ops/pooling.hpp"
 
 #include "core/enums.hpp"
+#include "core/low_precision.hpp"
 #include "core/support.hpp"
 #include "ops/common.hpp"
 
@@ -205,6 +206,15 @@ std::string pooling_forward(dnncompatContext &h, const dnncompatPoolingStruct &p
     check(xd.dtype == yd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
           data_type_name(xd.dtype), data_type_name(yd.dtype));
     const Geometry g = geometry(p, xd.dims, yd.dims, "xDesc", "yDesc");
+    if (lowp::is_low(xd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
+        lowp::Shadows s(h, xd.dtype, api);
+        const auto x32 = s.in(xd, x);
+        const auto y32 = s.out(yd, y, beta != 0.0f);
+        const std::string impl =
+            pooling_forward(h, p, alpha, x32.desc, x32.data, beta, y32.desc, y32.data);
+        s.finish();
+        return impl + " (FP32 emulation)";
+    }
     check_float(xd, api);
     if (p.mode != DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING && has_empty_window(g))
         diag::unsupported("DNNC-POOL-EMPTY-WINDOW", api,
@@ -274,6 +284,18 @@ std::string pooling_backward(dnncompatContext &h, const dnncompatPoolingStruct &
     check(xd.dtype == yd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
           data_type_name(xd.dtype), data_type_name(yd.dtype));
     const Geometry g = geometry(p, xd.dims, yd.dims, "xDesc", "yDesc");
+    if (lowp::is_low(xd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
+        lowp::Shadows s(h, xd.dtype, api);
+        const auto y32 = s.in(yd, y);
+        const auto dy32 = s.in(dyd, dy);
+        const auto x32 = s.in(xd, x);
+        const auto dx32 = s.out(dxd, dx, beta != 0.0f);
+        const std::string impl =
+            pooling_backward(h, p, alpha, y32.desc, y32.data, dy32.desc, dy32.data, x32.desc,
+                             x32.data, beta, dx32.desc, dx32.data);
+        s.finish();
+        return impl + " (FP32 emulation)";
+    }
     check_float(xd, api);
     if (p.mode != DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING && has_empty_window(g))
         diag::unsupported("DNNC-POOL-EMPTY-WINDOW", api,

@@ -1,6 +1,7 @@
 #include "ops/softmax.hpp"
 
 #include "core/enums.hpp"
+#include "core/low_precision.hpp"
 #include "core/support.hpp"
 #include "ops/common.hpp"
 
@@ -118,6 +119,15 @@ std::string softmax_forward(dnncompatContext &h, dnncompatSoftmaxAlgorithm_t alg
     constexpr const char *api = "cudnnSoftmaxForward";
     check_same_shape(xd, "xDesc", yd, "yDesc");
     check_modes(algo, mode);
+    if (lowp::is_low(xd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
+        lowp::Shadows s(h, xd.dtype, api);
+        const auto x32 = s.in(xd, x);
+        const auto y32 = s.out(yd, y, beta != 0.0f);
+        const std::string impl =
+            softmax_forward(h, algo, mode, alpha, x32.desc, x32.data, beta, y32.desc, y32.data);
+        s.finish();
+        return impl + " (FP32 emulation)";
+    }
     check_float(xd, api);
     if (algo == DNNCOMPAT_SOFTMAX_FAST) diag::emit("DNNC-SOFTMAX-ALGO-FAST", api);
     const std::string key = fmt::format("smf/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(algo == DNNCOMPAT_SOFTMAX_LOG),
@@ -164,6 +174,16 @@ std::string softmax_backward(dnncompatContext &h, dnncompatSoftmaxAlgorithm_t al
     check_same_shape(yd, "yDesc", dyd, "dyDesc");
     check_same_shape(yd, "yDesc", dxd, "dxDesc");
     check_modes(algo, mode);
+    if (lowp::is_low(yd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
+        lowp::Shadows s(h, yd.dtype, api);
+        const auto y32 = s.in(yd, y);
+        const auto dy32 = s.in(dyd, dy);
+        const auto dx32 = s.out(dxd, dx, beta != 0.0f);
+        const std::string impl = softmax_backward(h, algo, mode, alpha, y32.desc, y32.data,
+                                                  dy32.desc, dy32.data, beta, dx32.desc, dx32.data);
+        s.finish();
+        return impl + " (FP32 emulation)";
+    }
     check_float(yd, api);
     const std::string key = fmt::format(
         "smb/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(algo == DNNCOMPAT_SOFTMAX_LOG),

@@ -7,6 +7,7 @@
 #include "ops/spatial_tf.hpp"
 
 #include "core/enums.hpp"
+#include "core/low_precision.hpp"
 #include "core/support.hpp"
 #include "ops/common.hpp"
 
@@ -34,7 +35,32 @@ double base_coord(int64_t i, int64_t n) {
 }
 
 void check_grid_type(const dnncompatSpatialTransformerStruct &d, const char *api) {
-    check_compute_type(d.dtype, api);
+    lowp::check_data_type(d.dtype, api);
+}
+
+// HALF / BFLOAT16 descriptors run the FLOAT loops on FP32 shadows: the descriptor as FLOAT, and
+// packed descriptors for theta [N, 2, 3] and grid [N, H, W, 2] of the descriptor's type.
+dnncompatSpatialTransformerStruct as_float(const dnncompatSpatialTransformerStruct &d) {
+    dnncompatSpatialTransformerStruct f = d;
+    f.dtype = DNNCOMPAT_DATA_FLOAT;
+    return f;
+}
+
+dnncompatTensorStruct packed_desc(const dnncompatSpatialTransformerStruct &d, dims_t dims) {
+    dnncompatTensorStruct t;
+    t.is_set = true;
+    t.dtype = d.dtype;
+    t.strides = packed_strides(dims, DNNCOMPAT_TENSOR_NCHW);
+    t.dims = std::move(dims);
+    return t;
+}
+
+dnncompatTensorStruct theta_desc(const dnncompatSpatialTransformerStruct &d) {
+    return packed_desc(d, {d.dims[0], 2, 3});
+}
+
+dnncompatTensorStruct grid_desc(const dnncompatSpatialTransformerStruct &d) {
+    return packed_desc(d, {d.dims[0], d.dims[2], d.dims[3], 2});
 }
 
 // x (or dx) [N, C, H_in, W_in] of the descriptor's N and C and data type.
@@ -133,9 +159,17 @@ void set_spatial_tf(dnncompatSpatialTransformerStruct &d, dnncompatSamplerType_t
     d.is_set = true;
 }
 
-std::string spatial_tf_grid_forward(dnncompatContext &, const dnncompatSpatialTransformerStruct &d,
+std::string spatial_tf_grid_forward(dnncompatContext &h, const dnncompatSpatialTransformerStruct &d,
                                     const void *theta, void *grid) {
     check_grid_type(d, "cudnnSpatialTfGridGeneratorForward");
+    if (lowp::is_low(d.dtype)) {
+        lowp::Shadows s(h, d.dtype, "cudnnSpatialTfGridGeneratorForward");
+        const auto t32 = s.in(theta_desc(d), theta);
+        const auto g32 = s.out(grid_desc(d), grid, false);
+        const std::string impl = spatial_tf_grid_forward(h, as_float(d), t32.data, g32.data);
+        s.finish();
+        return impl + " (FP32 emulation)";
+    }
     const int64_t n = d.dims[0], ho = d.dims[2], wo = d.dims[3];
     const auto *t = static_cast<const float *>(theta);
     auto *g = static_cast<float *>(grid);
@@ -154,10 +188,18 @@ std::string spatial_tf_grid_forward(dnncompatContext &, const dnncompatSpatialTr
     return "affine grid loop";
 }
 
-std::string spatial_tf_grid_backward(dnncompatContext &,
+std::string spatial_tf_grid_backward(dnncompatContext &h,
                                      const dnncompatSpatialTransformerStruct &d, const void *dgrid,
                                      void *dtheta) {
     check_grid_type(d, "cudnnSpatialTfGridGeneratorBackward");
+    if (lowp::is_low(d.dtype)) {
+        lowp::Shadows s(h, d.dtype, "cudnnSpatialTfGridGeneratorBackward");
+        const auto g32 = s.in(grid_desc(d), dgrid);
+        const auto t32 = s.out(theta_desc(d), dtheta, false);
+        const std::string impl = spatial_tf_grid_backward(h, as_float(d), g32.data, t32.data);
+        s.finish();
+        return impl + " (FP32 emulation)";
+    }
     const int64_t n = d.dims[0], ho = d.dims[2], wo = d.dims[3];
     const auto *g = static_cast<const float *>(dgrid);
     auto *t = static_cast<float *>(dtheta);
@@ -187,6 +229,20 @@ std::string spatial_tf_sampler_forward(dnncompatContext &h,
                                        const dnncompatTensorStruct &yd, void *y) {
     constexpr const char *api = "cudnnSpatialTfSamplerForward";
     check_grid_type(d, api);
+    if (lowp::is_low(d.dtype)) {
+        check(xd.dtype == d.dtype && yd.dtype == d.dtype, DNNCOMPAT_STATUS_BAD_PARAM,
+              "xDesc is {}, yDesc {}, but the spatial transformer descriptor is {}",
+              data_type_name(xd.dtype), data_type_name(yd.dtype), data_type_name(d.dtype));
+        lowp::Shadows s(h, d.dtype, api);
+        const auto x32 = s.in(xd, x);
+        const auto g32 = s.in(grid_desc(d), grid);
+        const auto y32 = s.out(yd, y, beta != 0.0f);
+        const std::string impl = spatial_tf_sampler_forward(h, as_float(d), alpha, x32.desc,
+                                                            x32.data, g32.data, beta, y32.desc,
+                                                            y32.data);
+        s.finish();
+        return impl + " (FP32 emulation)";
+    }
     check_input(d, xd, "xDesc", api);
     check_output(d, yd, "yDesc", api);
     const md y_md = strided_md(yd.dims, yd.strides);
@@ -230,6 +286,24 @@ std::string spatial_tf_sampler_backward(dnncompatContext &h,
                                         void *dgrid) {
     constexpr const char *api = "cudnnSpatialTfSamplerBackward";
     check_grid_type(d, api);
+    if (lowp::is_low(d.dtype)) {
+        check(xd.dtype == d.dtype && dxd.dtype == d.dtype && dyd.dtype == d.dtype,
+              DNNCOMPAT_STATUS_BAD_PARAM,
+              "xDesc is {}, dxDesc {}, dyDesc {}, but the spatial transformer descriptor is {}",
+              data_type_name(xd.dtype), data_type_name(dxd.dtype), data_type_name(dyd.dtype),
+              data_type_name(d.dtype));
+        lowp::Shadows s(h, d.dtype, api);
+        const auto x32 = s.in(xd, x);
+        const auto dy32 = s.in(dyd, dy);
+        const auto g32 = s.in(grid_desc(d), grid);
+        const auto dx32 = s.out(dxd, dx, beta != 0.0f);
+        const auto dg32 = s.out(grid_desc(d), dgrid, beta_dgrid != 0.0f);
+        const std::string impl = spatial_tf_sampler_backward(
+            h, as_float(d), alpha, x32.desc, x32.data, beta, dx32.desc, dx32.data, alpha_dgrid,
+            dy32.desc, dy32.data, g32.data, beta_dgrid, dg32.data);
+        s.finish();
+        return impl + " (FP32 emulation)";
+    }
     check_input(d, xd, "xDesc", api);
     check_same_shape(xd, "xDesc", dxd, "dxDesc");
     check_output(d, dyd, "dyDesc", api);

@@ -2,6 +2,7 @@
 // dims where C is 1 (cuDNN 9 API reference; alpha scales the reduced value, as the reference's
 // equation and MIOpen's port of the API do).
 #include "core/enums.hpp"
+#include "core/low_precision.hpp"
 #include "core/support.hpp"
 #include "tensorops/common.hpp"
 #include "tensorops/tensorops.hpp"
@@ -171,7 +172,7 @@ void check_reduction(const dnncompatReduceTensorStruct &r, const dnncompatTensor
     check(r.comp_type == DNNCOMPAT_DATA_FLOAT || r.comp_type == DNNCOMPAT_DATA_DOUBLE, BAD,
           "reduceTensorCompType {} is neither FLOAT nor DOUBLE", data_type_name(r.comp_type));
     check_compute_type(r.comp_type, api);
-    check_compute_type(ad.dtype, api);
+    lowp::check_data_type(ad.dtype, api); // HALF / BFLOAT16 A and C reduce in FP32
 }
 
 std::size_t reduction_indices_bytes(const dnncompatReduceTensorStruct &r,
@@ -192,6 +193,15 @@ std::string reduce_tensor(dnncompatContext &h, const dnncompatReduceTensorStruct
         check(indices_bytes >= need_idx, BAD,
               "indicesSizeInBytes {} is below the {} bytes cudnnGetReductionIndicesSize returns",
               indices_bytes, need_idx);
+    }
+    if (lowp::is_low(ad.dtype)) { // HALF / BFLOAT16 with FLOAT compute: FP32 shadows
+        lowp::Shadows s(h, ad.dtype, api);
+        const auto a32 = s.in(ad, a);
+        const auto c32 = s.out(cd, c, beta != 0.0f);
+        const std::string impl = reduce_tensor(h, r, indices, indices_bytes, alpha, a32.desc,
+                                               a32.data, beta, c32.desc, c32.data);
+        s.finish();
+        return impl + " (FP32 emulation)";
     }
     const bool reduces = ad.dims != cd.dims;
     const dims_t packed_a = packed_strides(ad.dims, DNNCOMPAT_TENSOR_NCHW);

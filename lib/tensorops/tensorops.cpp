@@ -1,6 +1,7 @@
 #include "tensorops/tensorops.hpp"
 
 #include "core/enums.hpp"
+#include "core/low_precision.hpp"
 #include "core/support.hpp"
 #include "tensorops/common.hpp"
 
@@ -126,6 +127,14 @@ void add_tensor(dnncompatContext &h, float alpha, const dnncompatTensorStruct &a
     constexpr const char *api = "cudnnAddTensor";
     check_broadcast(ad, "aDesc", cd, "cDesc");
     check_same_type(ad, "aDesc", cd, "cDesc");
+    if (lowp::is_low(cd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
+        lowp::Shadows s(h, cd.dtype, api);
+        const auto a32 = s.in(ad, a);
+        const auto c32 = s.out(cd, c, beta != 0.0f);
+        add_tensor(h, alpha, a32.desc, a32.data, beta, c32.desc, c32.data);
+        s.finish();
+        return;
+    }
     check_compute_type(cd.dtype, api);
 
     Operand src{a, ad.dims, ad.strides};
@@ -165,6 +174,18 @@ std::string op_tensor(dnncompatContext &h, const dnncompatOpTensorStruct &op, fl
                                                                        : DNNCOMPAT_DATA_FLOAT;
     check(op.comp_type == want, BAD, "opTensorCompType {} does not fit {} tensors (needs {})",
           data_type_name(op.comp_type), data_type_name(cd.dtype), data_type_name(want));
+    if (lowp::is_low(cd.dtype)) { // HALF / BFLOAT16 with FLOAT compute: FP32 shadows
+        lowp::Shadows s(h, cd.dtype, api);
+        const auto a32 = s.in(ad, a);
+        lowp::F32 b32;
+        if (!unary) b32 = s.in(*bd, b);
+        const auto c32 = s.out(cd, c, beta != 0.0f);
+        const std::string impl = op_tensor(h, op, alpha1, a32.desc, a32.data, alpha2,
+                                           unary ? bd : &b32.desc, b32.data, beta, c32.desc,
+                                           c32.data);
+        s.finish();
+        return impl + " (FP32 emulation)";
+    }
     check_compute_type(cd.dtype, api);
 
     // Temp: [A copy][B copy], each only when that input overlaps C in another way than A == C
@@ -214,6 +235,13 @@ struct EltwisePlan : CachedPlan {
 } // namespace
 
 void scale_tensor(dnncompatContext &h, const dnncompatTensorStruct &yd, void *y, float alpha) {
+    if (lowp::is_low(yd.dtype)) { // HALF / BFLOAT16: the FLOAT path on an FP32 shadow
+        lowp::Shadows s(h, yd.dtype, "cudnnScaleTensor");
+        const auto y32 = s.out(yd, y, true);
+        scale_tensor(h, y32.desc, y32.data, alpha);
+        s.finish();
+        return;
+    }
     check_compute_type(yd.dtype, "cudnnScaleTensor");
     const std::string k = fmt::format("tops-scale/{}/{}", key(yd), alpha);
     auto plan = h.plan<EltwisePlan>(k, [&] {
@@ -230,27 +258,19 @@ void scale_tensor(dnncompatContext &h, const dnncompatTensorStruct &yd, void *y,
 }
 
 void set_tensor(dnncompatContext &h, const dnncompatTensorStruct &yd, void *y, float value) {
+    if (lowp::is_low(yd.dtype)) { // HALF / BFLOAT16: the FLOAT path on an FP32 shadow
+        lowp::Shadows s(h, yd.dtype, "cudnnSetTensor");
+        const auto y32 = s.out(yd, y, false);
+        set_tensor(h, y32.desc, y32.data, value);
+        s.finish();
+        return;
+    }
     check_compute_type(yd.dtype, "cudnnSetTensor");
     // A reorder from one value seen with zero strides: y is written, never read.
     blend(h, yd.dims, dims_t(yd.dims.size(), 0), &value, yd.dims, yd.strides, y, 1.0f, 0.0f);
 }
 
-// ---- TransformTensor --------------------------------------------------------------------------
-
-void transform_tensor(dnncompatContext &h, const char *api, float alpha,
-                      const dnncompatTensorStruct &xd, const void *x, float beta,
-                      const dnncompatTensorStruct &yd, void *y) {
-    check_same_dims(xd, "xDesc", yd, "yDesc");
-    check_same_type(xd, "xDesc", yd, "yDesc");
-    check_compute_type(xd.dtype, api);
-    Operand src{x, xd.dims, xd.strides};
-    if (overlaps(x, xd.dims, xd.strides, y, yd.dims, yd.strides)) {
-        void *tmp = h.temp_buffer(static_cast<std::size_t>(element_count(xd.dims)) * sizeof(float));
-        pack(h, xd.dims, xd.strides, x, tmp);
-        src = {tmp, xd.dims, packed_strides(xd.dims, DNNCOMPAT_TENSOR_NCHW)};
-    }
-    blend(h, src.dims, src.strides, src.data, yd.dims, yd.strides, y, alpha, beta);
-}
+// ---- TransformTensor: transform_tensor and transform_tensor_ex live in transform.cpp ------------
 
 void transform_dest(const dnncompatTensorTransformStruct &t, const dnncompatTensorStruct &sd,
                     dnncompatTensorStruct &out) {
@@ -266,45 +286,6 @@ void transform_dest(const dnncompatTensorTransformStruct &t, const dnncompatTens
     out.dims = std::move(dims);
     out.dtype = sd.dtype;
     out.is_set = true;
-}
-
-void transform_tensor_ex(dnncompatContext &h, const dnncompatTensorTransformStruct &t, float alpha,
-                         const dnncompatTensorStruct &sd, const void *src, float beta,
-                         const dnncompatTensorStruct &dd, void *dest) {
-    constexpr const char *api = "cudnnTransformTensorEx";
-    check(t.nb_dims == sd.dims.size(), BAD, "transformDesc has {} dims but srcDesc has {}", t.nb_dims,
-          sd.dims.size());
-    check_same_rank(sd, "srcDesc", dd, "destDesc");
-    for (auto f : t.fold)
-        if (f != 1) diag::unsupported("DNNC-TENSOROPS-TRANSFORM-FOLD", api);
-    bool padded = false;
-    for (std::size_t i = 0; i < sd.dims.size(); ++i) {
-        const int64_t want = sd.dims[i] + t.pad_before[i] + t.pad_after[i];
-        check(dd.dims[i] == want, BAD, "destDesc dim {} is {} but srcDesc {} padded by {}+{} gives {}",
-              i, dd.dims[i], dims_str(sd.dims), t.pad_before[i], t.pad_after[i], want);
-        padded = padded || t.pad_before[i] != 0 || t.pad_after[i] != 0;
-    }
-    check_compute_type(sd.dtype, api);
-    check_compute_type(dd.dtype, api);
-
-    Operand in{src, sd.dims, sd.strides};
-    if (overlaps(src, sd.dims, sd.strides, dest, dd.dims, dd.strides)) {
-        void *tmp = h.temp_buffer(static_cast<std::size_t>(element_count(sd.dims)) * sizeof(float));
-        pack(h, sd.dims, sd.strides, src, tmp);
-        in = {tmp, sd.dims, packed_strides(sd.dims, DNNCOMPAT_TENSOR_NCHW)};
-    }
-    if (!padded) {
-        blend(h, in.dims, in.strides, in.data, dd.dims, dd.strides, dest, alpha, beta);
-        return;
-    }
-    // Padding: dest = beta * dest everywhere (zeros when beta == 0, dest not read), then the
-    // interior (src's dims at offset pad_before, dest's strides) += alpha * src.
-    if (beta == 0.0f) set_tensor(h, dd, dest, 0.0f);
-    else if (beta != 1.0f) scale_tensor(h, dd, dest, beta);
-    int64_t offset = 0;
-    for (std::size_t i = 0; i < dd.dims.size(); ++i) offset += t.pad_before[i] * dd.strides[i];
-    blend(h, in.dims, in.strides, in.data, sd.dims, dd.strides, static_cast<float *>(dest) + offset,
-          alpha, 1.0f);
 }
 
 } // namespace dnncompat::tensorops

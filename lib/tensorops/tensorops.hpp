@@ -1,6 +1,8 @@
 // Tensor operations on oneDNN (cuDNN 9 API reference, cudnn_ops.h): cudnnAddTensor,
 // cudnnOpTensor, cudnnScaleTensor, cudnnSetTensor, cudnnTransformTensor(Ex),
-// cudnnInitTransformDest and cudnnReduceTensor, plus their descriptors.
+// cudnnInitTransformDest and cudnnReduceTensor, plus their descriptors. AddTensor, OpTensor,
+// ScaleTensor, SetTensor and ReduceTensor take HALF / BFLOAT16 tensors through FP32 shadows
+// (core/low_precision.hpp).
 #pragma once
 
 #include "core/descriptors.hpp"
@@ -62,7 +64,9 @@ void scale_tensor(dnncompatContext &h, const dnncompatTensorStruct &yd, void *y,
 // y = value over the elements y's descriptor addresses (y is not read).
 void set_tensor(dnncompatContext &h, const dnncompatTensorStruct &yd, void *y, float value);
 
-// y = alpha * x + beta * y, x and y of equal dims and any strides (layout change).
+// y = alpha * x + beta * y, x and y of equal dims and any strides (layout change, NCHW_VECT_C
+// included) and data-type conversion among FLOAT, HALF, BFLOAT16, INT32, INT8, UINT8, INT8x4,
+// UINT8x4, INT8x32 (rounded once; integers to nearest even, saturated). In transform.cpp.
 void transform_tensor(dnncompatContext &h, const char *api, float alpha,
                       const dnncompatTensorStruct &xd, const void *x, float beta,
                       const dnncompatTensorStruct &yd, void *y);

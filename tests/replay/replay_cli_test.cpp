@@ -220,6 +220,40 @@ TEST(ReplayCli, RawXzLogIsImportedInMemory) {
     EXPECT_NEAR(s["conv_gflop"].get<double>(), 61.39, 0.05);
 }
 
+// PyTorch's FP16 training path in cuDNN 9 log style: convolution forward, backward data and
+// backward filter on HALF tensors (FLOAT compute type). The excerpt is derived from
+// resnet18-train-b2-fp32.log.xz (its first forward, last backward-data and last backward-filter
+// calls with their descriptors), with the tensor and filter data types rewritten to HALF.
+TEST(ReplayCli, Fp16TrainingLogReplaysThroughTheFp32Emulation) {
+    const std::string log = DNNCOMPAT_TEST_DATA "/logs/resnet18-train-b2-fp16-derived-excerpt.log.xz";
+    ASSERT_TRUE(fs::exists(log)) << log;
+    const Result r = replay(quote(log) + " --quiet");
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    const json &s = r.report["summary"];
+    EXPECT_EQ(s["failures"], 0);
+    EXPECT_EQ(s["compute_by_api"]["cudnnConvolutionForward"], 1);
+    EXPECT_EQ(s["compute_by_api"]["cudnnConvolutionBackwardData"], 1);
+    EXPECT_EQ(s["compute_by_api"]["cudnnConvolutionBackwardFilter"], 1);
+    EXPECT_EQ(s["diagnostics_by_code"]["DNNC-CONV-DTYPE-HALF"]["calls"], 1);
+    EXPECT_EQ(s["diagnostics_by_code"]["DNNC-CONV-BWD-DTYPE-HALF"]["calls"], 2);
+}
+
+// HALF / BFLOAT16 data in the non-convolution operations (set, add, batch-norm inference with
+// FLOAT parameters, in-place activation, pooling, softmax, a BFLOAT16 scale): sized in 16-bit
+// elements, SetTensor's value passed as a HALF element, every call succeeding through the FP32
+// emulation.
+TEST(ReplayCli, LowPrecisionOpsReplayThroughTheFp32Emulation) {
+    const Result r = replay(quote(kTraces + "/low-precision-ops.json") + " --quiet");
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    const json &s = r.report["summary"];
+    EXPECT_EQ(s["failures"], 0);
+    EXPECT_EQ(s["compute_calls"], 7);
+    EXPECT_EQ(s["diagnostics_by_code"]["DNNC-DTYPE-HALF"]["calls"], 6);
+    EXPECT_EQ(s["diagnostics_by_code"]["DNNC-DTYPE-BFLOAT16"]["calls"], 1);
+}
+
 TEST(ReplayCli, UnusableInputsExitTwo) {
     EXPECT_EQ(replay(quote(kTraces + "/does-not-exist.json"), false).rc, 2);
     const Result bad_size = replay(quote(kResnetTrace) + " --max-memory lots", false);
@@ -313,6 +347,35 @@ TEST(ReplayCli, NonFiniteScalarsSpelledByCudnnAreNumbersNotMalformed) {
     const Result r = replay(quote(file.string()));
     EXPECT_EQ(r.rc, 1) << r.out << r.err;
     EXPECT_NE(r.out.find("/calls/8/args/alpha/value is not a number"), std::string::npos) << r.out;
+}
+
+TEST(ReplayCli, VectorisedInt8ConvolutionSizesItsBuffersFromTheDescriptors) {
+    // The recorded FLOAT convolution turned into INT8x4_CONFIG: NCHW_VECT_C x, w, y as cuDNN logs
+    // them (dims count channels, tensor strides count vectors), compute type INT32.
+    json trace = json::parse(slurp(kTraces + "/set-tensor-bad-param.json"));
+    for (int i : {7, 8}) {
+        json &args = trace["calls"][i]["args"];
+        for (const char *t : {"xDesc", "yDesc"}) {
+            json &f = args[t]["fields"];
+            f["dataType"] = {{"type", "cudnnDataType_t"}, {"value", 5}, {"name", "CUDNN_DATA_INT8x4"}};
+        }
+        args["xDesc"]["fields"]["strideA"]["value"] = {512, 256, 16, 1};
+        if (args.contains("yDesc")) args["yDesc"]["fields"]["strideA"]["value"] = {1024, 256, 16, 1};
+        json &w = args["wDesc"]["fields"];
+        w["dataType"] = {{"type", "cudnnDataType_t"}, {"value", 5}, {"name", "CUDNN_DATA_INT8x4"}};
+        w["format"] = {{"type", "cudnnTensorFormat_t"}, {"value", 2}, {"name", "CUDNN_TENSOR_NCHW_VECT_C"}};
+        args["convDesc"]["fields"]["dataType"] = {{"type", "cudnnDataType_t"}, {"value", 4}, {"name", "CUDNN_DATA_INT32"}};
+    }
+    const fs::path dir = fs::path(testing::TempDir()) / "replay_int8x4";
+    fs::create_directories(dir);
+    const fs::path file = dir / "int8x4.json";
+    std::ofstream(file) << trace.dump();
+    const Result r = replay(quote(file.string()));
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    ASSERT_FALSE(r.report.is_null());
+    // Call 7 recorded NOT_SUPPORTED for its FLOAT form; the INT8x4 form runs here.
+    EXPECT_EQ((*find_call(r.report, 8))["outcome"], "match") << r.out;
+    EXPECT_EQ(r.report["summary"]["mismatches"], 0) << r.out;
 }
 
 TEST(ReplayCli, FailedWriteToStandardOutputExitsTwo) {

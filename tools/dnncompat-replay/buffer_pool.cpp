@@ -61,6 +61,10 @@ std::size_t element_size(int type) {
     }
 }
 
+uint16_t encode_16bit(int type, float v) {
+    return type == DNNCOMPAT_DATA_HALF ? to_half(v) : to_bfloat16(v);
+}
+
 BufferPool::BufferPool(uint64_t seed) : rng_(seed) {}
 
 void BufferPool::plan(const std::string &addr, std::size_t bytes, int type, Fill fill) {

@@ -26,6 +26,8 @@ enum class Fill {
 
 /// Bytes one element of `type` occupies (4 for unknown types).
 std::size_t element_size(int type);
+/// v as one HALF or BFLOAT16 element (`type`), rounded to nearest even.
+uint16_t encode_16bit(int type, float v);
 
 class BufferPool {
 public:

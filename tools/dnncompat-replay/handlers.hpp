@@ -82,7 +82,10 @@ private:
     std::string base_;
 };
 
-/// Bytes a strided tensor spans (0 when a dimension is below 1).
+/// Channels per vector (4 or 32) when t is a vectorised type with cuDNN's NCHW_VECT_C strides
+/// (those of [N, C/v, spatial...] packed, in vectors); 0 otherwise.
+int vect_c_lanes(const TensorFields &t);
+/// Bytes a strided tensor spans (0 when a dimension is below 1); NCHW_VECT_C counts vectors.
 std::size_t tensor_bytes(const TensorFields &t);
 /// Bytes a packed filter occupies.
 std::size_t filter_bytes(const FilterFields &f);

@@ -141,23 +141,52 @@ ConvFields Args::conv(const std::string &name) const {
 
 // ---- sizes and names -------------------------------------------------------------------------
 
+namespace {
+
+// Channels per vector of INT8x4 / UINT8x4 (4) and INT8x32 (32); 0 for other types.
+int vector_lanes(int type) {
+    if (type == DNNCOMPAT_DATA_INT8x4 || type == DNNCOMPAT_DATA_UINT8x4) return 4;
+    return type == DNNCOMPAT_DATA_INT8x32 ? 32 : 0;
+}
+
+} // namespace
+
+int vect_c_lanes(const TensorFields &t) {
+    // cuDNN reports an NCHW_VECT_C tensor with dims counting channels and strides counting
+    // vectors: those of [N, C/v, spatial...] packed. A vectorised type with exactly those
+    // strides is taken as NCHW_VECT_C.
+    const int v = vector_lanes(t.dataType);
+    if (v == 0 || t.dims.size() < 3 || t.strides.size() != t.dims.size() || t.dims[1] % v != 0)
+        return 0;
+    int64_t expect = 1;
+    for (std::size_t i = t.dims.size(); i-- > 0;) {
+        if (t.strides[i] != expect) return 0;
+        expect *= i == 1 ? t.dims[1] / v : t.dims[i];
+    }
+    return v;
+}
+
 std::size_t tensor_bytes(const TensorFields &t) {
     if (t.dims.empty()) return 0;
+    const int v = vect_c_lanes(t);
     uint64_t span = 1;
     for (std::size_t i = 0; i < t.dims.size(); ++i) {
         if (t.dims[i] < 1) return 0;
         const uint64_t stride = static_cast<uint64_t>(std::abs(static_cast<int64_t>(t.strides[i])));
-        span += static_cast<uint64_t>(t.dims[i] - 1) * stride;
+        const int64_t extent = (i == 1 && v != 0) ? t.dims[i] / v : t.dims[i]; // vectors
+        span += static_cast<uint64_t>(extent - 1) * stride;
     }
     return static_cast<std::size_t>(span * element_size(t.dataType));
 }
 
 std::size_t filter_bytes(const FilterFields &f) {
     if (f.dims.empty()) return 0;
+    // NCHW_VECT_C: K * floor(C / v) * spatial vectors, as cudnnGetFilterSizeInBytes.
+    const int v = f.format == DNNCOMPAT_TENSOR_NCHW_VECT_C ? vector_lanes(f.dataType) : 0;
     uint64_t n = 1;
-    for (int d : f.dims) {
-        if (d < 1) return 0;
-        n *= static_cast<uint64_t>(d);
+    for (std::size_t i = 0; i < f.dims.size(); ++i) {
+        if (f.dims[i] < 1) return 0;
+        n *= static_cast<uint64_t>(i == 1 && v != 0 ? f.dims[i] / v : f.dims[i]);
     }
     return static_cast<std::size_t>(n * element_size(f.dataType));
 }
@@ -205,6 +234,10 @@ ConvDesc::~ConvDesc() {
 dnncompatStatus_t build(const TensorFields &f, TensorDesc &out) {
     if (auto s = dnncompatCreateTensorDescriptor(&out.d); s != DNNCOMPAT_STATUS_SUCCESS) return s;
     if (f.nbDims == 0) return DNNCOMPAT_STATUS_SUCCESS; // recorded unset: leave it unset
+    if (vect_c_lanes(f) != 0) // strides cannot express NCHW_VECT_C: set it by format
+        return dnncompatSetTensorNdDescriptorEx(out.d, DNNCOMPAT_TENSOR_NCHW_VECT_C,
+                                                static_cast<dnncompatDataType_t>(f.dataType),
+                                                f.nbDims, f.dims.data());
     return dnncompatSetTensorNdDescriptor(out.d, static_cast<dnncompatDataType_t>(f.dataType), f.nbDims,
                                           f.dims.data(), f.strides.data());
 }

@@ -238,7 +238,11 @@ dnncompatStatus_t set_tensor(Call &c) {
     void *y = c.data(pick(a, {"y", "yData"}));
     TensorDesc yd;
     if (auto s = build(yf, yd); s != DNNCOMPAT_STATUS_SUCCESS) return s;
-    const dnncompatStatus_t s = c.timed([&] { return dnncompatSetTensor(c.state.handle, yd.d, y, value.ptr()); });
+    // valuePtr holds one element of y's data type: HALF / BFLOAT16 y take a 16-bit value.
+    const bool low = yf.dataType == DNNCOMPAT_DATA_HALF || yf.dataType == DNNCOMPAT_DATA_BFLOAT16;
+    const uint16_t value16 = low ? encode_16bit(yf.dataType, value.f) : 0;
+    const void *vp = low ? static_cast<const void *>(&value16) : value.ptr();
+    const dnncompatStatus_t s = c.timed([&] { return dnncompatSetTensor(c.state.handle, yd.d, y, vp); });
     if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
     return s;
 }
