@@ -1,7 +1,6 @@
 #include "conv/backward.hpp"
 
 #include "conv/onednn_util.hpp"
-#include "core/convert.hpp"
 #include "core/enums.hpp"
 #include "core/support.hpp"
 
@@ -224,15 +223,6 @@ void check_workspace(const BwdPlanBase &plan, const void *workspace, std::size_t
           "workSpace is null but {} bytes are needed", plan.workspace_bytes);
 }
 
-dt low_dnnl_type(dnncompatDataType_t t) {
-    return t == DNNCOMPAT_DATA_HALF ? dt::f16 : dt::bf16;
-}
-
-md with_type(const md &m, dt type) {
-    const auto &b = m.data.format_desc.blocking;
-    return md(m.dims(), type, dnnl::memory::dims(b.strides, b.strides + m.data.ndims));
-}
-
 // The FP32 shadow of a HALF / BFLOAT16 plan: operands, workspace layout, what the inner plan
 // reports. in0/in1/out are the FLOAT descriptors of the caller's tensors.
 void fill_shadow(BwdPlanBase &plan, const BwdPlanBase &inner, const dnnl::engine &e,
@@ -278,53 +268,10 @@ Problem f32_problem(const Problem &p) {
 
 } // namespace
 
-bool low_precision(dnncompatDataType_t t) {
-    return t == DNNCOMPAT_DATA_HALF || t == DNNCOMPAT_DATA_BFLOAT16;
-}
-
 const char *backward_dtype_row(dnncompatDataType_t t) {
     if (t == DNNCOMPAT_DATA_HALF) return "DNNC-CONV-BWD-DTYPE-HALF";
     if (t == DNNCOMPAT_DATA_BFLOAT16) return "DNNC-CONV-BWD-DTYPE-BFLOAT16";
     return "";
-}
-
-ShadowOperand::ShadowOperand(const dnnl::engine &e, const md &user_f32, dnncompatDataType_t t,
-                             bool writes_back)
-    : ShadowOperand(e, user_f32, user_f32, t, writes_back) {}
-
-ShadowOperand::ShadowOperand(const dnnl::engine &e, const md &user_f32, const md &f32_copy,
-                             dnncompatDataType_t t, bool writes_back)
-    : low(with_type(user_f32, low_dnnl_type(t))), f32(f32_copy) {
-    to_f32_reorder = dnnl::reorder(dnnl::reorder::primitive_desc(e, low, e, f32));
-    if (writes_back) from_f32_reorder = dnnl::reorder(dnnl::reorder::primitive_desc(e, f32, e, low));
-    if (convert::fast_path(t) && user_f32 == f32_copy) {
-        // Same strides on both sides and no gaps: the tensor converts as one flat run.
-        std::size_t n = 1;
-        for (auto d : low.dims()) n *= static_cast<std::size_t>(d);
-        if (low.get_size() == n * 2) dense = n;
-    }
-}
-
-void ShadowOperand::to_f32(dnnl::stream &s, dnncompatDataType_t t, const void *user,
-                           void *f32_ptr) const {
-    if (dense) {
-        convert::to_f32(t, user, static_cast<float *>(f32_ptr), dense);
-        return;
-    }
-    const auto e = s.get_engine();
-    dnnl::memory from(low, e, const_cast<void *>(user)), to(f32, e, f32_ptr);
-    to_f32_reorder.execute(s, from, to);
-}
-
-void ShadowOperand::from_f32(dnnl::stream &s, dnncompatDataType_t t, const void *f32_ptr,
-                             void *user) const {
-    if (dense) {
-        convert::from_f32(t, static_cast<const float *>(f32_ptr), user, dense);
-        return;
-    }
-    const auto e = s.get_engine();
-    dnnl::memory from(f32, e, const_cast<void *>(f32_ptr)), to(low, e, user);
-    from_f32_reorder.execute(s, from, to);
 }
 
 std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Problem &p, int algo,

@@ -19,6 +19,7 @@
 // gradient is rounded once (catalogue rows DNNC-CONV-BWD-DTYPE-*).
 #pragma once
 
+#include "conv/onednn_util.hpp"
 #include "conv/problem.hpp"
 #include "core/handle.hpp"
 
@@ -26,28 +27,8 @@
 
 namespace dnncompat::conv {
 
-// One HALF / BFLOAT16 operand of a plan that runs in FP32: the caller's tensor, its FP32 copy
-// with the same strides at a workspace offset, and how to convert between them.
-struct ShadowOperand {
-    dnnl::memory::desc low, f32;
-    dnnl::reorder to_f32_reorder, from_f32_reorder; // strided tensors (with gaps)
-    std::size_t dense = 0; // element count when the tensor converts as one flat run (core/convert)
-    std::size_t off = 0;   // workspace offset of the FP32 copy
-
-    ShadowOperand() = default;
-    // The caller's tensor as FLOAT descriptor user_f32 (its strides, FLOAT type) of type t (HALF
-    // or BFLOAT16), its copy f32 (by default the same strides).
-    ShadowOperand(const dnnl::engine &e, const dnnl::memory::desc &user_f32,
-                  dnncompatDataType_t t, bool writes_back);
-    ShadowOperand(const dnnl::engine &e, const dnnl::memory::desc &user_f32,
-                  const dnnl::memory::desc &f32, dnncompatDataType_t t, bool writes_back);
-    // caller's tensor → FP32 copy at f32_ptr; FP32 copy → caller's tensor (rounded once).
-    void to_f32(dnnl::stream &s, dnncompatDataType_t t, const void *user, void *f32_ptr) const;
-    void from_f32(dnnl::stream &s, dnncompatDataType_t t, const void *f32_ptr, void *user) const;
-};
-
-// True for the types the convolution computes through FP32 (HALF, BFLOAT16).
-bool low_precision(dnncompatDataType_t t);
+using util::low_precision;
+using util::ShadowOperand;
 
 // The catalogue row of the HALF / BFLOAT16 emulation of the backward directions
 // (DNNC-CONV-BWD-DTYPE-*); empty for FLOAT.

@@ -2,7 +2,6 @@
 
 #include "conv/backward.hpp"
 #include "conv/onednn_util.hpp"
-#include "core/convert.hpp"
 #include "core/descriptors.hpp"
 
 #include <fmt/format.h>
@@ -225,7 +224,7 @@ void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const Fw
                     dims_str(zd.strides), dims_str(p.y_strides), dims_str(bd.strides));
     auto aux = h.plan<LowBiasActPlan>(key, [&] {
         auto pl = std::make_shared<LowBiasActPlan>();
-        pl->z = ShadowOperand(h.engine, strided_md(zd.dims, zd.strides), plan.y32, t, false);
+        pl->z = ShadowOperand(h.engine, strided_md(zd.dims, zd.strides), plan.sy.f32, t, false);
         pl->bias = ShadowOperand(h.engine, strided_md(bd.dims, bd.strides), t, false);
         pl->bias32 = bd;
         pl->bias32.dtype = DNNCOMPAT_DATA_FLOAT;
@@ -235,33 +234,19 @@ void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const Fw
     p32.dtype = DNNCOMPAT_DATA_FLOAT;
     char *ws = util::align_ptr(workspace);
     auto &s = h.stream;
-    auto in = [&](std::size_t dense, const dnnl::reorder &r, const md &from_md, const void *from,
-                  const md &to_md, void *to) {
-        if (dense) {
-            convert::to_f32(t, from, static_cast<float *>(to), dense);
-        } else {
-            dnnl::memory a(from_md, h.engine, const_cast<void *>(from)), b(to_md, h.engine, to);
-            r.execute(s, a, b);
-        }
-    };
-    in(plan.x_dense, plan.x_to_f32, plan.user_x, x, plan.x32, ws + plan.x32_off);
-    in(plan.w_dense, plan.w_to_f32, plan.user_w, w, plan.w32, ws + plan.w32_off);
-    if (reads_z) aux->z.to_f32(s, t, z, ws + plan.y32_off); // the FP32 plan blends it as beta
+    plan.sx.to_f32(s, t, x, ws + plan.sx.off);
+    plan.sw.to_f32(s, t, w, ws + plan.sw.off);
+    if (reads_z) aux->z.to_f32(s, t, z, ws + plan.sy.off); // the FP32 plan blends it as beta
     s.wait();
-    forward_execute(h, p32, *plan.inner, ws + plan.x32_off, ws + plan.w32_off, ws + plan.y32_off,
+    forward_execute(h, p32, *plan.inner, ws + plan.sx.off, ws + plan.sw.off, ws + plan.sy.off,
                     ws + plan.inner_off, plan.inner->workspace_bytes);
     // After the convolution: it may use handle memory for its blend.
     void *bias32 = h.temp_buffer(aux->bias.f32.get_size());
     aux->bias.to_f32(s, t, bias, bias32);
     s.wait();
     bias_activation_epilogue(h, p32, nullptr, zd, false, 0.0f, bias32, aux->bias32, relu,
-                             ws + plan.y32_off);
-    if (plan.y_dense)
-        convert::from_f32(t, reinterpret_cast<const float *>(ws + plan.y32_off), y, plan.y_dense);
-    else {
-        dnnl::memory a(plan.y32, h.engine, ws + plan.y32_off), b(plan.user_y, h.engine, y);
-        plan.y_from_f32.execute(s, a, b);
-    }
+                             ws + plan.sy.off);
+    plan.sy.from_f32(s, t, ws + plan.sy.off, y);
     s.wait();
 }
 

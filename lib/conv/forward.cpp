@@ -1,7 +1,6 @@
 #include "conv/forward.hpp"
 
 #include "conv/onednn_util.hpp"
-#include "core/convert.hpp"
 #include "core/diagnostics.hpp"
 #include "core/enums.hpp"
 #include "core/support.hpp"
@@ -14,26 +13,6 @@ namespace {
 
 using namespace util;
 using pd_t = dnnl::convolution_forward::primitive_desc;
-
-bool low_precision(dnncompatDataType_t t) {
-    return t == DNNCOMPAT_DATA_HALF || t == DNNCOMPAT_DATA_BFLOAT16;
-}
-
-dt dnnl_type(dnncompatDataType_t t) {
-    switch (t) {
-    case DNNCOMPAT_DATA_FLOAT: return dt::f32;
-    case DNNCOMPAT_DATA_HALF: return dt::f16;
-    case DNNCOMPAT_DATA_BFLOAT16: return dt::bf16;
-    default: fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "no oneDNN type for {}", data_type_name(t));
-    }
-}
-
-md with_type(const md &m, dt type) {
-    return md(m.dims(), type, m.data.format_kind == dnnl_blocked
-                                  ? dnnl::memory::dims(m.data.format_desc.blocking.strides,
-                                                       m.data.format_desc.blocking.strides + m.data.ndims)
-                                  : dnnl::memory::dims{});
-}
 
 struct PdRequest {
     dnnl::algorithm alg = dnnl::algorithm::convolution_direct;
@@ -168,37 +147,15 @@ std::shared_ptr<FwdPlan> shadow_plan(dnncompatContext &h, const Problem &p, int 
     auto plan = std::make_shared<FwdPlan>();
     plan->inner = forward_plan(h, p32, algo, alpha, beta);
     plan->beta = beta;
-    const dt low = dnnl_type(p.dtype);
     const auto &e = h.engine;
-    plan->x32 = x_md(p32);
-    plan->w32 = weights_md(p32);
-    plan->y32 = y_md(p32);
-    plan->user_x = with_type(plan->x32, low);
-    plan->user_w = with_type(plan->w32, low);
-    plan->user_y = with_type(plan->y32, low);
-    auto reorder = [&](const md &from, const md &to) {
-        return dnnl::reorder(dnnl::reorder::primitive_desc(e, from, e, to));
-    };
-    plan->x_to_f32 = reorder(plan->user_x, plan->x32);
-    plan->w_to_f32 = reorder(plan->user_w, plan->w32);
-    plan->y_to_f32 = reorder(plan->user_y, plan->y32);
-    plan->y_from_f32 = reorder(plan->y32, plan->user_y);
     plan->low_type = p.dtype;
-    if (convert::fast_path(p.dtype)) {
-        // Same strides on both sides: a dense tensor converts as one flat run.
-        auto dense = [](const md &m) -> std::size_t {
-            std::size_t n = 1;
-            for (auto d : m.dims()) n *= static_cast<std::size_t>(d);
-            return m.get_size() == n * 2 ? n : 0;
-        };
-        plan->x_dense = dense(plan->user_x);
-        plan->w_dense = dense(plan->user_w);
-        plan->y_dense = dense(plan->user_y);
-    }
+    plan->sx = ShadowOperand(e, x_md(p32), p.dtype, false);
+    plan->sw = ShadowOperand(e, weights_md(p32), p.dtype, false);
+    plan->sy = ShadowOperand(e, y_md(p32), p.dtype, true);
     std::size_t cursor = 0;
-    plan->x32_off = reserve(cursor, plan->x32.get_size());
-    plan->w32_off = reserve(cursor, plan->w32.get_size());
-    plan->y32_off = reserve(cursor, plan->y32.get_size());
+    plan->sx.off = reserve(cursor, plan->sx.f32.get_size());
+    plan->sw.off = reserve(cursor, plan->sw.f32.get_size());
+    plan->sy.off = reserve(cursor, plan->sy.f32.get_size());
     plan->inner_off = cursor;
     plan->workspace_bytes = cursor + plan->inner->workspace_bytes + kAlign;
     plan->algo_requested = algo;
@@ -353,25 +310,16 @@ std::shared_ptr<FwdPlan> integer_f32_plan(dnncompatContext &h, const Problem &p,
     plan->has_inner_problem = true;
     plan->beta = beta;
     const auto &e = h.engine;
-    plan->x32 = x_md(p32);
-    plan->w32 = weights_md(p32);
-    plan->y32 = y_md(p32);
-    plan->user_x = int_x_md(p);
-    plan->user_w = int_w_md(p);
-    plan->user_y = int_y_md(p);
-    auto reorder = [&](const md &from, const md &to) {
-        return dnnl::reorder(dnnl::reorder::primitive_desc(e, from, e, to));
-    };
-    plan->x_to_f32 = reorder(plan->user_x, plan->x32);
-    plan->w_to_f32 = reorder(plan->user_w, plan->w32);
+    plan->low_type = p.dtype;
+    plan->sx = ShadowOperand::typed(e, int_x_md(p), x_md(p32), false);
+    plan->sw = ShadowOperand::typed(e, int_w_md(p), weights_md(p32), false);
     std::size_t cursor = 0;
-    plan->x32_off = reserve(cursor, plan->x32.get_size());
-    plan->w32_off = reserve(cursor, plan->w32.get_size());
+    plan->sx.off = reserve(cursor, plan->sx.f32.get_size());
+    plan->sw.off = reserve(cursor, plan->sw.f32.get_size());
     if (!plan->y_direct) {
         // f32 -> s8 rounds to nearest even and saturates.
-        plan->y_to_f32 = reorder(plan->user_y, plan->y32);
-        plan->y_from_f32 = reorder(plan->y32, plan->user_y);
-        plan->y32_off = reserve(cursor, plan->y32.get_size());
+        plan->sy = ShadowOperand::typed(e, int_y_md(p), y_md(p32), true);
+        plan->sy.off = reserve(cursor, plan->sy.f32.get_size());
     }
     plan->inner_off = cursor;
     plan->workspace_bytes = cursor + plan->inner->workspace_bytes + kAlign;
@@ -563,38 +511,21 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
     const auto &e = h.engine;
     auto &s = h.stream;
     if (plan.inner) {
-        dnnl::memory x_low(plan.user_x, e, const_cast<void *>(x));
-        dnnl::memory w_low(plan.user_w, e, const_cast<void *>(w));
-        dnnl::memory y_low(plan.user_y, e, y);
-        dnnl::memory x32(plan.x32, e, ws + plan.x32_off);
-        dnnl::memory w32(plan.w32, e, ws + plan.w32_off);
-        dnnl::memory y32(plan.y32, e, ws + plan.y32_off);
-        auto in = [&](std::size_t dense, const dnnl::reorder &r, dnnl::memory &from, dnnl::memory &to) {
-            if (dense)
-                convert::to_f32(plan.low_type, from.get_data_handle(),
-                                static_cast<float *>(to.get_data_handle()), dense);
-            else
-                r.execute(s, from, to);
-        };
-        in(plan.x_dense, plan.x_to_f32, x_low, x32);
-        in(plan.w_dense, plan.w_to_f32, w_low, w32);
+        const auto t = plan.low_type;
+        plan.sx.to_f32(s, t, x, ws + plan.sx.off);
+        plan.sw.to_f32(s, t, w, ws + plan.sw.off);
         const Problem &inner_p = plan.has_inner_problem ? plan.inner_problem : p;
         if (plan.y_direct) { // FLOAT y of an integer configuration: the FP32 plan writes y
             s.wait();
-            forward_execute(h, inner_p, *plan.inner, ws + plan.x32_off, ws + plan.w32_off, y,
+            forward_execute(h, inner_p, *plan.inner, ws + plan.sx.off, ws + plan.sw.off, y,
                             ws + plan.inner_off, plan.inner->workspace_bytes);
             return;
         }
-        if (plan.beta != 0.0f) in(plan.y_dense, plan.y_to_f32, y_low, y32); // the blend reads y
+        if (plan.beta != 0.0f) plan.sy.to_f32(s, t, y, ws + plan.sy.off); // the blend reads y
         s.wait();
-        forward_execute(h, inner_p, *plan.inner, ws + plan.x32_off, ws + plan.w32_off,
-                        ws + plan.y32_off, ws + plan.inner_off,
-                        plan.inner->workspace_bytes);
-        if (plan.y_dense)
-            convert::from_f32(plan.low_type, static_cast<const float *>(y32.get_data_handle()),
-                              y_low.get_data_handle(), plan.y_dense);
-        else
-            plan.y_from_f32.execute(s, y32, y_low);
+        forward_execute(h, inner_p, *plan.inner, ws + plan.sx.off, ws + plan.sw.off,
+                        ws + plan.sy.off, ws + plan.inner_off, plan.inner->workspace_bytes);
+        plan.sy.from_f32(s, t, ws + plan.sy.off, y);
         s.wait();
         return;
     }

@@ -3,6 +3,7 @@
 // where the plan needs them, the flipped filter and layout copies.
 #pragma once
 
+#include "conv/onednn_util.hpp"
 #include "conv/problem.hpp"
 #include "core/handle.hpp"
 
@@ -43,13 +44,9 @@ struct FwdPlan : CachedPlan {
     // converted to FP32 copies in the workspace, `inner` (the FP32 plan) runs on them, and the
     // FP32 result is rounded into y. Empty for FP32 problems.
     std::shared_ptr<FwdPlan> inner;
-    dnnl::reorder x_to_f32, w_to_f32, y_to_f32, y_from_f32;
-    // Dense tensors (no gaps) convert with core/convert's F16C / bit loops instead of the
-    // reorders; 0 when the reorder must run.
     dnncompatDataType_t low_type = DNNCOMPAT_DATA_FLOAT;
-    std::size_t x_dense = 0, w_dense = 0, y_dense = 0; // element counts
-    dnnl::memory::desc x32, w32, y32;
-    std::size_t x32_off = 0, w32_off = 0, y32_off = 0, inner_off = 0;
+    util::ShadowOperand sx, sw, sy; // the operands and their FP32 copies (offsets in the workspace)
+    std::size_t inner_off = 0;      // the FP32 plan's own workspace
 
     // Integer configurations. exact_f32: x and w converted to FP32 copies (exact), `inner` runs
     // on them in FP32 (exact: every partial sum is an integer below 2^24), and y (INT8) is

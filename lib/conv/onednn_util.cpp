@@ -1,5 +1,7 @@
 #include "conv/onednn_util.hpp"
 
+#include "core/convert.hpp"
+
 #include <cstdint>
 #include <cstring>
 
@@ -93,6 +95,65 @@ const void *oriented_filter(const Problem &p, const void *w, char *at, std::size
     if (flip_bytes == 0) return w;
     flip_filter(p, static_cast<const float *>(w), reinterpret_cast<float *>(at));
     return at;
+}
+
+bool low_precision(dnncompatDataType_t t) {
+    return t == DNNCOMPAT_DATA_HALF || t == DNNCOMPAT_DATA_BFLOAT16;
+}
+
+namespace {
+
+// m's dims and strides with another element type.
+md with_type(const md &m, dt type) {
+    const auto &b = m.data.format_desc.blocking;
+    return md(m.dims(), type, dnnl::memory::dims(b.strides, b.strides + m.data.ndims));
+}
+
+} // namespace
+
+ShadowOperand::ShadowOperand(const dnnl::engine &e, const md &user_f32, dnncompatDataType_t t,
+                             bool writes_back)
+    : ShadowOperand(e, user_f32, user_f32, t, writes_back) {}
+
+ShadowOperand::ShadowOperand(const dnnl::engine &e, const md &user_f32, const md &f32_copy,
+                             dnncompatDataType_t t, bool writes_back)
+    : ShadowOperand(typed(e, with_type(user_f32, t == DNNCOMPAT_DATA_HALF ? dt::f16 : dt::bf16), f32_copy,
+                          writes_back)) {
+    if (convert::fast_path(t) && user_f32 == f32_copy) {
+        // Same strides on both sides and no gaps: the tensor converts as one flat run.
+        std::size_t n = 1;
+        for (auto d : low.dims()) n *= static_cast<std::size_t>(d);
+        if (low.get_size() == n * 2) dense = n;
+    }
+}
+
+ShadowOperand ShadowOperand::typed(const dnnl::engine &e, const md &user, const md &f32, bool writes_back) {
+    ShadowOperand o;
+    o.low = user;
+    o.f32 = f32;
+    o.to_f32_reorder = dnnl::reorder(dnnl::reorder::primitive_desc(e, user, e, f32));
+    if (writes_back) o.from_f32_reorder = dnnl::reorder(dnnl::reorder::primitive_desc(e, f32, e, user));
+    return o;
+}
+
+void ShadowOperand::to_f32(dnnl::stream &s, dnncompatDataType_t t, const void *user, void *f32_ptr) const {
+    if (dense) {
+        convert::to_f32(t, user, static_cast<float *>(f32_ptr), dense);
+        return;
+    }
+    const auto e = s.get_engine();
+    dnnl::memory from(low, e, const_cast<void *>(user)), to(f32, e, f32_ptr);
+    to_f32_reorder.execute(s, from, to);
+}
+
+void ShadowOperand::from_f32(dnnl::stream &s, dnncompatDataType_t t, const void *f32_ptr, void *user) const {
+    if (dense) {
+        convert::from_f32(t, static_cast<const float *>(f32_ptr), user, dense);
+        return;
+    }
+    const auto e = s.get_engine();
+    dnnl::memory from(f32, e, const_cast<void *>(f32_ptr)), to(low, e, user);
+    from_f32_reorder.execute(s, from, to);
 }
 
 } // namespace dnncompat::conv::util

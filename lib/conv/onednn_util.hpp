@@ -4,6 +4,8 @@
 
 #include "conv/problem.hpp"
 
+#include <dnncompat/dnncompat.h>
+
 #include <dnnl.hpp>
 
 #include <cstddef>
@@ -32,6 +34,33 @@ md y_md(const Problem &p);
 md weights_md(const Problem &p);
 // dims_t → oneDNN dims, each minus `minus` (oneDNN counts dilation from 0, cuDNN from 1).
 dnnl::memory::dims to_dnnl(const dims_t &v, int64_t minus = 0);
+
+// True for the types the convolution computes through FP32 copies (HALF, BFLOAT16).
+bool low_precision(dnncompatDataType_t t);
+
+// One operand of a plan that runs in FP32 on data of another type (HALF, BFLOAT16, or the INT8
+// family): the caller's tensor, its FP32 copy at a workspace offset, and how to convert between
+// them. Dense HALF / BFLOAT16 tensors whose copy has the same strides convert as one flat run
+// with core/convert's F16C / bit loops; everything else through oneDNN reorders (f32 -> s8 / u8
+// rounds to nearest even and saturates).
+struct ShadowOperand {
+    md low, f32;                                    // the caller's tensor, its FP32 copy
+    dnnl::reorder to_f32_reorder, from_f32_reorder; // strided / integer tensors
+    std::size_t dense = 0; // element count when the tensor converts as one flat run
+    std::size_t off = 0;   // workspace offset of the FP32 copy
+
+    ShadowOperand() = default;
+    // A HALF / BFLOAT16 (t) tensor described by user_f32 (its strides, FLOAT type); its copy f32
+    // (by default the same strides).
+    ShadowOperand(const dnnl::engine &e, const md &user_f32, dnncompatDataType_t t, bool writes_back);
+    ShadowOperand(const dnnl::engine &e, const md &user_f32, const md &f32, dnncompatDataType_t t,
+                  bool writes_back);
+    // A tensor already described in its own type (e.g. INT8x4 in NCHW_VECT_C) and its FP32 copy.
+    static ShadowOperand typed(const dnnl::engine &e, const md &user, const md &f32, bool writes_back);
+    // caller's tensor -> FP32 copy at f32_ptr; FP32 copy -> caller's tensor (rounded once).
+    void to_f32(dnnl::stream &s, dnncompatDataType_t t, const void *user, void *f32_ptr) const;
+    void from_f32(dnnl::stream &s, dnncompatDataType_t t, const void *f32_ptr, void *user) const;
+};
 
 // oneDNN names implementations "<isa>:<kind>:<detail>" (e.g. "x64:gemm:jit", "jit:avx2",
 // "ref:any"); true when impl contains kind.
