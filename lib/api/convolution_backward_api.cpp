@@ -142,6 +142,21 @@ std::size_t tensor_bytes(const dims_t &dims, const dims_t &strides) {
     return static_cast<std::size_t>(span_elements(dims, strides)) * sizeof(float);
 }
 
+// Zeroed x, w and y of p for the searches that get no data from the caller (Find without Ex):
+// sized by the problem's strides, FLOAT-sized elements (enough for HALF / BFLOAT16 too).
+struct SearchOperands {
+    std::vector<float> w;
+    std::vector<unsigned char> x, y;
+    explicit SearchOperands(const conv::Problem &p)
+        : w(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f) {
+        dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
+        ydims.insert(ydims.end(), p.out.begin(), p.out.end());
+        xdims.insert(xdims.end(), p.in.begin(), p.in.end());
+        x.assign(tensor_bytes(xdims, p.x_strides), 0);
+        y.assign(tensor_bytes(ydims, p.y_strides), 0);
+    }
+};
+
 // Caller's workspace for the Ex searches (a null pointer counts as none), or an owned one.
 struct SearchWorkspace {
     std::vector<unsigned char> owned;
@@ -327,13 +342,8 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithm(dnncompatHandle_
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
         conv::check_data_type(p.dtype, api);
         emit_dtype_diagnostic(p.dtype, api, false);
-        std::vector<float> w(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f);
-        dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
-        ydims.insert(ydims.end(), p.out.begin(), p.out.end());
-        xdims.insert(xdims.end(), p.in.begin(), p.in.end());
-        std::vector<unsigned char> dy(tensor_bytes(ydims, p.y_strides), 0);
-        std::vector<unsigned char> dx(tensor_bytes(xdims, p.x_strides), 0);
-        find_bwd_data(h, p, w.data(), dy.data(), dx.data(), nullptr, 0, true, requestedAlgoCount,
+        SearchOperands o(p);
+        find_bwd_data(h, p, o.w.data(), o.y.data(), o.x.data(), nullptr, 0, true, requestedAlgoCount,
                       returnedAlgoCount, perfResults);
     });
 }
@@ -449,13 +459,8 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithm(dnncompatHandl
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
         conv::check_data_type(p.dtype, api);
         emit_dtype_diagnostic(p.dtype, api, false);
-        std::vector<float> dw(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f);
-        dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
-        ydims.insert(ydims.end(), p.out.begin(), p.out.end());
-        xdims.insert(xdims.end(), p.in.begin(), p.in.end());
-        std::vector<unsigned char> dy(tensor_bytes(ydims, p.y_strides), 0);
-        std::vector<unsigned char> x(tensor_bytes(xdims, p.x_strides), 0);
-        find_bwd_filter(h, p, x.data(), dy.data(), dw.data(), nullptr, 0, true,
+        SearchOperands o(p);
+        find_bwd_filter(h, p, o.x.data(), o.y.data(), o.w.data(), nullptr, 0, true,
                         requestedAlgoCount, returnedAlgoCount, perfResults);
     });
 }
@@ -603,13 +608,8 @@ dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithm(dnncompatHandle_t han
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
         conv::check_data_type(p.dtype, api);
         emit_dtype_diagnostic(p.dtype, api, true);
-        std::vector<float> w(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f);
-        dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
-        ydims.insert(ydims.end(), p.out.begin(), p.out.end());
-        xdims.insert(xdims.end(), p.in.begin(), p.in.end());
-        std::vector<unsigned char> x(tensor_bytes(xdims, p.x_strides), 0);
-        std::vector<unsigned char> yb(tensor_bytes(ydims, p.y_strides), 0);
-        find_fwd(h, p, x.data(), w.data(), yb.data(), nullptr, 0, true, requestedAlgoCount,
+        SearchOperands o(p);
+        find_fwd(h, p, o.x.data(), o.w.data(), o.y.data(), nullptr, 0, true, requestedAlgoCount,
                  returnedAlgoCount, perfResults);
     });
 }

@@ -2,6 +2,8 @@
 
 #include "core/error.hpp"
 
+#include <unordered_map>
+
 namespace dnncompat::enums {
 
 const std::vector<Entry> &all() {
@@ -37,9 +39,20 @@ bool is_count(const Entry &e) {
 } // namespace
 
 std::optional<std::string_view> name_of(std::string_view type, int value) {
-    for (const auto &e : all())
-        if (e.value == value && type == e.type && !is_count(e)) return std::string_view(e.name);
-    return std::nullopt;
+    // Every API call validates its enum arguments here: an index by type and value, built once,
+    // rather than a walk over the whole table.
+    using ByValue = std::unordered_map<int, std::string_view>;
+    static const std::unordered_map<std::string_view, ByValue> index = [] {
+        std::unordered_map<std::string_view, ByValue> m;
+        for (const auto &e : all())
+            if (!is_count(e)) m[e.type].emplace(e.value, e.name); // first name of a value wins
+        return m;
+    }();
+    auto t = index.find(type);
+    if (t == index.end()) return std::nullopt;
+    auto v = t->second.find(value);
+    if (v == t->second.end()) return std::nullopt;
+    return v->second;
 }
 
 std::optional<int> value_of(std::string_view name) {
