@@ -143,7 +143,8 @@ std::size_t tensor_bytes(const dims_t &dims, const dims_t &strides) {
 }
 
 // Zeroed x, w and y of p for the searches that get no data from the caller (Find without Ex):
-// sized by the problem's strides, FLOAT-sized elements (enough for HALF / BFLOAT16 too).
+// 4 bytes per element over the larger of the strided span and the element count, enough for
+// every data type (HALF / BFLOAT16, and the INT8 types whose NCHW_VECT_C strides count vectors).
 struct SearchOperands {
     std::vector<float> w;
     std::vector<unsigned char> x, y;
@@ -152,8 +153,11 @@ struct SearchOperands {
         dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
         ydims.insert(ydims.end(), p.out.begin(), p.out.end());
         xdims.insert(xdims.end(), p.in.begin(), p.in.end());
-        x.assign(tensor_bytes(xdims, p.x_strides), 0);
-        y.assign(tensor_bytes(ydims, p.y_strides), 0);
+        auto bytes = [](const dims_t &d, const dims_t &s) {
+            return std::max(tensor_bytes(d, s), static_cast<std::size_t>(element_count(d)) * sizeof(float));
+        };
+        x.assign(bytes(xdims, p.x_strides), 0);
+        y.assign(bytes(ydims, p.y_strides), 0);
     }
 };
 
@@ -606,7 +610,7 @@ dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithm(dnncompatHandle_t han
         auto &h = dnncompat::handle(handle);
         const conv::Problem p = fwd_problem(xDesc, wDesc, convDesc, yDesc, "xDesc", "wDesc", "yDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
-        conv::check_data_type(p.dtype, api);
+        conv::check_forward_types(p, api); // FLOAT, HALF / BFLOAT16, the INT8 configurations
         emit_dtype_diagnostic(p.dtype, api, true);
         SearchOperands o(p);
         find_fwd(h, p, o.x.data(), o.w.data(), o.y.data(), nullptr, 0, true, requestedAlgoCount,
@@ -629,7 +633,7 @@ dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithmEx(dnncompatHandle_t h
         check_not_null(x, "x");
         check_not_null(w, "w");
         check_not_null(y, "y");
-        conv::check_data_type(p.dtype, api);
+        conv::check_forward_types(p, api); // FLOAT, HALF / BFLOAT16, the INT8 configurations
         emit_dtype_diagnostic(p.dtype, api, true);
         find_fwd(h, p, x, w, y, workSpace, workSpaceSizeInBytes, false, requestedAlgoCount,
                  returnedAlgoCount, perfResults);

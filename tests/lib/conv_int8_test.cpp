@@ -387,4 +387,64 @@ TEST(ConvInt8, AlgorithmQueryMarksNonImplicitNotSupported) {
     EXPECT_EQ(runs, 2);
 }
 
+// Find / FindEx on an INT8 problem: the implicit GEMMs are measured and run, every other
+// algorithm is NOT_SUPPORTED; FindEx leaves y as the convolution computes it.
+TEST(ConvInt8, FindMeasuresTheImplicitGemmsAndFindExWritesY) {
+    dt::Handle h;
+    Problem p;
+    ASSERT_OK(dnncompatSetTensor4dDescriptor(p.x, DNNCOMPAT_TENSOR_NHWC, I8, 1, 8, 5, 5));
+    ASSERT_OK(dnncompatSetFilter4dDescriptor(p.w, I8, DNNCOMPAT_TENSOR_NHWC, 4, 8, 3, 3));
+    ASSERT_OK(p.c.set({1, 1}, {1, 1}, {1, 1}, DNNCOMPAT_CROSS_CORRELATION, 1, DNNCOMPAT_DATA_INT32));
+    ASSERT_OK(dnncompatSetTensor4dDescriptor(p.y, DNNCOMPAT_TENSOR_NHWC, DNNCOMPAT_DATA_FLOAT, 1, 4, 5, 5));
+    auto check_perf = [](const dnncompatConvolutionFwdAlgoPerf_t *perf, int n) {
+        int runs = 0;
+        for (int i = 0; i < n; ++i) {
+            const bool implicit = perf[i].algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM ||
+                                  perf[i].algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
+            EXPECT_EQ(perf[i].status, implicit ? DNNCOMPAT_STATUS_SUCCESS : DNNCOMPAT_STATUS_NOT_SUPPORTED)
+                << "algo " << perf[i].algo;
+            if (implicit) {
+                EXPECT_LT(i, 2) << "runnable algorithms come first";
+                EXPECT_GE(perf[i].time, 0.0f);
+                ++runs;
+            }
+        }
+        EXPECT_EQ(runs, 2);
+    };
+    dnncompatConvolutionFwdAlgoPerf_t perf[DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT];
+    int n = 0;
+    ASSERT_OK(dnncompatFindConvolutionForwardAlgorithm(h, p.x, p.w, p.c, p.y, DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT,
+                                                       &n, perf));
+    ASSERT_EQ(n, DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT);
+    check_perf(perf, n);
+
+    // FindEx on data: x and w small integers, y FLOAT; compare with the exact integer sums.
+    const Dims xd{1, 8, 5, 5}, wd{4, 8, 3, 3};
+    const auto xv = random_ints(spatial(xd) * 8, 5, -9, 9), wv = random_ints(spatial(wd) * 4 * 8, 6, -9, 9);
+    const auto x = store<int8_t>(xv, xd, Layout::NHWC), w = store<int8_t>(wv, wd, Layout::NHWC);
+    const auto xr = load(x, xd, Layout::NHWC), wr = load(w, wd, Layout::NHWC);
+    std::vector<float> y(4 * 25, -1.0f);
+    std::vector<unsigned char> ws(1 << 20);
+    ASSERT_OK(dnncompatFindConvolutionForwardAlgorithmEx(h, p.x, x.data(), p.w, w.data(), p.c, p.y, y.data(),
+                                                         DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT, &n, perf,
+                                                         ws.data(), ws.size()));
+    check_perf(perf, n);
+    int mismatches = 0;
+    for (int k = 0; k < 4; ++k)
+        for (int oh = 0; oh < 5; ++oh)
+            for (int ow = 0; ow < 5; ++ow) {
+                double acc = 0;
+                for (int c = 0; c < 8; ++c)
+                    for (int r = 0; r < 3; ++r)
+                        for (int q = 0; q < 3; ++q) {
+                            const int ih = oh - 1 + r, iw = ow - 1 + q;
+                            if (ih < 0 || ih >= 5 || iw < 0 || iw >= 5) continue;
+                            acc += xr[(c * 5 + ih) * 5 + iw] * wr[((k * 8 + c) * 3 + r) * 3 + q];
+                        }
+                const float got = y[static_cast<std::size_t>((oh * 5 + ow) * 4 + k)]; // NHWC
+                if (got != static_cast<float>(acc)) ++mismatches;
+            }
+    EXPECT_EQ(mismatches, 0);
+}
+
 } // namespace
