@@ -39,11 +39,11 @@ dnnl::algorithm alg(bool winograd) {
 // shape outright (dnnl::error) ends the walk.
 void walk(const conv::Problem &p, Direction d, bool user_layout, bool winograd,
           const std::function<bool(Pd &)> &visit) {
-    const Mds m = mds(p, user_layout);
     const auto stride = to_dnnl(p.stride), dil = to_dnnl(p.dilation, 1), pl = to_dnnl(p.pad_l),
                pr = to_dnnl(p.pad_r);
     const dnnl::engine &e = engine();
     try {
+        const Mds m = mds(p, user_layout); // strides oneDNN cannot describe throw too
         if (d == Direction::fwd) {
             dnnl::convolution_forward::desc od(dnnl::prop_kind::forward_inference, alg(winograd), m.x,
                                                m.w, m.y, stride, dil, pl, pr);
@@ -78,7 +78,8 @@ void walk(const conv::Problem &p, Direction d, bool user_layout, bool winograd,
             if (!visit(pd)) return;
         } while (pd.bwd_filter.next_impl());
     } catch (const dnnl::error &) {
-        // The algorithm rejects the shape (e.g. Winograd with dilation): nothing to list.
+        // The algorithm rejects the shape (e.g. Winograd with dilation) or oneDNN cannot describe
+        // the tensors: nothing to list.
     }
 }
 
@@ -130,7 +131,12 @@ std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &i
 std::vector<Impl> enumerate(const conv::Problem &p, Direction d) {
     std::vector<Impl> out;
     std::set<std::string> seen;
-    const Mds user = mds(p, true);
+    Mds user;
+    try {
+        user = mds(p, true);
+    } catch (const dnnl::error &) {
+        return out;
+    }
     for (bool winograd : {false, true}) {
         for (bool user_layout : {true, false}) {
             walk(p, d, user_layout, winograd, [&](Pd &pd) {

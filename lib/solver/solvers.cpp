@@ -125,6 +125,8 @@ public:
 
     Applicability applicable(const conv::Problem &p, Direction d) const override {
         if (algo_[static_cast<int>(d)] < 0) return {false, "no such direction for this solver"};
+        if (p.integer())
+            return {false, "integer data runs on dnncompat's exact INT8 path, not on the FP32 solvers"};
         if (!pick(p, d))
             return {false, std::string("oneDNN has no ") + family_ + " implementation for this problem"};
         if (limit_32bit() && largest_tensor_bytes(p) >= 2147483648.0)

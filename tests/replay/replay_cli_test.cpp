@@ -385,3 +385,21 @@ TEST(ReplayCli, FailedWriteToStandardOutputExitsTwo) {
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 2);
 }
+
+TEST(ReplayCli, ConvolutionLayersShowTheirWtiRankedSolvers) {
+    const Result r = replay(quote(kTraces + "/set-tensor-bad-param.json"));
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    const json *conv = find_call(r.report, 8);
+    ASSERT_NE(conv, nullptr);
+    ASSERT_TRUE(conv->contains("solvers")) << conv->dump();
+    const json &ranked = (*conv)["solvers"]["ranked"];
+    ASSERT_GE(ranked.size(), 2u);
+    EXPECT_EQ((*conv)["solvers"]["choice"], ranked[0]["solver"]);
+    EXPECT_NE(ranked[0]["solver"], "onednn.reference") << "a real kernel applies";
+    for (std::size_t i = 1; i < ranked.size(); ++i)
+        EXPECT_GE(ranked[i - 1]["wti"].get<double>(), ranked[i]["wti"].get<double>());
+    EXPECT_NE(r.out.find("solvers by WTI: 1. " + ranked[0]["solver"].get<std::string>()), std::string::npos) << r.out;
+    // Calls that are not convolutions carry no ranking.
+    EXPECT_FALSE(find_call(r.report, 7)->contains("solvers"));
+}

@@ -230,3 +230,19 @@ TEST(PerfDb, CorruptFileIsReportedSetAsideAndRebuilt) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Immediate, IntegerProblemsAreLeftOutWithAReasonNotAThrow) {
+    dnncompat::conv::Problem p = solver::parse_problem("n=1,c=8,h=6,k=3");
+    p.dtype = p.w_dtype = p.y_dtype = DNNCOMPAT_DATA_INT8x4;
+    p.x_vect = p.w_vect = p.y_vect = 4;
+    for (auto d : kDirs) {
+        const auto r = solver::rank(p, d, solver::current_machine());
+        EXPECT_TRUE(r.ranked.empty());
+        ASSERT_FALSE(r.excluded.empty());
+        EXPECT_NE(r.excluded.front().reason.find("INT8"), std::string::npos) << r.excluded.front().reason;
+    }
+}
+
+} // namespace

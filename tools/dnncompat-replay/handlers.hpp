@@ -155,6 +155,12 @@ struct CallRecord {
     std::optional<uint64_t> ws_recorded, ws_ours;
     double flop = 0;           ///< floating-point operations of one run (forward convolution)
     std::vector<diag::Diagnostic> diagnostics;
+    /// Convolutions: the immediate-mode (WTI) ranking of the solvers, best first, top 3.
+    struct RankedSolver {
+        std::string name, cudnn_algo;
+        double wti = 0;
+    };
+    std::vector<RankedSolver> solvers;
 };
 
 /// Replay state shared by all handlers.
@@ -184,6 +190,12 @@ public:
     /// Fills impl (and algo_ran through `algo_name`, when given) from dnncompatGetLastRunInfo
     /// after a successful compute call.
     void note_run_info(std::string (*algo_name)(int) = nullptr);
+    /// Fills record.solvers with the top-3 WTI ranking of the convolution x (*) w = y in
+    /// direction dir (0 fwd, 1 bwd-data, 2 bwd-filter), algo_name naming the cuDNN algorithm
+    /// each solver stands for. Never throws: a problem the library rejects leaves it empty.
+    void note_solver_ranking(dnncompatTensorDescriptor_t x, dnncompatFilterDescriptor_t w,
+                             dnncompatConvolutionDescriptor_t conv, dnncompatTensorDescriptor_t y,
+                             int dir, std::string (*algo_name)(int));
 
     Args args;
     State &state;

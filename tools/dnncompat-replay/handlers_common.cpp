@@ -1,6 +1,10 @@
 // Shared handler helpers: argument access, descriptors from recorded fields, timing.
 #include "dnncompat-replay/handlers.hpp"
 
+#include "conv/problem.hpp"
+#include "core/error.hpp"
+#include "solver/immediate.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -288,6 +292,22 @@ dnncompatStatus_t Call::timed(const std::function<dnncompatStatus_t()> &op) {
     const std::size_t n = sorted.size();
     record.median_ms = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
     return status;
+}
+
+void Call::note_solver_ranking(dnncompatTensorDescriptor_t x, dnncompatFilterDescriptor_t w,
+                               dnncompatConvolutionDescriptor_t conv, dnncompatTensorDescriptor_t y, int dir,
+                               std::string (*algo_name)(int)) {
+    try {
+        const conv::Problem p = conv::make_problem(*x, *w, *conv, y);
+        const auto d = static_cast<solver::Direction>(dir);
+        const solver::Ranking r = solver::rank(p, d, solver::current_machine());
+        for (std::size_t i = 0; i < r.ranked.size() && i < 3; ++i) {
+            const auto &cand = r.ranked[i];
+            record.solvers.push_back({cand.solver->name(), algo_name(cand.solver->cudnn_algo(d)), cand.wti});
+        }
+    } catch (const std::exception &) {
+        record.solvers.clear(); // the call itself reports why the problem is invalid
+    }
 }
 
 void Call::note_run_info(std::string (*algo_name)(int)) {

@@ -101,6 +101,13 @@ std::string call_line(const CallRecord &r, bool verbose) {
     if (verbose && !r.info.empty()) line += "  {" + r.info + "}";
     if (verbose && r.ws_recorded && r.ws_ours)
         line += fmt::format("  workspace recorded {} B, ours {} B", *r.ws_recorded, *r.ws_ours);
+    if (!r.solvers.empty()) {
+        line += "\n        solvers by WTI:";
+        for (std::size_t i = 0; i < r.solvers.size(); ++i)
+            line += fmt::format(" {}. {} ({}) {:.3f}", i + 1, r.solvers[i].name, r.solvers[i].cudnn_algo,
+                                r.solvers[i].wti);
+        line += " -> " + r.solvers.front().name;
+    }
     return line;
 }
 
@@ -147,6 +154,11 @@ nlohmann::json call_json(const CallRecord &r) {
     if (!r.algo_requested.empty()) j["algo_requested"] = r.algo_requested;
     if (!r.algo_ran.empty()) j["algo_ran"] = r.algo_ran;
     if (!r.impl.empty()) j["impl"] = r.impl;
+    if (!r.solvers.empty()) {
+        nlohmann::json ranked = nlohmann::json::array();
+        for (const auto &s : r.solvers) ranked.push_back({{"solver", s.name}, {"cudnn_algo", s.cudnn_algo}, {"wti", s.wti}});
+        j["solvers"] = {{"ranked", ranked}, {"choice", r.solvers.front().name}};
+    }
     if (!r.info.empty()) j["info"] = r.info;
     if (!r.error.empty()) j["error"] = r.error;
     if (!r.times_ms.empty()) {
