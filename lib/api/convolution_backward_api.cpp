@@ -552,7 +552,7 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
         check_not_null(bias, "bias");
         check_not_null(y, "y");
         enums::check("cudnnConvolutionFwdAlgo_t", algo, "algo");
-        conv::check_data_type(p.dtype, api);
+        conv::check_forward_types(p, api); // FLOAT, HALF / BFLOAT16, the INT8 configurations
         // cuDNN's own limits (cuDNN 9 API reference, cudnnConvolutionBiasActivationForward).
         check(act.mode == DNNCOMPAT_ACTIVATION_RELU || act.mode == DNNCOMPAT_ACTIVATION_IDENTITY,
               DNNCOMPAT_STATUS_NOT_SUPPORTED,
@@ -565,6 +565,25 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
               "CUDNN_ACTIVATION_IDENTITY needs CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, "
               "not {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo));
         const float a1 = scalar(alpha1), a2 = scalar(alpha2);
+        if (p.integer()) {
+            // cuDNN's INT8 configurations take a FLOAT bias.
+            check(bd.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_BAD_PARAM,
+                  "biasDesc is {}: the integer configurations take a CUDNN_DATA_FLOAT bias",
+                  data_type_name(bd.dtype));
+            if (!conv::forward_algo_runs(p, algo))
+                diag::unsupported("DNNC-CONV-INT8-ALGO", api,
+                                  fmt::format("{} for {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo),
+                                              data_type_name(p.dtype)));
+        }
+        if (p.integer() && p.y_dtype != DNNCOMPAT_DATA_FLOAT) {
+            const std::size_t before = diag::collected_count();
+            const auto run = conv::bias_activation_forward_int8(h, p, algo, a1, a2, x, w, z, zd, bias, bd,
+                                                                act.mode == DNNCOMPAT_ACTIVATION_RELU, y,
+                                                                workSpace, workSpaceSizeInBytes);
+            h.record_run(api, run->impl, algo, algo, run->workspace_bytes,
+                         static_cast<int>(diag::collected_count() - before));
+            return;
+        }
         if (conv::low_precision(p.dtype)) {
             // FP32 throughout, y rounded once: z is converted into the FP32 y and blended as beta.
             check(bd.dtype == p.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "biasDesc is {} but yDesc is {}",

@@ -1,6 +1,7 @@
 #include "conv/backward_bias.hpp"
 
 #include "conv/backward.hpp"
+#include "conv/forward.hpp"
 #include "conv/onednn_util.hpp"
 #include "core/descriptors.hpp"
 
@@ -248,6 +249,63 @@ void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const Fw
                              ws + plan.sy.off);
     plan.sy.from_f32(s, t, ws + plan.sy.off, y);
     s.wait();
+}
+
+namespace {
+
+// The FP32 side of an INT8-output bias-activation: the problem whose y is a packed NCHW FP32
+// buffer, that buffer and z's FP32 copy, and the conversions of z in and y out.
+struct Int8BiasActPlan : CachedPlan {
+    Problem pf;
+    dnncompatTensorStruct yf; // the FP32 result as a tensor (dims, packed NCHW strides)
+    ShadowOperand z, y;       // typed: the caller's INT8 layout <-> packed FP32
+    std::vector<float> result, z32;
+};
+
+} // namespace
+
+std::shared_ptr<FwdPlan> bias_activation_forward_int8(dnncompatContext &h, const Problem &p, int algo, float alpha1,
+                                  float alpha2, const void *x, const void *w, const void *z,
+                                  const dnncompatTensorStruct &zd, const void *bias,
+                                  const dnncompatTensorStruct &bd, bool relu, void *y,
+                                  void *workspace, std::size_t workspace_size) {
+    check(zd.strides == p.y_strides, DNNCOMPAT_STATUS_BAD_PARAM,
+          "zDesc strides {} differ from yDesc's {}: integer z must have y's layout", dims_str(zd.strides),
+          dims_str(p.y_strides));
+    const std::string key = fmt::format("bias_act_int8/{}", p.key());
+    auto plan = h.plan<Int8BiasActPlan>(key, [&] {
+        auto pl = std::make_shared<Int8BiasActPlan>();
+        dims_t ydims{p.n, p.k};
+        ydims.insert(ydims.end(), p.out.begin(), p.out.end());
+        pl->pf = p;
+        pl->pf.y_dtype = DNNCOMPAT_DATA_FLOAT;
+        pl->pf.y_vect = 0;
+        pl->pf.y_strides = packed_strides(ydims, DNNCOMPAT_TENSOR_NCHW);
+        pl->yf.dims = ydims;
+        pl->yf.strides = pl->pf.y_strides;
+        pl->yf.dtype = DNNCOMPAT_DATA_FLOAT;
+        const md packed = strided_md(ydims, pl->pf.y_strides);
+        pl->z = ShadowOperand::typed(h.engine, integer_y_md(p), packed, false);
+        pl->y = ShadowOperand::typed(h.engine, integer_y_md(p), packed, true);
+        pl->result.resize(static_cast<std::size_t>(element_count(ydims)));
+        pl->z32.resize(pl->result.size());
+        return pl;
+    });
+    (void)algo; // cuDNN's label only: every implicit GEMM computes the same exact sums
+    const auto fwd = forward_plan(h, plan->pf, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
+                                  alpha1, 0.0f);
+    auto &s = h.stream;
+    forward_execute(h, plan->pf, *fwd, x, w, plan->result.data(), workspace, workspace_size);
+    const bool read_z = alpha2 != 0.0f;
+    if (read_z) {
+        plan->z.to_f32(s, p.y_dtype, z, plan->z32.data());
+        s.wait();
+    }
+    bias_activation_epilogue(h, plan->pf, plan->z32.data(), plan->yf, read_z, alpha2, bias, bd, relu,
+                             plan->result.data());
+    plan->y.from_f32(s, p.y_dtype, plan->result.data(), y);
+    s.wait();
+    return fwd;
 }
 
 } // namespace dnncompat::conv

@@ -38,4 +38,17 @@ void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const Fw
                                  const dnncompatTensorStruct &bd, bool relu, void *y,
                                  void *workspace, std::size_t workspace_size);
 
+// cudnnConvolutionBiasActivationForward on an integer configuration with INT8 / INT8x4 /
+// INT8x32 y (FLOAT bias; z of y's type and layout): the convolution runs as the integer forward
+// with an FP32 result in handle memory (alpha1 as its scale), z is converted to FP32, bias,
+// alpha2 * z and the activation are applied in FP32, and y is rounded to nearest even and
+// saturated once (cuDNN 9 API reference, cudnnConvolutionBiasActivationForward, INT8 configs).
+// The workspace is the forward's; BAD_PARAM when workspace_size is below what the FP32-result
+// plan needs, or when z's strides differ from y's. Returns the convolution plan that ran.
+std::shared_ptr<FwdPlan> bias_activation_forward_int8(dnncompatContext &h, const Problem &p, int algo, float alpha1,
+                                  float alpha2, const void *x, const void *w, const void *z,
+                                  const dnncompatTensorStruct &zd, const void *bias,
+                                  const dnncompatTensorStruct &bd, bool relu, void *y,
+                                  void *workspace, std::size_t workspace_size);
+
 } // namespace dnncompat::conv

@@ -265,6 +265,12 @@ md int_y_md(const Problem &p) {
     return vect_md(d, p.y_strides, 1, p.y_vect, lane_dt(p.y_dtype));
 }
 
+} // namespace
+
+md integer_y_md(const Problem &p) { return int_y_md(p); }
+
+namespace {
+
 // The caller's filter: [K, C/g, spatial] (or [G, K/g, C/g, spatial]) with the filter format's
 // packed strides, counted in vectors for NCHW_VECT_C.
 md int_w_md(const Problem &p) {

@@ -86,6 +86,9 @@ void check_data_type(dnncompatDataType_t t, const char *api);
 // pairing, vectorised 3-d or dilated convolution, an INT8x32 filter under CUDNN_NO_REORDER.
 void check_forward_types(const Problem &p, const char *api);
 
+// The caller's y of an integer problem as oneDNN sees it (its lane type; NCHW_VECT_C blocked).
+dnnl::memory::desc integer_y_md(const Problem &p);
+
 // Whether algo runs p (cuDNN runs the integer configurations with the two implicit-GEMM
 // algorithms only, and a vectorised x with NHWC FLOAT y with IMPLICIT_PRECOMP_GEMM only).
 bool forward_algo_runs(const Problem &p, int algo);

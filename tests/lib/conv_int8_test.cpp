@@ -447,4 +447,94 @@ TEST(ConvInt8, FindMeasuresTheImplicitGemmsAndFindExWritesY) {
     EXPECT_EQ(mismatches, 0);
 }
 
+// cudnnConvolutionBiasActivationForward on the integer configurations:
+// y = sat(rne(relu(alpha1 * conv(x, w) + alpha2 * z + bias))) with a FLOAT bias, checked exactly
+// (alpha1, alpha2 and the bias are multiples of 1/4, so every FP32 step is exact and .5 ties occur).
+void run_bias_activation(DT xt, DT yt, Layout l, bool z_is_y) {
+    SCOPED_TRACE(std::string(l == Layout::NHWC ? "NHWC" : "VECT_C") + (yt == F32 ? " -> FLOAT" : " -> INT8") +
+                 (z_is_y ? " z aliases y" : ""));
+    const int N = 2, C = 8, H = 5, W = 4, K = 8;
+    const Dims xd{N, C, H, W}, wd{K, C, 3, 3}, yd{N, K, H, W};
+    dt::Handle h;
+    Problem p;
+    const auto fmt = format_of(l);
+    ASSERT_OK(dnncompatSetTensor4dDescriptor(p.x, fmt, xt, N, C, H, W));
+    ASSERT_OK(dnncompatSetFilter4dDescriptor(p.w, xt == I8 ? I8 : I8x4, fmt, K, C, 3, 3));
+    ASSERT_OK(p.c.set({1, 1}, {1, 1}, {1, 1}, DNNCOMPAT_CROSS_CORRELATION, 1, DNNCOMPAT_DATA_INT32));
+    const auto yfmt = yt == F32 ? (l == Layout::NHWC ? DNNCOMPAT_TENSOR_NHWC : DNNCOMPAT_TENSOR_NCHW) : fmt;
+    const Layout yl = yt == F32 ? (l == Layout::NHWC ? Layout::NHWC : Layout::NCHW) : l;
+    ASSERT_OK(dnncompatSetTensor4dDescriptor(p.y, yfmt, yt, N, K, H, W));
+    dt::TensorDesc bdesc;
+    ASSERT_OK(dnncompatSetTensor4dDescriptor(bdesc, DNNCOMPAT_TENSOR_NCHW, F32, 1, K, 1, 1));
+    dnncompatActivationDescriptor_t act = nullptr;
+    ASSERT_OK(dnncompatCreateActivationDescriptor(&act));
+    ASSERT_OK(dnncompatSetActivationDescriptor(act, DNNCOMPAT_ACTIVATION_RELU, DNNCOMPAT_PROPAGATE_NAN, 0.0));
+
+    const auto xv = random_ints(static_cast<std::size_t>(N * C * H * W), 21, -20, 20);
+    const auto wv = random_ints(static_cast<std::size_t>(K * C * 9), 22, -6, 6);
+    const auto zv = random_ints(static_cast<std::size_t>(N * K * H * W), 23, -120, 120);
+    std::vector<float> bv(K);
+    for (int k = 0; k < K; ++k) bv[k] = 0.75f * static_cast<float>(k) - 2.5f;
+    const auto x = store<int8_t>(xv, xd, l), w = store<int8_t>(wv, wd, l);
+    const auto xr = load(x, xd, l), wr = load(w, wd, l);
+    const float a1 = 0.5f, a2 = 0.25f;
+    std::vector<int8_t> y8, z8;
+    std::vector<float> yf, zf;
+    if (yt == F32) {
+        yf = store<float>(zv, yd, yl);
+        zf = yf;
+    } else {
+        y8 = store<int8_t>(zv, yd, yl);
+        z8 = y8;
+    }
+    void *y = yt == F32 ? static_cast<void *>(yf.data()) : static_cast<void *>(y8.data());
+    const void *z = z_is_y ? y : (yt == F32 ? static_cast<const void *>(zf.data()) : static_cast<const void *>(z8.data()));
+    size_t ws_bytes = 0;
+    ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, p.x, p.w, p.c, p.y,
+                                                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &ws_bytes));
+    std::vector<unsigned char> ws(ws_bytes + 1);
+    const dnncompatStatus_t st = dnncompatConvolutionBiasActivationForward(
+        h, &a1, p.x, x.data(), p.w, w.data(), p.c, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, ws.data(),
+        ws_bytes, &a2, p.y, z, bdesc, bv.data(), act, p.y, y);
+    dnncompatDestroyActivationDescriptor(act);
+    ASSERT_EQ(st, DNNCOMPAT_STATUS_SUCCESS) << dt::last_error();
+    const std::vector<double> got = yt == F32 ? load(yf, yd, yl) : load(y8, yd, yl);
+    int mismatches = 0, ties = 0, saturated = 0;
+    for (int n = 0; n < N; ++n)
+        for (int k = 0; k < K; ++k)
+            for (int oh = 0; oh < H; ++oh)
+                for (int ow = 0; ow < W; ++ow) {
+                    double acc = 0;
+                    for (int c = 0; c < C; ++c)
+                        for (int r = 0; r < 3; ++r)
+                            for (int q = 0; q < 3; ++q) {
+                                const int ih = oh - 1 + r, iw = ow - 1 + q;
+                                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                                acc += xr[((n * C + c) * H + ih) * W + iw] * wr[((k * C + c) * 3 + r) * 3 + q];
+                            }
+                    const std::size_t o = static_cast<std::size_t>(((n * K + k) * H + oh) * W + ow);
+                    double v = std::max(0.0, a1 * acc + a2 * zv[o] + bv[static_cast<std::size_t>(k)]);
+                    if (yt != F32) {
+                        ties += v - std::floor(v) == 0.5;
+                        saturated += v > 127.0;
+                        v = round_saturate(v, -128.0, 127.0);
+                    }
+                    mismatches += got[o] != v;
+                }
+    EXPECT_EQ(mismatches, 0);
+    if (yt != F32) {
+        EXPECT_GT(ties, 0) << "no .5 tie: the case does not test rounding";
+        EXPECT_GT(saturated, 0) << "no saturation: the case does not test it";
+    }
+}
+
+TEST(ConvInt8, BiasActivationForwardRoundsAndSaturatesOnce) {
+    run_bias_activation(I8, I8, Layout::NHWC, false);
+    run_bias_activation(I8, I8, Layout::NHWC, true);
+    run_bias_activation(I8, F32, Layout::NHWC, false);
+    run_bias_activation(I8x4, I8x4, Layout::VECT4, false);
+    run_bias_activation(I8x4, I8x4, Layout::VECT4, true);
+    run_bias_activation(I8x4, F32, Layout::VECT4, false);
+}
+
 } // namespace
