@@ -1,5 +1,6 @@
 // Convolution descriptors and convolution forward: extern "C" entry points, as cudnn_cnn.h
 // (cuDNN 9 API reference).
+#include "conv/find.hpp"
 #include "conv/forward.hpp"
 #include "conv/problem.hpp"
 #include "core/api_guard.hpp"
@@ -56,14 +57,6 @@ conv::Problem forward_problem(const dnncompatTensorDescriptor_t xDesc,
     return conv::make_problem(x, w, cd, &y);
 }
 
-// The preference order of immediate mode until the solver ranking lands: the algorithms whose
-// path runs natively, the direct family first.
-constexpr int kFwdOrder[] = {
-    DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
-    DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED,     DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD,
-    DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM,                  DNNCOMPAT_CONVOLUTION_FWD_ALGO_DIRECT,
-    DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT,                   DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING,
-};
 
 } // namespace
 
@@ -265,7 +258,7 @@ dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithm_v7(dnncompatHandle_t h
         // Natively running algorithms first (in preference order), then the ones that would
         // only run through a fallback, reported NOT_SUPPORTED so a caller never picks them.
         std::vector<dnncompatConvolutionFwdAlgoPerf_t> native, other;
-        for (int algo : kFwdOrder) {
+        for (int algo : conv::kFwdOrder) {
             dnncompatConvolutionFwdAlgoPerf_t r{};
             r.algo = static_cast<dnncompatConvolutionFwdAlgo_t>(algo);
             r.time = -1.0f;

@@ -60,25 +60,6 @@ conv::Problem fwd_problem(const dnncompatTensorDescriptor_t xDesc,
     return conv::make_problem(x, w, cd, &y);
 }
 
-// Preference order of immediate mode: the direct family first, then Winograd, then FFT (which
-// runs only through a fallback). Natively running entries are listed first by the queries.
-constexpr int kBwdDataOrder[] = {
-    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1,          DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0,
-    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD,
-    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT,
-};
-constexpr int kBwdFilterOrder[] = {
-    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1,   DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0,
-    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_3,   DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED,
-    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT, DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING,
-    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD,
-};
-constexpr int kFwdOrder[] = {
-    DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
-    DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED,     DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD,
-    DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM,                  DNNCOMPAT_CONVOLUTION_FWD_ALGO_DIRECT,
-    DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT,                   DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING,
-};
 
 // One candidate per algorithm: SUCCESS when its path runs natively, NOT_SUPPORTED when it would
 // run only through a fallback or not at all; memory = its workspace.
@@ -188,7 +169,7 @@ void find_bwd_data(dnncompatContext &h, const conv::Problem &p, const void *w, c
                    void *dx, void *ws, std::size_t ws_size, bool own_ws, int requested,
                    int *returned, dnncompatConvolutionBwdDataAlgoPerf_t *perf) {
     std::map<int, std::shared_ptr<conv::BwdDataPlan>> plans;
-    auto cands = candidates(kBwdDataOrder, std::size(kBwdDataOrder), [&](int algo) {
+    auto cands = candidates(conv::kBwdDataOrder, std::size(conv::kBwdDataOrder), [&](int algo) {
         return plans[algo] = conv::backward_data_plan(h, p, algo, 1.0f, 0.0f);
     });
     SearchWorkspace sw;
@@ -205,7 +186,7 @@ void find_bwd_filter(dnncompatContext &h, const conv::Problem &p, const void *x,
                      void *dw, void *ws, std::size_t ws_size, bool own_ws, int requested,
                      int *returned, dnncompatConvolutionBwdFilterAlgoPerf_t *perf) {
     std::map<int, std::shared_ptr<conv::BwdFilterPlan>> plans;
-    auto cands = candidates(kBwdFilterOrder, std::size(kBwdFilterOrder), [&](int algo) {
+    auto cands = candidates(conv::kBwdFilterOrder, std::size(conv::kBwdFilterOrder), [&](int algo) {
         if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
             fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD");
         return plans[algo] = conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f);
@@ -224,7 +205,7 @@ void find_fwd(dnncompatContext &h, const conv::Problem &p, const void *x, const 
               void *ws, std::size_t ws_size, bool own_ws, int requested, int *returned,
               dnncompatConvolutionFwdAlgoPerf_t *perf) {
     std::map<int, std::shared_ptr<conv::FwdPlan>> plans;
-    auto cands = candidates(kFwdOrder, std::size(kFwdOrder), [&](int algo) {
+    auto cands = candidates(conv::kFwdOrder, std::size(conv::kFwdOrder), [&](int algo) {
         return plans[algo] = conv::forward_plan(h, p, algo, 1.0f, 0.0f);
     });
     SearchWorkspace sw;
@@ -285,7 +266,7 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithm_v7(dnncompatHandl
             data_problem(filterDesc, diffDesc, convDesc, gradDesc, "filterDesc", "diffDesc", "gradDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
         conv::check_data_type(p.dtype, api);
-        const auto cands = candidates(kBwdDataOrder, std::size(kBwdDataOrder), [&](int algo) {
+        const auto cands = candidates(conv::kBwdDataOrder, std::size(conv::kBwdDataOrder), [&](int algo) {
             return conv::backward_data_plan(h, p, algo, 1.0f, 0.0f);
         });
         write_perf<dnncompatConvolutionBwdDataAlgoPerf_t, dnncompatConvolutionBwdDataAlgo_t>(
@@ -399,7 +380,7 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithm_v7(dnncompatHan
             filter_problem(srcDesc, diffDesc, convDesc, gradDesc, "srcDesc", "diffDesc", "gradDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
         conv::check_data_type(p.dtype, api);
-        const auto cands = candidates(kBwdFilterOrder, std::size(kBwdFilterOrder), [&](int algo) {
+        const auto cands = candidates(conv::kBwdFilterOrder, std::size(conv::kBwdFilterOrder), [&](int algo) {
             if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
                 fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD");
             return conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f);

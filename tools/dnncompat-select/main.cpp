@@ -2,6 +2,7 @@
 // optionally measures them (Find mode) to show the regret of the immediate choice.
 // Exit codes: 0 ranked, 2 unusable command line or problem string.
 #include "core/atomic_file.hpp"
+#include "core/enums.hpp"
 #include "solver/grammar.hpp"
 #include "solver/immediate.hpp"
 #include "solver/measure.hpp"
@@ -35,24 +36,12 @@ void say(const std::string &m) { std::fputs(("dnncompat-select: " + m + "\n").c_
 std::string ms_str(double ms) { return ms < 0 ? "-" : fmt::format("{:.3f}", ms); }
 std::string wti_str(double w) { return w == solver::kWtiUnknown ? "unknown" : fmt::format("{:.3f}", w); }
 
-const char *algo_enum_name(solver::Direction d, int algo) {
-    static const char *const fwd[] = {"IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT",
-                                      "FFT", "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
-    static const char *const bd[] = {"ALGO_0", "ALGO_1", "FFT", "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
-    static const char *const bf[] = {"ALGO_0", "ALGO_1", "FFT", "ALGO_3", "WINOGRAD", "WINOGRAD_NONFUSED", "FFT_TILING"};
-    if (d == solver::Direction::fwd && algo >= 0 && algo < 8) return fwd[algo];
-    if (d == solver::Direction::bwd_data && algo >= 0 && algo < 6) return bd[algo];
-    if (d == solver::Direction::bwd_filter && algo >= 0 && algo < 7) return bf[algo];
-    return "?";
-}
-
+// "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM" and the like, from the enum table.
 std::string algo_full_name(solver::Direction d, int algo) {
-    const char *prefix = d == solver::Direction::fwd        ? "CUDNN_CONVOLUTION_FWD_ALGO_"
-                         : d == solver::Direction::bwd_data ? "CUDNN_CONVOLUTION_BWD_DATA_ALGO_"
-                                                            : "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_";
-    const std::string n = algo_enum_name(d, algo);
-    if (n.rfind("ALGO_", 0) == 0) return std::string(prefix).substr(0, std::string(prefix).size() - 5) + n;
-    return prefix + n;
+    const char *type = d == solver::Direction::fwd        ? "cudnnConvolutionFwdAlgo_t"
+                       : d == solver::Direction::bwd_data ? "cudnnConvolutionBwdDataAlgo_t"
+                                                          : "cudnnConvolutionBwdFilterAlgo_t";
+    return enums::describe(type, algo);
 }
 
 json rank_direction(const conv::Problem &p, solver::Direction d, const Options &o, const solver::Machine &m) {
