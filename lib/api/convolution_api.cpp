@@ -9,6 +9,7 @@
 #include "core/enums.hpp"
 #include "core/handle.hpp"
 #include "core/support.hpp"
+#include "solver/select.hpp"
 
 #include <algorithm>
 
@@ -255,29 +256,36 @@ dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithm_v7(dnncompatHandle_t h
         check_not_null(returnedAlgoCount, "returnedAlgoCount");
         check_not_null(perfResults, "perfResults");
         conv::check_forward_types(p, "cudnnGetConvolutionForwardAlgorithm_v7");
-        // Natively running algorithms first (in preference order), then the ones that would
+        // Natively running algorithms first, in the order of the solvers that run them (the
+        // find-db's measured order, else immediate mode's WTI ranking), then the ones that would
         // only run through a fallback, reported NOT_SUPPORTED so a caller never picks them.
-        std::vector<dnncompatConvolutionFwdAlgoPerf_t> native, other;
+        std::vector<conv::FindCandidate> cands;
         for (int algo : conv::kFwdOrder) {
+            conv::FindCandidate c;
+            c.algo = algo;
+            c.status = DNNCOMPAT_STATUS_NOT_SUPPORTED;
+            if (conv::forward_algo_runs(p, algo)) { // integer configurations: implicit GEMMs only
+                const auto plan = conv::forward_plan(h, p, algo, 1.0f, 0.0f);
+                c.workspace = plan->workspace_bytes;
+                c.solver = plan->solver_id;
+                if (plan->fallback_code.empty()) c.status = DNNCOMPAT_STATUS_SUCCESS;
+            }
+            cands.push_back(c);
+        }
+        std::vector<uint32_t> solver_order;
+        for (const auto &s : solver::preference(p, solver::Direction::fwd)) solver_order.push_back(s.solver->id());
+        conv::order_candidates(cands, solver_order);
+        const int n = std::min<int>(requestedAlgoCount, static_cast<int>(cands.size()));
+        for (int i = 0; i < n; ++i) {
             dnncompatConvolutionFwdAlgoPerf_t r{};
-            r.algo = static_cast<dnncompatConvolutionFwdAlgo_t>(algo);
+            r.algo = static_cast<dnncompatConvolutionFwdAlgo_t>(cands[i].algo);
+            r.status = cands[i].status;
             r.time = -1.0f;
+            r.memory = cands[i].workspace;
             r.determinism = DNNCOMPAT_DETERMINISTIC;
             r.mathType = p.math;
-            if (!conv::forward_algo_runs(p, algo)) { // integer configurations: implicit GEMMs only
-                r.status = DNNCOMPAT_STATUS_NOT_SUPPORTED;
-                other.push_back(r);
-                continue;
-            }
-            const auto plan = conv::forward_plan(h, p, algo, 1.0f, 0.0f);
-            r.memory = plan->workspace_bytes;
-            r.status = plan->fallback_code.empty() ? DNNCOMPAT_STATUS_SUCCESS
-                                                   : DNNCOMPAT_STATUS_NOT_SUPPORTED;
-            (plan->fallback_code.empty() ? native : other).push_back(r);
+            perfResults[i] = r;
         }
-        native.insert(native.end(), other.begin(), other.end());
-        const int n = std::min<int>(requestedAlgoCount, static_cast<int>(native.size()));
-        std::copy(native.begin(), native.begin() + n, perfResults);
         *returnedAlgoCount = n;
     });
 }

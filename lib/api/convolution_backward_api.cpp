@@ -13,6 +13,8 @@
 #include "core/handle.hpp"
 #include "core/support.hpp"
 #include "ops/activation.hpp"
+#include "solver/find_db.hpp"
+#include "solver/select.hpp"
 
 #include <algorithm>
 #include <map>
@@ -62,9 +64,11 @@ conv::Problem fwd_problem(const dnncompatTensorDescriptor_t xDesc,
 
 
 // One candidate per algorithm: SUCCESS when its path runs natively, NOT_SUPPORTED when it would
-// run only through a fallback or not at all; memory = its workspace.
+// run only through a fallback or not at all; memory = its workspace. Ordered for the queries by
+// the solver that runs each (conv::order_candidates over solver::preference).
 template <typename MakePlan>
-std::vector<conv::FindCandidate> candidates(const int *order, std::size_t count, MakePlan &&make) {
+std::vector<conv::FindCandidate> candidates(const conv::Problem &p, solver::Direction d, const int *order,
+                                            std::size_t count, MakePlan &&make) {
     std::vector<conv::FindCandidate> out;
     for (std::size_t i = 0; i < count; ++i) {
         conv::FindCandidate c;
@@ -72,6 +76,7 @@ std::vector<conv::FindCandidate> candidates(const int *order, std::size_t count,
         try {
             const auto plan = make(order[i]);
             c.workspace = plan->workspace_bytes;
+            c.solver = plan->solver_id;
             c.status = plan->fallback_code.empty() ? DNNCOMPAT_STATUS_SUCCESS
                                                    : DNNCOMPAT_STATUS_NOT_SUPPORTED;
         } catch (const Error &e) {
@@ -79,10 +84,9 @@ std::vector<conv::FindCandidate> candidates(const int *order, std::size_t count,
         }
         out.push_back(c);
     }
-    // Natively running first, each group in preference order.
-    std::stable_partition(out.begin(), out.end(), [](const conv::FindCandidate &c) {
-        return c.status == DNNCOMPAT_STATUS_SUCCESS;
-    });
+    std::vector<uint32_t> solver_order;
+    for (const auto &s : solver::preference(p, d)) solver_order.push_back(s.solver->id());
+    conv::order_candidates(out, solver_order);
     return out;
 }
 
@@ -164,58 +168,119 @@ SearchWorkspace own_workspace(const std::vector<conv::FindCandidate> &cands) {
     return ws;
 }
 
-// -- Backward data: search ------------------------------------------------------------------
+// -- Find over solvers -----------------------------------------------------------------------
+// cudnnFind*: FLOAT problems measure every applicable solver (each through a plan forced to it,
+// on the caller's buffers), record the find-db, and report each algorithm with the time of the
+// solver that then runs it; DNNCOMPAT_FIND_MODE decides when the find-db answers instead
+// (solver/find_db.hpp). Other data types time each algorithm's plan.
+//
+// make(algo, forced) builds a plan; run(plan, workspace, bytes) executes it.
+template <typename Perf, typename Algo, typename MakePlan, typename Run>
+void search(const conv::Problem &p, solver::Direction d, const int *order, std::size_t count,
+            MakePlan &&make, Run &&run, void *ws, std::size_t ws_size, bool own_ws, int requested,
+            int *returned, Perf *perf) {
+    using solver::FindMode;
+    const bool by_solver = p.dtype == DNNCOMPAT_DATA_FLOAT && !p.integer();
+    const FindMode mode = solver::find_mode();
+    // The solvers' plans: measured unless the find-db answers (hybrid / fast) or fast mode
+    // estimates.
+    std::vector<std::pair<const solver::Solver *, decltype(make(0, nullptr))>> solver_plans;
+    const bool measure = by_solver && (mode == FindMode::normal ||
+                                       (mode == FindMode::hybrid && !solver::find_db_lookup(p, d)));
+    if (measure) {
+        const auto order_now = solver::preference(p, d);
+        for (const auto &s : order_now) {
+            // The reference kernel is a last resort: timing it costs 30-100x a real kernel.
+            if (s.solver->last_resort() && order_now.size() > 1) continue;
+            try {
+                solver_plans.emplace_back(s.solver, make(s.solver->cudnn_algo(d), s.solver));
+            } catch (const Error &) {
+                // does not apply after all: not measured
+            }
+        }
+    }
+    SearchWorkspace sw;
+    auto cands = candidates(p, d, order, count, [&](int algo) { return make(algo, nullptr); });
+    if (own_ws) {
+        std::size_t extra = 0;
+        for (const auto &sp : solver_plans) extra = std::max(extra, sp.second->workspace_bytes);
+        auto all = cands;
+        all.push_back({0, DNNCOMPAT_STATUS_SUCCESS, extra, 0});
+        sw = own_workspace(all);
+    } else {
+        sw.ptr = ws, sw.size = ws ? ws_size : 0;
+    }
+    if (measure) {
+        solver::FindEntry entry;
+        for (const auto &[s, plan] : solver_plans) {
+            if (plan->workspace_bytes > sw.size) continue;
+            try {
+                const float ms = conv::time_runs([&, &pl = plan] { run(*pl, sw.ptr, sw.size); });
+                entry.results.push_back({s->id(), s->name(), ms, plan->workspace_bytes});
+            } catch (const Error &) {
+                // a solver that fails here is not recorded
+            }
+        }
+        std::stable_sort(entry.results.begin(), entry.results.end(),
+                         [](const solver::FindRecord &a, const solver::FindRecord &b) { return a.ms < b.ms; });
+        if (!entry.results.empty()) {
+            solver::find_db_record(p, d, entry);
+            // The plans now follow the measured order.
+            cands = candidates(p, d, order, count, [&](int algo) { return make(algo, nullptr); });
+        }
+    }
+    std::map<uint32_t, float> known; // solver id -> ms (measured, or estimated in fast mode)
+    if (by_solver)
+        for (const auto &s : solver::preference(p, d))
+            if (s.measured || mode == FindMode::fast) known[s.solver->id()] = static_cast<float>(s.ms);
+    std::map<int, uint32_t> solver_of;
+    for (const auto &c : cands) solver_of[c.algo] = c.solver;
+    const auto results = conv::find_algorithms(
+        cands, sw.ptr, sw.size,
+        [&](int algo, void *wsp, std::size_t n) { run(*make(algo, nullptr), wsp, n); },
+        [&](int algo) {
+            const auto it = known.find(solver_of[algo]);
+            return it == known.end() ? -1.0f : it->second;
+        });
+    write_perf<Perf, Algo>(results, p, requested, returned, perf);
+}
+
 void find_bwd_data(dnncompatContext &h, const conv::Problem &p, const void *w, const void *dy,
                    void *dx, void *ws, std::size_t ws_size, bool own_ws, int requested,
                    int *returned, dnncompatConvolutionBwdDataAlgoPerf_t *perf) {
-    std::map<int, std::shared_ptr<conv::BwdDataPlan>> plans;
-    auto cands = candidates(conv::kBwdDataOrder, std::size(conv::kBwdDataOrder), [&](int algo) {
-        return plans[algo] = conv::backward_data_plan(h, p, algo, 1.0f, 0.0f);
-    });
-    SearchWorkspace sw;
-    if (own_ws) sw = own_workspace(cands);
-    else sw.ptr = ws, sw.size = ws ? ws_size : 0;
-    const auto results = conv::find_algorithms(cands, sw.ptr, sw.size, [&](int algo, void *wsp, std::size_t n) {
-        conv::backward_data_execute(h, p, *plans.at(algo), w, dy, dx, wsp, n);
-    });
-    write_perf<dnncompatConvolutionBwdDataAlgoPerf_t, dnncompatConvolutionBwdDataAlgo_t>(
-        results, p, requested, returned, perf);
+    search<dnncompatConvolutionBwdDataAlgoPerf_t, dnncompatConvolutionBwdDataAlgo_t>(
+        p, solver::Direction::bwd_data, conv::kBwdDataOrder, std::size(conv::kBwdDataOrder),
+        [&](int algo, const solver::Solver *s) { return conv::backward_data_plan(h, p, algo, 1.0f, 0.0f, s); },
+        [&](const conv::BwdDataPlan &plan, void *wsp, std::size_t n) {
+            conv::backward_data_execute(h, p, plan, w, dy, dx, wsp, n);
+        },
+        ws, ws_size, own_ws, requested, returned, perf);
 }
 
 void find_bwd_filter(dnncompatContext &h, const conv::Problem &p, const void *x, const void *dy,
                      void *dw, void *ws, std::size_t ws_size, bool own_ws, int requested,
                      int *returned, dnncompatConvolutionBwdFilterAlgoPerf_t *perf) {
-    std::map<int, std::shared_ptr<conv::BwdFilterPlan>> plans;
-    auto cands = candidates(conv::kBwdFilterOrder, std::size(conv::kBwdFilterOrder), [&](int algo) {
-        if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
-            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD");
-        return plans[algo] = conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f);
-    });
-    SearchWorkspace sw;
-    if (own_ws) sw = own_workspace(cands);
-    else sw.ptr = ws, sw.size = ws ? ws_size : 0;
-    const auto results = conv::find_algorithms(cands, sw.ptr, sw.size, [&](int algo, void *wsp, std::size_t n) {
-        conv::backward_filter_execute(h, p, *plans.at(algo), x, dy, dw, wsp, n);
-    });
-    write_perf<dnncompatConvolutionBwdFilterAlgoPerf_t, dnncompatConvolutionBwdFilterAlgo_t>(
-        results, p, requested, returned, perf);
+    search<dnncompatConvolutionBwdFilterAlgoPerf_t, dnncompatConvolutionBwdFilterAlgo_t>(
+        p, solver::Direction::bwd_filter, conv::kBwdFilterOrder, std::size(conv::kBwdFilterOrder),
+        [&](int algo, const solver::Solver *s) {
+            return conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f, s);
+        },
+        [&](const conv::BwdFilterPlan &plan, void *wsp, std::size_t n) {
+            conv::backward_filter_execute(h, p, plan, x, dy, dw, wsp, n);
+        },
+        ws, ws_size, own_ws, requested, returned, perf);
 }
 
 void find_fwd(dnncompatContext &h, const conv::Problem &p, const void *x, const void *w, void *y,
               void *ws, std::size_t ws_size, bool own_ws, int requested, int *returned,
               dnncompatConvolutionFwdAlgoPerf_t *perf) {
-    std::map<int, std::shared_ptr<conv::FwdPlan>> plans;
-    auto cands = candidates(conv::kFwdOrder, std::size(conv::kFwdOrder), [&](int algo) {
-        return plans[algo] = conv::forward_plan(h, p, algo, 1.0f, 0.0f);
-    });
-    SearchWorkspace sw;
-    if (own_ws) sw = own_workspace(cands);
-    else sw.ptr = ws, sw.size = ws ? ws_size : 0;
-    const auto results = conv::find_algorithms(cands, sw.ptr, sw.size, [&](int algo, void *wsp, std::size_t n) {
-        conv::forward_execute(h, p, *plans.at(algo), x, w, y, wsp, n);
-    });
-    write_perf<dnncompatConvolutionFwdAlgoPerf_t, dnncompatConvolutionFwdAlgo_t>(
-        results, p, requested, returned, perf);
+    search<dnncompatConvolutionFwdAlgoPerf_t, dnncompatConvolutionFwdAlgo_t>(
+        p, solver::Direction::fwd, conv::kFwdOrder, std::size(conv::kFwdOrder),
+        [&](int algo, const solver::Solver *s) { return conv::forward_plan(h, p, algo, 1.0f, 0.0f, s); },
+        [&](const conv::FwdPlan &plan, void *wsp, std::size_t n) {
+            conv::forward_execute(h, p, plan, x, w, y, wsp, n);
+        },
+        ws, ws_size, own_ws, requested, returned, perf);
 }
 
 // Emits the diagnostics of a plan that runs: its fallback, CONVOLUTION mode's flip.
@@ -266,7 +331,8 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithm_v7(dnncompatHandl
             data_problem(filterDesc, diffDesc, convDesc, gradDesc, "filterDesc", "diffDesc", "gradDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
         conv::check_data_type(p.dtype, api);
-        const auto cands = candidates(conv::kBwdDataOrder, std::size(conv::kBwdDataOrder), [&](int algo) {
+        const auto cands = candidates(p, solver::Direction::bwd_data, conv::kBwdDataOrder,
+                                      std::size(conv::kBwdDataOrder), [&](int algo) {
             return conv::backward_data_plan(h, p, algo, 1.0f, 0.0f);
         });
         write_perf<dnncompatConvolutionBwdDataAlgoPerf_t, dnncompatConvolutionBwdDataAlgo_t>(
@@ -380,7 +446,8 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithm_v7(dnncompatHan
             filter_problem(srcDesc, diffDesc, convDesc, gradDesc, "srcDesc", "diffDesc", "gradDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
         conv::check_data_type(p.dtype, api);
-        const auto cands = candidates(conv::kBwdFilterOrder, std::size(conv::kBwdFilterOrder), [&](int algo) {
+        const auto cands = candidates(p, solver::Direction::bwd_filter, conv::kBwdFilterOrder,
+                                      std::size(conv::kBwdFilterOrder), [&](int algo) {
             if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
                 fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD");
             return conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f);

@@ -1,10 +1,13 @@
 #include "conv/backward.hpp"
 
 #include "conv/onednn_util.hpp"
+#include "conv/solver_pick.hpp"
+#include "conv/weight_cache.hpp"
 #include "core/enums.hpp"
 #include "core/support.hpp"
 
 #include <cstring>
+#include <type_traits>
 
 namespace dnncompat::conv {
 
@@ -63,6 +66,8 @@ struct Choice {
     bool relayout = false;
     int algo_ran = 0;
     std::string fallback_code;
+    const solver::Solver *solver = nullptr; // the solver that runs (nullptr: own mapping)
+    bool custom = false;                    // the solver runs itself (no oneDNN primitive)
 };
 
 template <typename Pd>
@@ -126,7 +131,51 @@ Choice<Pd> best_pd(dnncompatContext &h, const Problem &p, dnnl::algorithm alg) {
     return c;
 }
 
-// The cuDNN algorithm → oneDNN mapping (catalogue rows DNNC-CONV-BWD-DATA-ALGO-*).
+// The solver layer's choice for algo (solver_pick.hpp) as a Choice; an empty one (no solver)
+// when the layer has none. fallback_row: the catalogue row when another algorithm's solver runs.
+template <typename Pd>
+Choice<Pd> from_solver(dnncompatContext &h, const Problem &p, solver::Direction d, int algo,
+                       const solver::Solver *forced, const char *fallback_row) {
+    const SolverPick pick = pick_solver(h, p, d, algo, forced);
+    Choice<Pd> c;
+    if (pick.solver == nullptr) return c;
+    c.solver = pick.solver;
+    c.algo_ran = pick.own ? algo : pick.solver->cudnn_algo(d);
+    c.fallback_code = pick.own ? "" : fallback_row;
+    if (!pick.pd) {
+        c.custom = true;
+        return c;
+    }
+    c.hint = pick.pd->hint;
+    if constexpr (std::is_same_v<Pd, bwd_d_pd_t>) c.pd = pick.pd->bwd_data;
+    else c.pd = pick.pd->bwd_filter;
+    c.relayout = pick.relayout;
+    return c;
+}
+
+const char *data_fallback_row(int algo) {
+    switch (algo) {
+    case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT: return "DNNC-CONV-BWD-DATA-ALGO-FFT";
+    case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING: return "DNNC-CONV-BWD-DATA-ALGO-FFT_TILING";
+    case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD: return "DNNC-CONV-BWD-DATA-ALGO-WINOGRAD-FALLBACK";
+    case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED:
+        return "DNNC-CONV-BWD-DATA-ALGO-WINOGRAD_NONFUSED-FALLBACK";
+    default: return "DNNC-CONV-BWD-DATA-ALGO-SUBSTITUTED"; // ALGO_0 / ALGO_1
+    }
+}
+
+const char *filter_fallback_row(int algo) {
+    switch (algo) {
+    case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT: return "DNNC-CONV-BWD-FILTER-ALGO-FFT";
+    case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING: return "DNNC-CONV-BWD-FILTER-ALGO-FFT_TILING";
+    case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED:
+        return "DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD_NONFUSED-FALLBACK";
+    default: return "DNNC-CONV-BWD-FILTER-ALGO-SUBSTITUTED"; // ALGO_0 / ALGO_1 / ALGO_3
+    }
+}
+
+// The cuDNN algorithm → oneDNN mapping (catalogue rows DNNC-CONV-BWD-DATA-ALGO-*), used when the
+// solver layer has no solver for the problem.
 Choice<bwd_d_pd_t> choose_data(dnncompatContext &h, const Problem &p, int algo) {
     const int direct_algo = DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1;
     auto direct = [&](int ran, const char *fallback) {
@@ -159,7 +208,8 @@ Choice<bwd_d_pd_t> choose_data(dnncompatContext &h, const Problem &p, int algo) 
     }
 }
 
-// The cuDNN algorithm → oneDNN mapping (catalogue rows DNNC-CONV-BWD-FILTER-ALGO-*).
+// The cuDNN algorithm → oneDNN mapping (catalogue rows DNNC-CONV-BWD-FILTER-ALGO-*), used when
+// the solver layer has no solver for the problem.
 Choice<bwd_w_pd_t> choose_filter(dnncompatContext &h, const Problem &p, int algo) {
     const int direct_algo = DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1;
     auto direct = [&](int ran, const char *fallback) {
@@ -266,6 +316,39 @@ Problem f32_problem(const Problem &p) {
     return p32;
 }
 
+// Fills the parts of a plan whose solver runs itself: the solver's workspace after `cursor`
+// (which already holds the plan's own buffers), what the plan reports.
+template <typename Plan, typename Pd>
+void fill_custom(Plan &plan, const Choice<Pd> &c, const Problem &p, solver::Direction d,
+                 std::size_t cursor, int algo, float alpha, float beta) {
+    plan.custom = c.solver;
+    plan.custom_problem = p;
+    plan.custom_problem.mode = DNNCOMPAT_CROSS_CORRELATION;
+    plan.custom_bytes = c.solver->workspace(plan.custom_problem, d);
+    plan.custom_off = reserve(cursor, plan.custom_bytes);
+    plan.workspace_bytes = cursor == 0 ? 0 : cursor + kAlign;
+    plan.alpha = alpha;
+    plan.beta = beta;
+    plan.algo_requested = algo;
+    plan.algo_ran = c.algo_ran;
+    plan.fallback_code = c.fallback_code;
+    plan.solver_id = c.solver->id();
+    plan.impl = c.solver->name();
+}
+
+solver::RunArgs custom_args(const BwdPlanBase &plan, char *ws, void *x, void *w, void *y, float alpha,
+                            float beta) {
+    solver::RunArgs a;
+    a.x = x;
+    a.w = w;
+    a.y = y;
+    a.alpha = alpha;
+    a.beta = beta;
+    a.workspace = plan.custom_bytes ? ws + plan.custom_off : nullptr;
+    a.workspace_size = plan.custom_bytes;
+    return a;
+}
+
 } // namespace
 
 const char *backward_dtype_row(dnncompatDataType_t t) {
@@ -275,9 +358,11 @@ const char *backward_dtype_row(dnncompatDataType_t t) {
 }
 
 std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Problem &p, int algo,
-                                                float alpha, float beta) {
+                                                float alpha, float beta,
+                                                const solver::Solver *forced) {
     enums::check("cudnnConvolutionBwdDataAlgo_t", algo, "algo");
-    const std::string key = fmt::format("bwd_data/{}/a{}/{}/{}", p.key(), algo, alpha, beta);
+    const std::string key =
+        fmt::format("bwd_data/{}/a{}/{}/{}/{}", p.key(), algo, alpha, beta, solver_key(forced));
     if (low_precision(p.dtype)) {
         return h.plan<BwdDataPlan>(key, [&] {
             const Problem p32 = f32_problem(p);
@@ -289,10 +374,22 @@ std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Probl
         });
     }
     return h.plan<BwdDataPlan>(key, [&] {
-        auto c = choose_data(h, p, algo);
+        auto c = from_solver<bwd_d_pd_t>(h, p, solver::Direction::bwd_data, algo, forced,
+                                         data_fallback_row(algo));
+        auto plan = std::make_shared<BwdDataPlan>();
+        if (c.custom) {
+            std::size_t cursor = 0;
+            if (p.mode == DNNCOMPAT_CONVOLUTION) {
+                plan->flip_bytes = static_cast<std::size_t>(element_count(p.w_dims)) * sizeof(float);
+                plan->flip_off = reserve(cursor, plan->flip_bytes);
+            }
+            fill_custom(*plan, c, p, solver::Direction::bwd_data, cursor, algo, alpha, beta);
+            return plan;
+        }
+        if (c.solver == nullptr) c = choose_data(h, p, algo);
         check(static_cast<bool>(c.pd), DNNCOMPAT_STATUS_NOT_SUPPORTED,
               "oneDNN has no backward-data convolution implementation for {}", p.key());
-        auto plan = std::make_shared<BwdDataPlan>();
+        plan->solver_id = c.solver ? c.solver->id() : 0;
         const auto &e = h.engine;
         plan->hint = c.hint;
         plan->pd = c.pd;
@@ -359,11 +456,22 @@ void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataP
     auto &s = h.stream;
     const auto &pd = plan.pd;
 
-    const void *weights = oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes);
+    if (plan.custom) {
+        const void *weights = oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes);
+        plan.custom->run(plan.custom_problem, solver::Direction::bwd_data,
+                         custom_args(plan, ws, dx, const_cast<void *>(weights), const_cast<void *>(dy),
+                                     plan.alpha, plan.beta));
+        return;
+    }
     const dnnl::memory ddst = relaid(s, plan.dy_reorder, dnnl::memory(plan.user_dy, e, const_cast<void *>(dy)),
                                      pd.diff_dst_desc(), ws + plan.dy_off, plan.dy_bytes);
-    const dnnl::memory wei = relaid(s, plan.wei_reorder, dnnl::memory(plan.user_w, e, const_cast<void *>(weights)),
-                                    pd.weights_desc(), ws + plan.wei_off, plan.wei_bytes);
+    // Relaid-out weights come from the handle's weight cache (conv/weight_cache.hpp): flipped
+    // and reordered again only when w's content changed.
+    const dnnl::memory wei =
+        plan.wei_bytes ? weight_cache(h).get(s, p, plan.wei_reorder, plan.user_w, pd.weights_desc(), w,
+                                             ws + plan.flip_off, plan.flip_bytes, ws + plan.wei_off)
+                       : dnnl::memory(plan.user_w, e,
+                                      const_cast<void *>(oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes)));
     dnnl::memory out(plan.user_dx, e, dx);
     dnnl::memory dsrc = plan.relayout ? dnnl::memory(pd.diff_src_desc(), e, ws + plan.dx_off)
                         : plan.separate_blend
@@ -380,9 +488,13 @@ void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataP
 }
 
 std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const Problem &p,
-                                                    int algo, float alpha, float beta) {
+                                                    int algo, float alpha, float beta,
+                                                    const solver::Solver *forced) {
     enums::check("cudnnConvolutionBwdFilterAlgo_t", algo, "algo");
-    const std::string key = fmt::format("bwd_filter/{}/a{}/{}/{}", p.key(), algo, alpha, beta);
+    if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
+        diag::unsupported("DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD", "cudnnConvolutionBackwardFilter");
+    const std::string key =
+        fmt::format("bwd_filter/{}/a{}/{}/{}/{}", p.key(), algo, alpha, beta, solver_key(forced));
     if (low_precision(p.dtype)) {
         return h.plan<BwdFilterPlan>(key, [&] {
             const Problem p32 = f32_problem(p);
@@ -394,10 +506,28 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
         });
     }
     return h.plan<BwdFilterPlan>(key, [&] {
-        auto c = choose_filter(h, p, algo);
+        auto c = from_solver<bwd_w_pd_t>(h, p, solver::Direction::bwd_filter, algo, forced,
+                                         filter_fallback_row(algo));
+        auto plan = std::make_shared<BwdFilterPlan>();
+        if (c.custom) {
+            // CONVOLUTION mode: the solver writes the gradient of the flipped filter to the
+            // workspace; it is flipped back and blended into dw.
+            plan->flip = p.mode == DNNCOMPAT_CONVOLUTION;
+            plan->user_dw = weights_md(p);
+            std::size_t cursor = 0;
+            if (plan->flip) {
+                plan->res_bytes = plan->user_dw.get_size();
+                plan->res_off = reserve(cursor, plan->res_bytes);
+                plan->blend = make_blend(h.engine, plan->user_dw, plan->user_dw, alpha, beta);
+                plan->blend_reads_out = beta != 0.0f;
+            }
+            fill_custom(*plan, c, p, solver::Direction::bwd_filter, cursor, algo, alpha, beta);
+            return plan;
+        }
+        if (c.solver == nullptr) c = choose_filter(h, p, algo);
         check(static_cast<bool>(c.pd), DNNCOMPAT_STATUS_NOT_SUPPORTED,
               "oneDNN has no backward-filter convolution implementation for {}", p.key());
-        auto plan = std::make_shared<BwdFilterPlan>();
+        plan->solver_id = c.solver ? c.solver->id() : 0;
         const auto &e = h.engine;
         plan->hint = c.hint;
         plan->pd = c.pd;
@@ -478,6 +608,19 @@ void backward_filter_execute(dnncompatContext &h, const Problem &p, const BwdFil
     auto &s = h.stream;
     const auto &pd = plan.pd;
 
+    if (plan.custom) {
+        void *grad = plan.flip ? ws + plan.res_off : dw;
+        plan.custom->run(plan.custom_problem, solver::Direction::bwd_filter,
+                         custom_args(plan, ws, const_cast<void *>(x), grad, const_cast<void *>(dy),
+                                     plan.flip ? 1.0f : plan.alpha, plan.flip ? 0.0f : plan.beta));
+        if (!plan.flip) return;
+        auto *flipped = static_cast<float *>(h.temp_buffer(plan.res_bytes));
+        flip_filter(p, static_cast<const float *>(grad), flipped);
+        dnnl::memory out(plan.user_dw, e, dw);
+        run_blend(h, plan, out, dnnl::memory(plan.user_dw, e, flipped));
+        s.wait();
+        return;
+    }
     const dnnl::memory src = relaid(s, plan.src_reorder, dnnl::memory(plan.user_x, e, const_cast<void *>(x)),
                                     pd.src_desc(), ws + plan.src_off, plan.src_bytes);
     const dnnl::memory ddst = relaid(s, plan.dy_reorder, dnnl::memory(plan.user_dy, e, const_cast<void *>(dy)),

@@ -22,6 +22,7 @@
 #include "conv/onednn_util.hpp"
 #include "conv/problem.hpp"
 #include "core/handle.hpp"
+#include "solver/solver.hpp"
 
 #include <string>
 
@@ -45,6 +46,14 @@ struct BwdPlanBase : CachedPlan {
 
     std::size_t scratchpad_off = 0, scratchpad_bytes = 0;
     std::size_t workspace_bytes = 0; // what the caller must pass (with alignment slack)
+
+    // A solver that runs itself (the GEMM solvers) on the cross-correlation form of the
+    // problem, alpha/beta included; its own workspace at custom_off.
+    const solver::Solver *custom = nullptr;
+    Problem custom_problem;
+    std::size_t custom_off = 0, custom_bytes = 0;
+    uint32_t solver_id = 0; // the solver that runs (0: chosen outside the solver layer)
+    float alpha = 1.0f;
 
     int algo_requested = 0;
     int algo_ran = 0;          // the algorithm whose path runs
@@ -91,10 +100,12 @@ struct BwdFilterPlan : BwdPlanBase {
 };
 
 // Returns the (cached) plan. BAD_PARAM for an algo outside cudnnConvolutionBwdDataAlgo_t;
-// NOT_SUPPORTED when oneDNN has no implementation. FLOAT runs natively; HALF and BFLOAT16 run
-// through FP32 (see BwdPlanBase::low_type).
+// NOT_SUPPORTED when oneDNN has no implementation or `forced` does not apply. FLOAT runs
+// natively; HALF and BFLOAT16 run through FP32 (see BwdPlanBase::low_type). The solver is chosen
+// as forward_plan chooses it (solver::for_algo, or `forced`).
 std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Problem &p, int algo,
-                                                float alpha, float beta);
+                                                float alpha, float beta,
+                                                const solver::Solver *forced = nullptr);
 // Runs the plan (dx unread when beta = 0). BAD_PARAM when workspace_size is below
 // plan.workspace_bytes or the workspace is null while needed.
 void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataPlan &plan,
@@ -105,7 +116,8 @@ void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataP
 // NOT_SUPPORTED for CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD (not implemented in cuDNN either)
 // or when oneDNN has no implementation.
 std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const Problem &p,
-                                                    int algo, float alpha, float beta);
+                                                    int algo, float alpha, float beta,
+                                                    const solver::Solver *forced = nullptr);
 void backward_filter_execute(dnncompatContext &h, const Problem &p, const BwdFilterPlan &plan,
                              const void *x, const void *dy, void *dw, void *workspace,
                              std::size_t workspace_size);

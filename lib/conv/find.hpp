@@ -6,6 +6,7 @@
 #include <dnncompat/dnncompat.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -38,7 +39,13 @@ struct FindCandidate {
     // not at all) and is reported, not measured.
     dnncompatStatus_t status = DNNCOMPAT_STATUS_SUCCESS;
     std::size_t workspace = 0; // bytes the algorithm needs
+    uint32_t solver = 0;       // the solver that runs it (0: none of the solver layer's)
 };
+
+// Orders candidates for the algorithm queries: SUCCESS first, by the position of their solver in
+// solver_order (solver ids, best first: solver::preference()), those without one after; then the
+// others. Ties keep the given order.
+void order_candidates(std::vector<FindCandidate> &candidates, const std::vector<uint32_t> &solver_order);
 
 struct FindResult {
     int algo = 0;
@@ -47,13 +54,19 @@ struct FindResult {
     std::size_t memory = 0;
 };
 
+// Times one run(workspace, bytes): one warm-up, then the median of three runs, in ms. Throws
+// what run throws.
+float time_runs(const std::function<void()> &run);
+
 // Measures the SUCCESS candidates with run(algo, workspace, bytes) (which throws on failure;
-// its status becomes the entry's). A candidate needing more than workspace_limit bytes gets
-// ALLOC_FAILED and is not run. Returns all candidates: measured ones by time, then the failed
-// ones, then NOT_SUPPORTED, each group in candidate order. When at least one ran, the fastest is
-// run once more last, so the output tensor holds its result.
+// its status becomes the entry's), except those whose time known_time(algo) already gives
+// (>= 0: measured by Find over solvers, or estimated in fast mode). A candidate needing more
+// than workspace_limit bytes gets ALLOC_FAILED and is not run. Returns all candidates: timed
+// ones by time, then the failed ones, then NOT_SUPPORTED, each group in candidate order. When at
+// least one succeeded, the fastest is run once more last, so the output tensor holds its result.
 std::vector<FindResult> find_algorithms(const std::vector<FindCandidate> &candidates,
                                         void *workspace, std::size_t workspace_limit,
-                                        const std::function<void(int, void *, std::size_t)> &run);
+                                        const std::function<void(int, void *, std::size_t)> &run,
+                                        const std::function<float(int)> &known_time = nullptr);
 
 } // namespace dnncompat::conv

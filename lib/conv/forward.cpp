@@ -1,6 +1,8 @@
 #include "conv/forward.hpp"
 
 #include "conv/onednn_util.hpp"
+#include "conv/solver_pick.hpp"
+#include "conv/weight_cache.hpp"
 #include "core/diagnostics.hpp"
 #include "core/enums.hpp"
 #include "core/support.hpp"
@@ -61,6 +63,8 @@ struct Choice {
     bool relayout = false;
     int algo_ran = 0;
     std::string fallback_code;
+    const solver::Solver *solver = nullptr; // the solver that runs (nullptr: own mapping)
+    bool custom = false;                    // the solver runs itself (no oneDNN primitive)
 };
 
 // Best available pd for a oneDNN algorithm: on the caller's layouts with fused blending; if that
@@ -79,8 +83,46 @@ Choice best_pd(dnncompatContext &h, const Problem &p, dnnl::algorithm alg, const
     return c;
 }
 
+// The catalogue row of an algorithm run by another algorithm's solver: FFT always (no solver
+// stands for it); Winograd and GEMM when their own solvers do not apply; the others' row is
+// DNNC-CONV-FWD-ALGO-SUBSTITUTED.
+const char *fallback_row(int algo) {
+    switch (algo) {
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT: return "DNNC-CONV-FWD-ALGO-FFT";
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING: return "DNNC-CONV-FWD-ALGO-FFT_TILING";
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD: return "DNNC-CONV-FWD-ALGO-WINOGRAD-FALLBACK";
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED:
+        return "DNNC-CONV-FWD-ALGO-WINOGRAD_NONFUSED-FALLBACK";
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM: return "DNNC-CONV-FWD-ALGO-GEMM-FALLBACK";
+    default: return "";
+    }
+}
+
+Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta);
+
+// The solver layer's choice for algo (solver_pick.hpp), or the own mapping below when the
+// solver layer has none for p.
+Choice choose(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta,
+              const solver::Solver *forced) {
+    const SolverPick pick = pick_solver(h, p, solver::Direction::fwd, algo, forced);
+    if (pick.solver == nullptr) return choose_mapped(h, p, algo, alpha, beta);
+    Choice c;
+    c.solver = pick.solver;
+    c.algo_ran = pick.own ? algo : pick.solver->cudnn_algo(solver::Direction::fwd);
+    const char *row = fallback_row(algo);
+    c.fallback_code = pick.own ? "" : *row ? row : "DNNC-CONV-FWD-ALGO-SUBSTITUTED";
+    if (!pick.pd) {
+        c.custom = true;
+        return c;
+    }
+    c.pd = pick.pd->fwd;
+    c.relayout = pick.relayout;
+    c.alg = pick.winograd ? dnnl::algorithm::convolution_winograd : dnnl::algorithm::convolution_direct;
+    return c;
+}
+
 // The cuDNN algorithm → oneDNN mapping (support catalogue rows DNNC-CONV-FWD-ALGO-*).
-Choice choose(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta) {
+Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta) {
     const int direct_algo = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
     auto direct = [&](int ran, const char *fallback) {
         Choice c = best_pd(h, p, dnnl::algorithm::convolution_direct, nullptr, alpha, beta);
@@ -330,8 +372,9 @@ std::shared_ptr<FwdPlan> integer_f32_plan(dnncompatContext &h, const Problem &p,
     plan->inner_off = cursor;
     plan->workspace_bytes = cursor + plan->inner->workspace_bytes + kAlign;
     plan->algo_requested = algo;
-    plan->algo_ran = plan->inner->algo_ran;
-    plan->fallback_code = plan->inner->fallback_code;
+    // Which FP32 solver computes the exact integer sums is internal: the integer configuration
+    // runs the algorithm asked for (one of the implicit GEMMs, forward_algo_runs).
+    plan->algo_ran = algo;
     plan->impl = plan->inner->impl + " (exact f32 from " + data_type_name(p.dtype) + ")";
     return plan;
 }
@@ -414,9 +457,10 @@ void flip_int8(const Problem &p, const int8_t *w, int8_t *out) {
 } // namespace
 
 std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo,
-                                      float alpha, float beta) {
+                                      float alpha, float beta, const solver::Solver *forced) {
     enums::check("cudnnConvolutionFwdAlgo_t", algo, "algo");
-    const std::string key = fmt::format("fwd/{}/a{}/{}/{}", p.key(), algo, alpha, beta);
+    const std::string key =
+        fmt::format("fwd/{}/a{}/{}/{}/{}", p.key(), algo, alpha, beta, solver_key(forced));
     if (p.integer()) {
         if (!forward_algo_runs(p, algo))
             diag::unsupported("DNNC-CONV-INT8-ALGO", "cudnnConvolutionForward",
@@ -432,10 +476,31 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
     }
     return h.plan<FwdPlan>(key, [&] {
         // Chosen without blending, so the workspace size is the same for every alpha/beta.
-        Choice c = choose(h, p, algo, 1.0f, 0.0f);
+        Choice c = choose(h, p, algo, 1.0f, 0.0f, forced);
+        auto plan = std::make_shared<FwdPlan>();
+        plan->alpha = alpha;
+        plan->beta = beta;
+        plan->algo_requested = algo;
+        plan->algo_ran = c.algo_ran;
+        plan->fallback_code = c.fallback_code;
+        plan->solver_id = c.solver ? c.solver->id() : 0;
+        if (c.custom) {
+            std::size_t cursor = 0;
+            if (p.mode == DNNCOMPAT_CONVOLUTION) {
+                plan->flip_bytes = static_cast<std::size_t>(element_count(p.w_dims)) * sizeof(float);
+                plan->flip_off = reserve(cursor, plan->flip_bytes);
+            }
+            plan->custom = c.solver;
+            plan->custom_problem = p;
+            plan->custom_problem.mode = DNNCOMPAT_CROSS_CORRELATION;
+            plan->custom_bytes = c.solver->workspace(plan->custom_problem, solver::Direction::fwd);
+            plan->custom_off = reserve(cursor, plan->custom_bytes);
+            plan->workspace_bytes = cursor == 0 ? 0 : cursor + kAlign;
+            plan->impl = c.solver->name();
+            return plan;
+        }
         check(static_cast<bool>(c.pd), DNNCOMPAT_STATUS_NOT_SUPPORTED,
               "oneDNN has no convolution implementation for {}", p.key());
-        auto plan = std::make_shared<FwdPlan>();
         const auto &e = h.engine;
         plan->relayout = c.relayout;
         plan->user_x = x_md(p);
@@ -496,10 +561,6 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
             plan->blend_reads_y = beta != 0.0f;
         }
         plan->workspace_bytes = cursor == 0 ? 0 : cursor + kAlign; // slack to align the start
-        plan->algo_requested = algo;
-        plan->beta = beta;
-        plan->algo_ran = c.algo_ran;
-        plan->fallback_code = c.fallback_code;
         plan->impl = c.pd.impl_info_str();
         return plan;
     });
@@ -516,6 +577,18 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
     char *ws = plan.workspace_bytes ? align_ptr(workspace) : nullptr;
     const auto &e = h.engine;
     auto &s = h.stream;
+    if (plan.custom) {
+        solver::RunArgs a;
+        a.x = const_cast<void *>(x);
+        a.w = const_cast<void *>(oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes));
+        a.y = y;
+        a.alpha = plan.alpha;
+        a.beta = plan.beta;
+        a.workspace = plan.custom_bytes ? ws + plan.custom_off : nullptr;
+        a.workspace_size = plan.custom_bytes;
+        plan.custom->run(plan.custom_problem, solver::Direction::fwd, a);
+        return;
+    }
     if (plan.inner) {
         const auto t = plan.low_type;
         plan.sx.to_f32(s, t, x, ws + plan.sx.off);
@@ -560,11 +633,15 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
         return;
     }
 
-    const void *weights = oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes);
     const dnnl::memory src = relaid(s, plan.src_reorder, dnnl::memory(plan.user_x, e, const_cast<void *>(x)),
                                     pd.src_desc(), ws + plan.src_off, plan.src_bytes);
-    const dnnl::memory wei = relaid(s, plan.wei_reorder, dnnl::memory(plan.user_w, e, const_cast<void *>(weights)),
-                                    pd.weights_desc(), ws + plan.wei_off, plan.wei_bytes);
+    // Relaid-out weights come from the handle's weight cache (conv/weight_cache.hpp): flipped
+    // and reordered again only when w's content changed.
+    const dnnl::memory wei =
+        plan.wei_bytes ? weight_cache(h).get(s, p, plan.wei_reorder, plan.user_w, pd.weights_desc(), w,
+                                             ws + plan.flip_off, plan.flip_bytes, ws + plan.wei_off)
+                       : dnnl::memory(plan.user_w, e,
+                                      const_cast<void *>(oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes)));
     dnnl::memory dst(plan.user_y, e, y);
     dnnl::memory conv_dst = plan.relayout ? dnnl::memory(pd.dst_desc(), e, ws + plan.dst_off)
                             : plan.separate_blend

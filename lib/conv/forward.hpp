@@ -6,6 +6,7 @@
 #include "conv/onednn_util.hpp"
 #include "conv/problem.hpp"
 #include "core/handle.hpp"
+#include "solver/solver.hpp"
 
 #include <string>
 
@@ -61,6 +62,15 @@ struct FwdPlan : CachedPlan {
     dnnl::memory::desc int_user_w; // int_ref with flip: the caller's w, reordered to user_w
     std::size_t wplain_off = 0, wplain_bytes = 0;
 
+    // A solver that is not a oneDNN convolution primitive (the GEMM solvers) runs the call
+    // itself, alpha/beta included, on the cross-correlation form of the problem (the flipped
+    // filter at flip_off for CONVOLUTION mode); its own workspace at custom_off.
+    const solver::Solver *custom = nullptr;
+    Problem custom_problem;
+    std::size_t custom_off = 0, custom_bytes = 0;
+    uint32_t solver_id = 0; // the solver that runs (0: chosen outside the solver layer)
+
+    float alpha = 1.0f;
     float beta = 0.0f; // the plan's blending reads y when beta != 0
     int algo_requested = 0;
     int algo_ran = 0;          // the algorithm whose path runs
@@ -68,10 +78,14 @@ struct FwdPlan : CachedPlan {
     std::string impl;          // oneDNN implementation name
 };
 
-// Returns the (cached) plan for p with algorithm algo and blending alpha/beta. BAD_PARAM for an
-// algo outside cudnnConvolutionFwdAlgo_t; NOT_SUPPORTED when oneDNN has no implementation.
+// Returns the (cached) plan for p with algorithm algo and blending alpha/beta. The solver that
+// runs is solver::for_algo's (the best of those standing for algo, else the winner; the find-db's
+// measured order when Find has run), or `forced` (Find measuring one solver). BAD_PARAM for an
+// algo outside cudnnConvolutionFwdAlgo_t; NOT_SUPPORTED when oneDNN has no implementation or the
+// forced solver does not apply.
 std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo,
-                                      float alpha, float beta);
+                                      float alpha, float beta,
+                                      const solver::Solver *forced = nullptr);
 
 // Throws the support catalogue's NOT_SUPPORTED unless convolution computes data type t: FLOAT
 // natively, HALF and BFLOAT16 through FP32 (emulated).

@@ -16,6 +16,10 @@
 
 namespace dnncompat {
 
+namespace conv {
+class WeightCache; // conv/weight_cache.hpp
+}
+
 // A prepared oneDNN execution (primitive descriptor, primitive, derived sizes), cached per
 // handle by a key that captures everything that shapes it.
 struct CachedPlan {
@@ -54,6 +58,9 @@ struct dnncompatContext {
         if (shadow[slot].size() < elements) shadow[slot].resize(elements);
         return shadow[slot].data();
     }
+
+    // Transformed weights kept across calls (conv/weight_cache.hpp: conv::weight_cache(h)).
+    std::shared_ptr<dnncompat::conv::WeightCache> weight_cache;
 
     // Returns the plan for key, building it with make() on a miss.
     template <typename Plan, typename Make>

@@ -3,11 +3,44 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 
 namespace dnncompat::solver {
 
+namespace {
+
+Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m,
+                      std::optional<std::size_t> workspace_limit);
+
+} // namespace
+
 Ranking rank(const conv::Problem &p, Direction d, const Machine &m,
              std::optional<std::size_t> workspace_limit) {
+    // The process's machine model never changes: its rankings are kept (solvers are
+    // stateless), so the algorithm queries and plan builds pay a lookup, not a ranking.
+    if (&m != &current_machine()) return rank_uncached(p, d, m, workspace_limit);
+    static std::mutex mu;
+    static std::map<std::string, Ranking> memo;
+    std::string key = p.key();
+    key += direction_name(d);
+    if (workspace_limit) key += "/" + std::to_string(*workspace_limit);
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        auto it = memo.find(key);
+        if (it != memo.end()) return it->second;
+    }
+    Ranking r = rank_uncached(p, d, m, workspace_limit);
+    std::lock_guard<std::mutex> lock(mu);
+    if (memo.size() >= 4096) memo.clear();
+    memo.emplace(std::move(key), r);
+    return r;
+}
+
+namespace {
+
+Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m,
+                      std::optional<std::size_t> workspace_limit) {
     Ranking r;
     for (const Solver *s : all()) {
         Candidate c;
@@ -40,5 +73,7 @@ Ranking rank(const conv::Problem &p, Direction d, const Machine &m,
     });
     return r;
 }
+
+} // namespace
 
 } // namespace dnncompat::solver

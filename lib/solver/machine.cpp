@@ -106,20 +106,23 @@ Machine builtin_machine() {
     return m;
 }
 
+Machine load_machine(const std::string &path, std::string *problem) {
+    Machine b = builtin_machine();
+    PerfDb db = load_perf_db(path);
+    if (problem) *problem = db.problem;
+    auto it = db.machines.find(b.signature());
+    if (it == db.machines.end()) return b;
+    Machine c = it->second;
+    c.cpu = b.cpu;
+    c.isa = b.isa;
+    c.threads = b.threads;
+    c.onednn_version = b.onednn_version;
+    c.source = path;
+    return c;
+}
+
 const Machine &current_machine() {
-    static const Machine m = [] {
-        Machine b = builtin_machine();
-        PerfDb db = load_perf_db(perf_db_path());
-        auto it = db.machines.find(b.signature());
-        if (it == db.machines.end()) return b;
-        Machine c = it->second;
-        c.cpu = b.cpu;
-        c.isa = b.isa;
-        c.threads = b.threads;
-        c.onednn_version = b.onednn_version;
-        c.source = perf_db_path();
-        return c;
-    }();
+    static const Machine m = load_machine(perf_db_path());
     return m;
 }
 

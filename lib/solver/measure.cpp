@@ -1,103 +1,62 @@
 #include "solver/measure.hpp"
 
-#include "conv/onednn_util.hpp"
-#include "solver/onednn_impls.hpp"
+#include "core/error.hpp"
+
+#include <dnnl.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <new>
-#include <unordered_map>
+#include <vector>
 
 namespace dnncompat::solver {
 
 namespace {
 
-using md = dnnl::memory::desc;
-
-void fill(dnnl::memory &m, uint32_t seed) {
-    float *p = static_cast<float *>(m.get_data_handle());
-    const std::size_t n = m.get_desc().get_size() / sizeof(float);
+std::vector<float> random_floats(std::size_t n, uint32_t seed) {
+    std::vector<float> v(n);
     uint32_t s = seed * 2654435761u + 1;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (auto &e : v) {
         s = s * 1664525u + 1013904223u;
-        p[i] = static_cast<float>(static_cast<int32_t>(s >> 9) - (1 << 22)) / static_cast<float>(1 << 22);
+        e = static_cast<float>(static_cast<int32_t>(s >> 9) - (1 << 22)) / static_cast<float>(1 << 22);
     }
-}
-
-// A caller-layout tensor and, when the primitive wants another layout, its copy and the
-// reorder between them in the direction the data flows.
-struct Operand {
-    dnnl::memory user, inner;
-    dnnl::reorder copy;
-    bool relaid = false;
-    bool input = true;
-};
-
-Operand operand(const dnnl::engine &e, const md &user, const md &wanted, bool input, uint32_t seed) {
-    Operand o;
-    o.input = input;
-    o.user = dnnl::memory(user, e);
-    fill(o.user, seed);
-    if (wanted == user) {
-        o.inner = o.user;
-        return o;
-    }
-    o.relaid = true;
-    o.inner = dnnl::memory(wanted, e);
-    o.copy = input ? dnnl::reorder(o.user, o.inner) : dnnl::reorder(o.inner, o.user);
-    return o;
+    return v;
 }
 
 } // namespace
 
-Measurement measure(const conv::Problem &p, Direction d, const Solver &s, const MeasureOptions &o) {
+Measurement measure(const conv::Problem &problem, Direction d, const Solver &s, const MeasureOptions &o) {
     Measurement r;
     try {
-        auto impl = s.onednn_impl(p, d);
-        if (!impl) {
-            r.error = "the solver does not apply";
+        conv::Problem p = problem;
+        if (p.dtype == DNNCOMPAT_DATA_HALF || p.dtype == DNNCOMPAT_DATA_BFLOAT16)
+            p.dtype = DNNCOMPAT_DATA_FLOAT;
+        const Applicability a = s.applicable(p, d);
+        if (!a.ok) {
+            r.error = "the solver does not apply: " + a.reason;
             return r;
         }
-        auto pd = onednn::find(p, d, impl->name, impl->user_layout, impl->winograd);
-        if (!pd) {
-            r.error = "oneDNN no longer offers " + impl->name;
-            return r;
-        }
-        const dnnl::engine &e = onednn::engine();
-        dnnl::stream st(e);
-        const bool fwd = d == Direction::fwd, bwd_d = d == Direction::bwd_data;
-        Operand x = operand(e, conv::util::x_md(p), pd->x(), !bwd_d, 1);
-        Operand w = operand(e, conv::util::weights_md(p), pd->w(), d != Direction::bwd_filter, 2);
-        Operand y = operand(e, conv::util::y_md(p), pd->y(), !fwd, 3);
-        dnnl::memory scratch(pd->base().scratchpad_desc(), e);
-        std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SCRATCHPAD, scratch}};
-        dnnl::primitive prim;
-        if (fwd) {
-            prim = dnnl::convolution_forward(pd->fwd);
-            args.insert({{DNNL_ARG_SRC, x.inner}, {DNNL_ARG_WEIGHTS, w.inner}, {DNNL_ARG_DST, y.inner}});
-        } else if (bwd_d) {
-            prim = dnnl::convolution_backward_data(pd->bwd_data);
-            args.insert({{DNNL_ARG_DIFF_SRC, x.inner}, {DNNL_ARG_WEIGHTS, w.inner}, {DNNL_ARG_DIFF_DST, y.inner}});
-        } else {
-            prim = dnnl::convolution_backward_weights(pd->bwd_filter);
-            args.insert({{DNNL_ARG_SRC, x.inner}, {DNNL_ARG_DIFF_WEIGHTS, w.inner}, {DNNL_ARG_DIFF_DST, y.inner}});
-        }
-        Operand *ops[] = {&x, &w, &y};
-        auto once = [&] {
-            for (Operand *op : ops)
-                if (op->relaid && op->input) op->copy.execute(st, op->user, op->inner);
-            prim.execute(st, args);
-            for (Operand *op : ops)
-                if (op->relaid && !op->input) op->copy.execute(st, op->inner, op->user);
-            st.wait();
-        };
-        for (int i = 0; i < o.warmup; ++i) once();
+        dims_t xd{p.n, p.c}, yd{p.n, p.k};
+        xd.insert(xd.end(), p.in.begin(), p.in.end());
+        yd.insert(yd.end(), p.out.begin(), p.out.end());
+        std::vector<float> x = random_floats(static_cast<std::size_t>(span_elements(xd, p.x_strides)), 1);
+        std::vector<float> w = random_floats(static_cast<std::size_t>(element_count(p.w_dims)), 2);
+        std::vector<float> y = random_floats(static_cast<std::size_t>(span_elements(yd, p.y_strides)), 3);
+        const std::size_t ws_bytes = s.workspace(p, d);
+        std::vector<char> ws(ws_bytes);
+        RunArgs args;
+        args.x = x.data();
+        args.w = w.data();
+        args.y = y.data();
+        args.workspace = ws_bytes ? ws.data() : nullptr;
+        args.workspace_size = ws_bytes;
+        for (int i = 0; i < o.warmup; ++i) s.run(p, d, args);
         std::vector<double> times;
         double total = 0;
         for (int i = 0; i < std::max(1, o.runs); ++i) {
             const auto t0 = std::chrono::steady_clock::now();
-            once();
+            s.run(p, d, args);
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             times.push_back(ms);
             total += ms;

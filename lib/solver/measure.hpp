@@ -1,5 +1,5 @@
-// Find mode's measurement of one solver: runs its oneDNN primitive on the caller's layouts,
-// layout copies included (they are part of what a call pays), and takes the median.
+// Find mode's measurement of one solver: times its run() on caller-layout buffers (layout copies,
+// flips and im2col included: they are part of what a call pays) and takes the median.
 #pragma once
 
 #include "solver/solver.hpp"
@@ -19,8 +19,10 @@ struct Measurement {
     std::string error;     // why it could not be measured
 };
 
-// Times solver s on problem p in direction d with pseudo-random data. Never throws: an
-// allocation or oneDNN failure is reported in `error`.
+// Times solver s on problem p in direction d with pseudo-random data (alpha 1, beta 0) in the
+// problem's layouts and the solver's workspace. HALF / BFLOAT16 problems are timed on their FP32
+// compute (what the solvers run; the conversions are not included). Never throws: a solver that
+// does not apply, an allocation or a run failure is reported in `error`.
 Measurement measure(const conv::Problem &p, Direction d, const Solver &s, const MeasureOptions &o = {});
 
 } // namespace dnncompat::solver

@@ -38,10 +38,9 @@ dnnl::algorithm alg(bool winograd) {
 // false). The op descriptors live on this frame while the list is walked. oneDNN rejecting the
 // shape outright (dnnl::error) ends the walk.
 void walk(const conv::Problem &p, Direction d, bool user_layout, bool winograd,
-          const std::function<bool(Pd &)> &visit) {
+          const std::function<bool(Pd &)> &visit, const dnnl::engine &e = engine()) {
     const auto stride = to_dnnl(p.stride), dil = to_dnnl(p.dilation, 1), pl = to_dnnl(p.pad_l),
                pr = to_dnnl(p.pad_r);
-    const dnnl::engine &e = engine();
     try {
         const Mds m = mds(p, user_layout); // strides oneDNN cannot describe throw too
         if (d == Direction::fwd) {
@@ -62,6 +61,7 @@ void walk(const conv::Problem &p, Direction d, bool user_layout, bool winograd,
         if (!hint) return;
         Pd pd;
         pd.dir = d;
+        pd.hint = hint;
         if (d == Direction::bwd_data) {
             dnnl::convolution_backward_data::desc od(alg(winograd), m.x, m.w, m.y, stride, dil, pl, pr);
             pd.bwd_data = bwd_d_pd(od, attr(), e, hint, /*allow_empty=*/true);
@@ -94,6 +94,11 @@ const dnnl::engine &engine() {
     return e;
 }
 
+dnnl::stream &stream() {
+    thread_local dnnl::stream s(engine());
+    return s;
+}
+
 dnnl::primitive_desc_base &Pd::base() {
     if (dir == Direction::fwd) return fwd;
     if (dir == Direction::bwd_data) return bwd_data;
@@ -118,13 +123,16 @@ md Pd::y() const {
 }
 
 std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout,
-                       bool winograd) {
+                       bool winograd, const dnnl::engine &e) {
     std::optional<Pd> found;
-    walk(p, d, user_layout, winograd, [&](Pd &pd) {
-        if (impl != pd.base().impl_info_str()) return true;
-        found = pd;
-        return false;
-    });
+    walk(
+        p, d, user_layout, winograd,
+        [&](Pd &pd) {
+            if (impl != pd.base().impl_info_str()) return true;
+            found = pd;
+            return false;
+        },
+        e);
     return found;
 }
 
@@ -149,7 +157,8 @@ std::vector<Impl> enumerate(const conv::Problem &p, Direction d) {
                 i.winograd = winograd;
                 i.scratchpad = pd.base().scratchpad_desc().get_size();
                 if (!user_layout) {
-                    i.relayout = bytes_if_relaid(pd.x(), user.x) + bytes_if_relaid(pd.w(), user.w) +
+                    i.relayout_w = bytes_if_relaid(pd.w(), user.w);
+                    i.relayout = bytes_if_relaid(pd.x(), user.x) + i.relayout_w +
                                  bytes_if_relaid(pd.y(), user.y);
                     if (i.relayout == 0) i.user_layout = true; // any resolved to the user's layout
                 }

@@ -13,6 +13,9 @@ namespace dnncompat::solver::onednn {
 
 // The engine the solver layer enumerates and measures on (oneDNN's CPU engine).
 const dnnl::engine &engine();
+// This thread's stream on engine() (creating a stream per call costs more than a small
+// convolution).
+dnnl::stream &stream();
 
 // A primitive descriptor for one direction, whichever of the three kinds it is.
 struct Pd {
@@ -20,6 +23,7 @@ struct Pd {
     dnnl::convolution_forward::primitive_desc fwd;
     dnnl::convolution_backward_data::primitive_desc bwd_data;
     dnnl::convolution_backward_weights::primitive_desc bwd_filter;
+    dnnl::convolution_forward::primitive_desc hint; // backward directions: their forward hint
     dnnl::primitive_desc_base &base();
     const dnnl::primitive_desc_base &base() const;
     // The data memory descriptors of the primitive: x (src / diff_src), w (weights /
@@ -29,9 +33,10 @@ struct Pd {
 
 // The primitive descriptor of implementation `impl` for p in direction d, on the caller's
 // layouts or oneDNN's (format_tag::any), through the Winograd or direct algorithm, with a user
-// scratchpad. Empty when it does not exist; never throws.
+// scratchpad, created on engine e (a primitive runs only on a stream of its own engine). Empty
+// when it does not exist; never throws.
 std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout,
-                       bool winograd);
+                       bool winograd, const dnnl::engine &e = engine());
 
 // Uncached enumeration behind solver::implementations().
 std::vector<Impl> enumerate(const conv::Problem &p, Direction d);

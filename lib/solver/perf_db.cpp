@@ -1,7 +1,7 @@
 #include "solver/perf_db.hpp"
 
 #include "core/atomic_file.hpp"
-#include "trace/schemas.hpp"
+#include "solver/json_db.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -15,23 +15,6 @@ using json = nlohmann::json;
 
 constexpr int kVersion = 1;
 
-// Parses text; on any fault returns false with a reason (JSON syntax or the schema's first
-// violation).
-bool parse(const std::string &text, json &doc, std::string &why) {
-    try {
-        doc = json::parse(text);
-    } catch (const json::exception &e) {
-        why = e.what();
-        return false;
-    }
-    const auto errors = trace::validate(doc, "perf-db.schema.json");
-    if (!errors.empty()) {
-        why = "schema: " + (errors[0].pointer.empty() ? std::string("/") : errors[0].pointer) + ": " + errors[0].reason;
-        return false;
-    }
-    return true;
-}
-
 PerfDb from_json(const json &doc) {
     PerfDb db;
     for (const auto &[sig, e] : doc.at("machines").items()) {
@@ -40,6 +23,9 @@ PerfDb from_json(const json &doc) {
         m.bandwidth_gbs = e.at("bandwidth_gbs").get<double>();
         if (e.contains("efficiency"))
             for (const auto &[name, v] : e.at("efficiency").items()) m.efficiency[name] = v.get<double>();
+        if (e.contains("calibrated")) m.calibrated = e.at("calibrated").get<std::string>();
+        if (e.contains("samples"))
+            for (const auto &[name, v] : e.at("samples").items()) m.samples[name] = v.get<int>();
         m.source = "perf-db";
         db.machines.emplace(sig, m);
     }
@@ -48,16 +34,11 @@ PerfDb from_json(const json &doc) {
 
 // Reads path: the db, or an empty one with `problem` set after moving a bad file aside.
 PerfDb read(const std::string &path) {
-    std::string text;
-    if (!files::read_file(path, text)) return {};
-    json doc;
-    std::string why;
-    if (parse(text, doc, why)) return from_json(doc);
+    std::string problem;
+    auto doc = read_json_db(path, "perf-db.schema.json", "perf-db", problem);
+    if (doc) return from_json(*doc);
     PerfDb db;
-    const std::string aside = files::set_aside(path);
-    db.problem = "perf-db '" + path + "' is corrupt (" + why + ")" +
-                 (aside.empty() ? std::string("; it could not be moved aside") : "; moved to '" + aside + "'") +
-                 "; built-in machine model used";
+    if (!problem.empty()) db.problem = problem + "; built-in machine model used";
     return db;
 }
 
@@ -83,6 +64,8 @@ void store_machine(const std::string &path, const Machine &m) {
             j["bandwidth_gbs"] = e.bandwidth_gbs;
             j["efficiency"] = json::object();
             for (const auto &[name, v] : e.efficiency) j["efficiency"][name] = v;
+            if (!e.calibrated.empty()) j["calibrated"] = e.calibrated;
+            if (!e.samples.empty()) j["samples"] = e.samples;
             doc["machines"][sig] = j;
         }
         files::write_atomically(path, doc.dump(2) + "\n");

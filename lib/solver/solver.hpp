@@ -36,6 +36,20 @@ struct Impl {
     bool winograd = false;      // reached through dnnl::algorithm::convolution_winograd
     std::size_t scratchpad = 0; // oneDNN scratchpad, bytes
     std::size_t relayout = 0;   // bytes of layout copies the call pays when !user_layout
+    std::size_t relayout_w = 0; // the weights' share of relayout (fwd / bwd-data: reusable
+                                // across calls, conv/weight_cache.hpp)
+};
+
+// The buffers of one call, as cudnnConvolutionForward / BackwardData / BackwardFilter take them
+// (cuDNN 9 API reference): x [N, C, spatial...] and y [N, K, out spatial...] in the problem's
+// strides, w [K, C/groups, filter spatial...] in its format. The direction's output (y for fwd,
+// x for bwd-data, w for bwd-filter) becomes alpha * result + beta * output (not read when
+// beta = 0); the other two are read only. `workspace` holds workspace(p, d) bytes (any alignment).
+struct RunArgs {
+    void *x = nullptr, *w = nullptr, *y = nullptr;
+    float alpha = 1.0f, beta = 0.0f;
+    void *workspace = nullptr;
+    std::size_t workspace_size = 0;
 };
 
 // Why a solver does or does not apply. `ok` false always comes with a reason.
@@ -56,10 +70,16 @@ public:
     virtual int cudnn_algo(Direction d) const = 0;
     // Whether the solver runs p in direction d on this machine; total: never throws.
     virtual Applicability applicable(const conv::Problem &p, Direction d) const = 0;
-    // Workspace (bytes) a call needs: oneDNN scratchpad plus layout copies. Only when applicable.
+    // Workspace (bytes) run() needs, at any alignment (e.g. oneDNN scratchpad plus layout copies,
+    // or an im2col buffer). Only when applicable.
     virtual std::size_t workspace(const conv::Problem &p, Direction d) const = 0;
     // Estimated WTI on machine m (kWtiUnknown when no model covers p). Only when applicable.
     virtual double wti(const conv::Problem &p, Direction d, const Machine &m) const = 0;
+    // Runs the solver on p in direction d (only when applicable). Throws dnncompat::Error:
+    // BAD_PARAM when the workspace is smaller than workspace(p, d), NOT_SUPPORTED for alpha / beta
+    // a solver cannot blend (the oneDNN solvers take alpha = 1, beta = 0 only: lib/conv's plans
+    // fuse blending themselves), or oneDNN's error.
+    virtual void run(const conv::Problem &p, Direction d, const RunArgs &a) const = 0;
     // True for solvers kept only as a last resort (the reference kernel).
     virtual bool last_resort() const { return false; }
     // The oneDNN implementation the solver runs for p in direction d, if it is a oneDNN solver

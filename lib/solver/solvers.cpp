@@ -2,13 +2,17 @@
 //
 // Model (per call): time = FLOP / (peak x efficiency) + bytes moved / bandwidth, and
 // WTI = (FLOP / peak) / time. "Bytes moved" counts x, w and y once, the layout copies a solver
-// pays when the caller's layout is not its own (written and read back), and the weight
-// transform of blocked / Winograd layouts, which a call pays every time. Efficiency is a
+// pays when the caller's layout is not its own (written and read back, weights included: one
+// call's estimate), and the weight transform of blocked / Winograd layouts. Efficiency is a
 // per-solver scale (built-in, or measured by `dnncompat-select --calibrate`) times the
 // utilisation of the SIMD lanes by the channels of one group: the factor that makes grouped and
 // depthwise problems (field case F15) slow on the dense kernels.
 #include "solver/solver.hpp"
 
+#include "conv/onednn_util.hpp"
+#include "core/error.hpp"
+#include "solver/gemm_solvers.hpp"
+#include "solver/model.hpp"
 #include "solver/onednn_impls.hpp"
 
 #include <dnncompat/dnncompat.h>
@@ -17,86 +21,104 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <unordered_map>
 
 namespace dnncompat::solver {
 
 namespace {
 
-double bytes_of(const conv::Problem &p, int64_t elems) {
-    (void)p;
-    return 4.0 * static_cast<double>(elems); // FP32 compute; low precision runs through FP32
-}
-
-int64_t spatial(const dims_t &v) {
-    int64_t s = 1;
-    for (auto e : v) s *= e;
-    return s;
-}
-
-int64_t x_elems(const conv::Problem &p) { return p.n * p.c * spatial(p.in); }
-int64_t y_elems(const conv::Problem &p) { return p.n * p.k * spatial(p.out); }
-int64_t w_elems(const conv::Problem &p) { return p.k * (p.c / p.groups) * spatial(p.filt); }
-
-// SIMD width in FP32 lanes of the ISA oneDNN runs.
-int lanes(const Machine &m) {
-    if (m.isa.find("avx512") != std::string::npos) return 16;
-    if (m.isa.find("avx") != std::string::npos) return 8;
-    return 4;
-}
-
-// Fraction of lanes a channel count fills when blocked by the SIMD width.
-double fill(int64_t channels, int simd) {
-    if (channels <= 0) return 1.0;
-    const double blocks = std::ceil(static_cast<double>(channels) / simd);
-    return static_cast<double>(channels) / (blocks * simd);
-}
-
-// The channel counts the kernel vectorises over and reduces over, per direction.
-struct Roles {
-    int64_t out_ch, red_ch; // per group
-};
-Roles roles(const conv::Problem &p, Direction d) {
-    const int64_t cg = p.c / p.groups, kg = p.k / p.groups;
-    if (d == Direction::bwd_data) return {cg, kg};
-    return {kg, cg}; // fwd and bwd-filter vectorise over output channels
-}
-
-double direction_factor(Direction d) {
-    switch (d) {
-    case Direction::fwd: return 1.0;
-    case Direction::bwd_data: return 0.9;
-    case Direction::bwd_filter: return 0.8; // reduction over N x spatial
-    }
-    return 1.0;
-}
-
-// The problem's dense FLOP count (direct algorithm), the same in all three directions.
-double flop(const conv::Problem &p) { return p.flops(); }
-
-double io_bytes(const conv::Problem &p) {
-    return bytes_of(p, x_elems(p)) + bytes_of(p, w_elems(p)) + bytes_of(p, y_elems(p));
-}
-
-// WTI from the parts of the model.
-double wti_from(const conv::Problem &p, const Machine &m, double eff, double effective_flop,
-                double bytes) {
-    const double f = flop(p);
-    if (f <= 0 || m.peak_gflops <= 0 || m.bandwidth_gbs <= 0 || eff <= 0) return kWtiUnknown;
-    const double ideal_s = f / (m.peak_gflops * 1e9);
-    const double t = effective_flop / (m.peak_gflops * 1e9 * eff) + bytes / (m.bandwidth_gbs * 1e9);
-    return ideal_s / t;
-}
-
-double scale(const Machine &m, const char *name, double builtin) {
-    auto it = m.efficiency.find(name);
-    return it != m.efficiency.end() && it->second > 0 ? it->second : builtin;
-}
+using namespace model;
+using md = dnnl::memory::desc;
 
 // Largest single tensor in bytes (the jit kernels address with 32-bit displacements).
 double largest_tensor_bytes(const conv::Problem &p) {
     return std::max({bytes_of(p, x_elems(p)), bytes_of(p, w_elems(p)), bytes_of(p, y_elems(p))});
 }
+
+// One oneDNN implementation made ready to run p in one direction: its primitive, the reorders
+// between the caller's layouts and the primitive's, and the workspace layout of a call
+// (offsets from the 64-byte aligned start): scratchpad, the CONVOLUTION-mode filter buffer (the
+// flipped filter for fwd / bwd-data, the gradient before its flip back for bwd-filter), then
+// the layout copies.
+struct Prepared {
+    struct Operand {
+        md user, inner;  // the caller's layout, the primitive's
+        dnnl::reorder r; // user -> inner for inputs, inner -> user for the output
+        std::size_t bytes = 0, off = 0; // the copy (bytes 0: the primitive reads / writes user)
+    };
+    dnnl::primitive prim;
+    Operand op[3]; // x, w, y
+    std::size_t scratch_bytes = 0, scratch_off = 0;
+    md scratch;
+    std::size_t flip_bytes = 0, flip_off = 0;
+    std::size_t bytes = 0; // workspace a call uses, alignment slack included
+};
+
+// The operand a direction writes: y (fwd), x (bwd-data), w (bwd-filter).
+int output_operand(Direction d) { return d == Direction::fwd ? 2 : d == Direction::bwd_data ? 0 : 1; }
+
+std::shared_ptr<const Prepared> prepare(const conv::Problem &p, Direction d, const Impl &impl) {
+    auto pd = onednn::find(p, d, impl.name, impl.user_layout, impl.winograd);
+    // An implementation oneDNN chose with format_tag::any may have resolved to the caller's layout.
+    if (!pd && impl.user_layout) pd = onednn::find(p, d, impl.name, false, impl.winograd);
+    check(pd.has_value(), DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN no longer offers {} for {} {}", impl.name,
+          direction_name(d), p.key());
+    auto r = std::make_shared<Prepared>();
+    if (d == Direction::fwd) r->prim = dnnl::convolution_forward(pd->fwd);
+    else if (d == Direction::bwd_data) r->prim = dnnl::convolution_backward_data(pd->bwd_data);
+    else r->prim = dnnl::convolution_backward_weights(pd->bwd_filter);
+    using namespace conv::util;
+    const dnnl::engine &e = onednn::engine();
+    std::size_t cursor = 0;
+    r->scratch = pd->base().scratchpad_desc();
+    r->scratch_bytes = r->scratch.get_size();
+    r->scratch_off = reserve(cursor, r->scratch_bytes);
+    const md user[3] = {x_md(p), weights_md(p), y_md(p)};
+    if (p.mode == DNNCOMPAT_CONVOLUTION) {
+        r->flip_bytes = user[1].get_size();
+        r->flip_off = reserve(cursor, r->flip_bytes);
+    }
+    const md inner[3] = {pd->x(), pd->w(), pd->y()};
+    for (int i = 0; i < 3; ++i) {
+        Prepared::Operand &o = r->op[i];
+        o.user = user[i];
+        o.inner = inner[i];
+        if (o.inner == o.user) continue;
+        o.bytes = o.inner.get_size();
+        o.off = reserve(cursor, o.bytes);
+        o.r = i == output_operand(d) ? dnnl::reorder(dnnl::reorder::primitive_desc(e, o.inner, e, o.user))
+                                     : dnnl::reorder(dnnl::reorder::primitive_desc(e, o.user, e, o.inner));
+    }
+    r->bytes = cursor == 0 ? 0 : cursor + kAlign;
+    return r;
+}
+
+// prepare(), cached per (direction, problem, implementation): bounded, shared between threads.
+std::shared_ptr<const Prepared> prepared(const conv::Problem &p, Direction d, const Impl &impl) {
+    static std::mutex mu;
+    static std::map<std::string, std::shared_ptr<const Prepared>> cache;
+    const std::string key = std::string(direction_name(d)) + "/" + p.key() + "/" + impl.name +
+                            (impl.user_layout ? "/user" : "/any") + (impl.winograd ? "/wino" : "");
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        auto it = cache.find(key);
+        if (it != cache.end()) return it->second;
+    }
+    auto r = prepare(p, d, impl); // outside the lock: building a primitive takes a while
+    std::lock_guard<std::mutex> lock(mu);
+    if (cache.size() >= 64) cache.clear();
+    cache.emplace(key, r);
+    return r;
+}
+
+// Bytes of memory traffic charged per byte of a layout copy (plain <-> blocked reorders): a
+// write and a read, at about a third of streaming bandwidth (oneDNN 2.6's reorders gather and
+// scatter across channel blocks). Measured on the shared logs' layers with
+// bench/solver_regret_bench: 2 (write + read at full bandwidth) ranked the jit kernels with
+// relayout above the GEMM solvers on plain NCHW 1x1 layers, where they measure 1.3-2.2x slower.
+constexpr double kRelayoutCost = 6.0;
 
 // A solver backed by oneDNN implementations whose names match a family.
 class OnednnSolver : public Solver {
@@ -134,18 +156,30 @@ public:
         return {true, ""};
     }
 
+    // The layout run() uses (see Prepared): scratchpad, the CONVOLUTION-mode filter copy and up
+    // to three layout copies, each 64-byte aligned, plus the slack to align the caller's pointer.
     std::size_t workspace(const conv::Problem &p, Direction d) const override {
         auto i = pick(p, d);
         if (!i) return 0;
-        std::size_t ws = i->scratchpad + (i->user_layout ? 0 : i->relayout);
-        if (p.mode == DNNCOMPAT_CONVOLUTION) ws += static_cast<std::size_t>(bytes_of(p, w_elems(p)));
-        return ws;
+        using conv::util::align_up;
+        std::size_t ws = align_up(i->scratchpad);
+        if (!i->user_layout && i->relayout) ws += i->relayout + 3 * conv::util::kAlign;
+        if (p.mode == DNNCOMPAT_CONVOLUTION) ws += align_up(static_cast<std::size_t>(bytes_of(p, w_elems(p))));
+        return ws == 0 ? 0 : ws + conv::util::kAlign;
     }
+
+    void run(const conv::Problem &p, Direction d, const RunArgs &a) const override;
 
     double wti(const conv::Problem &p, Direction d, const Machine &m) const override {
         auto i = pick(p, d);
         if (!i) return kWtiUnknown;
-        const double relayout = i->user_layout ? 0.0 : 2.0 * static_cast<double>(i->relayout);
+        // Immediate mode estimates one call, so the weights' copy (relayout_w) is counted: a
+        // first call, and every training step (w changes), pays it. The handle's weight cache
+        // skips it on later calls with unchanged w, which Find mode measures (it times repeated
+        // calls) and the find-db then records. Counting it matched measured single calls on the
+        // shared logs' layers (bench/solver_regret_bench: regret geomean 1.04-1.11 per log with
+        // it, up to 1.27 without).
+        const double relayout = i->user_layout ? 0.0 : kRelayoutCost * static_cast<double>(i->relayout);
         return model(p, d, m, io_bytes(p) + relayout);
     }
 
@@ -162,6 +196,59 @@ protected:
     int algo_[3];
 };
 
+void OnednnSolver::run(const conv::Problem &p, Direction d, const RunArgs &a) const {
+    const Applicability ok = applicable(p, d);
+    check(ok.ok, DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name_, direction_name(d),
+          p.key(), ok.reason);
+    check(p.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED,
+          "solver {} runs FLOAT data only (HALF and BFLOAT16 problems go through lib/conv's FP32 copies)",
+          name_);
+    check(a.alpha == 1.0f && a.beta == 0.0f, DNNCOMPAT_STATUS_NOT_SUPPORTED,
+          "solver {} takes alpha = 1, beta = 0 only (got alpha {}, beta {}): blending is lib/conv's", name_,
+          a.alpha, a.beta);
+    check(a.x && a.w && a.y, DNNCOMPAT_STATUS_BAD_PARAM, "solver {}: x, w and y must not be null", name_);
+    const std::size_t need = workspace(p, d);
+    check(a.workspace_size >= need, DNNCOMPAT_STATUS_BAD_PARAM,
+          "solver {} needs {} bytes of workspace for {} {}, got {}", name_, need, direction_name(d), p.key(),
+          a.workspace_size);
+    const auto prep = prepared(p, d, *pick(p, d));
+    const Prepared &pr = *prep;
+    check(pr.bytes <= a.workspace_size && (pr.bytes == 0 || a.workspace != nullptr), DNNCOMPAT_STATUS_BAD_PARAM,
+          "solver {} needs a workspace of {} bytes for {} {}, got {} at {}", name_, pr.bytes, direction_name(d),
+          p.key(), a.workspace_size, a.workspace);
+
+    using namespace conv::util;
+    const dnnl::engine &e = onednn::engine();
+    dnnl::stream &s = onednn::stream();
+    char *ws = pr.bytes ? align_ptr(a.workspace) : nullptr;
+    const int out = output_operand(d);
+    const bool flip_out = out == 1 && pr.flip_bytes != 0; // bwd-filter, CONVOLUTION mode
+    void *user_ptr[3] = {a.x, a.w, a.y};
+    if (out != 1) user_ptr[1] = const_cast<void *>(oriented_filter(p, a.w, ws + pr.flip_off, pr.flip_bytes));
+    if (flip_out) user_ptr[1] = ws + pr.flip_off; // the gradient of the flipped filter lands here
+    dnnl::memory mem[3];
+    for (int i = 0; i < 3; ++i) {
+        const Prepared::Operand &o = pr.op[i];
+        const dnnl::memory user(o.user, e, user_ptr[i]);
+        if (i == out)
+            mem[i] = o.bytes ? dnnl::memory(o.inner, e, ws + o.off) : user;
+        else
+            mem[i] = relaid(s, o.r, user, o.inner, ws + o.off, o.bytes);
+    }
+    const int arg_x = d == Direction::bwd_data ? DNNL_ARG_DIFF_SRC : DNNL_ARG_SRC;
+    const int arg_w = d == Direction::bwd_filter ? DNNL_ARG_DIFF_WEIGHTS : DNNL_ARG_WEIGHTS;
+    const int arg_y = d == Direction::fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST;
+    std::unordered_map<int, dnnl::memory> args{{arg_x, mem[0]}, {arg_w, mem[1]}, {arg_y, mem[2]}};
+    if (pr.scratch_bytes) args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(pr.scratch, e, ws + pr.scratch_off));
+    pr.prim.execute(s, args);
+    if (pr.op[out].bytes) {
+        dnnl::memory user(pr.op[out].user, e, user_ptr[out]);
+        pr.op[out].r.execute(s, mem[out], user);
+    }
+    s.wait();
+    if (flip_out) flip_filter(p, reinterpret_cast<const float *>(ws + pr.flip_off), static_cast<float *>(a.w));
+}
+
 // jit direct kernels: blocked over output channels, vectorised over the SIMD width.
 class JitDirect final : public OnednnSolver {
 public:
@@ -171,8 +258,10 @@ protected:
     double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
         const Roles r = roles(p, d);
         const int simd = lanes(m);
-        // Few reduction channels (the first layer's C=3) leave the FMA chains short.
-        const double red = r.red_ch >= simd ? fill(r.red_ch, simd) : 0.35 + 0.05 * r.red_ch;
+        // Few reduction channels (the first layer's C=3): oneDNN has a kernel for a plain
+        // source that reduces over the filter taps instead, nearly as efficient (measured on
+        // the shared logs' first layers: 2.2x faster than the GEMM solvers at C=3).
+        const double red = r.red_ch >= simd ? fill(r.red_ch, simd) : 0.9;
         const double eff = scale(m, name_, 0.8) * fill(r.out_ch, simd) * red * direction_factor(d);
         return wti_from(p, m, eff, flop(p), bytes);
     }
@@ -250,12 +339,7 @@ protected:
     bool matches(const std::string &impl) const override { return impl.find("gemm") != std::string::npos; }
     bool limit_32bit() const override { return false; }
     double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
-        const int64_t cg = p.c / p.groups, kg = p.k / p.groups;
-        const int64_t red = d == Direction::bwd_filter ? spatial(p.out) : cg * spatial(p.filt);
-        const int64_t rows = d == Direction::bwd_data ? cg * spatial(p.filt) : kg;
-        // sgemm reaches its peak on blocks of at least ~64 x 64 x 64.
-        auto shape = [](int64_t v) { return std::min(1.0, 0.25 + static_cast<double>(v) / 128.0); };
-        const double eff = scale(m, name_, 0.75) * shape(rows) * shape(red) * direction_factor(d);
+        const double eff = scale(m, name_, 0.75) * gemm_shape(p) * direction_factor(d);
         bool im2col = false;
         for (int i = 0; i < p.nsp; ++i)
             im2col = im2col || p.filt[i] != 1 || p.stride[i] != 1 || p.pad_l[i] != 0 || p.pad_r[i] != 0;
@@ -316,8 +400,9 @@ const std::vector<const Solver *> &all() {
                                      DNNCOMPAT_CONVOLUTION_FWD_ALGO_DIRECT, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0,
                                      DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0);
     (void)kNone;
-    static const std::vector<const Solver *> list{&jit_direct, &jit_1x1, &jit_dw, &brgemm,
-                                                  &winograd,   &gemm,    &reference};
+    static const std::vector<const Solver *> list{&jit_direct, &jit_1x1, &jit_dw,    &brgemm,
+                                                  &winograd,   &gemm,    &reference, &gemm_im2col_solver(),
+                                                  &gemm_1x1_solver()};
     return list;
 }
 

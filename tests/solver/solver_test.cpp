@@ -6,6 +6,8 @@
 #include "solver/measure.hpp"
 #include "solver/perf_db.hpp"
 
+#include "support/scoped.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -182,12 +184,7 @@ TEST(Measure, TimesTheChosenSolver) {
     EXPECT_EQ(mm.runs, 3);
 }
 
-fs::path temp_dir(const char *name) {
-    fs::path d = fs::path(testing::TempDir()) / name;
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
+using dnncompat_test::temp_dir;
 
 TEST(PerfDb, RoundTripKeepsOtherMachines) {
     const fs::path path = temp_dir("perfdb_roundtrip") / "perf-db.json";

@@ -1,0 +1,247 @@
+#include "conv/weight_cache.hpp"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <new>
+#include <string>
+
+namespace dnncompat::conv {
+
+namespace {
+
+constexpr uint64_t kP1 = 0x9E3779B185EBCA87ull; // odd: multiplication by it is a bijection
+constexpr uint64_t kP2 = 0xC2B2AE3D27D4EB4Full;
+constexpr uint64_t kP3 = 0x165667B19E3779F9ull;
+
+inline uint64_t rotl(uint64_t v, int r) { return (v << r) | (v >> (64 - r)); }
+
+// MurmurHash3's 64-bit finaliser: a bijection that spreads every input bit over the output.
+inline uint64_t fmix(uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xFF51AFD7ED558CCDull;
+    k ^= k >> 33;
+    k *= 0xC4CEB9FE1A85EC53ull;
+    k ^= k >> 33;
+    return k;
+}
+
+// Portable form (CPUs without AES instructions): 8-byte word i into lane i % 4 through
+// xxHash64's round (a bijection of the word for a fixed lane state and of the state for a
+// fixed word), a zero-padded tail word into the next lane; lanes finalised by bijections and
+// combined with xor and the length. 64 bits (hi = 0).
+Fingerprint portable_form(const unsigned char *p, std::size_t n) {
+    auto load = [&](std::size_t at) {
+        uint64_t w;
+        std::memcpy(&w, p + at, 8);
+        return w;
+    };
+    auto step = [](uint64_t lane, uint64_t w) { return rotl(lane + w * kP2, 31) * kP1; };
+    uint64_t a[4] = {kP1, kP2, kP3, kP1 ^ kP2};
+    std::size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        a[0] = step(a[0], load(i));
+        a[1] = step(a[1], load(i + 8));
+        a[2] = step(a[2], load(i + 16));
+        a[3] = step(a[3], load(i + 24));
+    }
+    int l = 0;
+    for (; i + 8 <= n; i += 8, ++l) a[l] = step(a[l], load(i));
+    if (i < n) {
+        uint64_t w = 0;
+        std::memcpy(&w, p + i, n - i);
+        a[l] = step(a[l], w);
+    }
+    const uint64_t h = fmix(a[0]) ^ rotl(fmix(a[1]), 16) ^ rotl(fmix(a[2]), 32) ^ rotl(fmix(a[3]), 48);
+    return {fmix(h + n * kP1), 0};
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define DNNCOMPAT_AES_FINGERPRINT 1
+// AES-NI form: 16-byte block i into lane i % 8, each step two AES rounds of (lane ^ block) (a
+// bijection of the block for a fixed lane state and of the state for a fixed block; two rounds
+// spread one changed byte over all 16); a zero-padded tail block into the next lane; lanes
+// finalised by two more rounds, combined with xor, the length mixed in by two rounds. 128 bits.
+__attribute__((target("aes,sse2"))) inline __m128i aes_step(__m128i lane, __m128i block, __m128i k1,
+                                                             __m128i k2) {
+    return _mm_aesenc_si128(_mm_aesenc_si128(_mm_xor_si128(lane, block), k1), k2);
+}
+
+__attribute__((target("aes,sse2"))) Fingerprint aes_fingerprint(const unsigned char *p, std::size_t n) {
+    const __m128i k1 = _mm_set_epi64x(static_cast<long long>(kP1), static_cast<long long>(kP2));
+    const __m128i k2 = _mm_set_epi64x(static_cast<long long>(kP3), static_cast<long long>(kP1 ^ kP3));
+    __m128i a[8];
+    for (int l = 0; l < 8; ++l) a[l] = _mm_add_epi64(k2, _mm_set1_epi64x(l + 1));
+    std::size_t i = 0;
+    for (; i + 128 <= n; i += 128)
+        for (int l = 0; l < 8; ++l)
+            a[l] = aes_step(a[l], _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + i + 16 * l)), k1, k2);
+    int l = 0;
+    for (; i + 16 <= n; i += 16, ++l)
+        a[l] = aes_step(a[l], _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + i)), k1, k2);
+    if (i < n) {
+        alignas(16) unsigned char tail[16] = {};
+        std::memcpy(tail, p + i, n - i);
+        a[l] = aes_step(a[l], _mm_load_si128(reinterpret_cast<const __m128i *>(tail)), k1, k2);
+    }
+    __m128i h = _mm_setzero_si128();
+    for (int j = 0; j < 8; ++j) h = _mm_xor_si128(h, _mm_aesenc_si128(_mm_aesenc_si128(a[j], k2), k1));
+    h = aes_step(h, _mm_set_epi64x(0, static_cast<long long>(n)), k1, k2);
+    alignas(16) uint64_t out[2];
+    _mm_store_si128(reinterpret_cast<__m128i *>(out), h);
+    return {out[0], out[1]};
+}
+
+bool has_aes() {
+    static const bool yes = __builtin_cpu_supports("aes");
+    return yes;
+}
+#endif
+
+struct AlignedFree {
+    void operator()(char *p) const { std::free(p); }
+};
+
+bool env_off(const char *v) {
+    if (v == nullptr) return false;
+    const std::string s(v);
+    return s == "0" || s == "off" || s == "OFF" || s == "false" || s == "FALSE";
+}
+
+} // namespace
+
+Fingerprint fingerprint(const void *data, std::size_t bytes) {
+    const auto *p = static_cast<const unsigned char *>(data);
+#ifdef DNNCOMPAT_AES_FINGERPRINT
+    if (has_aes()) return aes_fingerprint(p, bytes);
+#endif
+    return portable_form(p, bytes);
+}
+
+Fingerprint portable_fingerprint(const void *data, std::size_t bytes) {
+    return portable_form(static_cast<const unsigned char *>(data), bytes);
+}
+
+bool weight_reuse_enabled() { return !env_off(std::getenv("DNNCOMPAT_WEIGHT_CACHE")); }
+
+std::size_t weight_cache_cap() {
+    constexpr std::size_t kDefault = std::size_t{256} << 20;
+    const char *v = std::getenv("DNNCOMPAT_WEIGHT_CACHE_MB");
+    if (v == nullptr || *v == '\0') return kDefault;
+    char *end = nullptr;
+    const double mb = std::strtod(v, &end);
+    if (end == v || mb < 0) return kDefault;
+    return static_cast<std::size_t>(mb * 1048576.0);
+}
+
+struct WeightCache::Entry {
+    const void *user = nullptr;
+    dnnl::memory::desc user_md, inner_md;
+    bool flip = false;
+    Fingerprint fp;
+    std::size_t bytes = 0;
+    std::unique_ptr<char, AlignedFree> data;
+};
+
+WeightCache::WeightCache(bool enabled, std::size_t cap_bytes) : enabled_(enabled), cap_(cap_bytes) {}
+WeightCache::~WeightCache() = default;
+
+WeightCache::List::iterator WeightCache::find(const void *user, const dnnl::memory::desc &user_md,
+                                              const dnnl::memory::desc &inner_md, bool flip) {
+    auto range = by_ptr_.equal_range(user);
+    for (auto it = range.first; it != range.second; ++it) {
+        const Entry &e = *it->second;
+        if (e.flip == flip && e.user_md == user_md && e.inner_md == inner_md) return it->second;
+    }
+    return lru_.end();
+}
+
+void WeightCache::erase(List::iterator it) {
+    auto range = by_ptr_.equal_range(it->user);
+    for (auto m = range.first; m != range.second; ++m)
+        if (m->second == it) {
+            by_ptr_.erase(m);
+            break;
+        }
+    stats_.bytes -= it->bytes;
+    --stats_.entries;
+    lru_.erase(it);
+}
+
+void WeightCache::make_room(std::size_t bytes) {
+    while (!lru_.empty() && stats_.bytes + bytes > cap_) {
+        erase(std::prev(lru_.end()));
+        ++stats_.evictions;
+    }
+}
+
+void WeightCache::clear() {
+    lru_.clear();
+    by_ptr_.clear();
+    stats_.bytes = 0;
+    stats_.entries = 0;
+}
+
+dnnl::memory WeightCache::get(dnnl::stream &s, const Problem &p, const dnnl::reorder &r,
+                              const dnnl::memory::desc &user_md, const dnnl::memory::desc &inner_md,
+                              const void *user, char *flip_at, std::size_t flip_bytes, char *copy_at) {
+    const dnnl::engine e = s.get_engine();
+    const std::size_t bytes = inner_md.get_size();
+    auto oriented = [&] {
+        return dnnl::memory(user_md, e, const_cast<void *>(util::oriented_filter(p, user, flip_at, flip_bytes)));
+    };
+    if (!enabled_ || bytes > cap_) {
+        ++stats_.bypasses;
+        return util::relaid(s, r, oriented(), inner_md, copy_at, bytes);
+    }
+    const bool flip = flip_bytes != 0;
+    const Fingerprint fp = fingerprint(user, user_md.get_size());
+    auto it = find(user, user_md, inner_md, flip);
+    if (it != lru_.end() && it->fp == fp) {
+        ++stats_.hits;
+        lru_.splice(lru_.begin(), lru_, it);
+        return dnnl::memory(inner_md, e, it->data.get());
+    }
+    if (it == lru_.end()) {
+        make_room(bytes);
+        Entry fresh;
+        fresh.user = user;
+        fresh.user_md = user_md;
+        fresh.inner_md = inner_md;
+        fresh.flip = flip;
+        fresh.bytes = bytes;
+        fresh.data.reset(static_cast<char *>(std::aligned_alloc(util::kAlign, util::align_up(bytes))));
+        if (!fresh.data) throw std::bad_alloc();
+        lru_.push_front(std::move(fresh));
+        it = lru_.begin();
+        by_ptr_.emplace(user, it);
+        stats_.bytes += bytes;
+        ++stats_.entries;
+    } else {
+        lru_.splice(lru_.begin(), lru_, it);
+    }
+    ++stats_.misses;
+    try {
+        dnnl::memory out(inner_md, e, it->data.get());
+        dnnl::memory src = oriented();
+        r.execute(s, src, out);
+        s.wait(); // the entry is complete before it is marked fresh
+        it->fp = fp;
+        return out;
+    } catch (...) {
+        erase(it); // never leave a half-written entry that could match later
+        throw;
+    }
+}
+
+WeightCache &weight_cache(dnncompatContext &h) {
+    if (!h.weight_cache)
+        h.weight_cache = std::make_shared<WeightCache>(weight_reuse_enabled(), weight_cache_cap());
+    return *h.weight_cache;
+}
+
+} // namespace dnncompat::conv

@@ -1,0 +1,122 @@
+// Transformed weights kept across calls: a per-handle cache of the weight reorder that relayout
+// plans (oneDNN's blocked or Winograd weight layouts) pay on every call, for forward and
+// backward data (backward filter writes w, so it has nothing to reuse).
+//
+// Freshness. An entry is found by (the caller's w pointer, the caller's weights memory
+// descriptor, the primitive's weights memory descriptor, whether the filter is flipped): these
+// fix the transform completely, whichever plan (alpha, beta, algorithm) asks for it. An entry
+// is served only when a fingerprint of every byte of the caller's w, computed on this call,
+// equals the fingerprint of the bytes it was made from; otherwise the weights are transformed
+// again and the entry updated. The fingerprint reads the whole tensor (no sampling). On x86-64
+// CPUs with AES instructions it is 128 bits: 16-byte blocks go into eight lanes, each step two
+// AES rounds of (lane xor block); elsewhere 64 bits: 8-byte words into four lanes through
+// xxHash64's multiply-rotate round. Either way:
+//  - a change confined to one block (bytes 16j .. 16j + 15 of w; 8-byte blocks on the portable
+//    form), e.g. a single element, is always detected: each step is a bijection of the block and of the lane state,
+//    and the lanes are finalised and combined by bijections;
+//  - any other change is missed only if the two contents collide on all bits: about 2^-128
+//    per call (2^-64 on the portable form) for contents not constructed against the function.
+//    It is not a cryptographic hash (fixed keys, few rounds): contents built deliberately to
+//    collide can defeat it. Turn the cache off (DNNCOMPAT_WEIGHT_CACHE=0) where inputs may be
+//    adversarial.
+// CONVOLUTION mode is cached: the entry holds the transform of the flipped filter, and the
+// fingerprint is of the caller's unflipped w (the flip is skipped too on a hit).
+//
+// Memory: the transformed weights live in memory the cache owns (never the caller's
+// workspace), at most the cap in total (DNNCOMPAT_WEIGHT_CACHE_MB, default 256 MiB; least
+// recently used entries are evicted); weights larger than the cap are not cached. The
+// workspace query is unchanged: a call that cannot use the cache (off, or too large)
+// transforms into the workspace as before.
+//
+// Cost: a hit reads w once (the fingerprint, one thread) instead of reordering it; a miss pays
+// the fingerprint on top of the reorder. bench/weight_cache_bench.cpp measures both.
+//
+// Threads: like the rest of the handle (the plan cache), not for concurrent calls on one
+// handle.
+#pragma once
+
+#include "conv/onednn_util.hpp"
+#include "conv/problem.hpp"
+#include "core/handle.hpp"
+
+#include <dnnl.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <unordered_map>
+
+namespace dnncompat::conv {
+
+// Fingerprint of bytes [data, data + bytes), every byte read (see above; hi = 0 on the
+// portable form). Stable within a process (the form is chosen once); not meant to be stored.
+struct Fingerprint {
+    uint64_t lo = 0, hi = 0;
+    bool operator==(const Fingerprint &o) const { return lo == o.lo && hi == o.hi; }
+    bool operator!=(const Fingerprint &o) const { return !(*this == o); }
+};
+Fingerprint fingerprint(const void *data, std::size_t bytes);
+// The portable form, which fingerprint() uses on CPUs without AES instructions (for tests).
+Fingerprint portable_fingerprint(const void *data, std::size_t bytes);
+
+// Whether transformed weights may be reused across calls: false when the environment variable
+// DNNCOMPAT_WEIGHT_CACHE is "0", "off" or "false" (read on every call; handles read it once,
+// when their cache is first used). The WTI model counts the weight relayout only when false
+// (a first call, or a changed w, still pays it).
+bool weight_reuse_enabled();
+
+// The cap in bytes: DNNCOMPAT_WEIGHT_CACHE_MB (MiB, fractions allowed), default 256.
+std::size_t weight_cache_cap();
+
+struct WeightCacheStats {
+    uint64_t hits = 0;      // served without transforming
+    uint64_t misses = 0;    // transformed into the cache (new entry or changed w)
+    uint64_t bypasses = 0;  // transformed into the workspace (cache off, or larger than the cap)
+    uint64_t evictions = 0; // entries dropped to stay under the cap
+    std::size_t bytes = 0;  // held now
+    std::size_t entries = 0;
+};
+
+class WeightCache {
+public:
+    WeightCache(bool enabled, std::size_t cap_bytes);
+    ~WeightCache();
+    WeightCache(const WeightCache &) = delete;
+    WeightCache &operator=(const WeightCache &) = delete;
+
+    // The weights the primitive reads: `user` (the caller's w, memory descriptor user_md)
+    // spatially flipped first when flip_bytes != 0 (CONVOLUTION mode, into flip_at), then
+    // reordered by r into inner_md. Served from the cache when an entry with the same key
+    // holds the transform of the same content; else transformed into the cache, or, when the
+    // cache is off or inner_md is larger than the cap, into the workspace at copy_at (as
+    // before the cache). Executes on s (the caller waits on s before reading results).
+    dnnl::memory get(dnnl::stream &s, const Problem &p, const dnnl::reorder &r, const dnnl::memory::desc &user_md,
+                     const dnnl::memory::desc &inner_md, const void *user, char *flip_at, std::size_t flip_bytes,
+                     char *copy_at);
+
+    bool enabled() const { return enabled_; }
+    std::size_t cap() const { return cap_; }
+    const WeightCacheStats &stats() const { return stats_; }
+    // Drops every entry (memory returned), statistics kept.
+    void clear();
+
+private:
+    struct Entry;
+    using List = std::list<Entry>;
+    List::iterator find(const void *user, const dnnl::memory::desc &user_md, const dnnl::memory::desc &inner_md,
+                        bool flip);
+    void erase(List::iterator it);
+    void make_room(std::size_t bytes);
+
+    bool enabled_;
+    std::size_t cap_;
+    WeightCacheStats stats_;
+    List lru_; // most recently used first
+    std::unordered_multimap<const void *, List::iterator> by_ptr_;
+};
+
+// The handle's cache, created on first use with the environment's settings.
+WeightCache &weight_cache(dnncompatContext &h);
+
+} // namespace dnncompat::conv

@@ -1,0 +1,139 @@
+#include "solver/find_db.hpp"
+
+#include "core/atomic_file.hpp"
+#include "solver/json_db.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+namespace dnncompat::solver {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr int kVersion = 1;
+
+FindDbFile read(const std::string &path) {
+    FindDbFile db;
+    auto doc = read_json_db(path, "find-db.schema.json", "find-db", db.problem);
+    if (!doc) return db;
+    for (const auto &[key, list] : doc->at("entries").items()) {
+        FindEntry e;
+        for (const auto &r : list)
+            e.results.push_back({r.at("solver").get<uint32_t>(), r.at("name").get<std::string>(),
+                                 r.at("ms").get<double>(), r.at("workspace").get<std::size_t>()});
+        db.entries.emplace(key, std::move(e));
+    }
+    return db;
+}
+
+json to_json(const FindEntry &e) {
+    json list = json::array();
+    for (const auto &r : e.results)
+        list.push_back({{"solver", r.solver}, {"name", r.name}, {"ms", r.ms}, {"workspace", r.workspace}});
+    return list;
+}
+
+void warn(const std::string &m) { std::fprintf(stderr, "dnncompat warning: %s\n", m.c_str()); }
+
+// The process's copy of the file.
+struct Memory {
+    std::mutex mu;
+    bool loaded = false;
+    bool write_failed = false;
+    std::map<std::string, FindEntry> entries;
+};
+Memory &memory() {
+    static Memory m;
+    return m;
+}
+std::atomic<uint64_t> generation{0};
+
+} // namespace
+
+FindMode find_mode() {
+    const char *v = std::getenv("DNNCOMPAT_FIND_MODE");
+    if (v == nullptr || *v == '\0') return FindMode::hybrid;
+    std::string s(v);
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (s == "normal" || s == "1") return FindMode::normal;
+    if (s == "fast" || s == "2") return FindMode::fast;
+    if (s == "hybrid" || s == "3") return FindMode::hybrid;
+    static std::once_flag once;
+    std::call_once(once, [&] {
+        warn(fmt::format("DNNCOMPAT_FIND_MODE='{}' is not normal, fast or hybrid (1, 2, 3); hybrid is used", v));
+    });
+    return FindMode::hybrid;
+}
+
+const char *find_mode_name(FindMode m) {
+    switch (m) {
+    case FindMode::normal: return "normal";
+    case FindMode::fast: return "fast";
+    case FindMode::hybrid: return "hybrid";
+    }
+    return "?";
+}
+
+std::string find_db_key(const conv::Problem &p, Direction d, const Machine &m) {
+    return m.signature() + "|" + direction_name(d) + "|" + p.key();
+}
+
+std::string find_db_path() { return cache_dir() + "/find-db.json"; }
+
+FindDbFile load_find_db(const std::string &path) { return read(path); }
+
+void store_find_entry(const std::string &path, const std::string &key, const FindEntry &entry) {
+    files::with_lock(path, [&] {
+        FindDbFile db = read(path);
+        if (!db.problem.empty()) warn(db.problem + "; rebuilt");
+        db.entries[key] = entry;
+        json doc;
+        doc["version"] = kVersion;
+        doc["entries"] = json::object();
+        for (const auto &[k, e] : db.entries) doc["entries"][k] = to_json(e);
+        files::write_atomically(path, doc.dump(1) + "\n");
+    });
+}
+
+std::optional<FindEntry> find_db_lookup(const conv::Problem &p, Direction d) {
+    Memory &m = memory();
+    std::lock_guard<std::mutex> lock(m.mu);
+    if (!m.loaded) {
+        m.loaded = true;
+        FindDbFile db = read(find_db_path());
+        if (!db.problem.empty()) warn(db.problem + "; Find will rebuild it");
+        m.entries = std::move(db.entries);
+    }
+    auto it = m.entries.find(find_db_key(p, d, current_machine()));
+    if (it == m.entries.end()) return std::nullopt;
+    return it->second;
+}
+
+void find_db_record(const conv::Problem &p, Direction d, const FindEntry &entry) {
+    const std::string key = find_db_key(p, d, current_machine());
+    Memory &m = memory();
+    {
+        std::lock_guard<std::mutex> lock(m.mu);
+        m.entries[key] = entry;
+    }
+    ++generation;
+    try {
+        store_find_entry(find_db_path(), key, entry);
+    } catch (const std::exception &e) {
+        std::lock_guard<std::mutex> lock(m.mu);
+        if (!m.write_failed) warn(std::string("find-db not written: ") + e.what() + "; results kept for this process");
+        m.write_failed = true;
+    }
+}
+
+uint64_t find_db_generation() { return generation.load(); }
+
+} // namespace dnncompat::solver

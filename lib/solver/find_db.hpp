@@ -1,0 +1,74 @@
+// The find-db: what Find mode measured, per problem and direction, on this machine (as MIOpen's
+// user find-db). cudnnFind*Algorithm(Ex) writes it; immediate mode and the algorithm queries read
+// it, so a measured order replaces the WTI estimate wherever one exists.
+//
+// File: cache_dir()/find-db.json (schemas/find-db.schema.json), one entry per key
+// "<machine signature>|<direction>|<canonical problem>" (the problem's key() carries data type
+// and layouts; the signature carries CPU, ISA, threads and oneDNN version). Updates are a
+// read-modify-write under a file lock, written atomically, so concurrent processes never lose or
+// tear an entry.
+#pragma once
+
+#include "solver/solver.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dnncompat::solver {
+
+// DNNCOMPAT_FIND_MODE, with MIOpen's meanings (MIOpen's "Find mode" documentation):
+// normal: Find measures every applicable solver, always;
+// fast:   Find answers from the find-db; on a miss it answers from immediate mode (WTI estimates,
+//         nothing measured);
+// hybrid: Find answers from the find-db; on a miss it measures (the default).
+enum class FindMode { normal, fast, hybrid };
+
+// The mode DNNCOMPAT_FIND_MODE asks for (case-insensitive name or MIOpen's number 1 / 2 / 3);
+// hybrid when unset. An unknown value warns once on stderr and gives hybrid.
+FindMode find_mode();
+const char *find_mode_name(FindMode m);
+
+struct FindRecord {
+    uint32_t solver = 0;       // solver id
+    std::string name;          // solver name when measured (ids are stable; names are for people)
+    double ms = -1;            // median measured time, milliseconds
+    std::size_t workspace = 0; // bytes
+};
+
+// One problem's measurements, fastest first.
+struct FindEntry {
+    std::vector<FindRecord> results;
+};
+
+// "<signature>|<direction>|<problem key>".
+std::string find_db_key(const conv::Problem &p, Direction d, const Machine &m);
+
+// cache_dir() + "/find-db.json".
+std::string find_db_path();
+
+// Reads the find-db at path: a missing file gives an empty map; a file that does not parse or
+// violates the schema is reported in `problem`, moved aside to path + ".corrupt" and read as
+// empty. Never throws.
+struct FindDbFile {
+    std::map<std::string, FindEntry> entries;
+    std::string problem;
+};
+FindDbFile load_find_db(const std::string &path);
+
+// Stores entry under key in the file at path, keeping every other entry (lock + atomic write).
+// Throws std::runtime_error when the file cannot be written.
+void store_find_entry(const std::string &path, const std::string &key, const FindEntry &entry);
+
+// The process's view of the find-db at find_db_path(), loaded on first use.
+// lookup: the entry for p in direction d on the current machine.
+std::optional<FindEntry> find_db_lookup(const conv::Problem &p, Direction d);
+// record: remembers the entry in memory and writes it to the file (a write failure warns once on
+// stderr; the entry still serves this process). Bumps find_db_generation().
+void find_db_record(const conv::Problem &p, Direction d, const FindEntry &entry);
+// Changes whenever this process records an entry: plan caches key on it so a Find takes effect.
+uint64_t find_db_generation();
+
+} // namespace dnncompat::solver

@@ -1,0 +1,586 @@
+// The GEMM convolution solvers: convolution as oneDNN's matmul primitive on the caller's packed
+// NCHW buffers, in as few primitive executions as the layouts allow. Every execution opens one
+// parallel region; on a loaded machine a region whose second thread is descheduled waits for it,
+// so one execution per run (or per workspace chunk) instead of one sgemm per image and group
+// keeps the time stable. Cg = C/G, Kg = K/G; matrices are row-major, batch dims lead.
+//
+// gemm.im2col (id 8), per chunk of B images (col [B][G][Cg*R*S][OH*OW] in the workspace):
+//   fwd         col = im2col(x);    y[B,G,Kg,OHW] = alpha * W[1,G,Kg,CgRS] col + beta * y
+//   bwd-data    col = alpha * W^T[1,G,CgRS,Kg] dy[B,G,Kg,OHW];    dx = col2im(col) + beta * dx
+//   bwd-filter  col' [G][CgRS][B*OHW] = im2col(x), dy' [G][Kg][B*OHW] = dy (packed copy);
+//               dW[G,Kg,CgRS] = alpha * dy' col'^T + beta * dW (beta = 1 after the first chunk)
+// W's batch dim is 1: oneDNN's matmul broadcasts it over the images. W^T and col'^T are strided
+// views (memory descriptors with swapped strides), not copies. bwd-filter reduces over images
+// and pixels at once; a batched matmul cannot sum over its batch, and dy's (image, pixel) index
+// has no single stride in NCHW, hence the packed dy copy (K/(C*R*S) of the im2col matrix).
+// The im2col / col2im / packing loops are this solver's own and single-threaded (the kernel is
+// the point); they run outside the matmul. CONVOLUTION mode reverses the filter offsets inside
+// im2col / col2im (row (c, r, s) holds the tap at (R-1-r, S-1-s)), so the unflipped filter
+// multiplies the matrix and no flipped copy is needed.
+//
+// gemm.1x1-nchw (id 9): with a 1x1 filter, stride 1 and no padding x is already the stack of
+// matrices [N][G][Cg][pixels]: fwd y = alpha * W[1,G,Kg,Cg] x + beta * y and bwd-data
+// dx = alpha * W^T dy + beta * dx are one matmul each, no workspace. bwd-filter packs chunks of
+// x and dy as im2col's bwd-filter does (the packing is the 1x1 im2col) and runs one matmul per
+// chunk. A 1x1 filter is its own flip.
+//
+// alpha is a run-time output scale (one primitive for every alpha), beta a sum post-op (absent
+// when beta = 0, so the output is not read). The primitives are cached per operand shapes and
+// beta, bounded and shared between threads; a user scratchpad, when oneDNN wants one, follows the
+// buffers in the workspace.
+//
+// WTI models (see model.hpp): sgemm's efficiency by block shape (M, N, K of the direction's
+// product), a fixed cost per primitive execution, and for im2col the matrix written and read
+// back plus the single-threaded im2col / col2im / packing loops.
+#include "solver/gemm_solvers.hpp"
+
+#include "conv/onednn_util.hpp"
+#include "core/error.hpp"
+#include "solver/model.hpp"
+#include "solver/onednn_impls.hpp"
+
+#include <dnncompat/dnncompat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace dnncompat::solver {
+
+namespace {
+
+using namespace model;
+using md = dnnl::memory::desc;
+
+constexpr double kSgemmScale = 0.74;  // built-in efficiency scale of both (same sgemm kernels)
+constexpr double kCallSeconds = 1e-5; // one matmul execution: thread fork / join, set-up
+constexpr double kSerialGbs = 8.0;    // one core's im2col / col2im rate, GB/s of matrix
+constexpr double kPackGbs = 12.0;     // one core's rate copying whole channel planes (memcpy)
+constexpr double kMaxColBytes = 4294967296.0;
+constexpr std::size_t kDefaultChunk = std::size_t(64) << 20;
+
+std::atomic<std::size_t> g_chunk_cap{0};
+
+std::size_t chunk_cap() {
+    const std::size_t c = g_chunk_cap.load();
+    return c ? c : kDefaultChunk;
+}
+
+// Images per workspace chunk: as many as fit in the cap, at least one, at most n.
+int64_t chunk_images(int64_t n, double bytes_per_image) {
+    if (n <= 1 || bytes_per_image <= 0) return std::max<int64_t>(n, 1);
+    const double fit = std::floor(static_cast<double>(chunk_cap()) / bytes_per_image);
+    if (fit < 1) return 1;
+    return fit >= static_cast<double>(n) ? n : static_cast<int64_t>(fit);
+}
+
+int64_t chunks(int64_t n, int64_t per_chunk) { return (n + per_chunk - 1) / per_chunk; }
+
+bool packed_nchw(const dims_t &strides, int64_t n, int64_t c, const dims_t &sp) {
+    dims_t dims{n, c};
+    dims.insert(dims.end(), sp.begin(), sp.end());
+    return strides == packed_strides(dims, DNNCOMPAT_TENSOR_NCHW);
+}
+
+// What both solvers need of the data: FLOAT, packed NCHW x and y.
+Applicability common(const conv::Problem &p) {
+    if (p.integer()) return {false, "integer data runs on dnncompat's exact INT8 path, not on the FP32 solvers"};
+    if (p.dtype != DNNCOMPAT_DATA_FLOAT) return {false, "FLOAT data only (matmul on the caller's buffers)"};
+    if (!packed_nchw(p.x_strides, p.n, p.c, p.in))
+        return {false, "x is not fully packed NCHW (strides " + dims_str(p.x_strides) + ")"};
+    if (!packed_nchw(p.y_strides, p.n, p.k, p.out))
+        return {false, "y is not fully packed NCHW (strides " + dims_str(p.y_strides) + ")"};
+    return {true, ""};
+}
+
+// The buffers of a call, as floats.
+struct Bufs {
+    float *x, *w, *y;
+};
+
+Bufs bufs(const char *name, const RunArgs &a) {
+    check(a.x && a.w && a.y, DNNCOMPAT_STATUS_BAD_PARAM, "solver {}: x, w and y must not be null", name);
+    return {static_cast<float *>(a.x), static_cast<float *>(a.w), static_cast<float *>(a.y)};
+}
+
+// The per-call checks of run(): applicable, workspace large enough.
+void check_call(const Solver &s, const conv::Problem &p, Direction d, const RunArgs &a) {
+    const Applicability ok = s.applicable(p, d);
+    check(ok.ok, DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", s.name(), direction_name(d),
+          p.key(), ok.reason);
+    const std::size_t need = s.workspace(p, d);
+    check(a.workspace_size >= need && (need == 0 || a.workspace != nullptr), DNNCOMPAT_STATUS_BAD_PARAM,
+          "solver {} needs {} bytes of workspace for {} {}, got {} at {}", s.name(), need, direction_name(d),
+          p.key(), a.workspace_size, a.workspace);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matmul plumbing
+// ---------------------------------------------------------------------------------------------
+
+// A stack of row-major matrices: dims [batch..., rows, cols] and element strides.
+struct Mat {
+    dims_t dims, strides;
+};
+
+Mat packed(const dims_t &dims) {
+    Mat m{dims, dims_t(dims.size(), 1)};
+    for (std::size_t i = dims.size() - 1; i > 0; --i) m.strides[i - 1] = m.strides[i] * dims[i];
+    return m;
+}
+
+// The same memory read as the transposed matrices (last two dims swapped).
+Mat transposed(Mat m) {
+    const std::size_t r = m.dims.size() - 2;
+    std::swap(m.dims[r], m.dims[r + 1]);
+    std::swap(m.strides[r], m.strides[r + 1]);
+    return m;
+}
+
+// dst = src x wei of one run: the three operands.
+struct Product {
+    Mat src, wei, dst;
+};
+
+// One matmul primitive: dst = alpha * src x wei (+ beta * dst), alpha given at execution.
+struct Matmul {
+    dnnl::matmul prim;
+    md src, wei, dst, scratch;
+    std::size_t scratch_bytes = 0;
+};
+
+std::shared_ptr<const Matmul> build(const Product &pr, float beta) {
+    using conv::util::strided_md;
+    dnnl::primitive_attr attr;
+    attr.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
+    if (beta != 0.0f) {
+        dnnl::post_ops po;
+        po.append_sum(beta);
+        attr.set_post_ops(po);
+    }
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    auto m = std::make_shared<Matmul>();
+    m->src = strided_md(pr.src.dims, pr.src.strides);
+    m->wei = strided_md(pr.wei.dims, pr.wei.strides);
+    m->dst = strided_md(pr.dst.dims, pr.dst.strides);
+    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(m->src, m->wei, m->dst), attr, onednn::engine());
+    m->prim = dnnl::matmul(pd);
+    m->scratch = pd.scratchpad_desc();
+    m->scratch_bytes = m->scratch.get_size();
+    return m;
+}
+
+// build(), cached per operand shapes and beta: bounded, shared between threads.
+std::shared_ptr<const Matmul> matmul_for(const Product &pr, float beta) {
+    static std::mutex mu;
+    static std::map<std::string, std::shared_ptr<const Matmul>> cache;
+    std::string key = fmt::format("{}", beta);
+    for (const Mat *m : {&pr.src, &pr.wei, &pr.dst}) key += "|" + dims_str(m->dims) + dims_str(m->strides);
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        auto it = cache.find(key);
+        if (it != cache.end()) return it->second;
+    }
+    std::shared_ptr<const Matmul> m;
+    try {
+        m = build(pr, beta); // outside the lock: creating a primitive takes a while
+    } catch (const dnnl::error &e) {
+        fail(DNNCOMPAT_STATUS_EXECUTION_FAILED, "oneDNN matmul {} x {} -> {} (beta {}) is not available: {}",
+             dims_str(pr.src.dims), dims_str(pr.wei.dims), dims_str(pr.dst.dims), beta, e.what());
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    if (cache.size() >= 128) cache.clear();
+    cache.emplace(key, m);
+    return m;
+}
+
+// The largest scratchpad the products of a run may need (beta 0: no sum post-op, else one).
+std::size_t scratch_of(std::initializer_list<Product> prods) {
+    std::size_t s = 0;
+    for (const Product &pr : prods)
+        for (float beta : {0.0f, 1.0f}) s = std::max(s, matmul_for(pr, beta)->scratch_bytes);
+    return s;
+}
+
+void execute(dnnl::stream &s, const Matmul &m, const float *src, const float *wei, float *dst, float alpha,
+             char *scratch, std::size_t scratch_room) {
+    check(m.scratch_bytes <= scratch_room, DNNCOMPAT_STATUS_EXECUTION_FAILED,
+          "oneDNN matmul wants {} bytes of scratchpad, {} were set aside", m.scratch_bytes, scratch_room);
+    const dnnl::engine &e = onednn::engine();
+    auto mem = [&](const md &d, const void *p) { return dnnl::memory(d, e, const_cast<void *>(p)); };
+    std::unordered_map<int, dnnl::memory> args{
+        {DNNL_ARG_SRC, mem(m.src, src)},
+        {DNNL_ARG_WEIGHTS, mem(m.wei, wei)},
+        {DNNL_ARG_DST, mem(m.dst, dst)},
+        {DNNL_ARG_ATTR_OUTPUT_SCALES, mem(md({1}, dnnl::memory::data_type::f32, dnnl::memory::dims{1}), &alpha)}};
+    if (m.scratch_bytes) args.emplace(DNNL_ARG_SCRATCHPAD, mem(m.scratch, scratch));
+    m.prim.execute(s, args);
+}
+
+// dst[c][b * plane + i] = src[b][c][i] (b < imgs, c < ch, i < plane): a chunk of images packed
+// as one matrix row per channel.
+void pack_planes(const float *src, int64_t imgs, int64_t ch, int64_t plane, float *dst) {
+    for (int64_t b = 0; b < imgs; ++b)
+        for (int64_t c = 0; c < ch; ++c)
+            std::memcpy(dst + (c * imgs + b) * plane, src + (b * ch + c) * plane, sizeof(float) * plane);
+}
+
+// bwd-filter of both solvers, one chunk of b images: dW[G,Kg,rows] = dy'[G,Kg,b*cols] x
+// col'^T, col' [G][rows][b*cols] read transposed through its strides.
+Product bwd_filter_product(int64_t g, int64_t kg, int64_t rows, int64_t bcols) {
+    return {packed({g, kg, bcols}), transposed(packed({g, rows, bcols})), packed({g, kg, rows})};
+}
+
+// A workspace: the packed operands of one chunk, then the scratchpad (64-byte aligned offsets).
+struct Layout {
+    int64_t b = 1;                  // images per chunk
+    std::size_t col = 0, dy = 0;    // offsets: the chunk's matrix (im2col or packed x), packed dy
+    std::size_t scratch = 0, scratch_bytes = 0;
+    std::size_t total = 0;          // bytes, alignment slack included (0: no workspace)
+};
+
+void finish(Layout &l, std::size_t cursor) {
+    l.scratch = conv::util::reserve(cursor, l.scratch_bytes);
+    l.total = cursor == 0 ? 0 : cursor + conv::util::kAlign;
+}
+
+class GemmSolver : public Solver {
+public:
+    GemmSolver(uint32_t id, const char *name) : id_(id), name_(name) {}
+    uint32_t id() const override { return id_; }
+    const char *name() const override { return name_; }
+    int cudnn_algo(Direction d) const override {
+        switch (d) {
+        case Direction::fwd: return DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM;
+        case Direction::bwd_data: return DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0;
+        case Direction::bwd_filter: return DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0;
+        }
+        return -1;
+    }
+    std::optional<Impl> onednn_impl(const conv::Problem &, Direction) const override { return std::nullopt; }
+
+protected:
+    uint32_t id_;
+    const char *name_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// gemm.im2col
+// ---------------------------------------------------------------------------------------------
+
+// One image and group of a 2-D problem: x_ng [Cg][H][W] <-> col [Cg*R*S][OH*OW].
+struct Geometry {
+    int64_t cg, h, w, r, s, oh, ow, sh, sw, ph, pw, dh, dw;
+    bool flip; // CONVOLUTION mode: row (c, r, s) holds the tap (R-1-r, S-1-s)
+
+    explicit Geometry(const conv::Problem &p)
+        : cg(p.c / p.groups), h(p.in[0]), w(p.in[1]), r(p.filt[0]), s(p.filt[1]), oh(p.out[0]), ow(p.out[1]),
+          sh(p.stride[0]), sw(p.stride[1]), ph(p.pad_l[0]), pw(p.pad_l[1]), dh(p.dilation[0]),
+          dw(p.dilation[1]), flip(p.mode == DNNCOMPAT_CONVOLUTION) {}
+
+    int64_t rows() const { return cg * r * s; }
+    int64_t cols() const { return oh * ow; }
+
+    // The output columns [lo, hi) whose input column ow*sw + iw0 lies in [0, w).
+    void valid_cols(int64_t iw0, int64_t &lo, int64_t &hi) const {
+        lo = iw0 >= 0 ? 0 : (-iw0 + sw - 1) / sw;
+        hi = w - iw0 <= 0 ? 0 : (w - iw0 + sw - 1) / sw;
+        hi = std::min(hi, ow);
+        lo = std::min(lo, hi);
+    }
+
+    // Calls row_fn(c, rr, ss, row) for every row of col, rr / ss being the filter tap it holds.
+    template <typename F> void for_rows(F &&row_fn) const {
+        for (int64_t c = 0; c < cg; ++c)
+            for (int64_t ri = 0; ri < r; ++ri)
+                for (int64_t si = 0; si < s; ++si)
+                    row_fn(c, flip ? r - 1 - ri : ri, flip ? s - 1 - si : si, (c * r + ri) * s + si);
+    }
+
+    // col (rows() rows of cols() floats, ld floats apart) = im2col(x).
+    void im2col(const float *x, float *col, int64_t ld) const {
+        for_rows([&](int64_t c, int64_t rr, int64_t ss, int64_t row) {
+            float *dst = col + row * ld;
+            const int64_t iw0 = ss * dw - pw;
+            int64_t lo, hi;
+            valid_cols(iw0, lo, hi);
+            for (int64_t o = 0; o < oh; ++o, dst += ow) {
+                const int64_t ih = o * sh - ph + rr * dh;
+                if (ih < 0 || ih >= h || lo == hi) {
+                    std::memset(dst, 0, sizeof(float) * ow);
+                    continue;
+                }
+                const float *src = x + (c * h + ih) * w; // input row; column q reads src[q*sw + iw0]
+                if (lo) std::memset(dst, 0, sizeof(float) * lo);
+                if (sw == 1) {
+                    std::memcpy(dst + lo, src + lo + iw0, sizeof(float) * (hi - lo));
+                } else {
+                    for (int64_t q = lo; q < hi; ++q) dst[q] = src[q * sw + iw0];
+                }
+                if (hi < ow) std::memset(dst + hi, 0, sizeof(float) * (ow - hi));
+            }
+        });
+    }
+
+    // dx += col2im(col), col packed [rows()][cols()].
+    void col2im_add(const float *col, float *dx) const {
+        for_rows([&](int64_t c, int64_t rr, int64_t ss, int64_t row) {
+            const float *src = col + row * cols();
+            const int64_t iw0 = ss * dw - pw;
+            int64_t lo, hi;
+            valid_cols(iw0, lo, hi);
+            for (int64_t o = 0; o < oh; ++o, src += ow) {
+                const int64_t ih = o * sh - ph + rr * dh;
+                if (ih < 0 || ih >= h) continue;
+                float *dst = dx + (c * h + ih) * w;
+                if (sw == 1) {
+                    for (int64_t q = lo; q < hi; ++q) dst[q + iw0] += src[q];
+                } else {
+                    for (int64_t q = lo; q < hi; ++q) dst[q * sw + iw0] += src[q];
+                }
+            }
+        });
+    }
+};
+
+class GemmIm2col final : public GemmSolver {
+public:
+    using GemmSolver::GemmSolver;
+
+    Applicability applicable(const conv::Problem &p, Direction) const override {
+        Applicability a = common(p);
+        if (!a.ok) return a;
+        if (p.nsp != 2) return {false, "2-D convolutions only"};
+        if (p.w_format != DNNCOMPAT_TENSOR_NCHW) return {false, "w is not in the NCHW (KCRS) filter format"};
+        if (image_bytes(p, Direction::fwd) > kMaxColBytes)
+            return {false, "the im2col matrix of one image would exceed 4 GiB"};
+        return {true, ""};
+    }
+
+    std::size_t workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
+
+    double wti(const conv::Problem &p, Direction d, const Machine &m) const override {
+        const double eff = scale(m, name_, kSgemmScale) * gemm_shape(p);
+        const double col_total = static_cast<double>(p.n) * image_bytes(p, Direction::fwd);
+        // The matrix of a chunk is written and read back (counted once more at memory
+        // bandwidth); the loop that builds it (or folds it back, col2im) runs on one core, as
+        // does bwd-filter's copy of dy.
+        double serial = col_total / (kSerialGbs * 1e9), moved = col_total;
+        if (d == Direction::bwd_filter) {
+            serial += bytes_of(p, y_elems(p)) / (kPackGbs * 1e9);
+            moved += bytes_of(p, y_elems(p));
+        }
+        const int64_t b = chunk_images(p.n, image_bytes(p, d));
+        const double calls = static_cast<double>(chunks(p.n, b)) * kCallSeconds;
+        return wti_from(p, m, eff, flop(p), io_bytes(p) + moved, serial + calls);
+    }
+
+    void run(const conv::Problem &p, Direction d, const RunArgs &a) const override {
+        check_call(*this, p, d, a);
+        const Bufs bf = bufs(name_, a);
+        const Layout l = layout(p, d);
+        const Geometry g(p);
+        char *ws = conv::util::align_ptr(a.workspace);
+        float *col = reinterpret_cast<float *>(ws + l.col);
+        float *dyp = reinterpret_cast<float *>(ws + l.dy);
+        char *scratch = ws + l.scratch;
+        const int64_t G = p.groups, kg = p.k / G, rows = g.rows(), cols = g.cols();
+        const int64_t x_img = g.cg * g.h * g.w; // one group of one image
+        const int64_t y_img = kg * cols;
+        dnnl::stream &s = onednn::stream();
+        for (int64_t n0 = 0; n0 < p.n; n0 += l.b) {
+            const int64_t b = std::min(l.b, p.n - n0);
+            float *x = bf.x + n0 * G * x_img;
+            float *y = bf.y + n0 * G * y_img;
+            const Product pr = product(p, d, b);
+            switch (d) {
+            case Direction::fwd:
+                for (int64_t i = 0; i < b * G; ++i) g.im2col(x + i * x_img, col + i * rows * cols, cols);
+                execute(s, *matmul_for(pr, a.beta), bf.w, col, y, a.alpha, scratch, l.scratch_bytes);
+                s.wait();
+                break;
+            case Direction::bwd_data:
+                execute(s, *matmul_for(pr, 0.0f), bf.w, y, col, a.alpha, scratch, l.scratch_bytes);
+                s.wait();
+                for (int64_t i = 0; i < b * G; ++i) {
+                    float *xi = x + i * x_img;
+                    if (a.beta == 0.0f) {
+                        std::memset(xi, 0, sizeof(float) * x_img);
+                    } else if (a.beta != 1.0f) {
+                        for (int64_t e = 0; e < x_img; ++e) xi[e] *= a.beta;
+                    }
+                    g.col2im_add(col + i * rows * cols, xi);
+                }
+                break;
+            case Direction::bwd_filter:
+                for (int64_t j = 0; j < b; ++j)
+                    for (int64_t gi = 0; gi < G; ++gi)
+                        g.im2col(x + (j * G + gi) * x_img, col + gi * rows * b * cols + j * cols, b * cols);
+                pack_planes(y, b, p.k, cols, dyp);
+                execute(s, *matmul_for(pr, n0 == 0 ? a.beta : 1.0f), dyp, col, bf.w, a.alpha, scratch,
+                        l.scratch_bytes);
+                s.wait();
+                break;
+            }
+        }
+    }
+
+private:
+    // Workspace bytes per image: its im2col matrices (all groups), and for bwd-filter its dy.
+    static double image_bytes(const conv::Problem &p, Direction d) {
+        const Geometry g(p);
+        double b = 4.0 * static_cast<double>(p.groups * g.rows()) * static_cast<double>(g.cols());
+        if (d == Direction::bwd_filter) b += 4.0 * static_cast<double>(p.k * g.cols());
+        return b;
+    }
+
+    // The matmul of one chunk of b images.
+    static Product product(const conv::Problem &p, Direction d, int64_t b) {
+        const Geometry g(p);
+        const int64_t G = p.groups, kg = p.k / G, rows = g.rows(), cols = g.cols();
+        switch (d) {
+        case Direction::fwd: return {packed({1, G, kg, rows}), packed({b, G, rows, cols}), packed({b, G, kg, cols})};
+        case Direction::bwd_data:
+            return {transposed(packed({1, G, kg, rows})), packed({b, G, kg, cols}), packed({b, G, rows, cols})};
+        case Direction::bwd_filter: break;
+        }
+        return bwd_filter_product(G, kg, rows, b * cols);
+    }
+
+    static Layout layout(const conv::Problem &p, Direction d) {
+        const Geometry g(p);
+        Layout l;
+        l.b = chunk_images(p.n, image_bytes(p, d));
+        std::size_t cursor = 0;
+        l.col = conv::util::reserve(cursor, static_cast<std::size_t>(4 * l.b * p.groups * g.rows() * g.cols()));
+        if (d == Direction::bwd_filter)
+            l.dy = conv::util::reserve(cursor, static_cast<std::size_t>(4 * l.b * p.k * g.cols()));
+        const int64_t tail = p.n % l.b;
+        l.scratch_bytes = scratch_of({product(p, d, l.b), product(p, d, tail ? tail : l.b)});
+        finish(l, cursor);
+        return l;
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// gemm.1x1-nchw
+// ---------------------------------------------------------------------------------------------
+
+class Gemm1x1 final : public GemmSolver {
+public:
+    using GemmSolver::GemmSolver;
+
+    Applicability applicable(const conv::Problem &p, Direction) const override {
+        Applicability a = common(p);
+        if (!a.ok) return a;
+        for (int i = 0; i < p.nsp; ++i) {
+            if (p.filt[i] != 1) return {false, "the filter is not 1x1"};
+            if (p.stride[i] != 1) return {false, "stride is not 1"};
+            if (p.pad_l[i] != 0 || p.pad_r[i] != 0) return {false, "padding is not 0"};
+        }
+        return {true, ""};
+    }
+
+    std::size_t workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
+
+    double wti(const conv::Problem &p, Direction d, const Machine &m) const override {
+        const double eff = scale(m, name_, kSgemmScale) * gemm_shape(p);
+        double calls = kCallSeconds, serial = 0, moved = 0;
+        if (d == Direction::bwd_filter) {
+            // x and dy packed by one core, written and read back.
+            moved = bytes_of(p, x_elems(p)) + bytes_of(p, y_elems(p));
+            serial = moved / (kPackGbs * 1e9);
+            calls *= static_cast<double>(chunks(p.n, chunk_images(p.n, image_bytes(p))));
+        }
+        return wti_from(p, m, eff, flop(p), io_bytes(p) + moved, serial + calls);
+    }
+
+    void run(const conv::Problem &p, Direction d, const RunArgs &a) const override {
+        check_call(*this, p, d, a);
+        const Bufs bf = bufs(name_, a);
+        const Layout l = layout(p, d);
+        char *ws = l.total ? conv::util::align_ptr(a.workspace) : nullptr;
+        char *scratch = ws ? ws + l.scratch : nullptr;
+        dnnl::stream &s = onednn::stream();
+        switch (d) {
+        case Direction::fwd:
+            execute(s, *matmul_for(product(p, d, p.n), a.beta), bf.w, bf.x, bf.y, a.alpha, scratch, l.scratch_bytes);
+            break;
+        case Direction::bwd_data:
+            execute(s, *matmul_for(product(p, d, p.n), a.beta), bf.w, bf.y, bf.x, a.alpha, scratch, l.scratch_bytes);
+            break;
+        case Direction::bwd_filter: {
+            const int64_t hw = spatial(p.out);
+            float *xp = reinterpret_cast<float *>(ws + l.col);
+            float *dyp = reinterpret_cast<float *>(ws + l.dy);
+            for (int64_t n0 = 0; n0 < p.n; n0 += l.b) {
+                const int64_t b = std::min(l.b, p.n - n0);
+                pack_planes(bf.x + n0 * p.c * hw, b, p.c, hw, xp);
+                pack_planes(bf.y + n0 * p.k * hw, b, p.k, hw, dyp);
+                execute(s, *matmul_for(product(p, d, b), n0 == 0 ? a.beta : 1.0f), dyp, xp, bf.w, a.alpha, scratch,
+                        l.scratch_bytes);
+                s.wait();
+            }
+            break;
+        }
+        }
+        s.wait();
+    }
+
+private:
+    // bwd-filter's workspace bytes per image: its x and dy, packed.
+    static double image_bytes(const conv::Problem &p) {
+        return 4.0 * static_cast<double>(p.c + p.k) * static_cast<double>(spatial(p.out));
+    }
+
+    // The matmul of b images.
+    static Product product(const conv::Problem &p, Direction d, int64_t b) {
+        const int64_t G = p.groups, cg = p.c / G, kg = p.k / G, hw = spatial(p.out);
+        switch (d) {
+        case Direction::fwd: return {packed({1, G, kg, cg}), packed({b, G, cg, hw}), packed({b, G, kg, hw})};
+        case Direction::bwd_data:
+            return {transposed(packed({1, G, kg, cg})), packed({b, G, kg, hw}), packed({b, G, cg, hw})};
+        case Direction::bwd_filter: break;
+        }
+        return bwd_filter_product(G, kg, cg, b * hw);
+    }
+
+    static Layout layout(const conv::Problem &p, Direction d) {
+        Layout l;
+        std::size_t cursor = 0;
+        if (d == Direction::bwd_filter) {
+            const int64_t hw = spatial(p.out);
+            l.b = chunk_images(p.n, image_bytes(p));
+            l.col = conv::util::reserve(cursor, static_cast<std::size_t>(4 * l.b * p.c * hw));
+            l.dy = conv::util::reserve(cursor, static_cast<std::size_t>(4 * l.b * p.k * hw));
+            const int64_t tail = p.n % l.b;
+            l.scratch_bytes = scratch_of({product(p, d, l.b), product(p, d, tail ? tail : l.b)});
+        } else {
+            l.b = p.n;
+            l.scratch_bytes = scratch_of({product(p, d, p.n)});
+        }
+        finish(l, cursor);
+        return l;
+    }
+};
+
+} // namespace
+
+std::size_t set_gemm_chunk_cap(std::size_t bytes) { return g_chunk_cap.exchange(bytes); }
+
+const Solver &gemm_im2col_solver() {
+    static const GemmIm2col s(8, "gemm.im2col");
+    return s;
+}
+
+const Solver &gemm_1x1_solver() {
+    static const Gemm1x1 s(9, "gemm.1x1-nchw");
+    return s;
+}
+
+} // namespace dnncompat::solver

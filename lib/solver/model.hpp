@@ -1,0 +1,102 @@
+// The parts of the solvers' WTI models (internal to lib/solver): tensor sizes, SIMD fill, the
+// per-direction factor and the time model
+//   time = FLOP / (peak x efficiency) + bytes moved / bandwidth + fixed seconds,
+//   WTI  = (FLOP of the direct algorithm / peak) / time.
+#pragma once
+
+#include "solver/solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace dnncompat::solver::model {
+
+inline double bytes_of(const conv::Problem &p, int64_t elems) {
+    (void)p;
+    return 4.0 * static_cast<double>(elems); // FP32 compute; low precision runs through FP32
+}
+
+inline int64_t spatial(const dims_t &v) {
+    int64_t s = 1;
+    for (auto e : v) s *= e;
+    return s;
+}
+
+inline int64_t x_elems(const conv::Problem &p) { return p.n * p.c * spatial(p.in); }
+inline int64_t y_elems(const conv::Problem &p) { return p.n * p.k * spatial(p.out); }
+inline int64_t w_elems(const conv::Problem &p) { return p.k * (p.c / p.groups) * spatial(p.filt); }
+
+// SIMD width in FP32 lanes of the ISA oneDNN runs.
+inline int lanes(const Machine &m) {
+    if (m.isa.find("avx512") != std::string::npos) return 16;
+    if (m.isa.find("avx") != std::string::npos) return 8;
+    return 4;
+}
+
+// Fraction of lanes a channel count fills when blocked by the SIMD width.
+inline double fill(int64_t channels, int simd) {
+    if (channels <= 0) return 1.0;
+    const double blocks = std::ceil(static_cast<double>(channels) / simd);
+    return static_cast<double>(channels) / (blocks * simd);
+}
+
+// The channel counts the kernel vectorises over and reduces over, per direction.
+struct Roles {
+    int64_t out_ch, red_ch; // per group
+};
+inline Roles roles(const conv::Problem &p, Direction d) {
+    const int64_t cg = p.c / p.groups, kg = p.k / p.groups;
+    if (d == Direction::bwd_data) return {cg, kg};
+    return {kg, cg}; // fwd and bwd-filter vectorise over output channels
+}
+
+inline double direction_factor(Direction d) {
+    switch (d) {
+    case Direction::fwd: return 1.0;
+    case Direction::bwd_data: return 0.9;
+    case Direction::bwd_filter: return 0.8; // reduction over N x spatial
+    }
+    return 1.0;
+}
+
+// sgemm's efficiency along one dimension of its block: it reaches its peak on blocks of at least
+// ~64 x 64 x 64.
+inline double sgemm_shape(int64_t v) { return std::min(1.0, 0.25 + static_cast<double>(v) / 128.0); }
+
+// sgemm's efficiency on the products of a GEMM convolution, per image and group (one item of a
+// batched matmul): fwd W [K/g][C/g*R*S] x col [C/g*R*S][out pixels], bwd-data W^T x dy,
+// bwd-filter dy x col^T (its reduction then runs over the pixels of several images at once,
+// which only lengthens a dimension already counted). The three directions multiply the same
+// three sizes in other roles. Call overheads are the solver's own term (one per primitive
+// execution).
+inline double gemm_shape(const conv::Problem &p) {
+    return sgemm_shape(p.k / p.groups) * sgemm_shape(p.c / p.groups * spatial(p.filt)) * sgemm_shape(spatial(p.out));
+}
+
+// The problem's dense FLOP count (direct algorithm), the same in all three directions.
+inline double flop(const conv::Problem &p) { return p.flops(); }
+
+// x, w and y, once each.
+inline double io_bytes(const conv::Problem &p) {
+    return bytes_of(p, x_elems(p)) + bytes_of(p, w_elems(p)) + bytes_of(p, y_elems(p));
+}
+
+// WTI from the parts of the model: efficiency (fraction of peak), the FLOP the algorithm does,
+// the bytes it moves at the machine's bandwidth and fixed seconds (call overheads, serial loops).
+inline double wti_from(const conv::Problem &p, const Machine &m, double eff, double effective_flop,
+                       double bytes, double extra_s = 0.0) {
+    const double f = flop(p);
+    if (f <= 0 || m.peak_gflops <= 0 || m.bandwidth_gbs <= 0 || eff <= 0) return kWtiUnknown;
+    const double ideal_s = f / (m.peak_gflops * 1e9);
+    const double t = effective_flop / (m.peak_gflops * 1e9 * eff) + bytes / (m.bandwidth_gbs * 1e9) + extra_s;
+    return ideal_s / t;
+}
+
+// The solver's efficiency scale: measured (m.efficiency, by solver name) or the built-in value.
+inline double scale(const Machine &m, const char *name, double builtin) {
+    auto it = m.efficiency.find(name);
+    return it != m.efficiency.end() && it->second > 0 ? it->second : builtin;
+}
+
+} // namespace dnncompat::solver::model

@@ -1,0 +1,239 @@
+// The weight cache (lib/conv/weight_cache.hpp): relayout plans keep their transformed weights
+// across calls and never serve them stale. Every result is checked against the naive
+// double-precision reference; the cache's counters (read through the handle) show that the
+// path under test was taken (a hit where reuse is expected, a new transform where w changed).
+//
+// Problem: NHWC FP32 x and y with a KCRS filter, 16 channels, 3x3: oneDNN's jit kernels want
+// blocked weights, so the plan reorders w (a relayout plan) on CPUs of the AVX2 / AVX-512
+// families. Tolerance as conv_forward_test: 1e-5 * sqrt(R) relative, floor 1.
+#include "support/api.hpp"
+#include "support/reference.hpp"
+#include "support/reference_conv_backward.hpp"
+
+#include "conv/weight_cache.hpp"
+
+#include <dnncompat/dnncompat.h>
+
+#include "support/scoped.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace dt = dnncompat_test;
+
+namespace {
+
+using dnncompat::conv::WeightCacheStats;
+
+using dnncompat_test::ScopedEnv;
+
+WeightCacheStats stats(dnncompatHandle_t h) { return dnncompat::conv::weight_cache(*h).stats(); }
+
+struct Conv {
+    dt::Dims x{2, 16, 6, 6}, w{16, 16, 3, 3}, y{2, 16, 6, 6};
+    dt::ConvParams params;
+    dt::TensorDesc xd, yd, dxd, dyd;
+    dt::FilterDesc wd;
+    dt::ConvDesc cd;
+    std::vector<float> xb, dyb;
+    double rtol = 1e-5 * std::sqrt(16.0 * 9.0);
+
+    explicit Conv(dnncompatConvolutionMode_t mode) {
+        params.pad = {1, 1};
+        params.stride = {1, 1};
+        params.dilation = {1, 1};
+        params.convolution_mode = mode == DNNCOMPAT_CONVOLUTION;
+        EXPECT_OK(xd.set(x, dt::channels_last_strides(x)));
+        EXPECT_OK(yd.set(y, dt::channels_last_strides(y)));
+        EXPECT_OK(wd.set(w, DNNCOMPAT_TENSOR_NCHW));
+        EXPECT_OK(cd.set({1, 1}, {1, 1}, {1, 1}, mode));
+        xb = dt::pack_strided(dt::random_vector(dt::element_count(x), 1), x, dt::channels_last_strides(x));
+        dyb = dt::pack_strided(dt::random_vector(dt::element_count(y), 2), y, dt::channels_last_strides(y));
+    }
+
+    // y = conv(x, w) through the C API with exactly the queried workspace.
+    std::vector<float> forward(dnncompatHandle_t h, const std::vector<float> &wb) const {
+        const auto algo = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
+        size_t ws = 0;
+        EXPECT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, xd, wd, cd, yd, algo, &ws));
+        std::vector<char> work(ws);
+        std::vector<float> out(dt::element_count(y), -7.0f);
+        const float one = 1.0f, zero = 0.0f;
+        EXPECT_OK(dnncompatConvolutionForward(h, &one, xd, xb.data(), wd, wb.data(), cd, algo, work.data(), ws,
+                                              &zero, yd, out.data()));
+        return dt::unpack_strided(out.data(), y, dt::channels_last_strides(y));
+    }
+
+    std::vector<double> forward_ref(const std::vector<float> &wb) const {
+        return dt::conv_forward({xb.data(), x, dt::channels_last_strides(x)}, {wb.data(), w, dt::packed_strides(w)},
+                                params, 1.0, 0.0, {});
+    }
+
+    // dx = conv_bwd_data(w, dy).
+    std::vector<float> backward_data(dnncompatHandle_t h, const std::vector<float> &wb) const {
+        const auto algo = DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1;
+        size_t ws = 0;
+        EXPECT_OK(dnncompatGetConvolutionBackwardDataWorkspaceSize(h, wd, yd, cd, xd, algo, &ws));
+        std::vector<char> work(ws);
+        std::vector<float> out(dt::element_count(x), -7.0f);
+        const float one = 1.0f, zero = 0.0f;
+        EXPECT_OK(dnncompatConvolutionBackwardData(h, &one, wd, wb.data(), yd, dyb.data(), cd, algo, work.data(),
+                                                   ws, &zero, xd, out.data()));
+        return dt::unpack_strided(out.data(), x, dt::channels_last_strides(x));
+    }
+
+    std::vector<double> backward_data_ref(const std::vector<float> &wb) const {
+        return dt::conv_backward_data({wb.data(), w, dt::packed_strides(w)},
+                                      {dyb.data(), y, dt::channels_last_strides(y)}, x, params, 1.0, 0.0, {});
+    }
+};
+
+class WeightCacheModes : public ::testing::TestWithParam<dnncompatConvolutionMode_t> {};
+
+// Same w twice: the second call is served from the cache with the same, correct result. Then
+// one element changed in place (same pointer): the result must follow the change.
+TEST_P(WeightCacheModes, ForwardReusesAndNeverServesStale) {
+    dt::Handle h;
+    Conv c(GetParam());
+    std::vector<float> w = dt::random_vector(dt::element_count(c.w), 3);
+
+    const std::vector<float> first = c.forward(h, w);
+    EXPECT_TRUE(dt::expect_close(c.forward_ref(w), first, c.rtol, 1.0, c.y));
+    const WeightCacheStats s1 = stats(h);
+    if (s1.misses == 0 && s1.bypasses == 0) GTEST_SKIP() << "this CPU runs the problem without a weight relayout";
+    EXPECT_EQ(s1.misses, 1u);
+    EXPECT_EQ(s1.hits, 0u);
+
+    const std::vector<float> second = c.forward(h, w);
+    EXPECT_EQ(second, first) << "a cache hit must give the same result";
+    EXPECT_EQ(stats(h).hits, 1u);
+
+    w[5 * 9 + 4] += 0.75f; // one element, same pointer
+    const std::vector<float> third = c.forward(h, w);
+    EXPECT_EQ(stats(h).misses, 2u) << "a changed w must be transformed again";
+    EXPECT_TRUE(dt::expect_close(c.forward_ref(w), third, c.rtol, 1.0, c.y)) << "stale weights served";
+    EXPECT_NE(third, first);
+
+    // The last bit of the last element: a one-word change is always detected.
+    uint32_t bits;
+    std::memcpy(&bits, &w.back(), 4);
+    bits ^= 1u;
+    std::memcpy(&w.back(), &bits, 4);
+    c.forward(h, w);
+    EXPECT_EQ(stats(h).misses, 3u);
+}
+
+TEST_P(WeightCacheModes, BackwardDataReusesAndNeverServesStale) {
+    dt::Handle h;
+    Conv c(GetParam());
+    std::vector<float> w = dt::random_vector(dt::element_count(c.w), 4);
+    const std::vector<float> first = c.backward_data(h, w);
+    EXPECT_TRUE(dt::expect_close(c.backward_data_ref(w), first, c.rtol, 1.0, c.x));
+    if (stats(h).misses == 0) GTEST_SKIP() << "this CPU runs backward data without a weight relayout";
+    EXPECT_EQ(c.backward_data(h, w), first);
+    EXPECT_EQ(stats(h).hits, 1u);
+    w[100] -= 0.5f;
+    EXPECT_TRUE(dt::expect_close(c.backward_data_ref(w), c.backward_data(h, w), c.rtol, 1.0, c.x))
+        << "stale weights served";
+    EXPECT_EQ(stats(h).misses, 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, WeightCacheModes,
+                         ::testing::Values(DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_CONVOLUTION),
+                         [](const auto &param_info) {
+                             return std::string(param_info.param == DNNCOMPAT_CONVOLUTION ? "Convolution"
+                                                                                    : "CrossCorrelation");
+                         });
+
+// Another w pointer is another entry, with the same content or not; the first one still hits.
+TEST(WeightCache, DifferentPointer) {
+    dt::Handle h;
+    Conv c(DNNCOMPAT_CROSS_CORRELATION);
+    const std::vector<float> w1 = dt::random_vector(dt::element_count(c.w), 5);
+    std::vector<float> w2 = w1;
+    const std::vector<float> y1 = c.forward(h, w1);
+    if (stats(h).misses == 0) GTEST_SKIP() << "no weight relayout on this CPU";
+    EXPECT_EQ(c.forward(h, w2), y1);
+    EXPECT_EQ(stats(h).misses, 2u);
+    EXPECT_EQ(stats(h).entries, 2u);
+    w2[0] = 0.9f;
+    EXPECT_TRUE(dt::expect_close(c.forward_ref(w2), c.forward(h, w2), c.rtol, 1.0, c.y));
+    EXPECT_EQ(c.forward(h, w1), y1);
+    EXPECT_EQ(stats(h).hits, 1u);
+}
+
+// DNNCOMPAT_WEIGHT_CACHE=0: nothing kept, every call reorders into the workspace, results
+// identical to the cached handle's.
+TEST(WeightCache, DisabledByEnvironmentGivesIdenticalResults) {
+    Conv c(DNNCOMPAT_CONVOLUTION);
+    std::vector<float> w = dt::random_vector(dt::element_count(c.w), 6);
+    dt::Handle on;
+    const std::vector<float> cached_a = c.forward(on, w), cached_b = c.forward(on, w);
+    if (stats(on).misses == 0) GTEST_SKIP() << "no weight relayout on this CPU";
+    ScopedEnv off("DNNCOMPAT_WEIGHT_CACHE", "0");
+    EXPECT_FALSE(dnncompat::conv::weight_reuse_enabled());
+    dt::Handle h;
+    EXPECT_EQ(c.forward(h, w), cached_a);
+    EXPECT_EQ(c.forward(h, w), cached_b);
+    EXPECT_EQ(stats(h).bypasses, 2u);
+    EXPECT_EQ(stats(h).entries, 0u);
+    EXPECT_EQ(stats(h).hits + stats(h).misses, 0u);
+    w[7] = -w[7];
+    EXPECT_TRUE(dt::expect_close(c.forward_ref(w), c.forward(h, w), c.rtol, 1.0, c.y));
+}
+
+// A cap that holds one 16x16x3x3 entry: three weight tensors in turn evict each other, every
+// result correct; a cap below one entry bypasses the cache.
+TEST(WeightCache, EvictionUnderTinyCap) {
+    Conv c(DNNCOMPAT_CROSS_CORRELATION);
+    std::vector<std::vector<float>> ws;
+    for (int i = 0; i < 3; ++i) ws.push_back(dt::random_vector(dt::element_count(c.w), 10 + i));
+    {
+        ScopedEnv cap("DNNCOMPAT_WEIGHT_CACHE_MB", "0.015"); // 15.7 KB: one 9 KB entry
+        dt::Handle h;
+        for (int round = 0; round < 2; ++round)
+            for (auto &w : ws) {
+                w[round] += 0.25f; // also a changed content on the second round
+                EXPECT_TRUE(dt::expect_close(c.forward_ref(w), c.forward(h, w), c.rtol, 1.0, c.y));
+            }
+        const WeightCacheStats s = stats(h);
+        if (s.misses == 0 && s.bypasses == 0) GTEST_SKIP() << "no weight relayout on this CPU";
+        EXPECT_EQ(s.entries, 1u);
+        EXPECT_LE(s.bytes, dnncompat::conv::weight_cache(*h.get()).cap());
+        EXPECT_EQ(s.evictions, 5u);
+        EXPECT_EQ(s.misses, 6u);
+    }
+    {
+        ScopedEnv cap("DNNCOMPAT_WEIGHT_CACHE_MB", "0.001"); // 1 KB: nothing fits
+        dt::Handle h;
+        EXPECT_TRUE(dt::expect_close(c.forward_ref(ws[0]), c.forward(h, ws[0]), c.rtol, 1.0, c.y));
+        EXPECT_EQ(stats(h).entries, 0u);
+        EXPECT_EQ(stats(h).bypasses, 1u);
+    }
+}
+
+// Both fingerprint forms read every byte: a one-byte change anywhere (block starts and ends,
+// the odd tail) or another length changes them.
+TEST(WeightCache, FingerprintSeesEveryByte) {
+    std::vector<unsigned char> buf(3 * 1048576 / 2 + 13);
+    for (size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<unsigned char>(i * 31 + 7);
+    for (auto fp : {dnncompat::conv::fingerprint, dnncompat::conv::portable_fingerprint}) {
+        const dnncompat::conv::Fingerprint base = fp(buf.data(), buf.size());
+        EXPECT_TRUE(fp(buf.data(), buf.size()) == base);
+        for (size_t pos : {size_t{0}, size_t{7}, size_t{8}, size_t{15}, size_t{16}, size_t{127}, size_t{128},
+                           size_t{1048576}, buf.size() - 13, buf.size() - 1}) {
+            buf[pos] ^= 0x01;
+            EXPECT_TRUE(fp(buf.data(), buf.size()) != base) << "byte " << pos;
+            buf[pos] ^= 0x01;
+        }
+        EXPECT_TRUE(fp(buf.data(), buf.size() - 1) != base) << "length";
+    }
+}
+
+} // namespace

@@ -1,0 +1,330 @@
+// Solver::run(): the GEMM solvers (gemm.im2col, gemm.1x1-nchw) in every direction with alpha /
+// beta, groups, stride, pad, dilation and CONVOLUTION mode, in one workspace chunk or several,
+// and the oneDNN solvers' run() (layout copies, scratchpad, filter flip) against the naive
+// double references; applicability reasons, workspace checks and the alpha / beta contract.
+#include "core/error.hpp"
+#include "solver/gemm_solvers.hpp"
+#include "solver/grammar.hpp"
+#include "solver/immediate.hpp"
+#include "solver/measure.hpp"
+#include "support/reference.hpp"
+#include "support/reference_conv_backward.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+namespace {
+
+using namespace dnncompat;
+using namespace dnncompat_test;
+using solver::Direction;
+
+const Direction kDirs[] = {Direction::fwd, Direction::bwd_data, Direction::bwd_filter};
+
+struct Shape {
+    int64_t n, c, k, g;
+    dims_t in, filt, pad, stride, dil;
+    bool conv_mode = false;
+    bool nhwc = false;
+};
+
+conv::Problem problem_of(const Shape &s) {
+    conv::Problem p = solver::make_problem(s.n, s.c, s.k, s.g, s.in, s.filt, s.pad, s.stride, s.dil,
+                                           DNNCOMPAT_DATA_FLOAT, s.nhwc);
+    if (s.conv_mode) p.mode = DNNCOMPAT_CONVOLUTION;
+    return p;
+}
+
+std::string describe(const Shape &s, Direction d, float alpha, float beta) {
+    return fmt::format("{} {} alpha {} beta {}", problem_of(s).key(), solver::direction_name(d), alpha, beta);
+}
+
+std::vector<int> ints(const dims_t &v) { return std::vector<int>(v.begin(), v.end()); }
+
+// Runs s on the shape in direction d and compares the output with the double reference.
+// beta == 0: the output starts as NaN (it must not be read).
+void expect_matches_reference(const solver::Solver &s, const Shape &sh, Direction d, float alpha, float beta,
+                              double rtol = 1e-4) {
+    const conv::Problem p = problem_of(sh);
+    const std::string what = std::string(s.name()) + " " + describe(sh, d, alpha, beta);
+    const auto a = s.applicable(p, d);
+    ASSERT_TRUE(a.ok) << what << ": " << a.reason;
+    Dims xd{p.n, p.c}, yd{p.n, p.k};
+    xd.insert(xd.end(), p.in.begin(), p.in.end());
+    yd.insert(yd.end(), p.out.begin(), p.out.end());
+    const Dims wd = p.w_dims;
+    const Dims xs = p.x_strides, ys = p.y_strides, ws = dnncompat::packed_strides(p.w_dims, p.w_format);
+    std::vector<float> x = pack_strided(random_vector(dnncompat_test::element_count(xd), 11), xd, xs);
+    std::vector<float> w = pack_strided(random_vector(dnncompat_test::element_count(wd), 12), wd, ws);
+    std::vector<float> y = pack_strided(random_vector(dnncompat_test::element_count(yd), 13), yd, ys);
+    const int out = d == Direction::fwd ? 2 : d == Direction::bwd_data ? 0 : 1;
+    std::vector<float> *bufs[3] = {&x, &w, &y};
+    if (beta == 0.0f)
+        std::fill(bufs[out]->begin(), bufs[out]->end(), std::numeric_limits<float>::quiet_NaN());
+    const std::vector<float> old = *bufs[out];
+
+    // The workspace at an odd address: run() aligns it itself.
+    const std::size_t need = s.workspace(p, d);
+    std::vector<char> space(need + 1);
+    solver::RunArgs args;
+    args.x = x.data();
+    args.w = w.data();
+    args.y = y.data();
+    args.alpha = alpha;
+    args.beta = beta;
+    args.workspace = need ? space.data() + 1 : nullptr;
+    args.workspace_size = need;
+    ASSERT_NO_THROW(s.run(p, d, args)) << what;
+
+    ConvParams cp{ints(p.pad_l), ints(p.stride), ints(p.dilation), static_cast<int>(p.groups), sh.conv_mode};
+    const View xv{x.data(), xd, xs}, wv{w.data(), wd, ws}, yv{y.data(), yd, ys};
+    std::vector<double> ref;
+    std::vector<float> got;
+    switch (d) {
+    case Direction::fwd:
+        ref = conv_forward(xv, wv, cp, alpha, beta, View{beta ? old.data() : nullptr, yd, ys});
+        got = unpack_strided(y.data(), yd, ys);
+        break;
+    case Direction::bwd_data:
+        ref = conv_backward_data(wv, yv, xd, cp, alpha, beta, View{beta ? old.data() : nullptr, xd, xs});
+        got = unpack_strided(x.data(), xd, xs);
+        break;
+    case Direction::bwd_filter:
+        ref = conv_backward_filter(xv, yv, wd, cp, alpha, beta, View{beta ? old.data() : nullptr, wd, ws});
+        got = unpack_strided(w.data(), wd, ws);
+        break;
+    }
+    EXPECT_TRUE(expect_close(ref, got, rtol, 1.0)) << what;
+}
+
+dnncompatStatus_t status_of(const std::function<void()> &f) {
+    try {
+        f();
+    } catch (const Error &e) {
+        return e.status();
+    }
+    return DNNCOMPAT_STATUS_SUCCESS;
+}
+
+// Shapes for gemm.im2col: plain, groups + stride 2 + asymmetric filter, dilation + CONVOLUTION
+// mode, pad larger than the filter reach, a 1x1 strided case.
+const Shape kIm2colShapes[] = {
+    {2, 3, 4, 1, {7, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1}},
+    {2, 6, 4, 2, {9, 8}, {3, 2}, {1, 0}, {2, 2}, {1, 1}},
+    {1, 4, 6, 1, {8, 9}, {3, 2}, {2, 1}, {1, 2}, {2, 3}, true},
+    {2, 4, 4, 4, {5, 5}, {3, 3}, {1, 1}, {2, 1}, {1, 1}, true},
+    {1, 5, 3, 1, {4, 6}, {2, 3}, {3, 2}, {1, 1}, {1, 1}},
+    {2, 4, 6, 2, {6, 7}, {1, 1}, {0, 0}, {2, 2}, {1, 1}},
+};
+
+TEST(GemmIm2col, EveryDirectionMatchesTheReference) {
+    const solver::Solver &s = solver::gemm_im2col_solver();
+    for (const Shape &sh : kIm2colShapes)
+        for (Direction d : kDirs) {
+            expect_matches_reference(s, sh, d, 1.0f, 0.0f);
+            expect_matches_reference(s, sh, d, 0.5f, 0.25f);
+        }
+}
+
+// Sets the workspace chunk cap of the GEMM solvers for one scope.
+class ChunkCap {
+public:
+    explicit ChunkCap(std::size_t bytes) : old_(solver::set_gemm_chunk_cap(bytes)) {}
+    ~ChunkCap() { solver::set_gemm_chunk_cap(old_); }
+
+private:
+    std::size_t old_;
+};
+
+// A workspace chunk smaller than the batch: 5 images in chunks of 2, 2 and 1 (the last one a
+// smaller matmul), bwd-filter accumulating over the chunks; every direction, alpha / beta
+// including beta = 1.
+TEST(GemmIm2col, ChunksSmallerThanTheBatchMatchTheReference) {
+    const solver::Solver &s = solver::gemm_im2col_solver();
+    // Groups, stride 2 x 1, CONVOLUTION mode; out 4x6: one image's matrices 2 x 18 x 24 floats
+    // (3456 bytes), bwd-filter's dy 6 x 24 floats more (4032 bytes).
+    const Shape sh{5, 4, 6, 2, {7, 6}, {3, 3}, {1, 1}, {2, 1}, {1, 1}, true};
+    const conv::Problem p = problem_of(sh);
+    const std::size_t whole = s.workspace(p, Direction::fwd);
+    EXPECT_EQ(whole, 5u * 3456 + 64);
+    const ChunkCap cap(2 * 4032 + 100);
+    EXPECT_EQ(s.workspace(p, Direction::fwd), 2u * 3456 + 64);
+    EXPECT_EQ(s.workspace(p, Direction::bwd_data), 2u * 3456 + 64);
+    EXPECT_EQ(s.workspace(p, Direction::bwd_filter), 2u * 3456 + 2u * 6 * 24 * 4 + 64);
+    for (Direction d : kDirs) {
+        expect_matches_reference(s, sh, d, 1.0f, 0.0f);
+        expect_matches_reference(s, sh, d, 0.5f, 0.25f);
+        expect_matches_reference(s, sh, d, -1.5f, 1.0f);
+    }
+    // A cap below one image still runs, one image per chunk.
+    const ChunkCap tiny(1);
+    EXPECT_EQ(s.workspace(p, Direction::fwd), 3456u + 64);
+    for (Direction d : kDirs) expect_matches_reference(s, sh, d, 0.5f, 0.25f);
+}
+
+const Shape kOneByOneShapes[] = {
+    {2, 6, 4, 1, {5, 7}, {1, 1}, {0, 0}, {1, 1}, {1, 1}},
+    {3, 6, 8, 2, {4, 3}, {1, 1}, {0, 0}, {1, 1}, {2, 2}, true},
+    {2, 4, 5, 1, {3, 4, 5}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}},
+};
+
+TEST(Gemm1x1, EveryDirectionMatchesTheReference) {
+    const solver::Solver &s = solver::gemm_1x1_solver();
+    for (const Shape &sh : kOneByOneShapes)
+        for (Direction d : kDirs) {
+            expect_matches_reference(s, sh, d, 1.0f, 0.0f);
+            expect_matches_reference(s, sh, d, 0.5f, 0.25f);
+        }
+}
+
+// 1x1 bwd-filter packs x and dy per chunk: 5 images in chunks of 2, 2 and 1.
+TEST(Gemm1x1, BwdFilterChunksMatchTheReference) {
+    const solver::Solver &s = solver::gemm_1x1_solver();
+    const Shape sh{5, 6, 4, 2, {3, 5}, {1, 1}, {0, 0}, {1, 1}, {1, 1}}; // (6 + 4) x 15 floats an image
+    const ChunkCap cap(2 * 600 + 100);
+    // 2 images: packed x 720 bytes, packed dy 480 bytes, each 64-byte aligned, plus slack.
+    EXPECT_EQ(s.workspace(problem_of(sh), Direction::bwd_filter), 768u + 512 + 64);
+    EXPECT_EQ(s.workspace(problem_of(sh), Direction::fwd), 0u);
+    for (Direction d : kDirs) {
+        expect_matches_reference(s, sh, d, 1.0f, 0.0f);
+        expect_matches_reference(s, sh, d, -1.5f, 1.0f);
+        expect_matches_reference(s, sh, d, 0.5f, 0.25f);
+    }
+}
+
+TEST(GemmSolvers, ApplicabilityGivesReasons) {
+    const solver::Solver &im2col = solver::gemm_im2col_solver(), &one = solver::gemm_1x1_solver();
+    EXPECT_EQ(im2col.id(), 8u);
+    EXPECT_EQ(one.id(), 9u);
+    EXPECT_EQ(solver::by_id(8), &im2col);
+    EXPECT_EQ(solver::by_id(9), &one);
+    const conv::Problem nhwc = solver::parse_problem("n=2,c=8,h=6,k=1,layout=nhwc");
+    for (const solver::Solver *s : {&im2col, &one}) {
+        const auto a = s->applicable(nhwc, Direction::fwd);
+        EXPECT_FALSE(a.ok) << s->name();
+        EXPECT_NE(a.reason.find("x is not fully packed NCHW"), std::string::npos) << a.reason;
+        const auto h = s->applicable(solver::parse_problem("n=2,c=8,h=6,k=1,dtype=f16"), Direction::fwd);
+        EXPECT_FALSE(h.ok);
+        EXPECT_NE(h.reason.find("FLOAT"), std::string::npos) << h.reason;
+    }
+    const conv::Problem k3 = solver::parse_problem("n=2,c=8,h=6,k=3");
+    EXPECT_TRUE(im2col.applicable(k3, Direction::bwd_data).ok);
+    const auto a = one.applicable(k3, Direction::fwd);
+    EXPECT_FALSE(a.ok);
+    EXPECT_NE(a.reason.find("1x1"), std::string::npos) << a.reason;
+    EXPECT_FALSE(one.applicable(solver::parse_problem("n=2,c=8,h=6,k=1,u=2"), Direction::fwd).ok);
+    EXPECT_FALSE(im2col.applicable(solver::parse_problem("n=1,c=4,d=4,h=4,k=3"), Direction::fwd).ok);
+    // Workspace: the matrices of a chunk (here both images: C*R*S x OH*OW floats each) plus
+    // alignment slack, bwd-filter also the chunk's dy (K x OH*OW floats per image); none for 1x1
+    // fwd / bwd-data, the packed x and dy for 1x1 bwd-filter.
+    EXPECT_EQ(im2col.workspace(k3, Direction::fwd), 4u * 2 * 8 * 9 * 36 + 64);
+    EXPECT_EQ(im2col.workspace(k3, Direction::bwd_filter), 4u * 2 * 8 * 9 * 36 + 4u * 2 * 8 * 36 + 64);
+    const conv::Problem k1 = solver::parse_problem("n=2,c=8,h=6,k=1");
+    EXPECT_EQ(one.workspace(k1, Direction::fwd), 0u);
+    EXPECT_EQ(one.workspace(k1, Direction::bwd_data), 0u);
+    EXPECT_EQ(one.workspace(k1, Direction::bwd_filter), 4u * 2 * (8 + 8) * 36 + 64);
+}
+
+TEST(GemmSolvers, OneByOneRanksAboveIm2colOnOneByOneLayers) {
+    const conv::Problem p = solver::parse_problem("n=32,c=256,h=28,k=1,o=64");
+    const auto &m = solver::current_machine();
+    for (Direction d : kDirs)
+        EXPECT_GT(solver::gemm_1x1_solver().wti(p, d, m), solver::gemm_im2col_solver().wti(p, d, m))
+            << solver::direction_name(d);
+}
+
+TEST(GemmSolvers, SmallWorkspaceIsBadParam) {
+    const solver::Solver &s = solver::gemm_im2col_solver();
+    const conv::Problem p = solver::parse_problem("n=1,c=4,h=5,k=3");
+    std::vector<float> x(4 * 25), w(4 * 4 * 9), y(4 * 25);
+    std::vector<char> ws(s.workspace(p, Direction::fwd));
+    solver::RunArgs a;
+    a.x = x.data();
+    a.w = w.data();
+    a.y = y.data();
+    a.workspace = ws.data();
+    a.workspace_size = ws.size() - 1;
+    EXPECT_EQ(status_of([&] { s.run(p, Direction::fwd, a); }), DNNCOMPAT_STATUS_BAD_PARAM);
+    a.workspace_size = ws.size();
+    EXPECT_EQ(status_of([&] { s.run(p, Direction::fwd, a); }), DNNCOMPAT_STATUS_SUCCESS);
+    a.workspace = nullptr;
+    EXPECT_EQ(status_of([&] { s.run(p, Direction::fwd, a); }), DNNCOMPAT_STATUS_BAD_PARAM);
+    // A solver that does not apply: NOT_SUPPORTED, not a wrong answer.
+    EXPECT_EQ(status_of([&] { solver::gemm_1x1_solver().run(p, Direction::fwd, a); }),
+              DNNCOMPAT_STATUS_NOT_SUPPORTED);
+}
+
+// oneDNN solvers: every one that applies to these shapes, every direction. NHWC makes the blocked
+// kernels copy layouts; CONVOLUTION mode flips the filter (and the filter gradient back).
+const Shape kOnednnShapes[] = {
+    {2, 8, 8, 1, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, true},
+    {2, 8, 16, 1, {5, 5}, {1, 1}, {0, 0}, {1, 1}, {1, 1}, false, true},
+    {2, 16, 16, 16, {7, 7}, {3, 3}, {1, 1}, {2, 2}, {1, 1}, true},
+    {1, 16, 16, 1, {8, 8}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, false, true},
+};
+
+TEST(OnednnSolvers, RunMatchesTheReference) {
+    int ran = 0;
+    for (const Shape &sh : kOnednnShapes) {
+        const conv::Problem p = problem_of(sh);
+        for (const solver::Solver *s : solver::all()) {
+            if (s->id() > 7) continue;
+            for (Direction d : kDirs) {
+                if (!s->applicable(p, d).ok) continue;
+                expect_matches_reference(*s, sh, d, 1.0f, 0.0f, s->id() == 5 ? 2e-3 : 1e-4);
+                ++ran;
+            }
+        }
+    }
+    EXPECT_GE(ran, 12);
+}
+
+TEST(OnednnSolvers, AlphaBetaOtherThanOneZeroIsNotSupportedAndWorkspaceIsChecked) {
+    const conv::Problem p = problem_of(kOnednnShapes[0]); // CONVOLUTION mode: a flip buffer at least
+    const auto r = solver::rank(p, Direction::fwd, solver::current_machine());
+    const solver::Solver *s = nullptr;
+    for (const auto &c : r.ranked)
+        if (c.solver->id() <= 7) {
+            s = c.solver;
+            break;
+        }
+    ASSERT_NE(s, nullptr);
+    const std::size_t need = s->workspace(p, Direction::fwd);
+    ASSERT_GT(need, 0u);
+    std::vector<float> x(2 * 8 * 36), w(8 * 8 * 9), y(2 * 8 * 36);
+    std::vector<char> ws(need);
+    solver::RunArgs a;
+    a.x = x.data();
+    a.w = w.data();
+    a.y = y.data();
+    a.workspace = ws.data();
+    a.workspace_size = need;
+    a.alpha = 0.5f;
+    EXPECT_EQ(status_of([&] { s->run(p, Direction::fwd, a); }), DNNCOMPAT_STATUS_NOT_SUPPORTED) << s->name();
+    a.alpha = 1.0f;
+    a.beta = 1.0f;
+    EXPECT_EQ(status_of([&] { s->run(p, Direction::fwd, a); }), DNNCOMPAT_STATUS_NOT_SUPPORTED) << s->name();
+    a.beta = 0.0f;
+    a.workspace_size = need - 1;
+    EXPECT_EQ(status_of([&] { s->run(p, Direction::fwd, a); }), DNNCOMPAT_STATUS_BAD_PARAM) << s->name();
+}
+
+TEST(Measure, TimesTheGemmSolvers) {
+    const conv::Problem p = solver::parse_problem("n=2,c=8,h=8,k=1");
+    solver::MeasureOptions o;
+    o.runs = 2;
+    for (const solver::Solver *s : {&solver::gemm_1x1_solver(), &solver::gemm_im2col_solver()}) {
+        const auto mm = solver::measure(p, Direction::bwd_filter, *s, o);
+        EXPECT_TRUE(mm.ok) << s->name() << ": " << mm.error;
+        EXPECT_GT(mm.median_ms, 0.0);
+    }
+    const auto no = solver::measure(solver::parse_problem("n=2,c=8,h=8,k=3"), Direction::fwd,
+                                    solver::gemm_1x1_solver(), o);
+    EXPECT_FALSE(no.ok);
+    EXPECT_NE(no.error.find("1x1"), std::string::npos) << no.error;
+}
+
+} // namespace
