@@ -98,4 +98,11 @@ std::vector<SchemaError> validate(const nlohmann::ordered_json& doc, std::string
     return validate(nlohmann::json::parse(doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)), schema_file);
 }
 
+std::string list_schema_errors(const std::vector<SchemaError>& errors, std::size_t max_listed) {
+    std::string out;
+    for (std::size_t i = 0; i < errors.size() && i < max_listed; ++i)
+        out += "\n  " + (errors[i].pointer.empty() ? std::string("/") : errors[i].pointer) + ": " + errors[i].reason;
+    return out;
+}
+
 }  // namespace dnncompat::trace

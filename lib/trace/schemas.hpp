@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,5 +28,9 @@ std::vector<SchemaError> validate(const nlohmann::json& doc, std::string_view sc
 
 /// Same, for an insertion-ordered document (such as an imported trace).
 std::vector<SchemaError> validate(const nlohmann::ordered_json& doc, std::string_view schema_file);
+
+/// The first `max_listed` errors, one per line, each "\n  /pointer: reason" ("/" for the root):
+/// what follows a message's "N schema error(s):".
+std::string list_schema_errors(const std::vector<SchemaError>& errors, std::size_t max_listed = 10);
 
 }  // namespace dnncompat::trace

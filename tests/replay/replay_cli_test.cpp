@@ -1,16 +1,14 @@
 // Black-box tests of dnncompat-replay: runs the built binary and checks its exit code, its
 // text output and its --json report (validated against schemas/replay-report.schema.json).
+#include "support/cli.hpp"
 #include "trace/schemas.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
@@ -21,42 +19,14 @@ const std::string kReplay = DNNCOMPAT_BINARY_DIR "/dnncompat-replay";
 const std::string kTraces = DNNCOMPAT_TEST_DATA "/traces";
 const std::string kResnetTrace = DNNCOMPAT_SOURCE_DIR "/examples/traces/resnet50-eval-b4-fp32.json";
 
-struct Result {
-    int rc = -1;
-    std::string out, err;
-    json report; // parsed --json report, when one was asked for and written
-};
+using Result = dnncompat_test::CliResult;
 
-std::string slurp(const fs::path &p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-std::string quote(const std::string &s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
+std::string quote(const std::string &s) { return dnncompat_test::shell_quote(s); }
+std::string slurp(const std::string &path) { return dnncompat_test::read_text_file(path); }
 
 /// Runs dnncompat-replay with `args` (already quoted where needed); with_json adds --json FILE.
 Result replay(const std::string &args, bool with_json = true) {
-    const fs::path dir = fs::path(testing::TempDir()) /
-                         ("replay_" + std::string(testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::create_directories(dir);
-    const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt", report = dir / "report.json";
-    fs::remove(report);
-    std::string cmd = quote(kReplay) + " " + args;
-    if (with_json) cmd += " --json " + quote(report.string());
-    cmd += " >" + quote(out.string()) + " 2>" + quote(err.string());
-    const int status = std::system(cmd.c_str());
-    Result r;
-    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    if (with_json && fs::exists(report)) r.report = json::parse(slurp(report));
-    return r;
+    return dnncompat_test::run_cli(kReplay, args, with_json);
 }
 
 /// Asserts the report follows the report schema.

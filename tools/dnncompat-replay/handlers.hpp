@@ -155,10 +155,12 @@ struct CallRecord {
     std::optional<uint64_t> ws_recorded, ws_ours;
     double flop = 0;           ///< floating-point operations of one run (forward convolution)
     std::vector<diag::Diagnostic> diagnostics;
-    /// Convolutions: the immediate-mode (WTI) ranking of the solvers, best first, top 3.
+    /// Convolutions: the solvers in the order the library uses them, best first, top 3: the
+    /// find-db's measured order when Find has measured the problem, else the WTI ranking.
     struct RankedSolver {
         std::string name, cudnn_algo;
         double wti = 0;
+        double measured_ms = -1; ///< find-db time, -1 when not measured
     };
     std::vector<RankedSolver> solvers;
 };

@@ -4,6 +4,7 @@
 #include "conv/problem.hpp"
 #include "core/error.hpp"
 #include "solver/immediate.hpp"
+#include "solver/select.hpp"
 
 #include <fmt/format.h>
 
@@ -300,10 +301,11 @@ void Call::note_solver_ranking(dnncompatTensorDescriptor_t x, dnncompatFilterDes
     try {
         const conv::Problem p = conv::make_problem(*x, *w, *conv, y);
         const auto d = static_cast<solver::Direction>(dir);
-        const solver::Ranking r = solver::rank(p, d, solver::current_machine());
-        for (std::size_t i = 0; i < r.ranked.size() && i < 3; ++i) {
-            const auto &cand = r.ranked[i];
-            record.solvers.push_back({cand.solver->name(), algo_name(cand.solver->cudnn_algo(d)), cand.wti});
+        const auto order = solver::preference(p, d);
+        for (std::size_t i = 0; i < order.size() && i < 3; ++i) {
+            const auto &s = order[i];
+            record.solvers.push_back({s.solver->name(), algo_name(s.solver->cudnn_algo(d)), s.wti,
+                                      s.measured ? s.ms : -1.0});
         }
     } catch (const std::exception &) {
         record.solvers.clear(); // the call itself reports why the problem is invalid

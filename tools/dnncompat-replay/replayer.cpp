@@ -5,9 +5,8 @@
 
 #include <core/diagnostics.hpp>
 #include <core/logging.hpp>
-#include <trace/compressed_input.hpp>
 #include <trace/log_importer.hpp>
-#include <trace/schemas.hpp>
+#include <trace/trace_file.hpp>
 
 #include <fmt/format.h>
 
@@ -20,52 +19,14 @@
 namespace dnncompat::replay {
 namespace {
 
-struct LoadedTrace {
-    json doc;
-    std::string kind; ///< "trace" or "log"
-};
-
-/// Reads a JSON trace (validated against trace.schema.json) or imports a cuDNN API log, told
-/// apart by content: a JSON trace starts with '{'.
-LoadedTrace load(const std::string &path) {
-    std::unique_ptr<trace::InputFile> file;
+/// The input (a JSON trace or a cuDNN API log): trace::load_trace_file, whose errors make the
+/// input unusable (exit 2, its message as is).
+trace::TraceFile load(const std::string &path) {
     try {
-        file = trace::open_input_file(path);
-    } catch (const std::exception &e) {
-        throw InputError(fmt::format("cannot open {}: {}", path, e.what()));
+        return trace::load_trace_file(path);
+    } catch (const trace::ImportError &e) {
+        throw InputError(e.what());
     }
-    std::istream &in = file->stream();
-    while (in && std::isspace(in.peek())) in.get();
-    LoadedTrace out;
-    if (in.peek() == '{') {
-        out.kind = "trace";
-        try {
-            out.doc = json::parse(in);
-        } catch (const json::exception &e) {
-            throw InputError(fmt::format("{}: not valid JSON: {}", path, e.what()));
-        }
-        if (!file->error().empty()) throw InputError(fmt::format("{}: {}", path, file->error()));
-        const auto errors = trace::validate(out.doc, "trace.schema.json");
-        if (!errors.empty()) {
-            std::string msg = fmt::format("{}: not a valid dnncompat trace ({} schema error(s)):", path, errors.size());
-            for (std::size_t i = 0; i < errors.size() && i < 10; ++i)
-                msg += fmt::format("\n  {}: {}", errors[i].pointer.empty() ? "/" : errors[i].pointer,
-                                   errors[i].reason);
-            throw InputError(msg);
-        }
-        return out;
-    }
-    out.kind = "log";
-    try {
-        trace::ImportOptions options;
-        options.source_name = std::filesystem::path(path).filename().string();
-        trace::ImportResult result = trace::import_log(in, options);
-        out.doc = json::parse(result.trace.dump());
-    } catch (const std::exception &e) {
-        throw InputError(fmt::format("{}: cannot import as a cuDNN API log: {}", path, e.what()));
-    }
-    if (!file->error().empty()) throw InputError(fmt::format("{}: {}", path, file->error()));
-    return out;
 }
 
 /// Recorded status names -> codes, from the library's own spelling of every known code.
@@ -243,7 +204,7 @@ int run_replay(const Options &opt) {
         if (fs::is_directory(opt.json_path, ec))
             throw InputError(fmt::format("--json {}: is a folder, not a file", opt.json_path));
     }
-    const LoadedTrace input = load(opt.input);
+    const trace::TraceFile input = load(opt.input);
     const json &calls = input.doc.at("calls");
     if (!calls.is_array()) throw InputError(fmt::format("{}: /calls is not an array", opt.input));
 

@@ -102,10 +102,14 @@ std::string call_line(const CallRecord &r, bool verbose) {
     if (verbose && r.ws_recorded && r.ws_ours)
         line += fmt::format("  workspace recorded {} B, ours {} B", *r.ws_recorded, *r.ws_ours);
     if (!r.solvers.empty()) {
-        line += "\n        solvers by WTI:";
-        for (std::size_t i = 0; i < r.solvers.size(); ++i)
-            line += fmt::format(" {}. {} ({}) {:.3f}", i + 1, r.solvers[i].name, r.solvers[i].cudnn_algo,
-                                r.solvers[i].wti);
+        const bool measured = r.solvers.front().measured_ms >= 0;
+        line += measured ? "\n        solvers by find-db time:" : "\n        solvers by WTI:";
+        for (std::size_t i = 0; i < r.solvers.size(); ++i) {
+            const auto &s = r.solvers[i];
+            line += s.measured_ms >= 0
+                        ? fmt::format(" {}. {} ({}) {:.3f} ms", i + 1, s.name, s.cudnn_algo, s.measured_ms)
+                        : fmt::format(" {}. {} ({}) {:.3f}", i + 1, s.name, s.cudnn_algo, s.wti);
+        }
         line += " -> " + r.solvers.front().name;
     }
     return line;
@@ -156,7 +160,10 @@ nlohmann::json call_json(const CallRecord &r) {
     if (!r.impl.empty()) j["impl"] = r.impl;
     if (!r.solvers.empty()) {
         nlohmann::json ranked = nlohmann::json::array();
-        for (const auto &s : r.solvers) ranked.push_back({{"solver", s.name}, {"cudnn_algo", s.cudnn_algo}, {"wti", s.wti}});
+        for (const auto &s : r.solvers) {
+            ranked.push_back({{"solver", s.name}, {"cudnn_algo", s.cudnn_algo}, {"wti", s.wti}});
+            if (s.measured_ms >= 0) ranked.back()["measured_ms"] = s.measured_ms;
+        }
         j["solvers"] = {{"ranked", ranked}, {"choice", r.solvers.front().name}};
     }
     if (!r.info.empty()) j["info"] = r.info;

@@ -1,11 +1,19 @@
 // dnncompat-select: ranks the convolution solvers for one problem (immediate mode, by WTI) and
 // optionally measures them (Find mode) to show the regret of the immediate choice.
-// Exit codes: 0 ranked, 2 unusable command line or problem string.
+// --calibrate measures this machine and stores its model in the perf-db (see solver/calibrate.hpp).
+// --trace ranks every distinct convolution layer of a trace or cuDNN log (see trace_mode.hpp).
+// --json FILE writes the report of either mode (schemas/select-report.schema.json), checked
+// against the schema before it is written.
+// Exit codes: 0 ranked, 2 unusable command line, problem string or trace (or an internal error:
+// a report that does not match its schema).
+// With --calibrate: 1 when the calibration fails or the perf-db cannot be written.
 #include "core/atomic_file.hpp"
-#include "core/enums.hpp"
+#include "dnncompat-select/common.hpp"
+#include "dnncompat-select/trace_mode.hpp"
+#include "solver/calibrate.hpp"
 #include "solver/grammar.hpp"
 #include "solver/immediate.hpp"
-#include "solver/measure.hpp"
+#include "solver/perf_db.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -19,7 +27,7 @@
 namespace {
 
 using namespace dnncompat;
-using json = nlohmann::ordered_json;
+using select::json;
 
 struct Options {
     std::string conv;
@@ -29,6 +37,9 @@ struct Options {
     std::string json_path;
     std::optional<std::size_t> workspace_limit;
     int runs = 5;
+    bool calibrate = false;
+    double calibrate_budget = 60.0;
+    std::string trace; // --trace FILE
 };
 
 void say(const std::string &m) { std::fputs(("dnncompat-select: " + m + "\n").c_str(), stderr); }
@@ -36,54 +47,24 @@ void say(const std::string &m) { std::fputs(("dnncompat-select: " + m + "\n").c_
 std::string ms_str(double ms) { return ms < 0 ? "-" : fmt::format("{:.3f}", ms); }
 std::string wti_str(double w) { return w == solver::kWtiUnknown ? "unknown" : fmt::format("{:.3f}", w); }
 
-// "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM" and the like, from the enum table.
-std::string algo_full_name(solver::Direction d, int algo) {
-    const char *type = d == solver::Direction::fwd        ? "cudnnConvolutionFwdAlgo_t"
-                       : d == solver::Direction::bwd_data ? "cudnnConvolutionBwdDataAlgo_t"
-                                                          : "cudnnConvolutionBwdFilterAlgo_t";
-    return enums::describe(type, algo);
-}
-
 json rank_direction(const conv::Problem &p, solver::Direction d, const Options &o, const solver::Machine &m) {
     const solver::Ranking r = solver::rank(p, d, m, o.workspace_limit);
     json j;
     j["direction"] = solver::direction_name(d);
     fmt::print("\n{} ({} GFLOP)\n", solver::direction_name(d), p.flops() / 1e9);
-    std::vector<double> measured(r.ranked.size(), -1.0);
-    double best_ms = -1;
-    std::size_t best_i = 0;
-    if (o.measure) {
-        solver::MeasureOptions mo;
-        mo.runs = o.runs;
-        for (std::size_t i = 0; i < r.ranked.size(); ++i) {
-            // The reference kernel runs 30-100x slower than any real kernel: timing it would
-            // dominate the run, and immediate mode never picks it while another solver applies.
-            if (r.ranked[i].solver->last_resort() && i > 0) continue;
-            const auto mm = solver::measure(p, d, *r.ranked[i].solver, mo);
-            if (mm.ok) measured[i] = mm.median_ms;
-            if (mm.ok && (best_ms < 0 || mm.median_ms < best_ms)) best_ms = mm.median_ms, best_i = i;
-        }
-    }
+    std::optional<select::Timings> timed;
+    if (o.measure) timed = select::time_ranked(p, d, r, o.runs);
+    const std::vector<double> measured = timed ? timed->ms : std::vector<double>(r.ranked.size(), -1.0);
     fmt::print("  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>14}{}\n", "rank", "solver", "oneDNN impl",
                "cuDNN algorithm", "WTI", "est. ms", "workspace B", o.measure ? "   meas. ms" : "");
     json ranked = json::array();
     for (std::size_t i = 0; i < r.ranked.size(); ++i) {
         const auto &c = r.ranked[i];
-        const std::string algo = algo_full_name(d, c.solver->cudnn_algo(d));
+        const std::string algo = select::cudnn_algo_name(d, c.solver->cudnn_algo(d));
         fmt::print("  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>14}{}\n", i + 1, c.solver->name(), c.impl, algo,
                    wti_str(c.wti), ms_str(c.est_ms), c.workspace,
                    o.measure ? fmt::format(" {:>10}", ms_str(measured[i])) : "");
-        json e;
-        e["rank"] = i + 1;
-        e["solver"] = c.solver->name();
-        e["solver_id"] = c.solver->id();
-        e["impl"] = c.impl;
-        e["cudnn_algo"] = algo;
-        e["wti"] = c.wti;
-        e["est_ms"] = c.est_ms;
-        e["workspace_bytes"] = c.workspace;
-        if (o.measure) e["measured_ms"] = measured[i] < 0 ? json(nullptr) : json(measured[i]);
-        ranked.push_back(e);
+        ranked.push_back(select::candidate_json(i, c, d, timed ? &*timed : nullptr));
     }
     json excluded = json::array();
     for (const auto &c : r.excluded) {
@@ -99,14 +80,14 @@ json rank_direction(const conv::Problem &p, solver::Direction d, const Options &
         return j;
     }
     const auto &top = r.ranked.front();
-    fmt::print("  choice: {} ({}, WTI {})\n", top.solver->name(), algo_full_name(d, top.solver->cudnn_algo(d)),
+    fmt::print("  choice: {} ({}, WTI {})\n", top.solver->name(), select::cudnn_algo_name(d, top.solver->cudnn_algo(d)),
                wti_str(top.wti));
     j["choice"] = top.solver->name();
-    if (o.measure && best_ms > 0 && measured[0] > 0) {
-        const double regret = measured[0] / best_ms;
-        fmt::print("  measured best: {} {:.3f} ms; regret of the choice {:.3f}x\n", r.ranked[best_i].solver->name(),
-                   best_ms, regret);
-        j["measured_best"] = r.ranked[best_i].solver->name();
+    if (timed && timed->best_ms > 0 && measured[0] > 0) {
+        const double regret = measured[0] / timed->best_ms;
+        fmt::print("  measured best: {} {:.3f} ms; regret of the choice {:.3f}x\n",
+                   r.ranked[timed->best].solver->name(), timed->best_ms, regret);
+        j["measured_best"] = r.ranked[timed->best].solver->name();
         j["regret"] = regret;
     }
     return j;
@@ -128,17 +109,48 @@ int run(const Options &o) {
     fmt::print("problem: {}\n", solver::canonical(p));
     fmt::print("machine: {} ({}, {} threads, oneDNN {}), peak {:.1f} GFLOP/s, {:.1f} GB/s [{}]\n", m.cpu, m.isa,
                m.threads, m.onednn_version, m.peak_gflops, m.bandwidth_gbs, m.source);
-    json report;
+    json report = select::report_head("conv");
     report["problem"] = solver::canonical(p);
-    report["machine"] = {{"signature", m.signature()}, {"peak_gflops", m.peak_gflops},
-                         {"bandwidth_gbs", m.bandwidth_gbs}, {"model", m.source}};
+    report["machine"] = select::machine_json(m);
     report["directions"] = json::array();
     for (auto d : dirs) report["directions"].push_back(rank_direction(p, d, o, m));
-    if (!o.json_path.empty()) files::write_atomically(o.json_path, report.dump(2) + "\n");
+    if (!o.json_path.empty()) select::write_report(o.json_path, report);
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
         say("error writing to standard output");
         return 2;
     }
+    return 0;
+}
+
+// --calibrate: measures the machine, prints the before / after report and stores the model under
+// this machine's signature in the perf-db. 0 on success, 1 when it cannot measure or write.
+int calibrate(const Options &o) {
+    const std::string path = solver::perf_db_path();
+    try {
+        files::with_lock(path, [] {}); // fail before measuring when the perf-db cannot be written
+    } catch (const std::exception &e) {
+        say(std::string("cannot write the perf-db: ") + e.what());
+        return 1;
+    }
+    solver::CalibrationOptions co;
+    co.budget_s = o.calibrate_budget;
+    co.progress = [](const std::string &m) { say("calibrate: " + m); };
+    solver::Calibration c;
+    try {
+        c = solver::calibrate(co);
+    } catch (const std::exception &e) {
+        say(std::string("calibration failed: ") + e.what());
+        return 1;
+    }
+    fmt::print("{}", solver::format_report(c));
+    try {
+        solver::store_machine(path, c.after);
+    } catch (const std::exception &e) {
+        say(std::string("cannot write the perf-db: ") + e.what());
+        return 1;
+    }
+    fmt::print("perf-db: stored the calibrated model of \"{}\" in {}\n", c.after.signature(), path);
+    std::fflush(stdout);
     return 0;
 }
 
@@ -151,14 +163,21 @@ int main(int argc, char **argv) {
                  "dnncompat-select"};
     app.add_option("--conv", o.conv,
                    "problem: \"n=32,c=64,h=56,w=56,k=3\" (keys n c h w d k r s t o p u l g dtype layout) or a "
-                   "benchdnn descriptor \"mb32ic64ih56oc64kh3ph1\"")
-        ->required();
+                   "benchdnn descriptor \"mb32ic64ih56oc64kh3ph1\"; required unless --calibrate");
     app.add_option("--dir", o.dir, "direction: fwd, bwd-data, bwd-filter or all")
         ->check(CLI::IsMember({"fwd", "bwd-data", "bwd-filter", "all"}));
     app.add_flag("--measure", o.measure, "time every ranked solver and show the regret of the choice");
     app.add_option("--runs", o.runs, "timed runs per solver with --measure (median)")->check(CLI::Range(1, 1000));
     app.add_flag("--explain", o.explain, "also list the solvers that do not serve a direction at all");
     app.add_option("--json", o.json_path, "write the report as JSON to FILE");
+    app.add_flag("--calibrate", o.calibrate,
+                 "measure this machine (peak, bandwidth, per-solver efficiency) and store the model in the "
+                 "perf-db ($XDG_CACHE_HOME/dnncompat/perf-db.json; DNNCOMPAT_CACHE_DIR overrides)");
+    app.add_option("--calibrate-budget", o.calibrate_budget, "time budget of --calibrate, seconds")
+        ->check(CLI::Range(1.0, 3600.0));
+    app.add_option("--trace", o.trace,
+                   "rank every distinct convolution layer of FILE (JSON trace or cuDNN API log, plain, xz or "
+                   "gzip) in the directions it calls; with --measure, --runs, --json, --workspace-limit");
     std::size_t limit = 0;
     auto *lim = app.add_option("--workspace-limit", limit, "leave out solvers needing more workspace (bytes)");
     try {
@@ -168,7 +187,21 @@ int main(int argc, char **argv) {
         return rc == 0 ? 0 : 2;
     }
     if (lim->count() > 0) o.workspace_limit = limit;
+    if (o.conv.empty() && !o.calibrate && o.trace.empty()) {
+        say("--conv or --trace is required (or --calibrate)");
+        return 2;
+    }
+    if (!o.conv.empty() && !o.trace.empty()) {
+        say("--conv and --trace exclude each other");
+        return 2;
+    }
     try {
+        if (o.calibrate) {
+            const int rc = calibrate(o);
+            if (rc != 0 || (o.conv.empty() && o.trace.empty())) return rc;
+        }
+        if (!o.trace.empty())
+            return select::run_trace({o.trace, o.measure, o.runs, o.json_path, o.workspace_limit});
         return run(o);
     } catch (const std::exception &e) {
         say(std::string("error: ") + e.what());

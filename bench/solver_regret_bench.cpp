@@ -1,0 +1,467 @@
+// How good immediate mode's choice is on real networks: for every distinct convolution layer of
+// the cuDNN API logs (tests' source: the shared log collection next to the source tree), in the
+// directions each log calls, the measured time of immediate mode's pick (solver::rank()'s first)
+// over the best measured applicable solver (the regret), the same regret for oneDNN's own choice
+// (dnnl::algorithm::convolution_auto, first implementation on the caller's layouts), the speedup
+// of the pick over convolution_auto, and the latency of rank() itself.
+//
+// The table is printed from main; then Google Benchmark times rank() per layer (BM_Select/...).
+//
+//   build/bench/solver_regret_bench --only resnet50-eval-b4-fp32 --batch 32 --max-layers 20
+//   options: --logs DIR|FILE  --only SUBSTRING (log file name)  --batch N  --max-layers N (per log)
+//            --runs N (timed runs per measurement, median)  --rounds N (interleaved rounds, best
+//            median kept; steadier on a loaded machine)  --kernel RxS (only those filters)
+//            --traces (also *.json traces)  --latency-reps N; --benchmark_* go to Google Benchmark.
+#include "conv/onednn_util.hpp"
+#include "solver/grammar.hpp"
+#include "solver/immediate.hpp"
+#include "solver/measure.hpp"
+#include "trace/conv_layers.hpp"
+#include "trace/trace_file.hpp"
+
+#include <benchmark/benchmark.h>
+#include <dnnl.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+using namespace dnncompat;
+using solver::Direction;
+namespace fs = std::filesystem;
+
+struct Options {
+    std::string logs = DNNCOMPAT_SOURCE_DIR "/../shared/logs";
+    std::string only;
+    std::optional<int64_t> batch;
+    int max_layers = 0; // per log; 0 = all
+    int runs = 5;
+    int rounds = 1;     // interleaved measurement rounds; each time is the best round's median
+    std::string kernel; // "3x3": only layers with this filter
+    int latency_reps = 200;
+    bool traces = false;
+};
+
+// One row of the table: a layer in one direction.
+struct Row {
+    std::string log;
+    conv::Problem problem;
+    Direction dir = Direction::fwd;
+    std::string chosen, best, auto_impl, error;
+    double chosen_ms = -1, best_ms = -1, auto_ms = -1;
+    double select_p50_us = -1;
+    bool measured() const { return chosen_ms > 0 && best_ms > 0; }
+    double regret() const { return chosen_ms / best_ms; }
+    double auto_regret() const { return auto_ms / best_ms; }
+    double speedup() const { return auto_ms / chosen_ms; }
+};
+
+struct Skipped {
+    std::string log, what, reason;
+};
+
+// ---- convolution_auto, measured as solver::measure measures a solver -----------------------
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void fill(dnnl::memory &m, uint32_t seed) {
+    float *p = static_cast<float *>(m.get_data_handle());
+    const std::size_t n = m.get_desc().get_size() / sizeof(float);
+    uint32_t s = seed * 2654435761u + 1;
+    for (std::size_t i = 0; i < n; ++i) {
+        s = s * 1664525u + 1013904223u;
+        p[i] = static_cast<float>(static_cast<int32_t>(s >> 9) - (1 << 22)) / static_cast<float>(1 << 22);
+    }
+}
+
+// oneDNN's convolution_auto on the caller's layouts (no relayout copies), its first
+// implementation, a user scratchpad; warm-up, timed runs and median as in solver::measure.
+solver::Measurement measure_auto(const conv::Problem &p, Direction d, const solver::MeasureOptions &o,
+                                 std::string &impl) {
+    using namespace conv::util;
+    solver::Measurement r;
+    try {
+        static const dnnl::engine e(dnnl::engine::kind::cpu, 0);
+        dnnl::stream st(e);
+        const md x = x_md(p), w = weights_md(p), y = y_md(p);
+        const auto stride = to_dnnl(p.stride), dil = to_dnnl(p.dilation, 1), pl = to_dnnl(p.pad_l),
+                   pr = to_dnnl(p.pad_r);
+        dnnl::primitive_attr attr;
+        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        const auto alg = dnnl::algorithm::convolution_auto;
+        dnnl::primitive prim;
+        md scratch_md;
+        dnnl::memory xm(x, e), wm(w, e), ym(y, e);
+        fill(xm, 1);
+        fill(wm, 2);
+        fill(ym, 3);
+        std::unordered_map<int, dnnl::memory> args;
+        if (d == Direction::fwd) {
+            dnnl::convolution_forward::primitive_desc pd(
+                {dnnl::prop_kind::forward_inference, alg, x, w, y, stride, dil, pl, pr}, attr, e);
+            impl = pd.impl_info_str();
+            scratch_md = pd.scratchpad_desc();
+            prim = dnnl::convolution_forward(pd);
+            args = {{DNNL_ARG_SRC, xm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, ym}};
+        } else {
+            dnnl::convolution_forward::primitive_desc hint(
+                {dnnl::prop_kind::forward_training, alg, x, w, y, stride, dil, pl, pr}, e);
+            if (d == Direction::bwd_data) {
+                dnnl::convolution_backward_data::primitive_desc pd({alg, x, w, y, stride, dil, pl, pr}, attr, e, hint);
+                impl = pd.impl_info_str();
+                scratch_md = pd.scratchpad_desc();
+                prim = dnnl::convolution_backward_data(pd);
+                args = {{DNNL_ARG_DIFF_SRC, xm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DIFF_DST, ym}};
+            } else {
+                dnnl::convolution_backward_weights::primitive_desc pd({alg, x, w, y, stride, dil, pl, pr}, attr, e,
+                                                                      hint);
+                impl = pd.impl_info_str();
+                scratch_md = pd.scratchpad_desc();
+                prim = dnnl::convolution_backward_weights(pd);
+                args = {{DNNL_ARG_SRC, xm}, {DNNL_ARG_DIFF_WEIGHTS, wm}, {DNNL_ARG_DIFF_DST, ym}};
+            }
+        }
+        args.insert({DNNL_ARG_SCRATCHPAD, dnnl::memory(scratch_md, e)});
+        auto once = [&] {
+            prim.execute(st, args);
+            st.wait();
+        };
+        for (int i = 0; i < o.warmup; ++i) once();
+        std::vector<double> times;
+        double total = 0;
+        for (int i = 0; i < std::max(1, o.runs); ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            once();
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            times.push_back(ms);
+            total += ms;
+            if (total >= o.cap_ms) break;
+        }
+        r.runs = static_cast<int>(times.size());
+        r.median_ms = median(times);
+        r.ok = true;
+    } catch (const dnnl::error &err) {
+        r.error = std::string("oneDNN convolution_auto: ") + err.what();
+    } catch (const std::exception &err) {
+        r.error = err.what();
+    }
+    return r;
+}
+
+// ---- one layer -----------------------------------------------------------------------------
+
+// Latency of rank() on a warm cache: `reps` single calls, microseconds each.
+std::vector<double> select_latency(const conv::Problem &p, Direction d, int reps) {
+    const solver::Machine &m = solver::current_machine();
+    benchmark::DoNotOptimize(solver::rank(p, d, m)); // warms the per-problem caches
+    std::vector<double> us;
+    us.reserve(reps);
+    for (int i = 0; i < reps; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = solver::rank(p, d, m);
+        benchmark::DoNotOptimize(r);
+        us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return us;
+}
+
+Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const Options &o,
+              std::vector<double> &latencies) {
+    Row row;
+    row.log = log;
+    row.problem = p;
+    row.dir = d;
+    try {
+        const solver::Ranking r = solver::rank(p, d, solver::current_machine());
+        if (r.ranked.empty()) {
+            row.error = "no solver applies";
+            for (const auto &c : r.excluded)
+                if (c.reason != "no such direction for this solver") {
+                    row.error += fmt::format(" ({}: {})", c.solver->name(), c.reason);
+                    break;
+                }
+            return row;
+        }
+        solver::MeasureOptions mo;
+        mo.runs = o.runs;
+        mo.cap_ms = 1e12; // the median of every requested run, however slow
+        row.chosen = r.ranked.front().solver->name();
+        // Every applicable solver (the reference kernel only when nothing else applies: it runs
+        // 30-100x slower) and convolution_auto, round after round so machine-load drift hits
+        // them alike; each keeps its best round's median.
+        const std::size_t n = r.ranked.size();
+        std::vector<double> best_of(n, -1.0);
+        std::vector<std::string> errors(n);
+        std::string auto_error;
+        for (int round = 0; round < std::max(1, o.rounds); ++round) {
+            for (std::size_t i = 0; i < n; ++i) {
+                const solver::Solver &s = *r.ranked[i].solver;
+                if (s.last_resort() && n > 1) continue;
+                const solver::Measurement m = solver::measure(p, d, s, mo);
+                if (!m.ok) errors[i] = m.error;
+                else if (best_of[i] < 0 || m.median_ms < best_of[i]) best_of[i] = m.median_ms;
+            }
+            const solver::Measurement a = measure_auto(p, d, mo, row.auto_impl);
+            if (!a.ok) auto_error = a.error;
+            else if (row.auto_ms < 0 || a.median_ms < row.auto_ms) row.auto_ms = a.median_ms;
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            if (best_of[i] > 0 && (row.best_ms < 0 || best_of[i] < row.best_ms))
+                row.best_ms = best_of[i], row.best = r.ranked[i].solver->name();
+        row.chosen_ms = best_of[0];
+        if (best_of[0] < 0) row.error = "the choice " + row.chosen + " failed: " + errors[0];
+        else if (row.best_ms < 0) row.error = "no solver could be measured";
+        if (row.auto_ms < 0) row.error += (row.error.empty() ? "" : "; ") + auto_error;
+        const std::vector<double> us = select_latency(p, d, o.latency_reps);
+        row.select_p50_us = median(us);
+        latencies.insert(latencies.end(), us.begin(), us.end());
+    } catch (const std::exception &e) {
+        row.error = e.what();
+    }
+    return row;
+}
+
+// ---- the logs --------------------------------------------------------------------------------
+
+bool wanted_file(const fs::path &f, const Options &o) {
+    const std::string name = f.filename().string();
+    auto ends = [&](const char *s) {
+        const std::string t = s;
+        return name.size() >= t.size() && name.compare(name.size() - t.size(), t.size(), t) == 0;
+    };
+    const bool kind = ends(".log") || ends(".log.xz") || ends(".log.gz") || (o.traces && ends(".json"));
+    return kind && (o.only.empty() || name.find(o.only) != std::string::npos);
+}
+
+std::vector<fs::path> input_files(const Options &o) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    if (fs::is_regular_file(o.logs, ec)) return {fs::path(o.logs)};
+    for (fs::recursive_directory_iterator it(o.logs, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec) && wanted_file(it->path(), o)) out.push_back(it->path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string data_type_word(dnncompatDataType_t t) {
+    switch (t) {
+    case DNNCOMPAT_DATA_FLOAT: return "FLOAT";
+    case DNNCOMPAT_DATA_HALF: return "HALF";
+    case DNNCOMPAT_DATA_BFLOAT16: return "BFLOAT16";
+    case DNNCOMPAT_DATA_DOUBLE: return "DOUBLE";
+    default: return fmt::format("data type {}", static_cast<int>(t));
+    }
+}
+
+std::string ms(double v) { return v > 0 ? fmt::format("{:.3f}", v) : "-"; }
+
+// ---- summary ---------------------------------------------------------------------------------
+
+struct Stats {
+    int n = 0, within5 = 0;
+    double log_sum = 0, worst = 0;
+    std::string worst_at;
+    void add(double v, const std::string &at) {
+        if (!(v > 0) || !std::isfinite(v)) return;
+        ++n;
+        log_sum += std::log(v);
+        if (v <= 1.05) ++within5;
+        if (v > worst) worst = v, worst_at = at;
+    }
+    double geomean() const { return n ? std::exp(log_sum / n) : 0; }
+    std::string line() const {
+        if (n == 0) return "no measured layers";
+        return fmt::format("geomean {:.3f}, worst {:.3f} ({}), within 5% {}/{} ({:.0f}%)", geomean(), worst, worst_at,
+                           within5, n, 100.0 * within5 / n);
+    }
+};
+
+double percentile(std::vector<double> v, double q) {
+    if (v.empty()) return -1;
+    std::sort(v.begin(), v.end());
+    const std::size_t i = std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())));
+    return v[i];
+}
+
+bool is_3x3(const conv::Problem &p) {
+    return p.nsp == 2 && p.filt[0] == 3 && p.filt[1] == 3;
+}
+
+// Parses this bench's own options, leaving the rest (Google Benchmark's) in argv.
+bool parse(int &argc, char **argv, Options &o) {
+    int out = 1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&](const char *name) -> std::optional<std::string> {
+            const std::string n = name;
+            if (a == n && i + 1 < argc) return std::string(argv[++i]);
+            if (a.rfind(n + "=", 0) == 0) return a.substr(n.size() + 1);
+            return std::nullopt;
+        };
+        auto number = [&](const std::string &v, const char *name, long lo) {
+            char *end = nullptr;
+            const long n = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end || n < lo) {
+                std::fprintf(stderr, "solver_regret_bench: %s wants an integer >= %ld, got '%s'\n", name, lo, v.c_str());
+                std::exit(2);
+            }
+            return n;
+        };
+        if (auto v = value("--logs")) o.logs = *v;
+        else if (auto v2 = value("--only")) o.only = *v2;
+        else if (auto v3 = value("--batch")) o.batch = number(*v3, "--batch", 1);
+        else if (auto v4 = value("--max-layers")) o.max_layers = static_cast<int>(number(*v4, "--max-layers", 0));
+        else if (auto v5 = value("--runs")) o.runs = static_cast<int>(number(*v5, "--runs", 1));
+        else if (auto v6 = value("--latency-reps")) o.latency_reps = static_cast<int>(number(*v6, "--latency-reps", 1));
+        else if (auto v7 = value("--rounds")) o.rounds = static_cast<int>(number(*v7, "--rounds", 1));
+        else if (auto v8 = value("--kernel")) o.kernel = *v8;
+        else if (a == "--traces") o.traces = true;
+        else argv[out++] = argv[i];
+    }
+    argc = out;
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    Options o;
+    parse(argc, argv, o);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+
+    const solver::Machine &m = solver::current_machine();
+    fmt::print("machine: {} ({}, {} threads, oneDNN {}) [{}]\n", m.cpu, m.isa, m.threads, m.onednn_version,
+               m.source);
+    fmt::print("logs: {}{}{}{}; runs per measurement: {} (median, 1 warm-up), best of {} round(s)\n", o.logs,
+               o.only.empty() ? "" : fmt::format(" (only '{}')", o.only),
+               o.kernel.empty() ? "" : fmt::format(" ({} layers)", o.kernel),
+               o.batch ? fmt::format(", batch forced to {}", *o.batch) : "", o.runs, o.rounds);
+
+    std::vector<Row> rows;
+    std::vector<Skipped> skipped;
+    std::vector<double> latencies;
+    const std::vector<fs::path> files = input_files(o);
+    if (files.empty()) fmt::print("no log under {} matches\n", o.logs);
+    for (const fs::path &f : files) {
+        const std::string log = f.filename().string();
+        trace::ConvLayers layers;
+        try {
+            trace::ConvLayerOptions lo;
+            lo.batch = o.batch;
+            layers = trace::conv_layers(trace::read_trace_file(f.string()), lo);
+        } catch (const std::exception &e) {
+            skipped.push_back({log, "the whole log", e.what()});
+            continue;
+        }
+        for (const auto &s : layers.skipped)
+            skipped.push_back({log, fmt::format("call {} ({})", s.index, s.api), s.reason});
+        fmt::print("\n{}: {} distinct convolution layer(s)\n", log, layers.layers.size());
+        fmt::print("  {:>3} {:<62} {:<10} {:<20} {:<20} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>8}  {}\n", "#",
+                   "problem", "dir", "choice", "best", "choice ms", "best ms", "auto ms", "regret", "auto rg",
+                   "speedup", "rank µs", "auto impl");
+        int done = 0;
+        for (std::size_t li = 0; li < layers.layers.size(); ++li) {
+            const trace::ConvLayer &l = layers.layers[li];
+            if (l.problem.dtype != DNNCOMPAT_DATA_FLOAT || l.problem.integer()) {
+                skipped.push_back({log, solver::canonical(l.problem),
+                                   fmt::format("{} problem: the regret is measured on FLOAT problems only",
+                                               data_type_word(l.problem.dtype))});
+                continue;
+            }
+            if (!o.kernel.empty() && fmt::format("{}", fmt::join(l.problem.filt, "x")) != o.kernel) {
+                skipped.push_back({log, solver::canonical(l.problem), "filter is not " + o.kernel + " (--kernel)"});
+                continue;
+            }
+            if (o.max_layers > 0 && done >= o.max_layers) {
+                skipped.push_back({log, solver::canonical(l.problem), "beyond --max-layers"});
+                continue;
+            }
+            ++done;
+            for (Direction d : l.directions) {
+                Row r = run_layer(log, l.problem, d, o, latencies);
+                fmt::print("  {:>3} {:<62} {:<10} {:<20} {:<20} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>8}  {}{}\n",
+                           li + 1, solver::canonical(r.problem), solver::direction_name(d), r.chosen, r.best,
+                           ms(r.chosen_ms), ms(r.best_ms), ms(r.auto_ms),
+                           r.measured() ? fmt::format("{:.3f}", r.regret()) : "-",
+                           r.best_ms > 0 && r.auto_ms > 0 ? fmt::format("{:.3f}", r.auto_regret()) : "-",
+                           r.chosen_ms > 0 && r.auto_ms > 0 ? fmt::format("{:.3f}", r.speedup()) : "-",
+                           r.select_p50_us > 0 ? fmt::format("{:.1f}", r.select_p50_us) : "-", r.auto_impl,
+                           r.error.empty() ? "" : "  ERROR: " + r.error);
+                std::fflush(stdout);
+                rows.push_back(std::move(r));
+            }
+        }
+    }
+
+    if (!skipped.empty()) {
+        fmt::print("\nskipped ({}):\n", skipped.size());
+        for (const auto &s : skipped) fmt::print("  {}: {}: {}\n", s.log, s.what, s.reason);
+    }
+
+    Stats imm, aut, speed, speed_r50;
+    int errors = 0;
+    for (const Row &r : rows) {
+        const std::string at = fmt::format("{} {} {}", r.log, solver::canonical(r.problem), solver::direction_name(r.dir));
+        if (!r.error.empty()) ++errors;
+        if (r.measured()) imm.add(r.regret(), at);
+        if (r.best_ms > 0 && r.auto_ms > 0) aut.add(r.auto_regret(), at);
+        if (r.chosen_ms > 0 && r.auto_ms > 0) {
+            speed.add(r.speedup(), at);
+            if (r.log.find("resnet50") != std::string::npos && is_3x3(r.problem) && r.problem.n == 32)
+                speed_r50.add(r.speedup(), at);
+        }
+    }
+    const double p50 = percentile(latencies, 0.50), p99 = percentile(latencies, 0.99);
+    fmt::print("\nsummary over {} layer-direction(s), {} with errors:\n", rows.size(), errors);
+    fmt::print("  immediate-mode regret:      {}\n", imm.line());
+    fmt::print("  convolution_auto regret:    {}\n", aut.line());
+    fmt::print("  speedup over auto, all:     {}\n",
+               speed.n ? fmt::format("geomean {:.3f} over {} layer-direction(s)", speed.geomean(), speed.n)
+                       : std::string("no measured layers"));
+    fmt::print("  speedup over auto, ResNet-50 3x3 layers at batch 32: {}\n",
+               speed_r50.n ? fmt::format("geomean {:.3f} over {} layer-direction(s)", speed_r50.geomean(), speed_r50.n)
+                           : std::string("n/a (run the resnet50 log with --batch 32)"));
+    fmt::print("  select latency (rank(), warm cache, {} calls per layer-direction): {}\n", o.latency_reps,
+               latencies.empty() ? std::string("n/a") : fmt::format("p50 {:.1f} µs, p99 {:.1f} µs", p50, p99));
+    fmt::print("SUMMARY layers={} errors={} regret_geomean={:.3f} regret_worst={:.3f} within5={}/{} "
+               "auto_regret_geomean={:.3f} auto_regret_worst={:.3f} auto_within5={}/{} speedup_vs_auto={:.3f} "
+               "r50_3x3_b32_speedup={} select_p50_us={:.1f} select_p99_us={:.1f}\n",
+               rows.size(), errors, imm.geomean(), imm.worst, imm.within5, imm.n, aut.geomean(), aut.worst,
+               aut.within5, aut.n, speed.geomean(), speed_r50.n ? fmt::format("{:.3f}", speed_r50.geomean()) : "n/a",
+               p50, p99);
+    std::fflush(stdout);
+
+    // Google Benchmark: rank() per layer-direction on a warm cache.
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row &r = rows[i];
+        std::string name = fmt::format("BM_Select/{}/{}/{}", r.log, solver::canonical(r.problem),
+                                       solver::direction_name(r.dir));
+        std::replace(name.begin(), name.end(), ' ', '_');
+        const conv::Problem p = r.problem;
+        const Direction d = r.dir;
+        benchmark::RegisterBenchmark(name.c_str(), [p, d](benchmark::State &state) {
+            const solver::Machine &mm = solver::current_machine();
+            benchmark::DoNotOptimize(solver::rank(p, d, mm));
+            for (auto _ : state) benchmark::DoNotOptimize(solver::rank(p, d, mm));
+        })->Unit(benchmark::kMicrosecond)->MinTime(0.05);
+    }
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,140 @@
+// dnncompat-select --json: the report of each mode (--conv, --conv --measure, --trace of a log and
+// of a JSON trace) follows schemas/select-report.schema.json and holds the rankings computed in
+// this process; and the schema is strict enough to reject a wrong report.
+#include "solver/grammar.hpp"
+#include "solver/immediate.hpp"
+#include "support/cli.hpp"
+#include "trace/schemas.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace sv = dnncompat::solver;
+using dnncompat_test::CliResult;
+using dnncompat_test::shell_quote;
+using nlohmann::json;
+
+const std::string kSelect = DNNCOMPAT_BINARY_DIR "/dnncompat-select";
+constexpr const char *kSchema = "select-report.schema.json";
+// Small enough for every solver to be timed in a few milliseconds.
+constexpr const char *kTiny = "n=1,c=4,h=6,w=6,k=3,o=4";
+
+CliResult select(const std::string &args) { return dnncompat_test::run_cli(kSelect, args, true); }
+
+std::string schema_errors(const json &report) {
+    std::string all;
+    for (const auto &e : dnncompat::trace::validate(report, kSchema)) all += e.pointer + ": " + e.reason + "\n";
+    return all;
+}
+
+// Exit 0 and a report that follows the schema.
+void expect_valid(const CliResult &r) {
+    ASSERT_EQ(r.rc, 0) << r.out << r.err;
+    ASSERT_FALSE(r.report.is_null()) << "no --json report written";
+    EXPECT_EQ(schema_errors(r.report), "");
+    EXPECT_EQ(r.report["format"], "dnncompat-select-report");
+    EXPECT_EQ(r.report["version"], 1);
+}
+
+// The solver names of an immediate-mode ranking, best first.
+std::vector<std::string> names(const sv::Ranking &r) {
+    std::vector<std::string> out;
+    for (const auto &c : r.ranked) out.push_back(c.solver->name());
+    return out;
+}
+
+std::vector<std::string> names(const json &ranked) {
+    std::vector<std::string> out;
+    for (const auto &c : ranked) out.push_back(c["solver"]);
+    return out;
+}
+
+TEST(SelectReport, ConvModeInEveryDirectionFollowsTheSchema) {
+    const CliResult r = select("--conv " + shell_quote(kTiny) + " --dir all --explain");
+    expect_valid(r);
+    const dnncompat::conv::Problem p = sv::parse_problem(kTiny);
+    EXPECT_EQ(r.report["mode"], "conv");
+    EXPECT_EQ(r.report["problem"], sv::canonical(p));
+    const json &dirs = r.report["directions"];
+    ASSERT_EQ(dirs.size(), 3u);
+    const sv::Direction want[] = {sv::Direction::fwd, sv::Direction::bwd_data, sv::Direction::bwd_filter};
+    for (std::size_t k = 0; k < 3; ++k) {
+        EXPECT_EQ(dirs[k]["direction"], sv::direction_name(want[k]));
+        const sv::Ranking ranking = sv::rank(p, want[k], sv::current_machine());
+        EXPECT_EQ(names(dirs[k]["ranked"]), names(ranking));
+        ASSERT_FALSE(ranking.ranked.empty());
+        EXPECT_EQ(dirs[k]["choice"], ranking.ranked[0].solver->name());
+        // --explain lists every solver left out, the ones without this direction included.
+        EXPECT_EQ(dirs[k]["excluded"].size(), ranking.excluded.size());
+        for (const json &c : dirs[k]["ranked"]) EXPECT_FALSE(c.contains("measured_ms")) << c.dump();
+        EXPECT_FALSE(dirs[k].contains("regret"));
+    }
+}
+
+TEST(SelectReport, ConvModeMeasureFieldsFollowTheSchema) {
+    const CliResult r = select("--conv " + shell_quote(kTiny) + " --measure --runs 1");
+    expect_valid(r);
+    ASSERT_EQ(r.report["directions"].size(), 1u);
+    const json &d = r.report["directions"][0];
+    double best = -1;
+    std::string best_name;
+    for (const json &c : d["ranked"]) {
+        ASSERT_TRUE(c.contains("measured_ms")) << c.dump();
+        if (c["measured_ms"].is_number() && (best < 0 || c["measured_ms"].get<double>() < best))
+            best = c["measured_ms"].get<double>(), best_name = c["solver"];
+    }
+    ASSERT_TRUE(d["ranked"][0]["measured_ms"].is_number()) << d.dump();
+    ASSERT_TRUE(d.contains("regret")) << d.dump();
+    EXPECT_EQ(d["measured_best"], best_name);
+    EXPECT_DOUBLE_EQ(d["regret"].get<double>(), d["ranked"][0]["measured_ms"].get<double>() / best);
+}
+
+TEST(SelectReport, TraceModeOfALogAndOfAJsonTraceFollowsTheSchema) {
+    // A log with convolution calls the library rejects: "skipped" is filled in.
+    CliResult r = select("--trace " + shell_quote(DNNCOMPAT_TEST_DATA "/logs/api-sequence-with-errors.log.xz"));
+    expect_valid(r);
+    EXPECT_EQ(r.report["mode"], "trace");
+    EXPECT_EQ(r.report["input_kind"], "log");
+    EXPECT_EQ(r.report["layers"].size(), 2u);
+    EXPECT_EQ(r.report["skipped"].size(), 3u);
+    r = select("--trace " + shell_quote(DNNCOMPAT_TEST_DATA "/traces/fft-fallback.json"));
+    expect_valid(r);
+    EXPECT_EQ(r.report["input_kind"], "trace");
+    ASSERT_EQ(r.report["layers"].size(), 1u);
+    EXPECT_EQ(r.report["layers"][0]["calls"], 1);
+}
+
+TEST(SelectReport, SchemaRejectsWrongReports) {
+    const CliResult r = select("--conv " + shell_quote(kTiny) + " --measure --runs 1");
+    expect_valid(r);
+    ASSERT_FALSE(r.report["directions"][0]["ranked"].empty());
+    const std::vector<std::pair<const char *, std::function<void(json &)>>> wrong = {
+        {"unknown top-level field", [](json &j) { j["extra"] = 1; }},
+        {"no machine", [](json &j) { j.erase("machine"); }},
+        {"conv report named a trace report", [](json &j) { j["mode"] = "trace"; }},
+        {"WTI neither known nor -2", [](json &j) { j["directions"][0]["ranked"][0]["wti"] = -1.0; }},
+        {"WTI not a number (NaN is written as null)",
+         [](json &j) { j["directions"][0]["ranked"][0]["wti"] = nullptr; }},
+        {"estimate neither known nor -1", [](json &j) { j["directions"][0]["ranked"][0]["est_ms"] = -0.5; }},
+        {"negative time", [](json &j) { j["directions"][0]["ranked"][0]["measured_ms"] = -1.0; }},
+        {"algorithm not in the enum table",
+         [](json &j) { j["directions"][0]["ranked"][0]["cudnn_algo"] = "<invalid cudnnConvolutionFwdAlgo_t 99>"; }},
+        {"regret below 1", [](json &j) { j["directions"][0]["regret"] = 0.9; }},
+        {"unknown direction", [](json &j) { j["directions"][0]["direction"] = "bwd"; }},
+        {"unknown candidate field", [](json &j) { j["directions"][0]["ranked"][0]["gflops"] = 1.0; }},
+    };
+    for (const auto &[what, change] : wrong) {
+        json j = r.report;
+        change(j);
+        EXPECT_NE(schema_errors(j), "") << what;
+    }
+}
+
+} // namespace

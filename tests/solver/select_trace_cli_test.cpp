@@ -1,0 +1,131 @@
+// Black-box tests of dnncompat-select --trace: runs the built binary on logs and traces of
+// tests/data and checks its exit code, text output and --json report against the layers and
+// rankings computed in this process (trace::conv_layers, solver::rank).
+#include "solver/grammar.hpp"
+#include "solver/immediate.hpp"
+#include "support/cli.hpp"
+#include "trace/conv_layers.hpp"
+#include "trace/schemas.hpp"
+#include "trace/trace_file.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace tr = dnncompat::trace;
+namespace sv = dnncompat::solver;
+using nlohmann::json;
+
+const std::string kSelect = DNNCOMPAT_BINARY_DIR "/dnncompat-select";
+const std::string kLogs = DNNCOMPAT_TEST_DATA "/logs/";
+
+using Result = dnncompat_test::CliResult;
+
+std::string quote(const std::string &s) { return dnncompat_test::shell_quote(s); }
+
+Result select(const std::string &args, bool with_json = true) {
+    return dnncompat_test::run_cli(kSelect, args, with_json);
+}
+
+// The --json report follows schemas/select-report.schema.json.
+void expect_valid_report(const json &report) {
+    for (const auto &e : tr::validate(report, "select-report.schema.json"))
+        ADD_FAILURE() << "report schema: " << e.pointer << ": " << e.reason;
+}
+
+TEST(SelectTraceCli, RanksEveryLayerOfATrainingLogInItsDirections) {
+    const std::string log = kLogs + "resnet18-train-b2-fp32.log.xz";
+    const Result r = select("--trace " + quote(log));
+    ASSERT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    EXPECT_NE(r.out.find("11 distinct convolution layer(s)"), std::string::npos) << r.out;
+    const tr::ConvLayers layers = tr::conv_layers(tr::read_trace_file(log));
+    const json &jl = r.report["layers"];
+    ASSERT_EQ(jl.size(), layers.layers.size());
+    std::size_t directions = 0;
+    for (std::size_t i = 0; i < jl.size(); ++i) {
+        const tr::ConvLayer &l = layers.layers[i];
+        EXPECT_EQ(jl[i]["problem"], sv::canonical(l.problem));
+        EXPECT_EQ(jl[i]["key"], l.key);
+        EXPECT_EQ(jl[i]["calls"], l.calls);
+        EXPECT_NE(r.out.find(sv::canonical(l.problem)), std::string::npos);
+        ASSERT_EQ(jl[i]["directions"].size(), l.directions.size());
+        for (std::size_t k = 0; k < l.directions.size(); ++k, ++directions) {
+            const json &d = jl[i]["directions"][k];
+            const sv::Direction dir = l.directions[k];
+            EXPECT_EQ(d["direction"], sv::direction_name(dir));
+            const sv::Ranking want = sv::rank(l.problem, dir, sv::current_machine());
+            ASSERT_FALSE(want.ranked.empty());
+            ASSERT_EQ(d["ranked"].size(), std::min<std::size_t>(3, want.ranked.size()));
+            EXPECT_EQ(d["applicable"], want.ranked.size());
+            for (std::size_t j = 0; j < d["ranked"].size(); ++j) {
+                EXPECT_EQ(d["ranked"][j]["solver"], want.ranked[j].solver->name());
+                EXPECT_EQ(d["ranked"][j]["rank"], j + 1);
+                EXPECT_DOUBLE_EQ(d["ranked"][j]["wti"].get<double>(), want.ranked[j].wti);
+            }
+            EXPECT_EQ(d["choice"], want.ranked[0].solver->name());
+            const std::string algo = d["choice_cudnn_algo"];
+            const std::string prefix = dir == sv::Direction::fwd        ? "CUDNN_CONVOLUTION_FWD_ALGO_"
+                                       : dir == sv::Direction::bwd_data ? "CUDNN_CONVOLUTION_BWD_DATA_ALGO_"
+                                                                        : "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_";
+            EXPECT_EQ(algo.rfind(prefix, 0), 0u) << algo;
+            EXPECT_FALSE(d.contains("regret")); // nothing measured without --measure
+        }
+    }
+    EXPECT_EQ(directions, 32u);
+    EXPECT_EQ(r.report["summary"]["layer_directions"], 32);
+    EXPECT_TRUE(r.report["skipped"].empty());
+}
+
+TEST(SelectTraceCli, MeasureShowsTimesAndTheRegretOfTheChoice) {
+    const Result r = select("--trace " + quote(kLogs + "api-sequence-with-errors.log.xz") + " --measure --runs 1");
+    ASSERT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    const json &jl = r.report["layers"];
+    ASSERT_EQ(jl.size(), 2u);
+    for (const json &l : jl)
+        for (const json &d : l["directions"]) {
+            ASSERT_TRUE(d.contains("regret")) << d.dump();
+            EXPECT_GE(d["regret"].get<double>(), 1.0);
+            EXPECT_GT(d["measured_best_ms"].get<double>(), 0.0);
+            EXPECT_DOUBLE_EQ(d["regret"].get<double>(),
+                             d["ranked"][0]["measured_ms"].get<double>() / d["measured_best_ms"].get<double>());
+        }
+    EXPECT_EQ(r.report["summary"]["measured"], 2);
+    EXPECT_NE(r.out.find("regret of the immediate choice"), std::string::npos) << r.out;
+    // The log's three rejected convolution calls are listed with the library's reasons.
+    ASSERT_EQ(r.report["skipped"].size(), 3u);
+    EXPECT_NE(r.out.find("x has C=8, w has C=16"), std::string::npos) << r.out;
+}
+
+TEST(SelectTraceCli, JsonTraceAndLogGiveTheSameLayers) {
+    const Result a = select("--trace " + quote(DNNCOMPAT_SOURCE_DIR "/examples/traces/resnet50-eval-b4-fp32.json"));
+    const Result b = select("--trace " + quote(kLogs + "resnet50-eval-b4-fp32.log.xz"));
+    ASSERT_EQ(a.rc, 0) << a.err;
+    ASSERT_EQ(b.rc, 0) << b.err;
+    expect_valid_report(a.report);
+    EXPECT_EQ(a.report["input_kind"], "trace");
+    EXPECT_EQ(b.report["input_kind"], "log");
+    ASSERT_EQ(a.report["layers"].size(), 23u);
+    EXPECT_EQ(a.report["layers"], b.report["layers"]);
+}
+
+TEST(SelectTraceCli, UnusableInputsExitWithTwo) {
+    Result r = select("--trace " + quote(kLogs + "no-such.log"), false);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+    r = select("--trace " + quote(DNNCOMPAT_TEST_DATA "/traces/invalid-schema.json"), false);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("not a valid dnncompat trace"), std::string::npos) << r.err;
+    r = select("--trace " + quote(kLogs + "resnet18-train-b2-fp32.log.xz") + " --conv n=1,c=4,h=8,k=3", false);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("exclude each other"), std::string::npos) << r.err;
+}
+
+} // namespace

@@ -1,0 +1,84 @@
+#include "dnncompat-select/common.hpp"
+
+#include "core/atomic_file.hpp"
+#include "core/enums.hpp"
+#include "solver/measure.hpp"
+#include "trace/schemas.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace dnncompat::select {
+
+namespace {
+
+constexpr const char *kSchema = "select-report.schema.json";
+
+} // namespace
+
+Timings time_ranked(const conv::Problem &p, solver::Direction d, const solver::Ranking &r, int runs) {
+    Timings t;
+    t.ms.assign(r.ranked.size(), -1.0);
+    t.errors.resize(r.ranked.size());
+    solver::MeasureOptions mo;
+    mo.runs = runs;
+    for (std::size_t i = 0; i < r.ranked.size(); ++i) {
+        if (r.ranked[i].solver->last_resort() && i > 0) continue;
+        const solver::Measurement m = solver::measure(p, d, *r.ranked[i].solver, mo);
+        if (!m.ok) {
+            t.errors[i] = m.error.empty() ? std::string("not measured") : m.error;
+            continue;
+        }
+        t.ms[i] = m.median_ms;
+        if (t.best_ms < 0 || m.median_ms < t.best_ms) t.best_ms = m.median_ms, t.best = i;
+    }
+    return t;
+}
+
+std::string cudnn_algo_name(solver::Direction d, int algo) {
+    const char *type = d == solver::Direction::fwd        ? "cudnnConvolutionFwdAlgo_t"
+                       : d == solver::Direction::bwd_data ? "cudnnConvolutionBwdDataAlgo_t"
+                                                          : "cudnnConvolutionBwdFilterAlgo_t";
+    return enums::describe(type, algo);
+}
+
+json report_head(const char *mode) {
+    return {{"format", "dnncompat-select-report"}, {"version", 1}, {"mode", mode}};
+}
+
+json machine_json(const solver::Machine &m) {
+    return {{"signature", m.signature()},
+            {"peak_gflops", m.peak_gflops},
+            {"bandwidth_gbs", m.bandwidth_gbs},
+            {"model", m.source}};
+}
+
+json candidate_json(std::size_t i, const solver::Candidate &c, solver::Direction d, const Timings *timings) {
+    json e;
+    e["rank"] = i + 1;
+    e["solver"] = c.solver->name();
+    e["solver_id"] = c.solver->id();
+    e["impl"] = c.impl;
+    e["cudnn_algo"] = cudnn_algo_name(d, c.solver->cudnn_algo(d));
+    e["wti"] = c.wti;
+    e["est_ms"] = c.est_ms;
+    e["workspace_bytes"] = c.workspace;
+    if (timings) {
+        e["measured_ms"] = timings->ms[i] < 0 ? json(nullptr) : json(timings->ms[i]);
+        if (!timings->errors[i].empty()) e["error"] = timings->errors[i];
+    }
+    return e;
+}
+
+void write_report(const std::string &path, const json &report) {
+    const auto errors = trace::validate(report, kSchema);
+    if (!errors.empty())
+        throw std::logic_error(fmt::format("internal error (a bug, please report it): the report does not match {} "
+                                           "({} schema error(s)):{}",
+                                           kSchema, errors.size(), trace::list_schema_errors(errors)));
+    // Invalid UTF-8 (a path, a reason quoted from a log) is written as U+FFFD, as validate() read it.
+    files::write_atomically(path, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+}
+
+} // namespace dnncompat::select

@@ -1,0 +1,53 @@
+// What both modes of dnncompat-select (--conv, --trace) share: timing the ranked solvers, and
+// the JSON report (--json FILE, schemas/select-report.schema.json): the parts both write, and the
+// writer, which checks the report against its schema before writing it.
+#pragma once
+
+#include "conv/problem.hpp"
+#include "solver/immediate.hpp"
+#include "solver/machine.hpp"
+#include "solver/solver.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace dnncompat::select {
+
+using json = nlohmann::ordered_json;
+
+// --measure: the times of a ranking's solvers, in its order.
+struct Timings {
+    std::vector<double> ms;          // median ms per ranked solver; -1 when not timed or failed
+    std::vector<std::string> errors; // why timing failed ("" when it did not)
+    double best_ms = -1;             // the fastest time; -1 when nothing was timed
+    std::size_t best = 0;            // its index in the ranking
+};
+
+// Times every solver of r (runs timed runs each, median) on p in direction d. The last-resort
+// reference kernel is timed only when it is the choice: it runs 30-100x slower than any real
+// kernel, and immediate mode never picks it while another solver applies.
+Timings time_ranked(const conv::Problem &p, solver::Direction d, const solver::Ranking &r, int runs);
+
+// "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM" and the like, from the enum table.
+std::string cudnn_algo_name(solver::Direction d, int algo);
+
+// The head of every report: format, version, mode ("conv" or "trace").
+json report_head(const char *mode);
+
+// The machine model the ranking used: signature, peak GFLOP/s, bandwidth GB/s, model source.
+json machine_json(const solver::Machine &m);
+
+// One ranked solver: rank (1 = the choice), solver, solver_id, impl, cudnn_algo, wti, est_ms,
+// workspace_bytes; with timings (--measure) also measured_ms (null when not timed) and the error
+// when timing failed. i is the candidate's index in the ranking.
+json candidate_json(std::size_t i, const solver::Candidate &c, solver::Direction d, const Timings *timings);
+
+// Writes the report to path (atomically) after validating it against select-report.schema.json.
+// Throws std::logic_error, naming the schema errors, when it does not validate: that is a bug of
+// the tool, and nothing is written.
+void write_report(const std::string &path, const json &report);
+
+} // namespace dnncompat::select

@@ -1,0 +1,167 @@
+#include "dnncompat-select/trace_mode.hpp"
+
+#include "dnncompat-select/common.hpp"
+#include "solver/grammar.hpp"
+#include "solver/immediate.hpp"
+#include "trace/conv_layers.hpp"
+#include "trace/trace_file.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <vector>
+
+namespace dnncompat::select {
+
+namespace {
+
+void say(const std::string &m) { std::fputs(("dnncompat-select: " + m + "\n").c_str(), stderr); }
+
+std::string ms_str(double ms) { return ms < 0 ? "-" : fmt::format("{:.3f}", ms); }
+std::string wti_str(double w) { return w == solver::kWtiUnknown ? "unknown" : fmt::format("{:.3f}", w); }
+
+constexpr std::size_t kTop = 3;
+
+struct RegretStats {
+    int n = 0, within5 = 0;
+    double log_sum = 0, worst = 0;
+    void add(double r) {
+        ++n;
+        log_sum += std::log(r);
+        if (r <= 1.05) ++within5;
+        worst = std::max(worst, r);
+    }
+};
+
+// One layer in one direction: the top-3 table, the choice, and with --measure the measured
+// times of every ranked solver (see time_ranked).
+json rank_one(const conv::Problem &p, solver::Direction d, const TraceOptions &o, const solver::Machine &m,
+              RegretStats &stats) {
+    const solver::Ranking r = solver::rank(p, d, m, o.workspace_limit);
+    json j;
+    j["direction"] = solver::direction_name(d);
+    std::optional<Timings> timed;
+    if (o.measure) timed = time_ranked(p, d, r, o.runs);
+    const std::vector<double> measured = timed ? timed->ms : std::vector<double>(r.ranked.size(), -1.0);
+    json ranked = json::array();
+    for (std::size_t i = 0; i < r.ranked.size() && i < kTop; ++i) {
+        const auto &c = r.ranked[i];
+        const std::string algo = cudnn_algo_name(d, c.solver->cudnn_algo(d));
+        fmt::print("  {:<10} {:>2}  {:<22} {:>8} {:>10}{}  {}\n", i == 0 ? solver::direction_name(d) : "", i + 1,
+                   c.solver->name(), wti_str(c.wti), ms_str(c.est_ms),
+                   o.measure ? fmt::format(" {:>10}", ms_str(measured[i])) : "", algo);
+        ranked.push_back(candidate_json(i, c, d, timed ? &*timed : nullptr));
+    }
+    j["ranked"] = ranked;
+    j["applicable"] = r.ranked.size();
+    if (r.ranked.empty()) {
+        std::string why;
+        for (const auto &c : r.excluded)
+            if (c.reason != "no such direction for this solver") {
+                why = fmt::format(" ({}: {})", c.solver->name(), c.reason);
+                break;
+            }
+        fmt::print("  {:<10}     no solver applies{}\n", solver::direction_name(d), why);
+        j["choice"] = nullptr;
+        return j;
+    }
+    const auto &top = r.ranked.front();
+    const std::string top_algo = cudnn_algo_name(d, top.solver->cudnn_algo(d));
+    std::string line = fmt::format("  {:<10}     -> {} ({})", "", top.solver->name(), top_algo);
+    j["choice"] = top.solver->name();
+    j["choice_cudnn_algo"] = top_algo;
+    if (timed && timed->best_ms > 0 && measured[0] > 0) {
+        const double regret = measured[0] / timed->best_ms;
+        const std::string best = r.ranked[timed->best].solver->name();
+        stats.add(regret);
+        line += fmt::format("; measured best {} {:.3f} ms, regret {:.3f}x", best, timed->best_ms, regret);
+        j["measured_best"] = best;
+        j["measured_best_ms"] = timed->best_ms;
+        j["regret"] = regret;
+    } else if (timed && !timed->errors[0].empty()) {
+        line += "; the choice could not be measured: " + timed->errors[0];
+        j["error"] = timed->errors[0];
+    }
+    fmt::print("{}\n", line);
+    return j;
+}
+
+} // namespace
+
+int run_trace(const TraceOptions &o) {
+    trace::ConvLayers layers;
+    std::string kind;
+    try {
+        trace::TraceFile input = trace::load_trace_file(o.path);
+        kind = input.kind;
+        layers = trace::conv_layers(input.doc);
+    } catch (const std::exception &e) {
+        say(e.what());
+        return 2;
+    }
+    const solver::Machine &m = solver::current_machine();
+    fmt::print("trace: {}: {} distinct convolution layer(s)\n", o.path, layers.layers.size());
+    fmt::print("machine: {} ({}, {} threads, oneDNN {}), peak {:.1f} GFLOP/s, {:.1f} GB/s [{}]\n", m.cpu, m.isa,
+               m.threads, m.onednn_version, m.peak_gflops, m.bandwidth_gbs, m.source);
+    json report = report_head("trace");
+    report["trace"] = o.path;
+    report["input_kind"] = kind;
+    report["machine"] = machine_json(m);
+    json jl = json::array();
+    RegretStats stats;
+    std::size_t directions = 0;
+    for (std::size_t i = 0; i < layers.layers.size(); ++i) {
+        const trace::ConvLayer &l = layers.layers[i];
+        const std::string canon = solver::canonical(l.problem);
+        fmt::print("\nlayer {}/{}: {} ({} call{}, {:.3f} GFLOP)\n", i + 1, layers.layers.size(), canon, l.calls,
+                   l.calls == 1 ? "" : "s", l.problem.flops() / 1e9);
+        fmt::print("  {:<10} {:>2}  {:<22} {:>8} {:>10}{}  {}\n", "dir", "#", "solver", "WTI", "est. ms",
+                   o.measure ? fmt::format(" {:>10}", "meas. ms") : "", "cuDNN algorithm");
+        json e;
+        e["layer"] = i + 1;
+        e["problem"] = canon;
+        e["key"] = l.key;
+        e["calls"] = l.calls;
+        e["first_call"] = l.first_call;
+        json dirs = json::array();
+        for (solver::Direction d : l.directions) {
+            dirs.push_back(rank_one(l.problem, d, o, m, stats));
+            ++directions;
+        }
+        e["directions"] = dirs;
+        jl.push_back(e);
+        std::fflush(stdout);
+    }
+    report["layers"] = jl;
+    json sk = json::array();
+    if (!layers.skipped.empty()) fmt::print("\nconvolution calls left out ({}):\n", layers.skipped.size());
+    for (const auto &s : layers.skipped) {
+        fmt::print("  call {} {}: {}\n", s.index, s.api, s.reason);
+        sk.push_back({{"call", s.index}, {"api", s.api}, {"reason", s.reason}});
+    }
+    report["skipped"] = sk;
+    json summary = {{"layers", layers.layers.size()}, {"layer_directions", directions}};
+    fmt::print("\n{} layer(s), {} layer-direction(s) ranked, {} call(s) left out\n", layers.layers.size(), directions,
+               layers.skipped.size());
+    if (o.measure && stats.n > 0) {
+        const double geo = std::exp(stats.log_sum / stats.n);
+        fmt::print("regret of the immediate choice: geomean {:.3f}, worst {:.3f}, within 5% {}/{}\n", geo,
+                   stats.worst, stats.within5, stats.n);
+        summary["regret_geomean"] = geo;
+        summary["regret_worst"] = stats.worst;
+        summary["within_5_percent"] = stats.within5;
+        summary["measured"] = stats.n;
+    }
+    report["summary"] = summary;
+    if (!o.json_path.empty()) write_report(o.json_path, report);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        say("error writing to standard output");
+        return 2;
+    }
+    return 0;
+}
+
+} // namespace dnncompat::select
