@@ -4,10 +4,14 @@
 #include <immintrin.h>
 #endif
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <mutex>
 #include <new>
+#include <set>
 #include <string>
 
 namespace dnncompat::conv {
@@ -126,7 +130,29 @@ Fingerprint portable_fingerprint(const void *data, std::size_t bytes) {
     return portable_form(static_cast<const unsigned char *>(data), bytes);
 }
 
-bool weight_reuse_enabled() { return !env_off(std::getenv("DNNCOMPAT_WEIGHT_CACHE")); }
+namespace {
+
+// Warns once per variable about a value it does not understand.
+void warn_env(const char *name, const char *value, const char *what) {
+    static std::mutex mu;
+    static std::set<std::string> warned;
+    std::lock_guard<std::mutex> lock(mu);
+    if (!warned.insert(name).second) return;
+    std::fprintf(stderr, "dnncompat warning: %s='%s' %s\n", name, value, what);
+}
+
+} // namespace
+
+bool weight_reuse_enabled() {
+    const char *v = std::getenv("DNNCOMPAT_WEIGHT_CACHE");
+    if (env_off(v)) return false;
+    if (v != nullptr && *v != '\0') {
+        const std::string s(v);
+        if (s != "1" && s != "on" && s != "ON" && s != "true" && s != "TRUE")
+            warn_env("DNNCOMPAT_WEIGHT_CACHE", v, "is not 0/off/false or 1/on/true; the weight cache stays on");
+    }
+    return true;
+}
 
 std::size_t weight_cache_cap() {
     constexpr std::size_t kDefault = std::size_t{256} << 20;
@@ -134,8 +160,14 @@ std::size_t weight_cache_cap() {
     if (v == nullptr || *v == '\0') return kDefault;
     char *end = nullptr;
     const double mb = std::strtod(v, &end);
-    if (end == v || mb < 0) return kDefault;
-    return static_cast<std::size_t>(mb * 1048576.0);
+    if (end == v || *end != '\0' || !(mb >= 0)) {
+        warn_env("DNNCOMPAT_WEIGHT_CACHE_MB", v, "is not a size in MiB (a number >= 0); 256 is used");
+        return kDefault;
+    }
+    // Caps past 2^40 bytes (1 TiB) mean "no cap" for any real machine; the conversion stays
+    // inside size_t.
+    constexpr double kMaxMb = 1048576.0;
+    return static_cast<std::size_t>(std::min(mb, kMaxMb) * 1048576.0);
 }
 
 struct WeightCache::Entry {

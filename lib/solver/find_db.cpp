@@ -114,7 +114,19 @@ std::optional<FindEntry> find_db_lookup(const conv::Problem &p, Direction d) {
     }
     auto it = m.entries.find(find_db_key(p, d, current_machine()));
     if (it == m.entries.end()) return std::nullopt;
-    return it->second;
+    // Records of solver ids this build does not know (a newer build's, or an edited file) are
+    // left out; an entry with none left is a miss, so Find measures the problem again.
+    FindEntry known;
+    for (const FindRecord &r : it->second.results)
+        if (by_id(r.solver) != nullptr) known.results.push_back(r);
+    if (known.results.size() != it->second.results.size()) {
+        static std::once_flag once;
+        std::call_once(once, [&] {
+            warn("find-db entry '" + it->first + "' names solver ids this build does not know; they are ignored");
+        });
+    }
+    if (known.results.empty()) return std::nullopt;
+    return known;
 }
 
 void find_db_record(const conv::Problem &p, Direction d, const FindEntry &entry) {

@@ -63,7 +63,8 @@ FindDbFile load_find_db(const std::string &path);
 void store_find_entry(const std::string &path, const std::string &key, const FindEntry &entry);
 
 // The process's view of the find-db at find_db_path(), loaded on first use.
-// lookup: the entry for p in direction d on the current machine.
+// lookup: the entry for p in direction d on the current machine, without records of unknown
+// solver ids; nullopt when none is left (a miss: Find measures again).
 std::optional<FindEntry> find_db_lookup(const conv::Problem &p, Direction d);
 // record: remembers the entry in memory and writes it to the file (a write failure warns once on
 // stderr; the entry still serves this process). Bumps find_db_generation().

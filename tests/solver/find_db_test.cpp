@@ -163,6 +163,22 @@ TEST(Select, FindDbOrderReplacesTheWtiOrder) {
     EXPECT_EQ(db.entries.count(solver::find_db_key(p, Direction::fwd, solver::current_machine())), 1u);
 }
 
+// Records of unknown solver ids are ignored; an entry of nothing but those (or nothing) is a
+// miss, so hybrid Find measures the problem again instead of trusting it forever.
+TEST(FindDb, UnknownSolverIdsAndEmptyEntriesAreMisses) {
+    const conv::Problem p = solver::parse_problem("n=1,c=8,h=9,w=9,k=3");
+    solver::find_db_record(p, Direction::fwd, {{{999, "bogus", 0.001, 0}}});
+    EXPECT_FALSE(solver::find_db_lookup(p, Direction::fwd).has_value());
+    solver::find_db_record(p, Direction::fwd, {});
+    EXPECT_FALSE(solver::find_db_lookup(p, Direction::fwd).has_value());
+    const solver::Solver *s = solver::preference(p, Direction::fwd).front().solver;
+    solver::find_db_record(p, Direction::fwd, {{{999, "bogus", 0.001, 0}, {s->id(), s->name(), 0.5, 0}}});
+    const auto e = solver::find_db_lookup(p, Direction::fwd);
+    ASSERT_TRUE(e.has_value());
+    ASSERT_EQ(e->results.size(), 1u);
+    EXPECT_EQ(e->results[0].solver, s->id());
+}
+
 // One forward problem set up through the C API, and its Find.
 struct FwdCase {
     Handle h;

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -126,6 +127,23 @@ TEST(SelectTraceCli, UnusableInputsExitWithTwo) {
     r = select("--trace " + quote(kLogs + "resnet18-train-b2-fp32.log.xz") + " --conv n=1,c=4,h=8,k=3", false);
     EXPECT_EQ(r.rc, 2);
     EXPECT_NE(r.err.find("exclude each other"), std::string::npos) << r.err;
+    r = select("--trace " + quote(kLogs + "resnet18-train-b2-fp32.log.xz") + " --dir fwd", false);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("apply to --conv"), std::string::npos) << r.err;
+}
+
+TEST(SelectCli, BadOptionValuesExitWithTwoAndNameTheOption) {
+    const std::pair<const char *, const char *> cases[] = {
+        {"--workspace-limit -1", "--workspace-limit"},
+        {"--workspace-limit 99999999999999999999999", "--workspace-limit"},
+        {"--json ''", "--json"},
+        {"--runs 0", "--runs"},
+    };
+    for (const auto &[args, option] : cases) {
+        const Result r = select(std::string("--conv n=1,c=3,h=7,w=7,k=3 ") + args, false);
+        EXPECT_EQ(r.rc, 2) << args;
+        EXPECT_NE(r.err.find(option), std::string::npos) << args << ": " << r.err;
+    }
 }
 
 } // namespace

@@ -163,6 +163,7 @@ struct CallRecord {
         double measured_ms = -1; ///< find-db time, -1 when not measured
     };
     std::vector<RankedSolver> solvers;
+    std::string solver_ran; ///< the solver that ran the call's algorithm (solver::for_algo)
 };
 
 /// Replay state shared by all handlers.
@@ -192,12 +193,14 @@ public:
     /// Fills impl (and algo_ran through `algo_name`, when given) from dnncompatGetLastRunInfo
     /// after a successful compute call.
     void note_run_info(std::string (*algo_name)(int) = nullptr);
-    /// Fills record.solvers with the top-3 WTI ranking of the convolution x (*) w = y in
-    /// direction dir (0 fwd, 1 bwd-data, 2 bwd-filter), algo_name naming the cuDNN algorithm
-    /// each solver stands for. Never throws: a problem the library rejects leaves it empty.
+    /// Fills record.solvers with the top 3 of the library's solver order for the convolution
+    /// x (*) w = y in direction dir (0 fwd, 1 bwd-data, 2 bwd-filter), and record.solver_ran
+    /// with the solver that ran the call's cuDNN algorithm `algo`; algo_name names the cuDNN
+    /// algorithm each solver stands for. Never throws: a problem the library rejects leaves
+    /// them empty.
     void note_solver_ranking(dnncompatTensorDescriptor_t x, dnncompatFilterDescriptor_t w,
                              dnncompatConvolutionDescriptor_t conv, dnncompatTensorDescriptor_t y,
-                             int dir, std::string (*algo_name)(int));
+                             int dir, int algo, std::string (*algo_name)(int));
 
     Args args;
     State &state;

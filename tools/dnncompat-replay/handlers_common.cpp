@@ -297,7 +297,7 @@ dnncompatStatus_t Call::timed(const std::function<dnncompatStatus_t()> &op) {
 
 void Call::note_solver_ranking(dnncompatTensorDescriptor_t x, dnncompatFilterDescriptor_t w,
                                dnncompatConvolutionDescriptor_t conv, dnncompatTensorDescriptor_t y, int dir,
-                               std::string (*algo_name)(int)) {
+                               int algo, std::string (*algo_name)(int)) {
     try {
         const conv::Problem p = conv::make_problem(*x, *w, *conv, y);
         const auto d = static_cast<solver::Direction>(dir);
@@ -307,8 +307,10 @@ void Call::note_solver_ranking(dnncompatTensorDescriptor_t x, dnncompatFilterDes
             record.solvers.push_back({s.solver->name(), algo_name(s.solver->cudnn_algo(d)), s.wti,
                                       s.measured ? s.ms : -1.0});
         }
+        if (const solver::Solver *ran = solver::for_algo(p, d, algo).solver) record.solver_ran = ran->name();
     } catch (const std::exception &) {
         record.solvers.clear(); // the call itself reports why the problem is invalid
+        record.solver_ran.clear();
     }
 }
 

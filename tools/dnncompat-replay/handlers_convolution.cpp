@@ -186,7 +186,7 @@ dnncompatStatus_t forward(Call &c) {
     });
     if (st == DNNCOMPAT_STATUS_SUCCESS) {
         c.note_run_info(fwd_algo_name);
-        c.note_solver_ranking(s.x.d, s.w.d, s.conv.d, s.y.d, 0, fwd_algo_name);
+        c.note_solver_ranking(s.x.d, s.w.d, s.conv.d, s.y.d, 0, algo, fwd_algo_name);
         c.record.flop = conv_flop(s.yf, s.wf);
     }
     return st;

@@ -149,7 +149,7 @@ dnncompatStatus_t backward_data(Call &c) {
     });
     if (st == DNNCOMPAT_STATUS_SUCCESS) {
         c.note_run_info(bwd_data_algo_name);
-        c.note_solver_ranking(s.a.d, s.w.d, s.conv.d, s.b.d, 1, bwd_data_algo_name);
+        c.note_solver_ranking(s.a.d, s.w.d, s.conv.d, s.b.d, 1, a, bwd_data_algo_name);
         c.record.flop = conv_flop(s.bf, s.wf);
     }
     return st;
@@ -244,7 +244,7 @@ dnncompatStatus_t backward_filter(Call &c) {
     });
     if (st == DNNCOMPAT_STATUS_SUCCESS) {
         c.note_run_info(bwd_filter_algo_name);
-        c.note_solver_ranking(s.a.d, s.w.d, s.conv.d, s.b.d, 2, bwd_filter_algo_name);
+        c.note_solver_ranking(s.a.d, s.w.d, s.conv.d, s.b.d, 2, a, bwd_filter_algo_name);
         c.record.flop = conv_flop(s.bf, s.wf);
     }
     return st;

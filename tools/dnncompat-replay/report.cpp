@@ -103,14 +103,14 @@ std::string call_line(const CallRecord &r, bool verbose) {
         line += fmt::format("  workspace recorded {} B, ours {} B", *r.ws_recorded, *r.ws_ours);
     if (!r.solvers.empty()) {
         const bool measured = r.solvers.front().measured_ms >= 0;
-        line += measured ? "\n        solvers by find-db time:" : "\n        solvers by WTI:";
+        line += measured ? "\n        solvers by find-db time (then WTI):" : "\n        solvers by WTI:";
         for (std::size_t i = 0; i < r.solvers.size(); ++i) {
             const auto &s = r.solvers[i];
             line += s.measured_ms >= 0
                         ? fmt::format(" {}. {} ({}) {:.3f} ms", i + 1, s.name, s.cudnn_algo, s.measured_ms)
-                        : fmt::format(" {}. {} ({}) {:.3f}", i + 1, s.name, s.cudnn_algo, s.wti);
+                        : fmt::format(" {}. {} ({}) WTI {:.3f}", i + 1, s.name, s.cudnn_algo, s.wti);
         }
-        line += " -> " + r.solvers.front().name;
+        line += " -> ran " + (r.solver_ran.empty() ? r.solvers.front().name : r.solver_ran);
     }
     return line;
 }
@@ -164,7 +164,7 @@ nlohmann::json call_json(const CallRecord &r) {
             ranked.push_back({{"solver", s.name}, {"cudnn_algo", s.cudnn_algo}, {"wti", s.wti}});
             if (s.measured_ms >= 0) ranked.back()["measured_ms"] = s.measured_ms;
         }
-        j["solvers"] = {{"ranked", ranked}, {"choice", r.solvers.front().name}};
+        j["solvers"] = {{"ranked", ranked}, {"choice", r.solver_ran.empty() ? r.solvers.front().name : r.solver_ran}};
     }
     if (!r.info.empty()) j["info"] = r.info;
     if (!r.error.empty()) j["error"] = r.error;

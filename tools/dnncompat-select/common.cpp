@@ -25,6 +25,14 @@ Timings time_ranked(const conv::Problem &p, solver::Direction d, const solver::R
     mo.runs = runs;
     for (std::size_t i = 0; i < r.ranked.size(); ++i) {
         if (r.ranked[i].solver->last_resort() && i > 0) continue;
+        // A run estimated far beyond the measurement cap (a huge problem) is not started: it
+        // would hold the tool for minutes with nothing printed.
+        constexpr double kSkipAboveMs = 60000.0;
+        if (r.ranked[i].est_ms > kSkipAboveMs) {
+            t.errors[i] = fmt::format("not measured: estimated {:.0f} ms per run, over the {:.0f} ms limit",
+                                      r.ranked[i].est_ms, kSkipAboveMs);
+            continue;
+        }
         const solver::Measurement m = solver::measure(p, d, *r.ranked[i].solver, mo);
         if (!m.ok) {
             t.errors[i] = m.error.empty() ? std::string("not measured") : m.error;

@@ -164,12 +164,14 @@ int main(int argc, char **argv) {
     app.add_option("--conv", o.conv,
                    "problem: \"n=32,c=64,h=56,w=56,k=3\" (keys n c h w d k r s t o p u l g dtype layout) or a "
                    "benchdnn descriptor \"mb32ic64ih56oc64kh3ph1\"; required unless --calibrate");
-    app.add_option("--dir", o.dir, "direction: fwd, bwd-data, bwd-filter or all")
-        ->check(CLI::IsMember({"fwd", "bwd-data", "bwd-filter", "all"}));
+    auto *dir_opt = app.add_option("--dir", o.dir, "direction: fwd, bwd-data, bwd-filter or all")
+                        ->check(CLI::IsMember({"fwd", "bwd-data", "bwd-filter", "all"}));
     app.add_flag("--measure", o.measure, "time every ranked solver and show the regret of the choice");
     app.add_option("--runs", o.runs, "timed runs per solver with --measure (median)")->check(CLI::Range(1, 1000));
     app.add_flag("--explain", o.explain, "also list the solvers that do not serve a direction at all");
-    app.add_option("--json", o.json_path, "write the report as JSON to FILE");
+    app.add_option("--json", o.json_path, "write the report as JSON to FILE")->check([](const std::string &v) {
+        return v.empty() ? std::string("the report path is empty") : std::string();
+    });
     app.add_flag("--calibrate", o.calibrate,
                  "measure this machine (peak, bandwidth, per-solver efficiency) and store the model in the "
                  "perf-db ($XDG_CACHE_HOME/dnncompat/perf-db.json; DNNCOMPAT_CACHE_DIR overrides)");
@@ -178,21 +180,31 @@ int main(int argc, char **argv) {
     app.add_option("--trace", o.trace,
                    "rank every distinct convolution layer of FILE (JSON trace or cuDNN API log, plain, xz or "
                    "gzip) in the directions it calls; with --measure, --runs, --json, --workspace-limit");
-    std::size_t limit = 0;
-    auto *lim = app.add_option("--workspace-limit", limit, "leave out solvers needing more workspace (bytes)");
+    std::string limit;
+    auto *lim = app.add_option("--workspace-limit", limit, "leave out solvers needing more workspace (bytes)")
+                    ->check([](const std::string &v) {
+                        const bool digits = !v.empty() && v.size() <= 19 &&
+                                            v.find_first_not_of("0123456789") == std::string::npos;
+                        return digits ? std::string()
+                                      : "'" + v + "' is not a byte count (a whole number from 0 to 10^19 - 1)";
+                    });
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
         const int rc = app.exit(e);
         return rc == 0 ? 0 : 2;
     }
-    if (lim->count() > 0) o.workspace_limit = limit;
+    if (lim->count() > 0) o.workspace_limit = static_cast<std::size_t>(std::stoull(limit));
     if (o.conv.empty() && !o.calibrate && o.trace.empty()) {
         say("--conv or --trace is required (or --calibrate)");
         return 2;
     }
     if (!o.conv.empty() && !o.trace.empty()) {
         say("--conv and --trace exclude each other");
+        return 2;
+    }
+    if (!o.trace.empty() && (dir_opt->count() > 0 || o.explain)) {
+        say("--dir and --explain apply to --conv: --trace ranks the directions the trace calls");
         return 2;
     }
     try {
