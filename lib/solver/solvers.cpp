@@ -188,6 +188,14 @@ protected:
     virtual bool limit_32bit() const { return true; }
     // WTI given the bytes moved (x, w, y and layout copies).
     virtual double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const = 0;
+    // The model of a kernel vectorised over the output channels of a group: efficiency = the
+    // solver's scale (builtin, or calibrated) x SIMD fill of those channels x red (the reduction
+    // channels' factor) x the direction's factor; effective_flop is what the kernel computes.
+    double vectorised(const conv::Problem &p, Direction d, const Machine &m, double builtin, double red,
+                      double effective_flop, double bytes) const {
+        const double eff = scale(m, name_, builtin) * fill(roles(p, d).out_ch, lanes(m)) * red * direction_factor(d);
+        return wti_from(p, m, eff, effective_flop, bytes);
+    }
 
     uint32_t id_;
     const char *name_;
@@ -261,9 +269,7 @@ protected:
         // Few reduction channels (the first layer's C=3): oneDNN has a kernel for a plain
         // source that reduces over the filter taps instead, nearly as efficient (measured on
         // the shared logs' first layers: 2.2x faster than the GEMM solvers at C=3).
-        const double red = r.red_ch >= simd ? fill(r.red_ch, simd) : 0.9;
-        const double eff = scale(m, name_, 0.8) * fill(r.out_ch, simd) * red * direction_factor(d);
-        return wti_from(p, m, eff, flop(p), bytes);
+        return vectorised(p, d, m, 0.8, r.red_ch >= simd ? fill(r.red_ch, simd) : 0.9, flop(p), bytes);
     }
 };
 
@@ -274,12 +280,8 @@ public:
 
 protected:
     double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
-        const Roles r = roles(p, d);
-        const int simd = lanes(m);
-        const double eff = scale(m, name_, 0.85) * fill(r.out_ch, simd) *
-                           std::min(1.0, static_cast<double>(r.red_ch) / (2.0 * simd)) *
-                           direction_factor(d);
-        return wti_from(p, m, eff, flop(p), bytes);
+        const double red = std::min(1.0, static_cast<double>(roles(p, d).red_ch) / (2.0 * lanes(m)));
+        return vectorised(p, d, m, 0.85, red, flop(p), bytes);
     }
 };
 
@@ -303,11 +305,9 @@ public:
 protected:
     bool matches(const std::string &impl) const override { return impl.find("brg") != std::string::npos; }
     double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
-        const Roles r = roles(p, d);
+        const int64_t red_ch = roles(p, d).red_ch;
         const int simd = lanes(m);
-        const double eff = scale(m, name_, 0.85) * fill(r.out_ch, simd) *
-                           (r.red_ch >= simd ? fill(r.red_ch, simd) : 0.4) * direction_factor(d);
-        return wti_from(p, m, eff, flop(p), bytes);
+        return vectorised(p, d, m, 0.85, red_ch >= simd ? fill(red_ch, simd) : 0.4, flop(p), bytes);
     }
 };
 
@@ -320,13 +320,10 @@ public:
 protected:
     bool matches(const std::string &) const override { return true; }
     double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
-        const Roles r = roles(p, d);
-        const int simd = lanes(m);
-        const double eff = scale(m, name_, 0.45) * fill(r.out_ch, simd) * fill(r.red_ch, simd) *
-                           direction_factor(d);
         const double transform = 2.0 * (36.0 / 9.0) * bytes_of(p, w_elems(p)) +
                                  2.0 * (36.0 / 16.0) * (bytes_of(p, x_elems(p)) + bytes_of(p, y_elems(p)));
-        return wti_from(p, m, eff, flop(p) * 36.0 / 144.0, bytes + transform);
+        return vectorised(p, d, m, 0.45, fill(roles(p, d).red_ch, lanes(m)), flop(p) * 36.0 / 144.0,
+                          bytes + transform);
     }
 };
 
