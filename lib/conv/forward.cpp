@@ -372,9 +372,8 @@ std::shared_ptr<FwdPlan> integer_f32_plan(dnncompatContext &h, const Problem &p,
     plan->inner_off = cursor;
     plan->workspace_bytes = cursor + plan->inner->workspace_bytes + kAlign;
     plan->algo_requested = algo;
-    // Which FP32 solver computes the exact integer sums is internal: the integer configuration
-    // runs the algorithm asked for (one of the implicit GEMMs, forward_algo_runs).
-    plan->algo_ran = algo;
+    plan->algo_ran = plan->inner->algo_ran;
+    plan->fallback_code = plan->inner->fallback_code;
     plan->impl = plan->inner->impl + " (exact f32 from " + data_type_name(p.dtype) + ")";
     return plan;
 }
