@@ -7,7 +7,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
 
 packages=(cmake g++ make pkg-config libdnnl-dev ocl-icd-opencl-dev libcli11-dev nlohmann-json3-dev
-          libfmt-dev libgtest-dev libbenchmark-dev liblzma-dev zlib1g-dev xz-utils)
+          libfmt-dev libgtest-dev libbenchmark-dev liblzma-dev zlib1g-dev xz-utils
+          chromium chromium-driver)
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then

@@ -1,5 +1,7 @@
 #include "core/support.hpp"
 
+#include "core/cudnn_api_table.hpp"
+
 #include "core/diagnostics.hpp"
 #include "core/error.hpp"
 #include "core/logging.hpp"
@@ -8,6 +10,10 @@
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
+#include <unordered_map>
+
+// Rows are written positionally; the members after `status` are filled in by the builders.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace dnncompat::support {
 
@@ -26,9 +32,29 @@ constexpr auto NS = DNNCOMPAT_STATUS_NOT_SUPPORTED;
 constexpr auto OK = DNNCOMPAT_STATUS_SUCCESS;
 } // namespace
 
-const std::vector<Row> &catalogue() {
+std::optional<Class> class_from_name(std::string_view name) {
+    for (Class c : {Class::native, Class::emulated, Class::fallback, Class::unsupported})
+        if (name == class_name(c)) return c;
+    return std::nullopt;
+}
+
+const char *kind_name(Kind k) {
+    switch (k) {
+    case Kind::function: return "function";
+    case Kind::enum_value: return "enum_value";
+    case Kind::condition: return "condition";
+    }
+    return "?";
+}
+
+const char *reference_cudnn_version() { return detail::api_version(); }
+
+namespace {
+// The hand-written rows: every run-time condition the library emits a diagnostic for, and the
+// enum values whose verdict needs more than their type's policy (support_enums.cpp adopts them).
+std::vector<Row> hand_written_rows() {
     // clang-format off
-    static const std::vector<Row> rows = {
+    return {
     // Convolution forward algorithms (cudnnConvolutionFwdAlgo_t).
     {"DNNC-CONV-FWD-ALGO-IMPLICIT_GEMM", "convolution", "cudnnConvolutionFwdAlgo_t", "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM", Class::native, "the best-ranked solver standing for it (jit direct, 1x1, depthwise or brgemm)", true, OK},
     {"DNNC-CONV-FWD-ALGO-IMPLICIT_PRECOMP_GEMM", "convolution", "cudnnConvolutionFwdAlgo_t", "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM", Class::native, "the best-ranked solver standing for it (jit direct, 1x1, depthwise or brgemm)", true, OK},
@@ -130,15 +156,54 @@ const std::vector<Row> &catalogue() {
     {"DNNC-FUSED-BN-MODE-PER_ACTIVATION", "fused-ops", "cudnnBatchNormMode_t", "CUDNN_BATCHNORM_PER_ACTIVATION (fused operations)", Class::unsupported, "the fused operations are per channel (SPATIAL / SPATIAL_PERSISTENT); per-activation scale, bias and statistics are not implemented", false, NS},
     {"DNNC-FUSED-FOLDED-DGRAD", "fused-ops", "cudnnGetFoldedConvBackwardDataDescriptors", "folded backward-data descriptors", Class::unsupported, "cuDNN does not document the folded filter, padded dy and folded dx layouts (nor the fold transforms) these descriptors describe, so no answer can be derived without guessing (see DNNC-TENSOROPS-TRANSFORM-FOLD)", false, NS},
     // end of section fused-ops
+    // Replayed traces and readiness reports.
+    {"DNNC-FN-UNKNOWN", "handle", "(any function)", "a name outside cuDNN's legacy API", Class::unsupported, "not a cuDNN legacy-API function (a backend-API call, another library's, or a misspelt name): dnncompat has nothing to run, and dnncompat-replay reports the call unsupported", false, NS},
     };
     // clang-format on
-    return rows;
 }
 
+struct Index {
+    std::vector<Row> rows;
+    std::unordered_map<std::string_view, const Row *> by_code, by_enum_value, by_function;
+};
+
+const Index &index() {
+    static const Index idx = [] {
+        Index i;
+        i.rows = hand_written_rows();
+        detail::append_enum_rows(i.rows);
+        detail::append_function_rows(i.rows);
+        for (const auto &r : i.rows) {
+            if (!i.by_code.emplace(r.code, &r).second)
+                fail(DNNCOMPAT_STATUS_INTERNAL_ERROR, "support catalogue: duplicate code {}", r.code);
+            if (r.kind == Kind::enum_value) i.by_enum_value.emplace(r.value, &r);
+            if (r.kind == Kind::function) i.by_function.emplace(r.subject, &r);
+        }
+        return i;
+    }();
+    return idx;
+}
+} // namespace
+
+const std::vector<Row> &catalogue() { return index().rows; }
+
 const Row &row(std::string_view code) {
-    for (const auto &r : catalogue())
-        if (code == r.code) return r;
-    fail(DNNCOMPAT_STATUS_INTERNAL_ERROR, "support catalogue has no row {}", code);
+    const auto &m = index().by_code;
+    const auto it = m.find(code);
+    if (it == m.end()) fail(DNNCOMPAT_STATUS_INTERNAL_ERROR, "support catalogue has no row {}", code);
+    return *it->second;
+}
+
+const Row *find_enum_value(std::string_view value) {
+    const auto &m = index().by_enum_value;
+    const auto it = m.find(value);
+    return it == m.end() ? nullptr : it->second;
+}
+
+const Row *find_function(std::string_view name) {
+    const auto &m = index().by_function;
+    const auto it = m.find(name);
+    return it == m.end() ? nullptr : it->second;
 }
 
 } // namespace dnncompat::support

@@ -6,6 +6,7 @@
 
 #include <dnncompat/dnncompat.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,24 +21,66 @@ enum class Class {
 };
 
 const char *class_name(Class c);
+/// The class named `name` ("native", "emulated", "fallback", "unsupported"); nullopt otherwise.
+std::optional<Class> class_from_name(std::string_view name);
 
-struct Row {
-    const char *code;     // stable diagnostic code, "DNNC-..." (append-only)
-    const char *area;     // "convolution", "batch-norm", "tensor", ...
-    const char *subject;  // cuDNN enum type or function, e.g. "cudnnConvolutionFwdAlgo_t"
-    const char *value;    // enum value or feature, e.g. "CUDNN_CONVOLUTION_FWD_ALGO_FFT"
-    Class cls;
-    const char *instead;  // what runs instead (emulated/fallback) or why not (unsupported)
-    bool identical;       // same result as cuDNN's (up to floating-point summation order)
-    dnncompatStatus_t status; // returned by an unsupported row's call
+enum class Kind {
+    function,   // one cuDNN legacy-API function
+    enum_value, // one value of one enum the legacy API takes
+    condition   // a run-time condition (a shape, the data, a combination) that changes the outcome
 };
 
-// Every row, in code order.
+const char *kind_name(Kind k);
+
+/// cuDNN versions of a function or enum value ("" = not recorded). introduced: the first version
+/// with the symbol ("≤7" = already in cuDNN 7); deprecated: the first version whose headers mark it
+/// deprecated; removed: the first version without it.
+struct Versions {
+    std::string introduced;
+    std::string deprecated;
+    std::string removed;
+};
+
+struct Row {
+    std::string code;     // stable diagnostic code, "DNNC-..." (append-only)
+    std::string area;     // "convolution", "batch-norm", "tensor", ...
+    std::string subject;  // cuDNN enum type or function, e.g. "cudnnConvolutionFwdAlgo_t"
+    std::string value;    // enum value or feature, e.g. "CUDNN_CONVOLUTION_FWD_ALGO_FFT"; "" for a function
+    Class cls;
+    std::string instead;  // how it is done (native), what runs instead (emulated / fallback) or why not
+    bool identical;       // same result as cuDNN's (up to floating-point summation order)
+    dnncompatStatus_t status; // returned by an unsupported row's call
+    Kind kind = Kind::condition;
+    long long numeric = 0;            // enum_value: cuDNN's value
+    Versions versions;                // function and enum_value rows
+    std::vector<std::string> related; // condition rows that can change this row's outcome
+    std::vector<std::string> takes;   // function rows: the legacy-API enum types it takes
+};
+
+/// Every row: the conditions (the diagnostics the library emits) in code order, then one row per
+/// value of every legacy-API enum of the reference cuDNN headers (cudnn_api_table.inc), then one
+/// row per legacy function of those headers and per function older cuDNN versions had.
 const std::vector<Row> &catalogue();
-// The row with this code; throws INTERNAL_ERROR when absent (a programming error).
+/// The row with this code; throws INTERNAL_ERROR when absent (a programming error).
 const Row &row(std::string_view code);
+/// The row of enum value `value` (e.g. "CUDNN_POOLING_MAX"), or of function `name`; nullptr when
+/// the catalogue has none (a name cuDNN's legacy API does not have).
+const Row *find_enum_value(std::string_view value);
+const Row *find_function(std::string_view name);
+/// The cuDNN version whose headers the function and enum rows come from, e.g. "9.19.0".
+const char *reference_cudnn_version();
 
 } // namespace dnncompat::support
+
+namespace dnncompat::support::detail {
+// The builders of catalogue() (support_enums.cpp, support_functions.cpp): each appends its rows to
+// the hand-written ones (append_enum_rows turns a hand-written row naming one enum value exactly
+// into that value's row). Throw INTERNAL_ERROR when the reference enum table has a type without
+// a policy.
+void append_enum_rows(std::vector<Row> &rows);
+void append_function_rows(std::vector<Row> &rows);
+} // namespace dnncompat::support::detail
+
 
 namespace dnncompat::diag {
 

@@ -1,10 +1,15 @@
 #include "solver/immediate.hpp"
 
+#include "core/logging.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
+#include <cstdlib>
 #include <mutex>
+#include <set>
+#include <string>
 
 namespace dnncompat::solver {
 
@@ -13,7 +18,42 @@ namespace {
 Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m,
                       std::optional<std::size_t> workspace_limit);
 
+const char *disable_variable() {
+    const char *v = std::getenv("DNNCOMPAT_DISABLE_SOLVERS");
+    return v != nullptr ? v : "";
+}
+
 } // namespace
+
+std::vector<uint32_t> disabled_solvers() {
+    static std::mutex mu;
+    static std::string parsed_from;
+    static std::vector<uint32_t> ids;
+    static std::set<std::string> warned;
+    const std::string value = disable_variable();
+    std::lock_guard<std::mutex> lock(mu);
+    if (value == parsed_from) return ids;
+    parsed_from = value;
+    ids.clear();
+    std::size_t start = 0;
+    while (start <= value.size()) {
+        const std::size_t comma = std::min(value.find(',', start), value.size());
+        std::string name = value.substr(start, comma - start);
+        name.erase(0, name.find_first_not_of(" \t"));
+        name.erase(name.find_last_not_of(" \t") + 1);
+        start = comma + 1;
+        if (name.empty()) continue;
+        const Solver *hit = nullptr;
+        for (const Solver *s : all())
+            if (name == s->name() || name == std::to_string(s->id())) hit = s;
+        if (hit != nullptr)
+            ids.push_back(hit->id());
+        else if (warned.insert(name).second)
+            log::message(log::Level::warning,
+                         fmt::format("DNNCOMPAT_DISABLE_SOLVERS: no solver named '{}' (ignored)", name));
+    }
+    return ids;
+}
 
 Ranking rank(const conv::Problem &p, Direction d, const Machine &m,
              std::optional<std::size_t> workspace_limit) {
@@ -25,6 +65,7 @@ Ranking rank(const conv::Problem &p, Direction d, const Machine &m,
     std::string key = p.key();
     key += direction_name(d);
     if (workspace_limit) key += "/" + std::to_string(*workspace_limit);
+    if (const char *off = disable_variable(); *off != '\0') key += std::string("/off:") + off;
     {
         std::lock_guard<std::mutex> lock(mu);
         auto it = memo.find(key);
@@ -42,9 +83,15 @@ namespace {
 Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m,
                       std::optional<std::size_t> workspace_limit) {
     Ranking r;
+    const std::vector<uint32_t> off = disabled_solvers();
     for (const Solver *s : all()) {
         Candidate c;
         c.solver = s;
+        if (std::find(off.begin(), off.end(), s->id()) != off.end()) {
+            c.reason = "disabled by DNNCOMPAT_DISABLE_SOLVERS";
+            r.excluded.push_back(std::move(c));
+            continue;
+        }
         const Applicability a = s->applicable(p, d);
         if (!a.ok) {
             c.reason = a.reason;

@@ -4,7 +4,9 @@
 
 #include "solver/solver.hpp"
 
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace dnncompat::solver {
 
@@ -27,7 +29,15 @@ struct Ranking {
 // by smaller workspace, then by id. Solvers that do not apply, or whose workspace exceeds
 // workspace_limit bytes (when given), go to `excluded` with the reason. Never throws for a
 // valid problem (degenerate shapes included).
+// Solvers named in DNNCOMPAT_DISABLE_SOLVERS (comma-separated solver names or ids, e.g.
+// "gemm.im2col,6"; as MIOpen's MIOPEN_DEBUG_CONV_* switches) are excluded with the reason
+// "disabled by DNNCOMPAT_DISABLE_SOLVERS": to work around a solver, or to see what runs without it.
+// The variable is read at every ranking; plans already built for a handle keep their solver.
 Ranking rank(const conv::Problem &p, Direction d, const Machine &m,
              std::optional<std::size_t> workspace_limit = std::nullopt);
+
+// The solvers DNNCOMPAT_DISABLE_SOLVERS disables now (ids); unknown names are warned about once
+// and ignored.
+std::vector<uint32_t> disabled_solvers();
 
 } // namespace dnncompat::solver

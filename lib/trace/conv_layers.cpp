@@ -181,6 +181,10 @@ conv::Problem problem_of(const json &args, solver::Direction d, std::optional<in
 
 } // namespace
 
+conv::Problem conv_call_problem(const json &args, solver::Direction d, std::optional<int64_t> batch) {
+    return problem_of(args, d, batch);
+}
+
 std::optional<solver::Direction> conv_call_direction(const std::string &api) {
     using D = solver::Direction;
     static const std::map<std::string, D> table{
@@ -219,7 +223,7 @@ ConvLayers conv_layers(const json &trace, const ConvLayerOptions &options) {
         if (!d) continue;
         conv::Problem p;
         try {
-            p = problem_of(call.contains("args") ? call["args"] : json(), *d, options.batch);
+            p = conv_call_problem(call.contains("args") ? call["args"] : json(), *d, options.batch);
         } catch (const std::exception &e) {
             std::string reason = e.what();
             if (call.contains("status") && call["status"].is_string() && call["status"] != "CUDNN_STATUS_SUCCESS")

@@ -59,8 +59,17 @@ const valijson::Schema& parsed_schema(std::string_view file_name) {
     auto schema = std::make_unique<valijson::Schema>();
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
     valijson::adapters::NlohmannJsonAdapter adapter(schema_doc);
+    // A "$ref" into another schema file ("common.schema.json#/definitions/row") resolves to the
+    // embedded schema of that file name, whatever base URI it was resolved against.
+    auto fetch = [](const std::string& uri) -> const nlohmann::json* {
+        const std::string name = uri.substr(uri.find_last_of('/') + 1);
+        const std::string* other = find_schema(name);
+        if (!other) throw std::invalid_argument("schema reference to unknown file '" + uri + "'");
+        return new nlohmann::json(nlohmann::json::parse(*other));
+    };
+    auto free_doc = [](const nlohmann::json* d) { delete d; };
     try {
-        parser.populateSchema(adapter, *schema);
+        parser.populateSchema(adapter, *schema, fetch, free_doc);
     } catch (const std::exception& e) {
         throw std::invalid_argument("embedded schema '" + std::string(file_name) + "' is invalid: " + e.what());
     }

@@ -148,6 +148,33 @@ TEST(Immediate, WorkspaceLimitExcludesWithTheReason) {
     EXPECT_EQ(reported, over);
 }
 
+// DNNCOMPAT_DISABLE_SOLVERS (names or ids) takes solvers out of the ranking with the reason,
+// takes effect at the next ranking (the memo is keyed on it), and ignores unknown names.
+TEST(Immediate, DisabledSolversAreExcludedWithTheReason) {
+    const conv::Problem p = solver::make_problem(1, 16, 16, 1, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1},
+                                                 DNNCOMPAT_DATA_FLOAT, false);
+    const auto before = solver::rank(p, Direction::fwd, solver::current_machine());
+    ASSERT_GE(before.ranked.size(), 2u);
+    const std::string first = before.ranked[0].solver->name();
+    const std::string second_id = std::to_string(before.ranked[1].solver->id());
+    {
+        dnncompat_test::ScopedEnv off("DNNCOMPAT_DISABLE_SOLVERS", (first + " , " + second_id + ",no-such-solver").c_str());
+        const auto r = solver::rank(p, Direction::fwd, solver::current_machine());
+        EXPECT_EQ(r.ranked.size(), before.ranked.size() - 2);
+        for (const auto &c : r.ranked) {
+            EXPECT_NE(c.solver->name(), first);
+            EXPECT_NE(std::to_string(c.solver->id()), second_id);
+        }
+        std::size_t disabled = 0;
+        for (const auto &c : r.excluded) disabled += c.reason == "disabled by DNNCOMPAT_DISABLE_SOLVERS";
+        EXPECT_EQ(disabled, 2u);
+        EXPECT_EQ(solver::disabled_solvers().size(), 2u);
+    }
+    const auto after = solver::rank(p, Direction::fwd, solver::current_machine());
+    EXPECT_EQ(after.ranked.size(), before.ranked.size());
+    EXPECT_TRUE(solver::disabled_solvers().empty());
+}
+
 TEST(Immediate, TensorsOver2GiBExcludeTheJitKernelsWithAReason) {
     // F17 / F2: n=42, c=3, d=64, 224x224, k=64, 1x7x7, pad (0,3,3), stride (1,2,2): y has 2^31+ elements.
     const conv::Problem p = solver::make_problem(42, 3, 64, 1, {64, 224, 224}, {1, 7, 7}, {0, 3, 3}, {1, 2, 2},

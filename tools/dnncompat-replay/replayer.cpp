@@ -4,6 +4,7 @@
 #include "dnncompat-replay/report.hpp"
 
 #include <core/diagnostics.hpp>
+#include <core/support.hpp>
 #include <core/logging.hpp>
 #include <trace/log_importer.hpp>
 #include <trace/trace_file.hpp>
@@ -115,8 +116,26 @@ void replay_call(const json &call, std::size_t i, State &state, CallRecord &r) {
     const HandlerTable &table = handler_table();
     auto h = table.find(r.api);
     if (h == table.end()) {
+        // What the support catalogue says of the function: not provided (RNN, CTC loss, ...),
+        // removed from cuDNN, or not a legacy-API function at all. The diagnostic names its row.
         r.outcome = Outcome::unsupported;
-        r.error = "dnncompat-replay has no handler for this API";
+        const support::Row *row = support::find_function(r.api);
+        if (row != nullptr && row->cls != support::Class::unsupported) {
+            r.error = "dnncompat-replay has no handler for this API (the library provides it)";
+            return;
+        }
+        const support::Row &why = row != nullptr ? *row : support::row("DNNC-FN-UNKNOWN");
+        r.error = why.instead;
+        diag::Diagnostic d;
+        d.code = why.code;
+        d.api = r.api;
+        d.subject = row != nullptr ? why.subject : r.api;
+        d.value = why.value;
+        d.support = support::class_name(why.cls);
+        d.instead = why.instead;
+        d.identical = why.identical;
+        d.level = diag::Level::error;
+        r.diagnostics.push_back(std::move(d));
         return;
     }
     r.compute = h->second.compute;

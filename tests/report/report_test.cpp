@@ -1,0 +1,236 @@
+// dnncompat-report: the support report and the trace report, in the library (documents checked
+// against their schemas, counts checked against the catalogue and the traces) and through the
+// command line on every log and trace of the test data, in every format; and the staleness check
+// of docs/support.md.
+#include "core/support.hpp"
+#include "report/estimate.hpp"
+#include "report/html.hpp"
+#include "report/support_report.hpp"
+#include "report/trace_report.hpp"
+#include "solver/machine.hpp"
+#include "support/cli.hpp"
+#include "trace/schemas.hpp"
+#include "trace/trace_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace dnncompat;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const std::string kTool = std::string(DNNCOMPAT_BINARY_DIR) + "/dnncompat-report";
+
+void expect_valid(const json &doc, const char *schema) {
+    const auto errors = trace::validate(doc, schema);
+    EXPECT_TRUE(errors.empty()) << schema << ":" << trace::list_schema_errors(errors);
+}
+
+std::vector<std::string> test_inputs() {
+    std::vector<std::string> out;
+    for (const char *dir : {"/logs", "/traces"})
+        for (const auto &e : fs::directory_iterator(std::string(DNNCOMPAT_TEST_DATA) + dir))
+            if (e.path().filename() != "invalid-schema.json") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::size_t rows_in(const json &report) {
+    std::size_t n = 0;
+    for (const auto &a : report["areas"]) n += a["rows"].size();
+    return n;
+}
+
+TEST(SupportReport, AllListsEveryCatalogueRowAndValidates) {
+    report::SupportFilter f;
+    f.all = true;
+    const json doc = report::support_report(f);
+    expect_valid(doc, "support-report.schema.json");
+    EXPECT_EQ(rows_in(doc), support::catalogue().size());
+    EXPECT_EQ(doc["summary"]["rows"].get<std::size_t>(), support::catalogue().size());
+    std::size_t sum = 0;
+    for (const auto &[cls, n] : doc["summary"]["by_class"].items()) sum += n.get<std::size_t>();
+    EXPECT_EQ(sum, support::catalogue().size());
+}
+
+TEST(SupportReport, DefaultListsOnlyWhatIsNotNative) {
+    const json doc = report::support_report({});
+    expect_valid(doc, "support-report.schema.json");
+    std::size_t not_native = 0;
+    for (const auto &r : support::catalogue()) not_native += r.cls != support::Class::native;
+    EXPECT_EQ(rows_in(doc), not_native);
+    EXPECT_EQ(doc["summary"]["by_class"]["native"], 0);
+    for (const auto &a : doc["areas"])
+        for (const auto &r : a["rows"]) EXPECT_NE(r["class"], "native") << r["code"];
+}
+
+TEST(SupportReport, StatusFilterListsOneClass) {
+    report::SupportFilter f;
+    f.cls = support::Class::fallback;
+    const json doc = report::support_report(f);
+    ASSERT_GT(rows_in(doc), 0u);
+    for (const auto &a : doc["areas"])
+        for (const auto &r : a["rows"]) EXPECT_EQ(r["class"], "fallback") << r["code"];
+    f.cls = support::Class::native;
+    EXPECT_EQ(report::support_report(f)["summary"]["by_class"]["native"].get<std::size_t>(),
+              report::support_report(f)["summary"]["rows"].get<std::size_t>());
+}
+
+TEST(SupportReport, ApiFilterListsTheFunctionAndItsValues) {
+    report::SupportFilter f;
+    f.api = "cudnnConvolutionForward";
+    const json doc = report::support_report(f);
+    expect_valid(doc, "support-report.schema.json");
+    std::set<std::string> codes;
+    for (const auto &a : doc["areas"])
+        for (const auto &r : a["rows"]) codes.insert(r["code"].get<std::string>());
+    EXPECT_TRUE(codes.count("DNNC-FN-cudnnConvolutionForward"));   // its own row, although native
+    EXPECT_TRUE(codes.count("DNNC-CONV-FWD-ALGO-FFT"));            // a value of an enum it takes
+    EXPECT_TRUE(codes.count("DNNC-CONV-MODE-CONVOLUTION"));        // through its convolution descriptor
+    EXPECT_TRUE(codes.count("DNNC-DTYPE-DOUBLE"));                 // through its tensor descriptors
+    EXPECT_FALSE(codes.count("DNNC-CONV-BWD-DATA-ALGO-FFT"));      // another direction's algorithm
+    EXPECT_FALSE(codes.count("DNNC-POOL-EMPTY-WINDOW"));
+    f.api = "cudnnNoSuchFunction";
+    EXPECT_THROW(report::support_report(f), std::invalid_argument);
+}
+
+TEST(SupportReport, TextAndMarkdownNameEveryListedRow) {
+    report::SupportFilter f;
+    f.all = true;
+    const json doc = report::support_report(f);
+    const std::string text = report::render_support_text(doc);
+    const std::string md = report::render_support_markdown(doc);
+    for (const auto &r : support::catalogue()) {
+        EXPECT_NE(text.find("[" + r.code + "]"), std::string::npos) << r.code;
+        EXPECT_NE(md.find("`" + r.code + "`"), std::string::npos) << r.code;
+    }
+}
+
+// docs/support.md is the Markdown report of the whole catalogue; regenerate it with
+// `cmake --build build --target docs` when this fails.
+TEST(SupportDocs, CommittedCopyIsUpToDate) {
+    report::SupportFilter f;
+    f.all = true;
+    const std::string expected = report::render_support_markdown(report::support_report(f));
+    const std::string committed = dnncompat_test::read_text_file(std::string(DNNCOMPAT_SOURCE_DIR) + "/docs/support.md");
+    EXPECT_TRUE(committed == expected)
+        << "docs/support.md is stale: run `cmake --build build --target docs` and commit the result";
+}
+
+// Every trace and log of the test data: the report validates, its counts add up to the trace's,
+// every layer the estimator finds is listed, and the text, Markdown and HTML renderings work.
+TEST(TraceReport, EveryTestInputValidatesAndAddsUp) {
+    const auto &machine = solver::current_machine();
+    for (const auto &path : test_inputs()) {
+        SCOPED_TRACE(path);
+        trace::TraceFile file;
+        try {
+            file = trace::load_trace_file(path);
+        } catch (const std::exception &e) {
+            ADD_FAILURE() << e.what();
+            continue;
+        }
+        const json doc = report::trace_report(file.doc, path, file.kind, machine);
+        expect_valid(doc, "trace-report.schema.json");
+        std::size_t with_api = 0;
+        for (const auto &c : file.doc["calls"]) with_api += c.is_object() && c.contains("api") && c["api"].is_string();
+        std::size_t counted = 0;
+        for (const auto &f : doc["functions"]) counted += f["count"].get<std::size_t>();
+        EXPECT_EQ(counted, with_api);
+        std::size_t by_class = 0;
+        for (const auto &[cls, n] : doc["summary"]["calls_by_class"].items()) by_class += n.get<std::size_t>();
+        EXPECT_EQ(by_class, with_api);
+        EXPECT_EQ(doc["layers"].size(), report::estimate_layers(file.doc, machine).size());
+        double est = 0;
+        for (const auto &l : doc["layers"]) est += l["estimated_ms"].get<double>();
+        EXPECT_NEAR(doc["summary"]["estimated_ms"].get<double>(), est, 1e-9 * (1 + est));
+        EXPECT_EQ(doc["summary"]["run"], false);
+        EXPECT_TRUE(doc["run"].is_null());
+        EXPECT_FALSE(report::render_trace_text(doc).empty());
+        EXPECT_FALSE(report::render_trace_markdown(doc).empty());
+        EXPECT_NE(report::render_html(doc).find("id=\"layers\""), std::string::npos);
+    }
+}
+
+// What the report predicts is what the catalogue says of the values the trace uses: the test
+// trace with an FFT convolution falls back, the one with an unknown function is blocked.
+TEST(TraceReport, FindingsComeFromTheCatalogue) {
+    const auto &machine = solver::current_machine();
+    const auto fft = trace::load_trace_file(std::string(DNNCOMPAT_TEST_DATA) + "/traces/fft-fallback.json");
+    const json a = report::trace_report(fft.doc, "fft", fft.kind, machine);
+    std::set<std::string> codes;
+    for (const auto &f : a["findings"]) codes.insert(f["code"].get<std::string>());
+    EXPECT_TRUE(codes.count("DNNC-CONV-FWD-ALGO-FFT")) << a["findings"].dump();
+    EXPECT_EQ(a["summary"]["verdict"], "ready-with-fallbacks");
+    EXPECT_GT(a["summary"]["will_fall_back"].get<int>(), 0);
+    EXPECT_FALSE(a["numerics"].empty());
+
+    const auto unsupported = trace::load_trace_file(std::string(DNNCOMPAT_TEST_DATA) + "/traces/unsupported-call.json");
+    const json b = report::trace_report(unsupported.doc, "u", unsupported.kind, machine);
+    EXPECT_EQ(b["summary"]["verdict"], "blocked") << b["findings"].dump();
+    EXPECT_GT(b["summary"]["will_fail"].get<int>(), 0);
+}
+
+// The command line, in every format, on every test input.
+TEST(ReportCli, TraceInEveryFormatOnEveryInput) {
+    for (const auto &path : test_inputs()) {
+        for (const char *format : {"text", "markdown", "json", "html"}) {
+            SCOPED_TRACE(path + " " + format);
+            const auto r = dnncompat_test::run_cli(kTool, "trace " + dnncompat_test::shell_quote(path) +
+                                                              " --format " + format, false);
+            EXPECT_TRUE(r.rc == 0 || r.rc == 1) << r.err;
+            EXPECT_FALSE(r.out.empty());
+            if (std::string(format) == "json") {
+                const json doc = json::parse(r.out);
+                expect_valid(doc, "trace-report.schema.json");
+                EXPECT_EQ(r.rc, doc["summary"]["verdict"] == "blocked" ? 1 : 0);
+            }
+        }
+    }
+}
+
+TEST(ReportCli, UnsupportedFeaturesInEveryFormat) {
+    for (const char *format : {"text", "markdown", "json", "html"}) {
+        SCOPED_TRACE(format);
+        const auto r = dnncompat_test::run_cli(kTool, std::string("unsupported-features --format ") + format, false);
+        EXPECT_EQ(r.rc, 0) << r.err;
+        EXPECT_NE(r.out.find("DNNC-CONV-FWD-ALGO-FFT"), std::string::npos);
+        if (std::string(format) == "json") expect_valid(json::parse(r.out), "support-report.schema.json");
+    }
+    const auto bad_api = dnncompat_test::run_cli(kTool, "unsupported-features --api cudnnNoSuchFunction", false);
+    EXPECT_EQ(bad_api.rc, 2);
+    EXPECT_NE(bad_api.err.find("cudnnNoSuchFunction"), std::string::npos);
+    const auto bad_status = dnncompat_test::run_cli(kTool, "unsupported-features --status maybe", false);
+    EXPECT_EQ(bad_status.rc, 2);
+    const auto missing = dnncompat_test::run_cli(kTool, "trace /nonexistent/trace.json", false);
+    EXPECT_EQ(missing.rc, 2);
+    EXPECT_NE(missing.err.find("/nonexistent/trace.json"), std::string::npos);
+}
+
+// --run replays the input and merges measured times, statuses and run-time diagnostics.
+TEST(ReportCli, RunAddsMeasuredTimesAndRunFindings) {
+    const std::string in = std::string(DNNCOMPAT_TEST_DATA) + "/traces/fft-fallback.json";
+    const auto r = dnncompat_test::run_cli(kTool, "trace " + dnncompat_test::shell_quote(in) +
+                                                      " --run --iterations 1 --format json", false);
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const json doc = json::parse(r.out);
+    expect_valid(doc, "trace-report.schema.json");
+    EXPECT_EQ(doc["summary"]["run"], true);
+    ASSERT_TRUE(doc["run"].is_object());
+    EXPECT_EQ(doc["run"]["mismatches"], 0);
+    bool measured = false, run_finding = false;
+    for (const auto &l : doc["layers"]) measured |= l["measured_ms"].is_number() && l["status"] == "CUDNN_STATUS_SUCCESS";
+    for (const auto &f : doc["findings"]) run_finding |= f["source"] == "run" && f["code"] == "DNNC-CONV-FWD-ALGO-FFT";
+    EXPECT_TRUE(measured);
+    EXPECT_TRUE(run_finding) << doc["findings"].dump();
+    EXPECT_TRUE(doc["summary"]["measured_ms"].is_number());
+}
+
+} // namespace
