@@ -2,6 +2,7 @@
 
 #include "conv/onednn_util.hpp"
 #include "conv/solver_pick.hpp"
+#include "solver/select.hpp"
 #include "conv/weight_cache.hpp"
 #include "core/enums.hpp"
 #include "core/support.hpp"
@@ -151,27 +152,6 @@ Choice<Pd> from_solver(dnncompatContext &h, const Problem &p, solver::Direction 
     else c.pd = pick.pd->bwd_filter;
     c.relayout = pick.relayout;
     return c;
-}
-
-const char *data_fallback_row(int algo) {
-    switch (algo) {
-    case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT: return "DNNC-CONV-BWD-DATA-ALGO-FFT";
-    case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING: return "DNNC-CONV-BWD-DATA-ALGO-FFT_TILING";
-    case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD: return "DNNC-CONV-BWD-DATA-ALGO-WINOGRAD-FALLBACK";
-    case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED:
-        return "DNNC-CONV-BWD-DATA-ALGO-WINOGRAD_NONFUSED-FALLBACK";
-    default: return "DNNC-CONV-BWD-DATA-ALGO-SUBSTITUTED"; // ALGO_0 / ALGO_1
-    }
-}
-
-const char *filter_fallback_row(int algo) {
-    switch (algo) {
-    case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT: return "DNNC-CONV-BWD-FILTER-ALGO-FFT";
-    case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING: return "DNNC-CONV-BWD-FILTER-ALGO-FFT_TILING";
-    case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED:
-        return "DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD_NONFUSED-FALLBACK";
-    default: return "DNNC-CONV-BWD-FILTER-ALGO-SUBSTITUTED"; // ALGO_0 / ALGO_1 / ALGO_3
-    }
 }
 
 // The cuDNN algorithm → oneDNN mapping (catalogue rows DNNC-CONV-BWD-DATA-ALGO-*), used when the
@@ -375,7 +355,7 @@ std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Probl
     }
     return h.plan<BwdDataPlan>(key, [&] {
         auto c = from_solver<bwd_d_pd_t>(h, p, solver::Direction::bwd_data, algo, forced,
-                                         data_fallback_row(algo));
+                                         solver::substitution_row(solver::Direction::bwd_data, algo));
         auto plan = std::make_shared<BwdDataPlan>();
         if (c.custom) {
             std::size_t cursor = 0;
@@ -507,7 +487,7 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
     }
     return h.plan<BwdFilterPlan>(key, [&] {
         auto c = from_solver<bwd_w_pd_t>(h, p, solver::Direction::bwd_filter, algo, forced,
-                                         filter_fallback_row(algo));
+                                         solver::substitution_row(solver::Direction::bwd_filter, algo));
         auto plan = std::make_shared<BwdFilterPlan>();
         if (c.custom) {
             // CONVOLUTION mode: the solver writes the gradient of the flipped filter to the

@@ -2,6 +2,7 @@
 
 #include "conv/onednn_util.hpp"
 #include "conv/solver_pick.hpp"
+#include "solver/select.hpp"
 #include "conv/weight_cache.hpp"
 #include "core/diagnostics.hpp"
 #include "core/enums.hpp"
@@ -83,21 +84,6 @@ Choice best_pd(dnncompatContext &h, const Problem &p, dnnl::algorithm alg, const
     return c;
 }
 
-// The catalogue row of an algorithm run by another algorithm's solver: FFT always (no solver
-// stands for it); Winograd and GEMM when their own solvers do not apply; the others' row is
-// DNNC-CONV-FWD-ALGO-SUBSTITUTED.
-const char *fallback_row(int algo) {
-    switch (algo) {
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT: return "DNNC-CONV-FWD-ALGO-FFT";
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING: return "DNNC-CONV-FWD-ALGO-FFT_TILING";
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD: return "DNNC-CONV-FWD-ALGO-WINOGRAD-FALLBACK";
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED:
-        return "DNNC-CONV-FWD-ALGO-WINOGRAD_NONFUSED-FALLBACK";
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM: return "DNNC-CONV-FWD-ALGO-GEMM-FALLBACK";
-    default: return "";
-    }
-}
-
 Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta);
 
 // The solver layer's choice for algo (solver_pick.hpp), or the own mapping below when the
@@ -109,8 +95,7 @@ Choice choose(dnncompatContext &h, const Problem &p, int algo, float alpha, floa
     Choice c;
     c.solver = pick.solver;
     c.algo_ran = pick.own ? algo : pick.solver->cudnn_algo(solver::Direction::fwd);
-    const char *row = fallback_row(algo);
-    c.fallback_code = pick.own ? "" : *row ? row : "DNNC-CONV-FWD-ALGO-SUBSTITUTED";
+    c.fallback_code = pick.own ? "" : solver::substitution_row(solver::Direction::fwd, algo);
     if (!pick.pd) {
         c.custom = true;
         return c;

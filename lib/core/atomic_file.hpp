@@ -10,6 +10,9 @@ namespace dnncompat::files {
 
 // Writes text to path atomically (temporary file + fsync + rename), creating the parent
 // folders. Throws std::runtime_error naming the path on failure; the old file stays intact.
+// A symbolic link is followed (its target is replaced); a device, FIFO or socket (/dev/null,
+// /dev/stdout) is written in place, never replaced; a directory is refused. A new file gets
+// 0666 minus the umask, a replaced file keeps its permissions.
 void write_atomically(const std::string &path, const std::string &text);
 
 // Runs fn while holding an exclusive advisory lock (flock) on path + ".lock", so two processes

@@ -33,8 +33,9 @@ enum class Kind {
 const char *kind_name(Kind k);
 
 /// cuDNN versions of a function or enum value ("" = not recorded). introduced: the first version
-/// with the symbol ("≤7" = already in cuDNN 7); deprecated: the first version whose headers mark it
-/// deprecated; removed: the first version without it.
+/// with the symbol ("≤7" = already in cuDNN 7); deprecated: a version whose headers mark it
+/// deprecated ("≤9.19.0": the reference headers do, the first that did is not recorded);
+/// removed: the first version without it.
 struct Versions {
     std::string introduced;
     std::string deprecated;

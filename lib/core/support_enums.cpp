@@ -106,6 +106,9 @@ const std::map<std::string_view, Verdict> &value_policies() {
     // NaN propagation: per operation.
     {"CUDNN_PROPAGATE_NAN", {"activation", Class::native, "NaN in, NaN out: oneDNN where its kernels propagate NaN; activation (RELU, CLIPPED_RELU) and max pooling restore the NaN afterwards", true, OK, "DNNC-ACT-PROPAGATE_NAN,DNNC-POOL-PROPAGATE_NAN", "≤7"}},
     {"CUDNN_NOT_PROPAGATE_NAN", {"activation", Class::native, "as cuDNN: NaN is not propagated where cuDNN does not (max pooling skips NaN cells)", true, OK, "DNNC-POOL-NAN-WINDOW", "≤7"}},
+    // Unary tensor operations.
+    {"CUDNN_OP_TENSOR_SQRT", {"tensor-ops", Class::native, "oneDNN eltwise sqrt of alpha1 * A (unary: B is not read), beta * C added", true, OK, "", "≤7"}},
+    {"CUDNN_OP_TENSOR_NOT", {"tensor-ops", Class::native, "oneDNN eltwise 1 - alpha1 * A (unary: B is not read), beta * C added", true, OK, "", "≤7"}},
     // Activation modes.
     {"CUDNN_ACTIVATION_SWISH", {"activation", Class::native, "oneDNN eltwise swish (alpha = swish beta)", true, OK, "", ""}},
     {"CUDNN_ACTIVATION_IDENTITY", {"activation", Class::native, "a copy (alpha * x + beta * y); cuDNN accepts IDENTITY only in cudnnConvolutionBiasActivationForward, dnncompat everywhere", true, OK, "", "≤7"}},
@@ -172,23 +175,39 @@ const std::set<std::string_view> &early_data_types() {
 }
 
 
-// cuDNN 9.0 renumbered the statuses and added the sub-codes (2001-5004 other than the base ones).
-bool status_added_in_9(std::string_view value, long long numeric) {
-    if (value.substr(0, 13) != "CUDNN_STATUS_") return false;
-    return numeric % 1000 != 0 && numeric != 4003 && numeric != 2001 && numeric != 3007 &&
-           numeric != 4006 && numeric != 3008 && numeric != 1002;
+// When a status name appeared, by name (cuDNN 9.0 renumbered every status and added the
+// sub-codes; the older names stay as deprecated aliases): "" when not a status.
+std::string status_introduced(std::string_view value) {
+    static const std::set<std::string_view> by_7 = {
+        "CUDNN_STATUS_SUCCESS", "CUDNN_STATUS_NOT_INITIALIZED", "CUDNN_STATUS_ALLOC_FAILED",
+        "CUDNN_STATUS_BAD_PARAM", "CUDNN_STATUS_INTERNAL_ERROR", "CUDNN_STATUS_INVALID_VALUE",
+        "CUDNN_STATUS_ARCH_MISMATCH", "CUDNN_STATUS_MAPPING_ERROR", "CUDNN_STATUS_EXECUTION_FAILED",
+        "CUDNN_STATUS_NOT_SUPPORTED", "CUDNN_STATUS_LICENSE_ERROR", "CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING",
+        "CUDNN_STATUS_RUNTIME_IN_PROGRESS", "CUDNN_STATUS_RUNTIME_FP_OVERFLOW"};
+    static const std::set<std::string_view> by_8 = {"CUDNN_STATUS_VERSION_MISMATCH"};
+    if (value.substr(0, 13) != "CUDNN_STATUS_") return "";
+    if (by_7.count(value)) return "≤7";
+    if (by_8.count(value)) return "8.0";
+    return "9.0";
 }
 
 } // namespace
 
 void append_enum_rows(std::vector<Row> &rows) {
     // The hand-written rows that name one enum value exactly; the first that is not a "-FALLBACK"
-    // condition becomes that value's row, the others are related to it.
+    // condition becomes that value's row, the others are related to it, as are the rows naming
+    // the value in a narrower context ("CUDNN_DATA_HALF (backward data, ...)").
     for (const auto &e : api_enum_values()) {
         Row *adopted = nullptr;
         std::vector<std::string> related;
+        const std::string variant = std::string(e.value) + " ("; // "CUDNN_DATA_HALF (backward data, ...)"
         for (auto &r : rows) {
-            if (r.kind != Kind::condition || r.subject != e.type || r.value != e.value) continue;
+            if (r.kind != Kind::condition || r.subject != e.type) continue;
+            if (r.value.compare(0, variant.size(), variant) == 0) {
+                related.push_back(r.code); // the value in a narrower context
+                continue;
+            }
+            if (r.value != e.value) continue;
             const bool fallback_variant = r.code.size() > 9 && r.code.compare(r.code.size() - 9, 9, "-FALLBACK") == 0;
             if (adopted == nullptr && !fallback_variant)
                 adopted = &r;
@@ -211,8 +230,8 @@ void append_enum_rows(std::vector<Row> &rows) {
         row->versions.introduced = v.introduced;
         if (std::string_view(e.type) == "cudnnDataType_t")
             row->versions.introduced = early_data_types().count(e.value) ? "≤7" : "";
-        if (status_added_in_9(e.value, e.numeric)) row->versions.introduced = "9.0";
-        if (e.deprecated) row->versions.deprecated = reference_cudnn_version();
+        if (const std::string since = status_introduced(e.value); !since.empty()) row->versions.introduced = since;
+        if (e.deprecated) row->versions.deprecated = std::string("≤") + reference_cudnn_version();
         for (auto &c : split_list(v.related)) related.push_back(std::move(c));
         for (auto &c : related)
             if (c != row->code && std::find(row->related.begin(), row->related.end(), c) == row->related.end())

@@ -48,7 +48,8 @@ const std::vector<Rule> &rules() {
     {"cudnn(Ops|Cnn|Adv)(Infer|Train)VersionCheck", "handle", Class::unsupported, "cuDNN 9 merged the sub-libraries: use cudnnOpsVersionCheck / cudnnCnnVersionCheck", false, NS, ""},
     {"cudnnQueryRuntimeError", "handle", Class::unsupported, "dnncompat has no asynchronous kernels: every error is returned by the call itself, so there is nothing to query", false, NS, ""},
     {"cudnn(Set|Get)Callback", "handle", Class::unsupported, "dnncompat logs to stderr (DNNCOMPAT_LOG_LEVEL) and to its diagnostics collector; user callbacks are not implemented", false, NS, ""},
-    {"cudnnGetProperty|cudnnGetCudartVersion|cudnnGetMaxDeviceVersion", "handle", Class::unsupported, "no CUDA runtime or GPU is involved: there is no CUDA property to report", false, NS, ""},
+    {"cudnnGetProperty", "handle", Class::unsupported, "not implemented: it would return cuDNN's MAJOR / MINOR / PATCH numbers (a libraryPropertyType from CUDA's headers); use cudnnGetVersion, which dnncompat implements", false, NS, ""},
+    {"cudnnGetCudartVersion|cudnnGetMaxDeviceVersion", "handle", Class::unsupported, "no CUDA runtime or GPU is involved: there is no runtime version or device limit to report", false, NS, ""},
     {"cudnn(Graph|Adv)VersionCheck", "handle", Class::unsupported, "the graph (backend) and adv sub-libraries are not implemented", false, NS, ""},
     // Provided, but the outcome is not cuDNN's.
     {"cudnnDivisiveNormalization(Forward|Backward)", "lrn", Class::unsupported, "its only mode, CUDNN_DIVNORM_PRECOMPUTED_MEANS, is not implemented (DNNC-DIVNORM): the call returns NOT_SUPPORTED", false, NS, "DNNC-DIVNORM"},
@@ -218,7 +219,7 @@ void append_function_rows(std::vector<Row> &rows) {
         Row row = function_row(f.name);
         row.takes = split_list(f.takes);
         row.versions.introduced = introduced(f.name);
-        if (f.deprecated) row.versions.deprecated = reference_cudnn_version();
+        if (f.deprecated) row.versions.deprecated = std::string("≤") + reference_cudnn_version();
         if (row.cls == Class::unsupported && row.related.empty()) row.instead += kNotProvided;
         rows.push_back(std::move(row));
     }

@@ -295,6 +295,7 @@ const char *algo_type(solver::Direction d) {
 struct ConvChoice {
     const solver::Solver *solver = nullptr;
     double wti = solver::kWtiUnknown;
+    bool own = true; // the solver serves the algorithm asked for
 };
 
 // Solver, WTI and flop of a convolution call (flop / (peak x WTI) when the WTI is known).
@@ -327,12 +328,14 @@ void estimate_conv(solver::Direction d, const json &args, const solver::Machine 
         if (s.solver) {
             c.solver = s.solver;
             c.wti = s.solver->wti(p, d, machine);
+            c.own = s.own;
         }
         it = memo.emplace(key, c).first;
     }
     const ConvChoice &c = it->second;
     if (!c.solver) return;
     l.solver = c.solver->name();
+    if (!c.own) l.fallback = solver::substitution_row(d, algo_value);
     if (c.wti <= 0) return;
     l.wti = c.wti;
     if (machine.peak_gflops <= 0) return;
@@ -398,6 +401,7 @@ json to_json(const LayerEstimate &l) {
                 {"bytes", l.bytes},
                 {"estimated_ms", l.estimated_ms},
                 {"estimate_basis", l.basis},
+                {"fallback", opt(l.fallback)},
                 {"recorded_status", opt(l.recorded_status)}};
 }
 

@@ -30,6 +30,9 @@ struct LayerEstimate {
     /// (solver::for_algo), and that algorithm's cuDNN name ("CUDNN_CONVOLUTION_FWD_ALGO_...").
     std::optional<std::string> solver, cudnn_algo;
     std::optional<double> wti;  ///< the solver's WTI on the machine (when known, > 0)
+    /// Convolutions whose solver does not serve the recorded algorithm (FFT; Winograd or GEMM
+    /// where theirs does not apply): the catalogue row the library will emit (solver::substitution_row).
+    std::optional<std::string> fallback;
     std::optional<double> flop; ///< convolutions: 2 x N x K x C/groups x out spatial x filter spatial
     double bytes = 0;           ///< bytes read + written by the op (a buffer read and written counts twice)
     double estimated_ms = 0;

@@ -227,7 +227,9 @@ white-space:nowrap}
 .c-native{background:var(--native)}.c-emulated{background:var(--emulated)}
 .c-fallback{background:var(--fallback)}.c-unsupported{background:var(--unsupported)}.c-other{background:var(--other)}
 .v-ready{background:var(--native)}.v-ready-with-fallbacks{background:var(--fallback)}
-.v-blocked{background:var(--unsupported)}
+.v-blocked{background:var(--unsupported)}.v-incomplete{background:var(--other)}
+td .badge{max-width:100%;overflow:hidden;text-overflow:ellipsis;vertical-align:middle}
+table.fixed .badge{padding:1px 6px;font-size:.72rem}
 .badge.big{font-size:1rem;padding:3px 14px;border-radius:14px}
 .cards{display:flex;flex-wrap:wrap;gap:12px;margin:12px 0}
 .card{border:1px solid var(--line);border-radius:8px;padding:10px 16px;min-width:150px;background:#fff}
@@ -375,7 +377,7 @@ std::string render_support(const json &doc) {
     if (const json *filter = field(doc, "filter")) {
         std::string f;
         const json *all = field(*filter, "all");
-        if (all && all->is_boolean() && all->get<bool>()) f += "every row";
+        if (all && all->is_boolean()) f += all->get<bool>() ? "every row" : "rows that are not native";
         if (const std::string api = str(*filter, "api"); !api.empty())
             f += (f.empty() ? "" : "; ") + std::string("API <code>") + html_escape(api) + "</code>";
         if (const std::string st = str(*filter, "status"); !st.empty())
@@ -676,7 +678,8 @@ void trace_summary(std::string &out, const json &doc) {
     const json &s = sub(doc, "summary");
     open_section(out, "summary", "Summary");
     const std::string verdict = str(s, "verdict");
-    const bool known = verdict == "ready" || verdict == "ready-with-fallbacks" || verdict == "blocked";
+    const bool known = verdict == "ready" || verdict == "ready-with-fallbacks" || verdict == "blocked" ||
+                       verdict == "incomplete";
     put(out, "<p data-verdict=\"{0}\"><span class=\"badge big {1}\">{0}</span> ",
         html_escape(verdict.empty() ? "unknown" : verdict), known ? "v-" + verdict : std::string("c-other"));
     if (verdict == "ready")
@@ -686,7 +689,20 @@ void trace_summary(std::string &out, const json &doc) {
             count_cell(s, "will_fall_back"));
     else if (verdict == "blocked")
         put(out, "{} call(s) will fail: what they ask for is unsupported here.", count_cell(s, "will_fail"));
-    out += "</p>\n<div class=\"cards\">\n";
+    else if (verdict == "incomplete")
+        out += "Nothing that was recorded fails, but the trace is incomplete: see the warnings below.";
+    out += "</p>\n";
+    if (const json *w = field(doc, "warnings"); w && w->is_array() && !w->empty()) {
+        out += "<ul class=\"warnings\" data-warnings=\"1\">\n";
+        for (const auto &item : *w) {
+            std::string where = str(item, "source");
+            if (const auto line = num(item, "line")) where += fmt::format(", line {:g}", *line);
+            if (const auto c = num(item, "call")) where += fmt::format(", call {:g}", *c);
+            put(out, "<li><span class=\"warn\">{}</span>: {}</li>\n", html_escape(where), cell(item, "message"));
+        }
+        out += "</ul>\n";
+    }
+    out += "<div class=\"cards\">\n";
     card(out, count_cell(s, "calls"), "calls", "calls");
     card(out, count_cell(s, "distinct_functions"), "distinct functions", "distinct_functions");
     const auto fail = num(s, "will_fail"), fall = num(s, "will_fall_back");

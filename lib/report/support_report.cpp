@@ -24,6 +24,8 @@ json or_null(const std::string &s) { return s.empty() ? json(nullptr) : json(s);
 // on one of those types.
 bool about_api(const Row &r, const Row &fn) {
     if (&r == &fn) return true;
+    // A function dnncompat does not provide: nothing else about it applies.
+    if (fn.cls == Class::unsupported && fn.related.empty()) return false;
     if (std::find(fn.related.begin(), fn.related.end(), r.code) != fn.related.end()) return true;
     if (r.kind == support::Kind::function) return false;
     if (r.subject == fn.subject) return true;
@@ -38,6 +40,7 @@ std::string cell(const std::string &s) {
     std::string out;
     for (char c : s) {
         if (c == '|') out += "\\|";
+        else if (c == '*') out += "\\*"; // C*H*W is not emphasis
         else if (c == '\n') out += ' ';
         else out += c;
     }
@@ -111,7 +114,7 @@ json support_report(const SupportFilter &filter) {
             {"tool", tool_json("dnncompat-report")},
             {"cudnn_reference", support::reference_cudnn_version()},
             {"filter",
-             {{"all", filter.all},
+             {{"all", filter.all || filter.cls.has_value()},
               {"api", filter.api ? json(*filter.api) : json(nullptr)},
               {"status", filter.cls ? json(support::class_name(*filter.cls)) : json(nullptr)}}},
             {"summary", {{"rows", listed}, {"by_class", by_class}}},
@@ -154,8 +157,9 @@ std::string render_support_markdown(const json &report) {
            "- **emulated**: computed another way; same result unless *identical* says no.\n"
            "- **fallback**: what was asked is unavailable; another algorithm computes the same result, with a warning.\n"
            "- **unsupported**: cannot give cuDNN's result; the call returns the status shown.\n\n"
-           "Versions: *since* is the first cuDNN version with the symbol (≤7: already in cuDNN 7), *deprecated* "
-           "a version whose headers mark it deprecated, *removed* the first version without it.\n\n";
+           "Versions: *since* is the first cuDNN version with the symbol (≤7: already in cuDNN 7; blank: not "
+           "recorded), *deprecated* a version whose headers mark it deprecated (≤9.19.0: the reference headers "
+           "do; the first version that did is not recorded), *removed* the first version without it.\n\n";
     out += "| class | rows |\n|---|---:|\n";
     for (const char *c : kClasses) out += fmt::format("| {} | {} |\n", c, report["summary"]["by_class"][c].get<int>());
     out += fmt::format("| **all** | **{}** |\n", report["summary"]["rows"].get<int>());

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <vector>
@@ -45,28 +46,52 @@ json versions_json(const support::Versions &v) {
 }
 
 struct Finding {
-    std::string code, cls, subject, value, instead, source;
+    std::string code, cls, subject, value, instead;
+    std::set<std::string> sources; // "static" (predicted from the catalogue), "run" (emitted by the replay)
     bool identical = true;
-    std::size_t count = 0, first_call = 0, last_call = 0;
+    std::set<std::size_t> calls;
     std::set<std::string> apis;
 };
 
-// Findings keyed by (code, source), in order of first appearance.
+// Findings keyed by code, in order of first appearance; a call counts once per code, whether the
+// catalogue predicted it, the replay met it, or both (a replayed call runs several times).
 struct Findings {
     std::vector<Finding> items;
-    std::map<std::pair<std::string, std::string>, std::size_t> at;
+    std::map<std::string, std::size_t> at;
     void add(const std::string &code, const std::string &cls, const std::string &subject, const std::string &value,
              const std::string &instead, bool identical, const std::string &source, std::size_t call,
              const std::string &api) {
-        auto [it, fresh] = at.emplace(std::make_pair(code, source), items.size());
-        if (fresh) items.push_back(Finding{code, cls, subject, value, instead, source, identical, 0, call, call, {}});
+        auto [it, fresh] = at.emplace(code, items.size());
+        if (fresh) items.push_back(Finding{code, cls, subject, value, instead, {}, identical, {}, {}});
         Finding &f = items[it->second];
-        // count: calls, not emissions (a replayed call runs several times and emits each time).
-        if (fresh || f.last_call != call) ++f.count;
-        f.last_call = call;
+        f.sources.insert(source);
+        f.calls.insert(call);
         f.apis.insert(api);
     }
+    void add(const Row &r, const std::string &source, std::size_t call, const std::string &api) {
+        add(r.code, support::class_name(r.cls), r.subject, r.value, r.instead, r.identical, source, call, api);
+    }
 };
+
+// The most specific row for value row `r` in a call of area `area`: a related row naming the same
+// value in that area (a HALF convolution meets DNNC-CONV-DTYPE-HALF, or its backward twin, not
+// the general DNNC-DTYPE-HALF); else r.
+const Row *specific_row(const Row *r, const std::string &area, bool backward) {
+    // Only data types have per-area rows; the other conditions naming a value depend on the data
+    // (a window of NaN only) and are met at run time, not predicted.
+    if (r->subject != "cudnnDataType_t") return r;
+    const Row *best = nullptr;
+    for (const auto &code : r->related) {
+        const Row &c = support::row(code);
+        if (c.kind != support::Kind::condition || c.subject != r->subject || c.area != area ||
+            c.value.compare(0, r->value.size(), r->value) != 0)
+            continue;
+        const bool bwd_row = c.code.find("-BWD-") != std::string::npos;
+        if (bwd_row == backward) return &c;
+        if (best == nullptr) best = &c;
+    }
+    return best != nullptr ? best : r;
+}
 
 bool recorded_success(const json &call) {
     const auto s = call.find("status");
@@ -81,6 +106,20 @@ json trace_report(const json &trace, const std::string &path, const std::string 
                   const solver::Machine &machine, const json &replay) {
     const json empty_calls = json::array();
     const json &calls = trace.contains("calls") && trace["calls"].is_array() ? trace["calls"] : empty_calls;
+    const json metadata = trace.contains("metadata") && trace["metadata"].is_object() ? trace["metadata"] : json::object();
+
+    // What the trace cannot tell: records the importer could not map, malformed calls.
+    json warnings = json::array();
+    if (metadata.contains("unmapped") && metadata["unmapped"].is_array())
+        for (const auto &u : metadata["unmapped"])
+            warnings.push_back({{"source", "import"},
+                                {"line", u.contains("line") ? u["line"] : json(nullptr)},
+                                {"call", nullptr},
+                                {"message", u.value("reason", std::string("a record the importer could not map"))}});
+
+    const std::vector<LayerEstimate> estimates = estimate_layers(trace, machine);
+    std::map<std::size_t, const LayerEstimate *> layer_of;
+    for (const auto &l : estimates) layer_of[l.index] = &l;
 
     std::vector<std::string> fn_order;
     std::map<std::string, std::size_t> fn_count;
@@ -88,12 +127,19 @@ json trace_report(const json &trace, const std::string &path, const std::string 
     std::map<const Row *, std::size_t> value_count;
     std::map<std::string, std::size_t> by_class;
     for (const char *c : kClasses) by_class[c] = 0;
-    std::size_t will_fail = 0, will_fall_back = 0;
+    std::set<std::size_t> failing, falling_back;
     Findings findings;
+    const auto worse = [](Class a, Class b) { return severity(a) < severity(b); };
 
     for (std::size_t i = 0; i < calls.size(); ++i) {
         const json &call = calls[i];
-        if (!call.is_object() || !call.contains("api") || !call["api"].is_string()) continue;
+        if (!call.is_object() || !call.contains("api") || !call["api"].is_string()) {
+            warnings.push_back({{"source", "trace"},
+                                {"line", call.is_object() && call.contains("line") ? call["line"] : json(nullptr)},
+                                {"call", i},
+                                {"message", "malformed call (no API name): dnncompat-replay cannot run it"}});
+            continue;
+        }
         const std::string api = call["api"].get<std::string>();
         if (fn_count[api]++ == 0) fn_order.push_back(api);
         std::set<const Row *> values;
@@ -102,43 +148,71 @@ json trace_report(const json &trace, const std::string &path, const std::string 
             if (value_count[r]++ == 0) value_order.push_back(r);
 
         // A call's class: its function's, and for compute calls the worst of the values it uses
-        // (a descriptor may hold a value that only its compute call cannot run).
+        // (a descriptor may hold a value that only its compute call cannot run) and of the
+        // substitution the solver layer predicts for its convolution.
         const Row *fn = support::find_function(api);
         Class worst = fn ? fn->cls : Class::unsupported;
-        const bool compute = compute_op(api).has_value();
         if (fn == nullptr) {
             const Row &u = support::row("DNNC-FN-UNKNOWN");
             findings.add(u.code, support::class_name(u.cls), api, u.value, u.instead, u.identical, "static", i, api);
+        } else if (fn->cls != Class::native) {
+            findings.add(*fn, "static", i, api);
         }
-        else if (fn->cls != Class::native)
-            findings.add(fn->code, support::class_name(fn->cls), fn->subject, fn->value, fn->instead, fn->identical,
-                         "static", i, api);
-        if (compute) {
-            for (const Row *r : values) {
-                worst = std::max(worst, r->cls, [](Class a, Class b) { return severity(a) < severity(b); });
-                if (r->cls != Class::native)
-                    findings.add(r->code, support::class_name(r->cls), r->subject, r->value, r->instead, r->identical,
-                                 "static", i, api);
+        // A compute call cuDNN itself failed fails here too (same validation): nothing to predict.
+        const auto layer = recorded_success(call) ? layer_of.find(i) : layer_of.end();
+        if (layer != layer_of.end()) {
+            const bool backward = layer->second->op == "conv-bwd-data" || layer->second->op == "conv-bwd-filter";
+            for (const Row *v : values) {
+                const Row *r = fn ? specific_row(v, fn->area, backward) : v;
+                worst = std::max(worst, r->cls, worse);
+                if (r->cls != Class::native) findings.add(*r, "static", i, api);
+            }
+            if (layer->second->fallback) {
+                const Row &r = support::row(*layer->second->fallback);
+                worst = std::max(worst, r.cls, worse);
+                findings.add(r, "static", i, api);
             }
         }
         ++by_class[support::class_name(worst)];
         // A call cuDNN itself failed is no migration blocker.
-        if (worst == Class::unsupported && recorded_success(call)) ++will_fail;
-        if (worst == Class::fallback) ++will_fall_back;
+        if (worst == Class::unsupported && recorded_success(call)) failing.insert(i);
+        if (worst == Class::fallback) falling_back.insert(i);
     }
 
-    // Replay: per-call results by index, and the diagnostics the library emitted.
+    // Replay: per-call results by index, the diagnostics the library emitted, and the calls that
+    // failed without one (a status mismatch, a malformed or unsupported call).
     std::map<std::size_t, const json *> replayed;
     const bool ran = replay.is_object();
     if (ran && replay.contains("calls")) {
         for (const auto &c : replay["calls"]) {
-            if (!c.contains("index")) continue;
-            replayed[c["index"].get<std::size_t>()] = &c;
-            if (!c.contains("diagnostics")) continue;
-            for (const auto &d : c["diagnostics"])
-                findings.add(d.value("code", ""), d.value("support", ""), d.value("subject", ""), d.value("value", ""),
-                             d.value("instead", ""), d.value("identical", true), "run", c["index"].get<std::size_t>(),
-                             d.value("api", c.value("api", "")));
+            if (!c.contains("index") || !c["index"].is_number_unsigned()) continue;
+            const std::size_t index = c["index"].get<std::size_t>();
+            replayed[index] = &c;
+            const std::string api = c.value("api", std::string());
+            bool diagnosed = false;
+            if (c.contains("diagnostics"))
+                for (const auto &d : c["diagnostics"]) {
+                    const std::string code = d.value("code", std::string());
+                    findings.add(code, d.value("support", std::string()), d.value("subject", std::string()),
+                                 d.value("value", std::string()), d.value("instead", std::string()),
+                                 d.value("identical", true), "run", index, d.value("api", api));
+                    diagnosed = true;
+                    if (d.value("support", std::string()) == "fallback") falling_back.insert(index);
+                }
+            const std::string outcome = c.value("outcome", std::string());
+            if (outcome == "mismatch" || outcome == "malformed" || outcome == "unsupported") {
+                failing.insert(index);
+                if (!diagnosed) {
+                    std::string why = c.value("error", std::string());
+                    if (why.empty())
+                        why = fmt::format("ended with {}, recorded {}",
+                                          c["status"].is_string() ? c["status"].get<std::string>() : "no status",
+                                          c["recorded_status"].is_string() ? c["recorded_status"].get<std::string>() : "no status");
+                    std::string code = "REPLAY-" + outcome;
+                    for (auto &ch : code) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+                    findings.add(code, "unsupported", api, "", why, false, "run", index, api);
+                }
+            }
         }
     }
 
@@ -150,7 +224,7 @@ json trace_report(const json &trace, const std::string &path, const std::string 
     std::map<std::string, std::pair<std::size_t, double>> solvers;
     double estimated_total = 0, measured_total = 0;
     bool any_measured = false;
-    for (const auto &l : estimate_layers(trace, machine)) {
+    for (const auto &l : estimates) {
         json j = to_json(l);
         j["measured_ms"] = nullptr;
         j["status"] = nullptr;
@@ -205,20 +279,19 @@ json trace_report(const json &trace, const std::string &path, const std::string 
 
     json out_findings = json::array();
     json numerics = json::array();
-    std::set<std::string> numeric_codes;
     for (const auto &f : findings.items) {
+        const std::string source = f.sources.size() > 1 ? "both" : *f.sources.begin();
         out_findings.push_back({{"code", f.code},
                                 {"class", support::class_from_name(f.cls) ? f.cls : "unsupported"},
                                 {"subject", f.subject},
                                 {"value", f.value},
                                 {"instead", f.instead},
                                 {"identical", f.identical},
-                                {"count", f.count},
-                                {"first_call", f.first_call},
+                                {"count", f.calls.size()},
+                                {"first_call", *f.calls.begin()},
                                 {"apis", f.apis},
-                                {"source", f.source}});
-        if ((f.cls == "emulated" || f.cls == "fallback" || !f.identical) && f.cls != "unsupported" &&
-            numeric_codes.insert(f.code).second)
+                                {"source", source}});
+        if ((f.cls == "emulated" || f.cls == "fallback" || !f.identical) && f.cls != "unsupported")
             numerics.push_back({{"code", f.code},
                                 {"subject", f.subject},
                                 {"value", f.value},
@@ -234,7 +307,6 @@ json trace_report(const json &trace, const std::string &path, const std::string 
                {"mismatches", s.value("mismatches", 0)},
                {"unsupported", s.value("unsupported", 0)},
                {"compute_time_ms", s.value("compute_time_ms", 0.0)}};
-        will_fail = std::max<std::size_t>(will_fail, s.value("failures", std::size_t{0}));
     }
 
     json time_by_op = json::array();
@@ -243,12 +315,16 @@ json trace_report(const json &trace, const std::string &path, const std::string 
     for (const auto &s : solver_order)
         mix.push_back({{"solver", s}, {"layers", solvers[s].first}, {"estimated_ms", solvers[s].second}});
 
-    const std::string verdict = will_fail > 0 ? "blocked" : will_fall_back > 0 ? "ready-with-fallbacks" : "ready";
+    for (std::size_t i : failing) falling_back.erase(i);
+    const std::string verdict = !failing.empty()       ? "blocked"
+                                : !warnings.empty()     ? "incomplete"
+                                : !falling_back.empty() ? "ready-with-fallbacks"
+                                                        : "ready";
     return {{"format", "dnncompat-trace-report"},
             {"version", 1},
             {"tool", tool_json("dnncompat-report")},
             {"input", {{"path", path}, {"kind", kind}}},
-            {"trace_metadata", trace.contains("metadata") && trace["metadata"].is_object() ? trace["metadata"] : json::object()},
+            {"trace_metadata", metadata},
             {"machine",
              {{"cpu", machine.cpu},
               {"isa", machine.isa},
@@ -261,11 +337,12 @@ json trace_report(const json &trace, const std::string &path, const std::string 
               {"distinct_functions", fn_order.size()},
               {"verdict", verdict},
               {"calls_by_class", by_class},
-              {"will_fail", will_fail},
-              {"will_fall_back", will_fall_back},
+              {"will_fail", failing.size()},
+              {"will_fall_back", falling_back.size()},
               {"estimated_ms", estimated_total},
               {"measured_ms", any_measured ? json(measured_total) : json(nullptr)},
               {"run", ran}}},
+            {"warnings", warnings},
             {"functions", functions},
             {"enum_values", values},
             {"findings", out_findings},
@@ -284,6 +361,25 @@ std::string what(const json &f) {
 }
 std::string measured(const json &v) { return v.is_number() ? ms(v.get<double>()) : "-"; }
 
+std::string calls_text(std::size_t n) { return fmt::format("{} call{}", n, n == 1 ? "" : "s"); }
+
+std::string warning_text(const json &w) {
+    std::string where = w.value("source", std::string("trace"));
+    if (w["line"].is_number()) where += fmt::format(" line {}", w["line"].get<long long>());
+    if (w["call"].is_number()) where += fmt::format(" call {}", w["call"].get<long long>());
+    return where + ": " + w.value("message", std::string());
+}
+
+// Markdown would read * and | in the catalogue's texts (C*H*W) as markup or a cell border.
+std::string md_escape(const std::string &s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '*' || c == '|') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
 std::vector<const json *> costliest(const json &layers, std::size_t n) {
     std::vector<const json *> v;
     for (const auto &l : layers) v.push_back(&l);
@@ -301,8 +397,9 @@ std::string render_trace_text(const json &r) {
                                   s["calls"].get<std::size_t>(), s["distinct_functions"].get<std::size_t>(),
                                   r["input"]["kind"].get<std::string>(),
                                   r["trace_metadata"].value("cudnn_version", std::string("version not recorded")));
-    out += fmt::format("verdict: {} ({} calls will fail, {} will fall back)\n", s["verdict"].get<std::string>(),
-                       s["will_fail"].get<std::size_t>(), s["will_fall_back"].get<std::size_t>());
+    out += fmt::format("verdict: {} ({} will fail, {} will fall back)\n", s["verdict"].get<std::string>(),
+                       calls_text(s["will_fail"].get<std::size_t>()), s["will_fall_back"].get<std::size_t>());
+    for (const auto &w : r["warnings"]) out += "warning: " + warning_text(w) + "\n";
     out += "calls by class:";
     for (const char *c : kClasses) out += fmt::format(" {} {}", c, s["calls_by_class"][c].get<std::size_t>());
     out += fmt::format("\nestimated compute time: {} ms on {} ({} threads, {:.0f} GFLOP/s peak, {:.0f} GB/s, {} model)",
@@ -326,14 +423,15 @@ std::string render_trace_text(const json &r) {
     for (const auto &n : r["numerics"])
         out += fmt::format("  {} ({}): {}\n", what(n), n["identical"].get<bool>() ? "same result" : "different result",
                            n["instead"].get<std::string>());
-    out += "\nfunctions used:\n";
+    if (!r["functions"].empty()) out += "\nfunctions used:\n";
     for (const auto &f : r["functions"])
         out += fmt::format("  {:>6}  {:<11} {}\n", f["count"].get<std::size_t>(), f["class"].get<std::string>(),
                            f["name"].get<std::string>());
-    out += "\nenum values used:\n";
+    if (!r["enum_values"].empty()) out += "\nenum values used:\n";
     for (const auto &v : r["enum_values"])
         out += fmt::format("  {:>6}  {:<11} {} = {}\n", v["count"].get<std::size_t>(), v["class"].get<std::string>(),
                            v["type"].get<std::string>(), v["value"].get<std::string>());
+    if (r["time_by_op"].empty()) return out;
     out += "\ntime by operation (ms):\n";
     out += fmt::format("  {:<16} {:>6} {:>12} {:>12}\n", "op", "calls", "estimated", "measured");
     for (const auto &o : r["time_by_op"])
@@ -362,18 +460,23 @@ std::string render_trace_markdown(const json &r) {
                        s["verdict"].get<std::string>(), s["calls"].get<std::size_t>(), s["distinct_functions"].get<std::size_t>(),
                        s["will_fail"].get<std::size_t>(), s["will_fall_back"].get<std::size_t>(), ms(s["estimated_ms"].get<double>()),
                        s["measured_ms"].is_number() ? ", measured " + ms(s["measured_ms"].get<double>()) + " ms" : "");
+    if (!r["warnings"].empty()) {
+        out += "**Warnings** (what the trace cannot tell):\n\n";
+        for (const auto &w : r["warnings"]) out += "- " + md_escape(warning_text(w)) + "\n";
+        out += "\n";
+    }
     out += "| class | calls |\n|---|---:|\n";
     for (const char *c : kClasses) out += fmt::format("| {} | {} |\n", c, s["calls_by_class"][c].get<std::size_t>());
     out += "\n## Findings\n\n| class | what | calls | first call | source | what happens | code |\n|---|---|---:|---:|---|---|---|\n";
     for (const auto &f : r["findings"])
-        out += fmt::format("| {} | {} | {} | {} | {} | {} | `{}` |\n", f["class"].get<std::string>(), what(f),
+        out += fmt::format("| {} | {} | {} | {} | {} | {} | `{}` |\n", f["class"].get<std::string>(), md_escape(what(f)),
                            f["count"].get<std::size_t>(), f["first_call"].get<std::size_t>(), f["source"].get<std::string>(),
-                           f["instead"].get<std::string>(), f["code"].get<std::string>());
+                           md_escape(f["instead"].get<std::string>()), f["code"].get<std::string>());
     out += "\n## Expected numeric differences\n\n";
     if (r["numerics"].empty()) out += "None.\n";
     for (const auto &n : r["numerics"])
         out += fmt::format("- **{}** ({}): {}\n", what(n), n["identical"].get<bool>() ? "same result" : "different result",
-                           n["instead"].get<std::string>());
+                           md_escape(n["instead"].get<std::string>()));
     out += "\n## Functions\n\n| function | calls | class |\n|---|---:|---|\n";
     for (const auto &f : r["functions"])
         out += fmt::format("| {} | {} | {} |\n", f["name"].get<std::string>(), f["count"].get<std::size_t>(), f["class"].get<std::string>());

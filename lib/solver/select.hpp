@@ -36,4 +36,9 @@ std::vector<Selected> preference(const conv::Problem &p, Direction d);
 // The solver that runs cuDNN algorithm `algo` for p in direction d (see above).
 Selected for_algo(const conv::Problem &p, Direction d, int algo);
 
+// The support-catalogue row the library emits when cuDNN algorithm `algo` (direction d) runs on
+// a solver that does not serve it (for_algo(...).own == false): the FFT rows (no solver stands
+// for FFT), the Winograd and GEMM "-FALLBACK" rows, else the direction's "-SUBSTITUTED" row.
+const char *substitution_row(Direction d, int algo);
+
 } // namespace dnncompat::solver

@@ -5,6 +5,10 @@
 // and a DOM that still holds every section and chart.
 #include "core/error.hpp"
 #include "report/html.hpp"
+#include "report/support_report.hpp"
+#include "report/trace_report.hpp"
+#include "solver/machine.hpp"
+#include "trace/trace_file.hpp"
 #include "support/cli.hpp"
 
 #include <gtest/gtest.h>
@@ -534,6 +538,29 @@ TEST_F(Chromium, SupportReportRenders) {
         EXPECT_NE(dom.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
     EXPECT_EQ(count(dom, "<span class=\"badge c-unsupported\">"), 2u); // summary card + the row
     EXPECT_EQ(count(dom, "<script"), 0u);
+}
+
+// The real documents: the whole catalogue, and the trace report of the shipped ResNet-50 example.
+TEST_F(Chromium, RealCatalogueAndExampleTraceRender) {
+    rp::SupportFilter all;
+    all.all = true;
+    const json support = rp::support_report(all);
+    std::string dom;
+    ASSERT_EQ(run(write("catalogue.html", rp::render_html(support)), "--dump-dom", &dom), 0);
+    for (const auto &area : support["areas"])
+        EXPECT_NE(dom.find("id=\"area-" + area["area"].get<std::string>() + "\""), std::string::npos) << area["area"];
+    EXPECT_EQ(count(dom, "<span class=\"badge c-"), support["summary"]["rows"].get<std::size_t>() + 4); // + summary cards
+
+    const std::string example = std::string(DNNCOMPAT_SOURCE_DIR) + "/examples/traces/resnet50-eval-b4-fp32.json";
+    const auto file = dnncompat::trace::load_trace_file(example);
+    const json report = rp::trace_report(file.doc, example, file.kind, dnncompat::solver::current_machine());
+    const fs::path page = write("example.html", rp::render_html(report));
+    ASSERT_EQ(run(page, "--dump-dom", &dom), 0);
+    for (const std::string &id : kTraceSections) EXPECT_NE(dom.find("id=\"" + id + "\""), std::string::npos) << id;
+    EXPECT_NE(dom.find("<svg data-chart=\"layer-bars\""), std::string::npos);
+    EXPECT_NE(dom.find("<svg data-chart=\"solver-mix\""), std::string::npos);
+    EXPECT_NE(dom.find("cudnnConvolutionForward"), std::string::npos);
+    screenshot(page);
 }
 
 } // namespace

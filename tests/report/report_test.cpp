@@ -227,10 +227,70 @@ TEST(ReportCli, RunAddsMeasuredTimesAndRunFindings) {
     EXPECT_EQ(doc["run"]["mismatches"], 0);
     bool measured = false, run_finding = false;
     for (const auto &l : doc["layers"]) measured |= l["measured_ms"].is_number() && l["status"] == "CUDNN_STATUS_SUCCESS";
-    for (const auto &f : doc["findings"]) run_finding |= f["source"] == "run" && f["code"] == "DNNC-CONV-FWD-ALGO-FFT";
+    // Predicted from the catalogue and met by the replay.
+    for (const auto &f : doc["findings"]) run_finding |= f["source"] == "both" && f["code"] == "DNNC-CONV-FWD-ALGO-FFT";
     EXPECT_TRUE(measured);
     EXPECT_TRUE(run_finding) << doc["findings"].dump();
     EXPECT_TRUE(doc["summary"]["measured_ms"].is_number());
+}
+
+// The static prediction is what the library does: on every log and trace of the test data, each
+// fallback or emulation the report predicts is met when the trace is replayed, and each one the
+// replay meets was predicted (source "both"); a replayed call that fails makes the verdict
+// "blocked".
+TEST(ReportCli, PredictionsMatchTheReplayOnEveryInput) {
+    for (const auto &path : test_inputs()) {
+        SCOPED_TRACE(path);
+        const auto r = dnncompat_test::run_cli(kTool, "trace " + dnncompat_test::shell_quote(path) +
+                                                          " --run --iterations 1 --warmup 0 --format json", false);
+        ASSERT_TRUE(r.rc == 0 || r.rc == 1) << r.err;
+        const json doc = json::parse(r.out);
+        expect_valid(doc, "trace-report.schema.json");
+        for (const auto &f : doc["findings"])
+            if (f["class"] == "fallback" || f["class"] == "emulated")
+                EXPECT_EQ(f["source"], "both") << f.dump();
+        if (doc["run"]["mismatches"].get<int>() + doc["run"]["unsupported"].get<int>() > 0)
+            EXPECT_EQ(doc["summary"]["verdict"], "blocked");
+    }
+}
+
+// A log the importer could not fully read is "incomplete", with the importer's reason.
+TEST(TraceReport, UnmappedRecordsMakeTheReportIncomplete) {
+    const std::string log = std::string(DNNCOMPAT_TEST_DATA) + "/logs/cudnn-7.1.2-bwd-data-ws-excerpt.log";
+    const auto file = trace::load_trace_file(log);
+    const json doc = report::trace_report(file.doc, log, file.kind, solver::current_machine());
+    EXPECT_EQ(doc["summary"]["verdict"], "incomplete");
+    ASSERT_EQ(doc["warnings"].size(), 1u);
+    EXPECT_EQ(doc["warnings"][0]["source"], "import");
+    EXPECT_NE(doc["warnings"][0]["message"].get<std::string>().find("truncated"), std::string::npos);
+    EXPECT_NE(report::render_trace_text(doc).find("warning: import line 1: record truncated"), std::string::npos);
+}
+
+// -o writes through links and devices, refuses the input, and "-" is standard output.
+TEST(ReportCli, OutputPathsAreHandledSafely) {
+    const fs::path dir = fs::path(testing::TempDir()) / "report_output_paths";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path target = dir / "target.txt", link = dir / "link.txt";
+    fs::create_symlink(target, link);
+    auto r = dnncompat_test::run_cli(kTool, "unsupported-features -o " + dnncompat_test::shell_quote(link.string()), false);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(link)));
+    EXPECT_GT(fs::file_size(target), 1000u);
+    r = dnncompat_test::run_cli(kTool, "unsupported-features -o /dev/null", false);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    EXPECT_TRUE(fs::is_character_file("/dev/null"));
+    r = dnncompat_test::run_cli(kTool, "unsupported-features --format json -o -", false);
+    EXPECT_EQ(r.rc, 0);
+    EXPECT_EQ(json::parse(r.out)["format"], "dnncompat-support-report");
+    const fs::path input = dir / "trace.json";
+    fs::copy_file(std::string(DNNCOMPAT_TEST_DATA) + "/traces/fft-fallback.json", input);
+    const auto before = fs::file_size(input);
+    r = dnncompat_test::run_cli(kTool, "trace " + dnncompat_test::shell_quote(input.string()) + " -o " +
+                                           dnncompat_test::shell_quote(input.string()), false);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("is the input"), std::string::npos);
+    EXPECT_EQ(fs::file_size(input), before);
 }
 
 } // namespace

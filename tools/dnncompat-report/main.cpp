@@ -93,10 +93,30 @@ std::string replay_program() {
 }
 
 // Replays `input` with dnncompat-replay --json into a temporary file and returns its report.
+// A private temporary folder (mkdtemp: mode 0700, a fresh name), removed with what it holds.
+class TempDir {
+public:
+    TempDir() {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "dnncompat-report-XXXXXX").string();
+        if (::mkdtemp(tmpl.data()) == nullptr)
+            throw std::runtime_error(std::string("--run: cannot create a temporary folder: ") + std::strerror(errno));
+        path_ = tmpl;
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path_, ignored);
+    }
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+    const std::filesystem::path &path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
 json run_replay(const std::string &input, int iterations, int warmup, const std::string &max_memory) {
-    const auto dir = std::filesystem::temp_directory_path() / fmt::format("dnncompat-report-{}", ::getpid());
-    std::filesystem::create_directories(dir);
-    const std::string report_path = (dir / "replay.json").string();
+    const TempDir dir;
+    const std::string report_path = (dir.path() / "replay.json").string();
     const std::string program = replay_program();
     std::vector<std::string> args = {program, input, "--json", report_path, "--quiet",
                                      "--iterations", std::to_string(iterations), "--warmup", std::to_string(warmup)};
@@ -126,8 +146,6 @@ json run_replay(const std::string &input, int iterations, int warmup, const std:
             replay = nullptr;
         }
     }
-    std::error_code ignored;
-    std::filesystem::remove_all(dir, ignored);
     if (!replay.is_object()) {
         const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         throw std::runtime_error(fmt::format("--run: dnncompat-replay wrote no report (exit status {})", rc));
@@ -153,7 +171,7 @@ int main(int argc, char **argv) {
     features->add_option("--api", api, "only rows about this cuDNN function (e.g. cudnnConvolutionForward)");
     features->add_option("--status", status, "only rows of this class")->check(CLI::IsMember({"native", "emulated", "fallback", "unsupported"}));
     features->add_option("--format", out.format, "text, markdown, json or html")->check(CLI::IsMember(formats));
-    features->add_option("-o,--output", out.path, "write to FILE (atomically) instead of standard output");
+    auto *features_out = features->add_option("-o,--output", out.path, "write to FILE (atomically; - for standard output)");
 
     auto *trace_cmd = app.add_subcommand("trace", "migration-readiness report of a JSON trace or raw cuDNN API log");
     std::string input, max_memory;
@@ -165,7 +183,7 @@ int main(int argc, char **argv) {
     trace_cmd->add_option("--warmup", warmup, "with --run: untimed runs first")->check(CLI::Range(0, 1000));
     trace_cmd->add_option("--max-memory", max_memory, "with --run: dnncompat-replay's --max-memory");
     trace_cmd->add_option("--format", out.format, "text, markdown, json or html")->check(CLI::IsMember(formats));
-    trace_cmd->add_option("-o,--output", out.path, "write to FILE (atomically) instead of standard output");
+    auto *trace_out = trace_cmd->add_option("-o,--output", out.path, "write to FILE (atomically; - for standard output)");
 
     try {
         app.parse(argc, argv);
@@ -173,6 +191,11 @@ int main(int argc, char **argv) {
         const int rc = app.exit(e);
         return rc == 0 ? 0 : 2;
     }
+    if ((features_out->count() > 0 || trace_out->count() > 0) && out.path.empty()) {
+        say("-o: empty file name (use - for standard output)");
+        return 2;
+    }
+    if (out.path == "-") out.path.clear(); // "-o -": standard output
     try {
         if (features->parsed()) {
             report::SupportFilter filter;
@@ -189,6 +212,11 @@ int main(int argc, char **argv) {
             emit(out, render(doc, out, "support-report.schema.json", report::render_support_text,
                              report::render_support_markdown));
             return 0;
+        }
+        std::error_code ec;
+        if (!out.path.empty() && std::filesystem::equivalent(out.path, input, ec)) {
+            say("-o " + out.path + " is the input: refusing to overwrite it");
+            return 2;
         }
         trace::TraceFile file;
         try {
