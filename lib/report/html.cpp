@@ -426,7 +426,7 @@ std::string render_support(const json &doc) {
         open_table(body, {{"Code", false, 15},
                           {"Subject", false, 16},
                           {"Value", false, 16},
-                          {"Class", false, 9},
+                          {"Class", false, 11},
                           {"Instead", false, 22},
                           {"Identical", false, 7},
                           {"Status", false, 9},
@@ -764,7 +764,7 @@ void trace_support(std::string &out, const json &doc) {
         out += "<p class=\"note\">No findings: nothing in this trace is emulated, falls back or is unsupported.</p>\n";
     } else {
         open_table(out, {{"Code", false, 15},
-                         {"Class", false, 9},
+                         {"Class", false, 11},
                          {"Subject and value", false, 18},
                          {"Instead", false, 23},
                          {"Identical", false, 7},
@@ -794,7 +794,7 @@ void trace_support(std::string &out, const json &doc) {
     } else {
         open_table(out, {{"Function", false, 27},
                          {"Count", true, 6},
-                         {"Class", false, 9},
+                         {"Class", false, 11},
                          {"Code", false, 25},
                          {"Instead", false, 23},
                          {"Versions", false, 10}});
@@ -814,7 +814,7 @@ void trace_support(std::string &out, const json &doc) {
         open_table(out, {{"Type", false, 16},
                          {"Value", false, 20},
                          {"Count", true, 6},
-                         {"Class", false, 9},
+                         {"Class", false, 11},
                          {"Code", false, 16},
                          {"Instead", false, 22},
                          {"Versions", false, 11}});
