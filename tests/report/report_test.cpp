@@ -246,11 +246,14 @@ TEST(ReportCli, PredictionsMatchTheReplayOnEveryInput) {
         ASSERT_TRUE(r.rc == 0 || r.rc == 1) << r.err;
         const json doc = json::parse(r.out);
         expect_valid(doc, "trace-report.schema.json");
-        for (const auto &f : doc["findings"])
-            if (f["class"] == "fallback" || f["class"] == "emulated")
+        for (const auto &f : doc["findings"]) {
+            if (f["class"] == "fallback" || f["class"] == "emulated") {
                 EXPECT_EQ(f["source"], "both") << f.dump();
-        if (doc["run"]["mismatches"].get<int>() + doc["run"]["unsupported"].get<int>() > 0)
+            }
+        }
+        if (doc["run"]["mismatches"].get<int>() + doc["run"]["unsupported"].get<int>() > 0) {
             EXPECT_EQ(doc["summary"]["verdict"], "blocked");
+        }
     }
 }
 
