@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <stdexcept>
 #include <vector>
@@ -89,7 +90,22 @@ json support_report(const SupportFilter &filter) {
     const Row *fn = nullptr;
     if (filter.api) {
         fn = support::find_function(*filter.api);
-        if (fn == nullptr) throw std::invalid_argument("--api: '" + *filter.api + "' is not a cuDNN legacy-API function");
+        if (fn == nullptr) {
+            // Suggest the functions whose name contains what was typed, ignoring case.
+            auto lower = [](std::string t) {
+                for (auto &c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                return t;
+            };
+            const std::string want = lower(*filter.api);
+            std::vector<std::string> near;
+            for (const auto &r : support::catalogue())
+                if (r.kind == support::Kind::function && !want.empty() && lower(r.subject).find(want) != std::string::npos)
+                    near.push_back(r.subject);
+            std::string hint;
+            for (std::size_t i = 0; i < near.size() && i < 5; ++i) hint += (i ? ", " : "") + near[i];
+            throw std::invalid_argument("--api: '" + *filter.api + "' is not a cuDNN legacy-API function" +
+                                        (hint.empty() ? "" : " (did you mean " + hint + (near.size() > 5 ? ", ..." : "") + "?)"));
+        }
     }
     std::vector<std::string> area_order;
     std::map<std::string, json> areas;

@@ -179,9 +179,9 @@ int main(int argc, char **argv) {
     int iterations = 3, warmup = 1;
     trace_cmd->add_option("input", input, "JSON trace (dnncompat-import) or cuDNN API log (plain, xz or gzip)")->required();
     trace_cmd->add_flag("--run", run, "replay it first (dnncompat-replay) and add measured times and statuses");
-    trace_cmd->add_option("--iterations", iterations, "with --run: timed runs per compute call (median)")->check(CLI::Range(1, 1000));
-    trace_cmd->add_option("--warmup", warmup, "with --run: untimed runs first")->check(CLI::Range(0, 1000));
-    trace_cmd->add_option("--max-memory", max_memory, "with --run: dnncompat-replay's --max-memory");
+    auto *iterations_opt = trace_cmd->add_option("--iterations", iterations, "with --run: timed runs per compute call (median)")->check(CLI::Range(1, 1000));
+    auto *warmup_opt = trace_cmd->add_option("--warmup", warmup, "with --run: untimed runs first")->check(CLI::Range(0, 1000));
+    auto *memory_opt = trace_cmd->add_option("--max-memory", max_memory, "with --run: dnncompat-replay's --max-memory");
     trace_cmd->add_option("--format", out.format, "text, markdown, json or html")->check(CLI::IsMember(formats));
     auto *trace_out = trace_cmd->add_option("-o,--output", out.path, "write to FILE (atomically; - for standard output)");
 
@@ -225,6 +225,8 @@ int main(int argc, char **argv) {
             say(e.what());
             return 2;
         }
+        if (!run && (iterations_opt->count() + warmup_opt->count() + memory_opt->count()) > 0)
+            say("warning: --iterations, --warmup and --max-memory apply to --run only; ignored");
         json replay = nullptr;
         if (run) replay = run_replay(input, iterations, warmup, max_memory);
         const json doc = report::trace_report(file.doc, input, file.kind, solver::current_machine(), replay);
