@@ -157,16 +157,13 @@ struct ConvPair {
         user_x = nchw(n, c, hw, hw);
         user_w = md({k, c, 3, 3}, dt::f32, tag::oihw);
         user_y = nchw(n, k, hw, hw);
+        // dnncompat runs an implementation on the caller's layouts when it has them, else relays
+        // out (format_tag::any): the same here.
         pd = find(user_x, user_w, user_y);
-        // An implementation that also runs on the caller's layouts other than the reference one is
-        // what dnncompat runs there; a reference kernel it relays out around.
-        if (!pd || impl.rfind("ref", 0) != std::string::npos) {
-            const auto p2 = find(md(user_x.dims(), dt::f32, tag::any), md(user_w.dims(), dt::f32, tag::any),
-                                 md(user_y.dims(), dt::f32, tag::any));
-            if (p2 && (!pd || impl.find("ref") != 0)) {
-                pd = p2;
-                relayout = true;
-            }
+        if (!pd) {
+            pd = find(md(user_x.dims(), dt::f32, tag::any), md(user_w.dims(), dt::f32, tag::any),
+                      md(user_y.dims(), dt::f32, tag::any));
+            relayout = static_cast<bool>(pd);
         }
         if (!pd) throw std::runtime_error("oneDNN lists no " + impl + " for this convolution");
         prim = dnnl::convolution_forward(pd);
@@ -381,7 +378,7 @@ double median(std::vector<double> v) {
 // Per-call time of each side in blocks of calls, alternating sides (and which goes first) block
 // by block; the medians over blocks, in microseconds.
 void summary() {
-    using clock = std::chrono::steady_clock;
+    using steady = std::chrono::steady_clock;
     constexpr int kBlocks = 21;
     constexpr double kBlockSeconds = 0.02;
     std::printf("\nside by side (%d alternating blocks of ~%.0f ms each; medians of per-call time)\n", kBlocks,
@@ -389,27 +386,27 @@ void summary() {
     std::printf("%-30s %14s %14s %14s %8s  %s\n", "op", "dnncompat us", "direct us", "overhead us", "ratio",
                 "oneDNN impl (same?)");
     for (Pair &p : pairs()) {
-        auto time = [](const std::function<void()> &f, int calls) {
-            const auto t0 = clock::now();
+        auto per_call = [](const std::function<void()> &f, int calls) {
+            const auto t0 = steady::now();
             for (int i = 0; i < calls; ++i) f();
-            return std::chrono::duration<double, std::micro>(clock::now() - t0).count() / calls;
+            return std::chrono::duration<double, std::micro>(steady::now() - t0).count() / calls;
         };
         // Calls per block from one warm call of the direct side.
         p.compat();
-        const double one = std::max(time(p.direct, 1), 0.05);
+        const double one = std::max(per_call(p.direct, 1), 0.05);
         const int calls = std::max(1, static_cast<int>(kBlockSeconds * 1e6 / one));
         std::vector<double> tc, td;
         for (int b = 0; b < kBlocks; ++b) {
             if (b % 2 == 0) {
-                tc.push_back(time(p.compat, calls));
-                td.push_back(time(p.direct, calls));
+                tc.push_back(per_call(p.compat, calls));
+                td.push_back(per_call(p.direct, calls));
             } else {
-                td.push_back(time(p.direct, calls));
-                tc.push_back(time(p.compat, calls));
+                td.push_back(per_call(p.direct, calls));
+                tc.push_back(per_call(p.compat, calls));
             }
         }
-        const double mc = median(tc), md_ = median(td);
-        std::printf("%-30s %14.3f %14.3f %14.3f %8.3f  %s (%s)\n", p.name.c_str(), mc, md_, mc - md_, mc / md_,
+        const double mc = median(tc), mdir = median(td);
+        std::printf("%-30s %14.3f %14.3f %14.3f %8.3f  %s (%s)\n", p.name.c_str(), mc, mdir, mc - mdir, mc / mdir,
                     p.impl.c_str(), p.match ? "yes" : "NO");
     }
 }

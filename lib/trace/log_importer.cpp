@@ -723,11 +723,41 @@ private:
 
 std::string importer_id() { return std::string("dnncompat-import ") + DNNCOMPAT_VERSION_STRING; }
 
+namespace {
+
+// No line of a cuDNN API log comes near this; a longer one is binary data (or /dev/zero), and
+// reading it whole would take memory without bound.
+constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+
+// std::getline with a bound: false at the end of the input; throws ImportError for a line over
+// kMaxLineBytes. NUL bytes inside a line are kept.
+bool read_line(std::istream& in, std::string& line, std::vector<char>& buffer, std::size_t number) {
+    line.clear();
+    if (!in.good()) return false;
+    in.getline(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (in.bad()) return false;
+    if (in.fail() && !in.eof()) {
+        // The buffer filled up before a newline (or the stream ended exactly at it).
+        throw ImportError(fmt::format("line {} is longer than {} MiB: not a cuDNN API log", number + 1,
+                                      kMaxLineBytes >> 20));
+    }
+    if (got == 0 && in.eof()) return false;
+    // gcount() counts the newline when one was extracted.
+    const bool newline = !in.eof();
+    line.assign(buffer.data(), newline ? got - 1 : got);
+    if (in.eof()) in.clear(std::ios::eofbit);
+    return true;
+}
+
+}  // namespace
+
 ImportResult import_log(std::istream& in, const ImportOptions& options) {
     Importer importer(options);
     std::string line;
+    std::vector<char> buffer(kMaxLineBytes + 1);
     std::size_t number = 0;
-    while (std::getline(in, line)) {
+    while (read_line(in, line, buffer, number)) {
         ++number;
         importer.count_line();
         importer.feed(line, number);

@@ -524,3 +524,27 @@ TEST(Tool, ExitCodesOutputAndSummary) {
     std::remove(err.c_str());
     std::remove(garbage.c_str());
 }
+
+// A line no cuDNN log has (binary data, /dev/zero) is refused with its line number instead of
+// being read whole; lines just under the bound, NUL bytes and a last line without a newline are
+// read as they are.
+namespace {
+TEST(LineBound, OverlongLineIsRefusedNotReadWhole) {
+    std::istringstream big("I! CuDNN (v91900) function cudnnCreate() called:\n" + std::string(std::size_t{3} << 20, 'x'));
+    try {
+        tr::import_log(big, {"big.log"});
+        FAIL() << "a 3 MiB line was accepted";
+    } catch (const tr::ImportError &e) {
+        EXPECT_NE(std::string(e.what()).find("line 2 is longer than 1 MiB"), std::string::npos) << e.what();
+    }
+    std::ifstream log(kLogs + "cudnn-9.24.0-julia-wrapped-excerpt.log", std::ios::binary);
+    std::stringstream text;
+    text << log.rdbuf();
+    const std::size_t plain = import_text(text.str()).trace["calls"].size();
+    ASSERT_GT(plain, 0u);
+    text << "\n" << std::string((std::size_t{1} << 20) - 10, 'y') << "\n" << std::string("nul\0inside", 10)
+         << "\nlast line without a newline";
+    const auto r = import_text(text.str());
+    EXPECT_EQ(r.trace["calls"].size(), plain); // the long, NUL and last lines are stray text, not calls
+}
+} // namespace
