@@ -4,6 +4,7 @@
 #include "dnncompat-replay/report.hpp"
 
 #include <core/diagnostics.hpp>
+#include <core/progress.hpp>
 #include <core/support.hpp>
 #include <core/logging.hpp>
 #include <trace/log_importer.hpp>
@@ -259,7 +260,10 @@ int run_replay(const Options &opt) {
     }
     std::vector<CallRecord> records;
     records.reserve(calls.size());
+    // On a terminal, while the per-call lines go elsewhere (a file, --quiet aside), a progress line.
+    progress::Line line("replaying", calls.size(), !opt.quiet && progress::terminal() && ::isatty(STDOUT_FILENO) == 0);
     for (std::size_t i = 0; i < calls.size(); ++i) {
+        line.update(i);
         CallRecord &r = records.emplace_back();
         replay_call(calls[i], i, state, r);
         summary.add(r);
@@ -268,6 +272,7 @@ int run_replay(const Options &opt) {
             std::fflush(stdout);
         }
     }
+    line.finish();
     const std::size_t allocated = state.pool.allocated_bytes(), workspace = state.workspace.capacity(),
                       buffers = state.pool.planned_count();
     release(state);
