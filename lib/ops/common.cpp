@@ -1,5 +1,9 @@
 #include "ops/common.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <cmath>
 
 namespace dnncompat::ops {
@@ -58,9 +62,23 @@ bool any_nan(const void *data, const dims_t &dims, const dims_t &strides) {
     const float *p = static_cast<const float *>(data);
     const int64_t span = span_elements(dims, strides);
     if (span == element_count(dims)) { // dense: every element of the span belongs to the tensor
-        bool found = false;
-        for (int64_t i = 0; i < span; ++i) found |= std::isnan(p[i]);
-        return found;
+        int64_t i = 0;
+#if defined(__SSE2__)
+        // 64 floats per step with unordered compares (NaN != NaN): the scalar loop does not
+        // vectorise at -O2 and cost 0.75 ns per element, 150 us per max-pooling call on a
+        // 64x56x56 x. Stops at the first block holding a NaN.
+        for (; i + 64 <= span; i += 64) {
+            __m128 acc = _mm_setzero_ps();
+            for (int k = 0; k < 64; k += 4) {
+                const __m128 v = _mm_loadu_ps(p + i + k);
+                acc = _mm_or_ps(acc, _mm_cmpunord_ps(v, v));
+            }
+            if (_mm_movemask_ps(acc) != 0) return true;
+        }
+#endif
+        for (; i < span; ++i)
+            if (std::isnan(p[i])) return true;
+        return false;
     }
     bool found = false;
     for_each_offset(dims, strides, strides, [&](int64_t o, int64_t) { found |= std::isnan(p[o]); });
