@@ -114,4 +114,12 @@ std::string list_schema_errors(const std::vector<SchemaError>& errors, std::size
     return out;
 }
 
+void require_valid(const nlohmann::json& doc, std::string_view schema_file) {
+    const auto errors = validate(doc, schema_file);
+    if (errors.empty()) return;
+    throw std::logic_error("internal error (a bug, please report it): the report does not match " +
+                           std::string(schema_file) + " (" + std::to_string(errors.size()) +
+                           " schema error(s)):" + list_schema_errors(errors));
+}
+
 }  // namespace dnncompat::trace

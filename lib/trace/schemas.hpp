@@ -29,6 +29,11 @@ std::vector<SchemaError> validate(const nlohmann::json& doc, std::string_view sc
 /// Same, for an insertion-ordered document (such as an imported trace).
 std::vector<SchemaError> validate(const nlohmann::ordered_json& doc, std::string_view schema_file);
 
+/// For documents a tool writes itself: throws std::logic_error ("internal error (a bug, please
+/// report it): the report does not match SCHEMA (N schema error(s)): ...") when `doc` does not
+/// validate against the embedded schema `schema_file`; returns otherwise.
+void require_valid(const nlohmann::json& doc, std::string_view schema_file);
+
 /// The first `max_listed` errors, one per line, each "\n  /pointer: reason" ("/" for the root):
 /// what follows a message's "N schema error(s):".
 std::string list_schema_errors(const std::vector<SchemaError>& errors, std::size_t max_listed = 10);

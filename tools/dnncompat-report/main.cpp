@@ -53,14 +53,6 @@ struct Output {
     std::string path; // empty: stdout
 };
 
-void check_schema(const json &doc, const char *schema) {
-    const auto errors = trace::validate(doc, schema);
-    if (!errors.empty())
-        throw std::logic_error(fmt::format("internal error (a bug, please report it): the report does not match {} "
-                                           "({} schema error(s)):{}",
-                                           schema, errors.size(), trace::list_schema_errors(errors)));
-}
-
 void emit(const Output &out, const std::string &text) {
     if (out.path.empty()) {
         if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
@@ -73,12 +65,12 @@ void emit(const Output &out, const std::string &text) {
 std::string render(const json &doc, const Output &out, const char *schema,
                    std::string (*text)(const json &), std::string (*markdown)(const json &)) {
     if (out.format == "json") {
-        check_schema(doc, schema);
+        trace::require_valid(doc, schema);
         return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     }
     if (out.format == "markdown") return markdown(doc);
     if (out.format == "html") {
-        check_schema(doc, schema);
+        trace::require_valid(doc, schema);
         return report::render_html(doc);
     }
     return text(doc);

@@ -80,11 +80,7 @@ json candidate_json(std::size_t i, const solver::Candidate &c, solver::Direction
 }
 
 void write_report(const std::string &path, const json &report) {
-    const auto errors = trace::validate(report, kSchema);
-    if (!errors.empty())
-        throw std::logic_error(fmt::format("internal error (a bug, please report it): the report does not match {} "
-                                           "({} schema error(s)):{}",
-                                           kSchema, errors.size(), trace::list_schema_errors(errors)));
+    trace::require_valid(report, kSchema);
     // Invalid UTF-8 (a path, a reason quoted from a log) is written as U+FFFD, as validate() read it.
     files::write_atomically(path, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
