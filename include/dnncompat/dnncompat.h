@@ -36,6 +36,16 @@ extern "C" {
 #define DNNCOMPAT_LRN_MIN_BETA 0.01
 #define DNNCOMPAT_BN_MIN_EPSILON 0.0
 
+/* Enum types: C lets a caller pass any int where an enum is expected. In C++ (the library's own
+ * code) their underlying type is fixed to int, so such a value (9999, -1) stays a valid value
+ * that the library rejects with BAD_PARAM, never undefined behaviour; values and ABI are
+ * unchanged. */
+#ifdef __cplusplus
+#define DNNCOMPAT_ENUM_BASE : int
+#else
+#define DNNCOMPAT_ENUM_BASE
+#endif
+
 typedef struct dnncompatContext *dnncompatHandle_t;
 typedef struct dnncompatTensorStruct *dnncompatTensorDescriptor_t;
 typedef struct dnncompatFilterStruct *dnncompatFilterDescriptor_t;
@@ -51,7 +61,7 @@ typedef struct dnncompatSpatialTransformerStruct *dnncompatSpatialTransformerDes
 /* A CUDA stream stands in as an opaque value: it is stored and returned, never used. */
 typedef struct dnncompatStreamOpaque *dnncompatStream_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_STATUS_SUCCESS = 0,
     DNNCOMPAT_STATUS_NOT_INITIALIZED = 1001,
     DNNCOMPAT_STATUS_SUBLIBRARY_VERSION_MISMATCH = 1002,
@@ -108,13 +118,13 @@ typedef enum {
     DNNCOMPAT_STATUS_VERSION_MISMATCH = 1002,
 } dnncompatStatus_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_ERRQUERY_RAWCODE = 0,
     DNNCOMPAT_ERRQUERY_NONBLOCKING = 1,
     DNNCOMPAT_ERRQUERY_BLOCKING = 2,
 } dnncompatErrQueryMode_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_DATA_FLOAT = 0,
     DNNCOMPAT_DATA_DOUBLE = 1,
     DNNCOMPAT_DATA_HALF = 2,
@@ -139,25 +149,25 @@ typedef enum {
     DNNCOMPAT_DATA_COMPLEX_FP64 = 21,
 } dnncompatDataType_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_DEFAULT_MATH = 0,
     DNNCOMPAT_TENSOR_OP_MATH = 1,
     DNNCOMPAT_TENSOR_OP_MATH_ALLOW_CONVERSION = 2,
     DNNCOMPAT_FMA_MATH = 3,
 } dnncompatMathType_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_NOT_PROPAGATE_NAN = 0,
     DNNCOMPAT_PROPAGATE_NAN = 1,
 } dnncompatNanPropagation_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_TENSOR_NCHW = 0,
     DNNCOMPAT_TENSOR_NHWC = 1,
     DNNCOMPAT_TENSOR_NCHW_VECT_C = 2,
 } dnncompatTensorFormat_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_REDUCE_TENSOR_ADD = 0,
     DNNCOMPAT_REDUCE_TENSOR_MUL = 1,
     DNNCOMPAT_REDUCE_TENSOR_MIN = 2,
@@ -169,7 +179,7 @@ typedef enum {
     DNNCOMPAT_REDUCE_TENSOR_MUL_NO_ZEROS = 8,
 } dnncompatReduceTensorOp_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_ACTIVATION_SIGMOID = 0,
     DNNCOMPAT_ACTIVATION_RELU = 1,
     DNNCOMPAT_ACTIVATION_TANH = 2,
@@ -179,34 +189,34 @@ typedef enum {
     DNNCOMPAT_ACTIVATION_SWISH = 6,
 } dnncompatActivationMode_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_SEV_FATAL = 0,
     DNNCOMPAT_SEV_ERROR = 1,
     DNNCOMPAT_SEV_WARNING = 2,
     DNNCOMPAT_SEV_INFO = 3,
 } dnncompatSeverity_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_CONVOLUTION = 0,
     DNNCOMPAT_CROSS_CORRELATION = 1,
 } dnncompatConvolutionMode_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_DEFAULT_REORDER = 0,
     DNNCOMPAT_NO_REORDER = 1,
 } dnncompatReorderType_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_NON_DETERMINISTIC = 0,
     DNNCOMPAT_DETERMINISTIC = 1,
 } dnncompatDeterminism_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_TRANSFORM_FOLD = 0,
     DNNCOMPAT_TRANSFORM_UNFOLD = 1,
 } dnncompatFoldingDirection_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_OP_TENSOR_ADD = 0,
     DNNCOMPAT_OP_TENSOR_MUL = 1,
     DNNCOMPAT_OP_TENSOR_MIN = 2,
@@ -215,77 +225,77 @@ typedef enum {
     DNNCOMPAT_OP_TENSOR_NOT = 5,
 } dnncompatOpTensorOp_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_REDUCE_TENSOR_NO_INDICES = 0,
     DNNCOMPAT_REDUCE_TENSOR_FLATTENED_INDICES = 1,
 } dnncompatReduceTensorIndices_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_32BIT_INDICES = 0,
     DNNCOMPAT_64BIT_INDICES = 1,
     DNNCOMPAT_16BIT_INDICES = 2,
     DNNCOMPAT_8BIT_INDICES = 3,
 } dnncompatIndicesType_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_SOFTMAX_FAST = 0,
     DNNCOMPAT_SOFTMAX_ACCURATE = 1,
     DNNCOMPAT_SOFTMAX_LOG = 2,
 } dnncompatSoftmaxAlgorithm_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_SOFTMAX_MODE_INSTANCE = 0,
     DNNCOMPAT_SOFTMAX_MODE_CHANNEL = 1,
 } dnncompatSoftmaxMode_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_POOLING_MAX = 0,
     DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING = 1,
     DNNCOMPAT_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING = 2,
     DNNCOMPAT_POOLING_MAX_DETERMINISTIC = 3,
 } dnncompatPoolingMode_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1 = 0,
 } dnncompatLRNMode_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_DIVNORM_PRECOMPUTED_MEANS = 0,
 } dnncompatDivNormMode_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_BATCHNORM_PER_ACTIVATION = 0,
     DNNCOMPAT_BATCHNORM_SPATIAL = 1,
     DNNCOMPAT_BATCHNORM_SPATIAL_PERSISTENT = 2,
 } dnncompatBatchNormMode_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_BATCHNORM_OPS_BN = 0,
     DNNCOMPAT_BATCHNORM_OPS_BN_ACTIVATION = 1,
     DNNCOMPAT_BATCHNORM_OPS_BN_ADD_ACTIVATION = 2,
 } dnncompatBatchNormOps_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_NORM_PER_ACTIVATION = 0,
     DNNCOMPAT_NORM_PER_CHANNEL = 1,
 } dnncompatNormMode_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_NORM_ALGO_STANDARD = 0,
     DNNCOMPAT_NORM_ALGO_PERSIST = 1,
 } dnncompatNormAlgo_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_NORM_OPS_NORM = 0,
     DNNCOMPAT_NORM_OPS_NORM_ACTIVATION = 1,
     DNNCOMPAT_NORM_OPS_NORM_ADD_ACTIVATION = 2,
 } dnncompatNormOps_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_SAMPLER_BILINEAR = 0,
 } dnncompatSamplerType_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM = 0,
     DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM = 1,
     DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM = 2,
@@ -297,7 +307,7 @@ typedef enum {
     DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT = 8,
 } dnncompatConvolutionFwdAlgo_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0 = 0,
     DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1 = 1,
     DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT = 2,
@@ -308,7 +318,7 @@ typedef enum {
     DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_COUNT = 7,
 } dnncompatConvolutionBwdFilterAlgo_t;
 
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0 = 0,
     DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1 = 1,
     DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT = 2,
@@ -381,6 +391,11 @@ dnncompatStatus_t dnncompatGetStream(dnncompatHandle_t handle, dnncompatStream_t
 /* in elements. Every setter returns BAD_PARAM for a dimension or stride below 1, nbDims out   */
 /* of [3, DNNCOMPAT_DIM_MAX] (4d: exactly 4), an unknown data type or format, or an element     */
 /* count whose byte size overflows 64 bits; the descriptor is unchanged on failure.            */
+/* Sizes are computed in 64 bits: unlike cuDNN, whose API reference limits a tensor to 2       */
+/* Giga-elements (NOT_SUPPORTED beyond), larger tensors are accepted and sized exactly. A      */
+/* query that returns a value in an int (Get4d / GetNd strides, output dimensions) returns     */
+/* NOT_SUPPORTED, writing nothing, when that value exceeds INT_MAX (e.g. N's stride of an      */
+/* N x 65536 x 65536 x 1 tensor); dnncompatGetTensorSizeInBytes is exact in size_t.           */
 /* NCHW_VECT_C (format-taking setters): INT8x4 / UINT8x4 / INT8x32 only and C a multiple of    */
 /* the vector width (4 or 32), else BAD_PARAM; dims count channels, memory is                   */
 /* [N][C/v][spatial][v] and the reported strides are those of [N, C/v, spatial] in vectors.     */
@@ -470,8 +485,10 @@ dnncompatStatus_t dnncompatSetConvolutionReorderType(dnncompatConvolutionDescrip
 dnncompatStatus_t dnncompatGetConvolutionReorderType(dnncompatConvolutionDescriptor_t convDesc,
         dnncompatReorderType_t *reorderType);
 /* As cudnnGetConvolution2dForwardOutputDim / NdForwardOutputDim: per spatial dim
- * 1 + (in + 2*pad - ((filter-1)*dilation + 1)) / stride (floor). BAD_PARAM when the input and
- * filter disagree (C not a multiple of the filter's C, ranks differ) or an output dim < 1. */
+ * 1 + (in + 2*pad - ((filter-1)*dilation + 1)) / stride (floor), computed in 64 bits. BAD_PARAM
+ * when the input and filter disagree (C not a multiple of the filter's C, ranks differ), nbDims
+ * is not the input's rank, or an output dim < 1; NOT_SUPPORTED when an output dim exceeds
+ * INT_MAX (a huge pad), nothing written. */
 dnncompatStatus_t dnncompatGetConvolution2dForwardOutputDim(
         const dnncompatConvolutionDescriptor_t convDesc,
         const dnncompatTensorDescriptor_t inputTensorDesc,
@@ -732,7 +749,7 @@ typedef struct dnncompatFusedOpsPlanStruct *dnncompatFusedOpsPlan_t;
 
 /* As cudnnFusedOps_t. The steps in [ ] are optional (disabled by a CUDNN_PTR_NULL placeholder or
  * a null descriptor). */
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     /* [per-channel scale], [per-channel bias], [activation], convolution fwd, [y sum, y sum^2] */
     DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS = 0,
     /* [per-channel scale], [per-channel bias], [activation], convolution bwd-filter */
@@ -750,7 +767,7 @@ typedef enum {
 /* As cudnnFusedOpsConstParamLabel_t. *_DESC: set passes the descriptor itself (copied by value,
  * null clears it); get passes a created descriptor that receives a copy. *_PLACEHOLDER: set/get
  * pass a dnncompatFusedOpsPointerPlaceHolder_t *. BN_MODE: a dnncompatBatchNormMode_t *. */
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_PARAM_XDESC = 0,
     DNNCOMPAT_PARAM_XDATA_PLACEHOLDER = 1,
     DNNCOMPAT_PARAM_BN_MODE = 2,
@@ -794,7 +811,7 @@ typedef enum {
 
 /* As cudnnFusedOpsPointerPlaceHolder_t: NULL disables the optional step that reads or writes
  * the buffer; ELEM_ALIGNED / 16B_ALIGNED promise the pointer's alignment (checked on execute). */
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_PTR_NULL = 0,
     DNNCOMPAT_PTR_ELEM_ALIGNED = 1,
     DNNCOMPAT_PTR_16B_ALIGNED = 2
@@ -802,7 +819,7 @@ typedef enum {
 
 /* As cudnnFusedOpsVariantParamLabel_t. DNNCOMPAT_PTR_*: set passes the data pointer itself, get
  * a void ** that receives it. SCALAR_*: set/get pass a pointer to the host value (set copies it). */
-typedef enum {
+typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_PTR_XDATA = 0,
     DNNCOMPAT_PTR_BN_EQSCALE = 1,
     DNNCOMPAT_PTR_BN_EQBIAS = 2,
@@ -997,8 +1014,10 @@ dnncompatStatus_t dnncompatBatchNormalizationBackwardEx(dnncompatHandle_t handle
         dnncompatActivationDescriptor_t activationDesc, void *workSpace,
         size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes);
 /* As cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize: *sizeInBytes = 0 (temporaries
- * live in the handle). zDesc and activationDesc may be null. BAD_PARAM: null handle / size
- * pointer, invalid or mismatched descriptors, unknown mode or bnOps. */
+ * live in the handle). zDesc and activationDesc may be null when bnOps does not use them (as in
+ * cuDNN: z for BN_ADD_ACTIVATION, the activation for BN_ACTIVATION and BN_ADD_ACTIVATION).
+ * BAD_PARAM: null handle / size pointer, invalid or mismatched descriptors, a descriptor bnOps
+ * needs missing, unknown mode or bnOps. */
 dnncompatStatus_t dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize(
         dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps,
         const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t zDesc,
@@ -1006,7 +1025,7 @@ dnncompatStatus_t dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize(
         const dnncompatTensorDescriptor_t bnScaleBiasMeanVarDesc,
         const dnncompatActivationDescriptor_t activationDesc, size_t *sizeInBytes);
 /* As cudnnGetBatchNormalizationBackwardExWorkspaceSize: *sizeInBytes = 0. yDesc, dzDesc and
- * activationDesc may be null. Statuses as the forward query. */
+ * activationDesc may be null when bnOps does not use them. Statuses as the forward query. */
 dnncompatStatus_t dnncompatGetBatchNormalizationBackwardExWorkspaceSize(dnncompatHandle_t handle,
         dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps,
         const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t yDesc,
@@ -1016,7 +1035,8 @@ dnncompatStatus_t dnncompatGetBatchNormalizationBackwardExWorkspaceSize(dnncompa
         const dnncompatActivationDescriptor_t activationDesc, size_t *sizeInBytes);
 /* As cudnnGetBatchNormalizationTrainingExReserveSpaceSize: *sizeInBytes = 0 (backward needs
  * only the saved mean / inverse variance). BAD_PARAM: null handle / size pointer, invalid xDesc,
- * unknown mode or bnOps. */
+ * unknown mode or bnOps, a null, dead or unset activationDesc for BN_ACTIVATION /
+ * BN_ADD_ACTIVATION (with BN it may be null and is not read). */
 dnncompatStatus_t dnncompatGetBatchNormalizationTrainingExReserveSpaceSize(
         dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps,
         const dnncompatActivationDescriptor_t activationDesc,
@@ -1076,7 +1096,8 @@ dnncompatStatus_t dnncompatDropoutBackward(dnncompatHandle_t handle,
  * NORM_ADD_ACTIVATION = BATCHNORM_OPS_BN / BN_ACTIVATION / BN_ADD_ACTIVATION. Scale/bias and
  * mean/variance have separate descriptors, which must have equal dims (BAD_PARAM otherwise).
  * All statuses of the batch-norm functions apply, plus: BAD_PARAM for an unknown mode, algo or
- * normOps; NOT_SUPPORTED for groupCnt != 1 (DNNC-NORM-GROUPCNT). */
+ * normOps; NOT_SUPPORTED for groupCnt != 1 (DNNC-NORM-GROUPCNT). The reserve-space query reads
+ * activationDesc for the normOps that activate, as the batch-norm one does. */
 /* As cudnnDeriveNormTensorDescriptor: sets both descriptors to [1, C, 1, 1(, 1)] (PER_CHANNEL)
  * or [1, C, spatial...] (PER_ACTIVATION), packed NCHW, FLOAT for HALF/BFLOAT16 x. */
 dnncompatStatus_t dnncompatDeriveNormTensorDescriptor(
@@ -1215,8 +1236,9 @@ dnncompatStatus_t dnncompatGetPoolingNdDescriptor(const dnncompatPoolingDescript
         dnncompatNanPropagation_t *maxpoolingNanOpt, int *nbDims, int windowDimA[],
         int paddingA[], int strideA[]);
 /* As cudnnGetPoolingNdForwardOutputDim / Pooling2dForwardOutputDim: N, C, then per spatial dim
- * 1 + (in + 2*pad - window) / stride (floor). BAD_PARAM when the tensor's rank is not the
- * descriptor's nbDims + 2 (Nd: nor nbDims), or in + 2*pad < window. */
+ * 1 + (in + 2*pad - window) / stride (floor), in 64 bits. BAD_PARAM when the tensor's rank is
+ * not the descriptor's nbDims + 2 (Nd: nor nbDims), or in + 2*pad < window; NOT_SUPPORTED when
+ * an output dim exceeds INT_MAX, nothing written. */
 dnncompatStatus_t dnncompatGetPoolingNdForwardOutputDim(const dnncompatPoolingDescriptor_t poolingDesc,
         const dnncompatTensorDescriptor_t inputTensorDesc, int nbDims, int outputTensorDimA[]);
 dnncompatStatus_t dnncompatGetPooling2dForwardOutputDim(const dnncompatPoolingDescriptor_t poolingDesc,
@@ -1436,7 +1458,8 @@ dnncompatStatus_t dnncompatDestroyTensorTransformDescriptor(
         dnncompatTensorTransformDescriptor_t transformDesc);
 /* As cudnnInitTransformDest: sets destDesc to srcDesc's dims plus the padding, packed in the
  * descriptor's destFormat, srcDesc's data type; *destSizeInBytes = its size. BAD_PARAM: ranks
- * differ. NOT_SUPPORTED: folding (DNNC-TENSOROPS-TRANSFORM-FOLD), NCHW_VECT_C. */
+ * differ, a byte size overflowing 64 bits. NOT_SUPPORTED: folding
+ * (DNNC-TENSOROPS-TRANSFORM-FOLD), NCHW_VECT_C, a padded dimension over INT_MAX. */
 dnncompatStatus_t dnncompatInitTransformDest(const dnncompatTensorTransformDescriptor_t transformDesc,
         const dnncompatTensorDescriptor_t srcDesc, dnncompatTensorDescriptor_t destDesc,
         size_t *destSizeInBytes);
@@ -1484,7 +1507,9 @@ dnncompatStatus_t dnncompatGetReductionWorkspaceSize(dnncompatHandle_t handle,
  * takes the first NaN, NOT_PROPAGATE_NAN skips NaNs; without indices, MIN/MAX/AMAX of a NaN
  * follow oneDNN's reduction and the NaN option is recorded only). The workspace is not used.
  * BAD_PARAM: ranks differ, a C dim neither A's nor 1, data types differ, compute type neither
- * FLOAT nor DOUBLE, indices null or indicesSizeInBytes below dnncompatGetReductionIndicesSize. */
+ * FLOAT nor DOUBLE, indices null or indicesSizeInBytes below dnncompatGetReductionIndicesSize.
+ * NOT_SUPPORTED (also from the size queries): FLATTENED_INDICES for a window of more than 2^32
+ * elements, whose positions a uint32 cannot hold. */
 dnncompatStatus_t dnncompatReduceTensor(dnncompatHandle_t handle,
         const dnncompatReduceTensorDescriptor_t reduceTensorDesc, void *indices,
         size_t indicesSizeInBytes, void *workspace, size_t workspaceSizeInBytes, const void *alpha,

@@ -8,6 +8,7 @@
 #include "core/handle.hpp"
 #include "norm/batchnorm.hpp"
 #include "norm/batchnorm_training.hpp"
+#include "ops/activation.hpp"
 
 using namespace dnncompat;
 
@@ -236,10 +237,11 @@ dnncompatStatus_t dnncompatGetBatchNormalizationTrainingExReserveSpaceSize(
         const auto &xd = tensor(xDesc, "xDesc");
         enums::check("cudnnBatchNormMode_t", mode, "mode");
         enums::check("cudnnBatchNormOps_t", bnOps, "bnOps");
+        // cuDNN reads activationDesc for the bnOps that activate; otherwise it may be null.
+        if (bnOps != DNNCOMPAT_BATCHNORM_OPS_BN) ops::activation(activationDesc, "activationDesc");
         check(xd.dims.size() == 4 || xd.dims.size() == 5, DNNCOMPAT_STATUS_NOT_SUPPORTED,
               "batch norm of a {}-d tensor: only 4-d and 5-d tensors are supported",
               xd.dims.size());
-        (void)activationDesc;
         *sizeInBytes = 0;
     });
 }

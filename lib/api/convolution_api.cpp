@@ -214,7 +214,9 @@ dnncompatStatus_t dnncompatGetConvolution2dForwardOutputDim(
         int *out[] = {n, c, h, w};
         for (auto *p : out) check_not_null(p, "output pointer");
         const dims_t d = conv::output_dims(x, f, cd);
-        for (int i = 0; i < 4; ++i) *out[i] = static_cast<int>(d[i]);
+        int v[4];
+        for (int i = 0; i < 4; ++i) v[i] = api_int(d[i], "output dimension");
+        for (int i = 0; i < 4; ++i) *out[i] = v[i];
     });
 }
 
@@ -230,6 +232,7 @@ dnncompatStatus_t dnncompatGetConvolutionNdForwardOutputDim(
         check(nbDims == static_cast<int>(x.dims.size()), DNNCOMPAT_STATUS_BAD_PARAM,
               "nbDims {} differs from inputTensorDesc's {}", nbDims, x.dims.size());
         const dims_t d = conv::output_dims(x, f, cd);
+        for (int i = 0; i < nbDims; ++i) api_int(d[i], "output dimension");
         for (int i = 0; i < nbDims; ++i) tensorOuputDimA[i] = static_cast<int>(d[i]);
     });
 }

@@ -11,6 +11,7 @@
 #include "norm/batchnorm.hpp"
 #include "norm/batchnorm_training.hpp"
 #include "norm/normalization.hpp"
+#include "ops/activation.hpp"
 #include "tensorops/tensorops.hpp"
 
 using namespace dnncompat;
@@ -178,10 +179,11 @@ dnncompatStatus_t dnncompatGetNormalizationTrainingReserveSpaceSize(dnncompatHan
         check_not_null(sizeInBytes, "sizeInBytes");
         norm::norm_to_bn_mode(api, mode, algo, normOps, groupCnt);
         const auto &xd = tensor(xDesc, "xDesc");
+        // cuDNN reads activationDesc for the normOps that activate; otherwise it may be null.
+        if (normOps != DNNCOMPAT_NORM_OPS_NORM) ops::activation(activationDesc, "activationDesc");
         check(xd.dims.size() == 4 || xd.dims.size() == 5, DNNCOMPAT_STATUS_NOT_SUPPORTED,
               "normalization of a {}-d tensor: only 4-d and 5-d tensors are supported",
               xd.dims.size());
-        (void)activationDesc;
         *sizeInBytes = 0;
     });
 }

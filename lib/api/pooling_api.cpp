@@ -103,6 +103,7 @@ dnncompatStatus_t dnncompatGetPoolingNdForwardOutputDim(const dnncompatPoolingDe
         check(nbDims == static_cast<int>(x.dims.size()), DNNCOMPAT_STATUS_BAD_PARAM,
               "nbDims {} is not the input tensor's rank {}", nbDims, x.dims.size());
         const dims_t out = ops::pooling_output_dims(p, x.dims);
+        for (const int64_t d : out) api_int(d, "output dimension");
         for (std::size_t i = 0; i < out.size(); ++i) outputTensorDimA[i] = static_cast<int>(out[i]);
     });
 }
@@ -118,6 +119,7 @@ dnncompatStatus_t dnncompatGetPooling2dForwardOutputDim(const dnncompatPoolingDe
               "a 2-d pooling descriptor and a 4-d tensor are needed (got {} spatial dims, tensor {})",
               p.window.size(), dims_str(x.dims));
         const dims_t out = ops::pooling_output_dims(p, x.dims);
+        for (const int64_t d : out) api_int(d, "output dimension");
         *n = static_cast<int>(out[0]);
         *c = static_cast<int>(out[1]);
         *h = static_cast<int>(out[2]);

@@ -124,11 +124,13 @@ dnncompatStatus_t dnncompatGetTensor4dDescriptor(const dnncompatTensorDescriptor
         int *out[] = {n, c, h, w, nStride, cStride, hStride, wStride};
         for (auto *p : out) check_not_null(p, "output pointer");
         check_not_null(dataType, "dataType");
-        *dataType = t.dtype;
+        int v[8];
         for (int i = 0; i < 4; ++i) {
-            *out[i] = static_cast<int>(t.dims[i]);
-            *out[4 + i] = static_cast<int>(t.strides[i]);
+            v[i] = api_int(t.dims[i], "dimension");
+            v[4 + i] = api_int(t.strides[i], "stride");
         }
+        *dataType = t.dtype;
+        for (int i = 0; i < 8; ++i) *out[i] = v[i];
     });
 }
 
@@ -169,13 +171,17 @@ dnncompatStatus_t dnncompatGetTensorNdDescriptor(const dnncompatTensorDescriptor
               nbDimsRequested);
         check_not_null(dataType, "dataType");
         check_not_null(nbDims, "nbDims");
-        *dataType = t.dtype;
-        *nbDims = static_cast<int>(t.dims.size());
         const int n = std::min<int>(nbDimsRequested, static_cast<int>(t.dims.size()));
         if (n > 0) {
             check_not_null(dimA, "dimA");
             check_not_null(strideA, "strideA");
         }
+        for (int i = 0; i < n; ++i) { // nothing is written unless every value fits an int
+            api_int(t.dims[i], "dimension");
+            api_int(t.strides[i], "stride");
+        }
+        *dataType = t.dtype;
+        *nbDims = static_cast<int>(t.dims.size());
         for (int i = 0; i < n; ++i) {
             dimA[i] = static_cast<int>(t.dims[i]);
             strideA[i] = static_cast<int>(t.strides[i]);

@@ -259,8 +259,9 @@ dnncompatStatus_t dnncompatInitTransformDest(const dnncompatTensorTransformDescr
         check_not_null(destSizeInBytes, "destSizeInBytes");
         dnncompatTensorStruct result;
         tensorops::transform_dest(t, sd, result);
-        const std::size_t bytes =
-            static_cast<std::size_t>(span_elements(result.dims, result.strides)) * element_size(result.dtype);
+        // A padded dimension must stay a valid cuDNN dimension (an int); sizes in 64 bits.
+        for (const int64_t d : result.dims) api_int(d, "padded dimension");
+        const std::size_t bytes = tensor_bytes(result);
         *out = std::move(result);
         *destSizeInBytes = bytes;
     });

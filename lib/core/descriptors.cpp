@@ -119,6 +119,13 @@ int64_t element_count(const dims_t &dims) {
     return n;
 }
 
+int api_int(int64_t v, const char *what) {
+    check(v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max(),
+          DNNCOMPAT_STATUS_NOT_SUPPORTED,
+          "{} = {} does not fit the 32-bit int the cuDNN API returns it in", what, v);
+    return static_cast<int>(v);
+}
+
 dims_t packed_strides(const dims_t &dims, dnncompatTensorFormat_t format) {
     const std::size_t nd = dims.size();
     dims_t s(nd, 1);

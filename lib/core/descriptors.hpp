@@ -87,6 +87,11 @@ const dnncompatConvolutionStruct &convolution(const dnncompatConvolutionStruct *
 int64_t span_elements(const dims_t &dims, const dims_t &strides);
 int64_t element_count(const dims_t &dims);
 
+// v as the int in which a cuDNN query returns it (a stride, an output dimension), or
+// NOT_SUPPORTED naming `what` when v, computed in 64 bits, exceeds INT_MAX: the value is valid
+// here but the API cannot express it, and truncating it would answer wrongly.
+int api_int(int64_t v, const char *what);
+
 // Packed strides of dims for NCHW (row-major) or NHWC (channels last).
 dims_t packed_strides(const dims_t &dims, dnncompatTensorFormat_t format);
 

@@ -173,6 +173,12 @@ void check_reduction(const dnncompatReduceTensorStruct &r, const dnncompatTensor
           "reduceTensorCompType {} is neither FLOAT nor DOUBLE", data_type_name(r.comp_type));
     check_compute_type(r.comp_type, api);
     lowp::check_data_type(ad.dtype, api); // HALF / BFLOAT16 A and C reduce in FP32
+    if (r.indices == DNNCOMPAT_REDUCE_TENSOR_FLATTENED_INDICES && has_indices_op(r.op)) {
+        // An index is a uint32 position within its window, as in cuDNN.
+        const int64_t window = element_count(ad.dims) / element_count(cd.dims);
+        check(window <= (int64_t{1} << 32), DNNCOMPAT_STATUS_NOT_SUPPORTED,
+              "a window of {} elements: flattened indices are 32-bit", window);
+    }
 }
 
 std::size_t reduction_indices_bytes(const dnncompatReduceTensorStruct &r,

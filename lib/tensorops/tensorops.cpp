@@ -281,7 +281,8 @@ void transform_dest(const dnncompatTensorTransformStruct &t, const dnncompatTens
         if (f != 1) diag::unsupported("DNNC-TENSOROPS-TRANSFORM-FOLD", api);
     if (t.dest_format == DNNCOMPAT_TENSOR_NCHW_VECT_C) diag::unsupported("DNNC-FORMAT-NCHW_VECT_C", api);
     dims_t dims = sd.dims;
-    for (std::size_t i = 0; i < dims.size(); ++i) dims[i] += t.pad_before[i] + t.pad_after[i];
+    for (std::size_t i = 0; i < dims.size(); ++i) // in 64 bits: two INT_MAX pads must not overflow
+        dims[i] += int64_t{t.pad_before[i]} + t.pad_after[i];
     out.strides = packed_strides(dims, t.dest_format);
     out.dims = std::move(dims);
     out.dtype = sd.dtype;
