@@ -13,6 +13,9 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <streambuf>
+#include <string_view>
+#include <vector>
 
 namespace dnncompat::files {
 
@@ -20,7 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool write_all(int fd, const std::string &text) {
+bool write_all(int fd, std::string_view text) {
     const char *p = text.data();
     std::size_t left = text.size();
     while (left > 0) {
@@ -41,50 +44,142 @@ mode_t current_umask() {
     return m;
 }
 
+// A stream buffer over a file descriptor: 64 KiB at a time, the first write error kept.
+class FdBuf : public std::streambuf {
+public:
+    explicit FdBuf(int fd) : fd_(fd), buf_(kBytes) { setp(buf_.data(), buf_.data() + buf_.size()); }
+    int error() const { return error_; }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (!drain()) return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    std::streamsize xsputn(const char *s, std::streamsize n) override {
+        if (n < epptr() - pptr()) {
+            traits_type::copy(pptr(), s, static_cast<std::size_t>(n));
+            pbump(static_cast<int>(n));
+            return n;
+        }
+        if (!drain() || !put(s, static_cast<std::size_t>(n))) return 0;
+        return n;
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    static constexpr std::size_t kBytes = std::size_t{1} << 16;
+
+    bool put(const char *p, std::size_t left) {
+        if (error_ != 0) return false;
+        if (!write_all(fd_, std::string_view(p, left))) {
+            error_ = errno != 0 ? errno : EIO;
+            return false;
+        }
+        return true;
+    }
+    bool drain() {
+        const bool ok = put(pbase(), static_cast<std::size_t>(pptr() - pbase()));
+        setp(buf_.data(), buf_.data() + buf_.size());
+        return ok;
+    }
+
+    int fd_;
+    std::vector<char> buf_;
+    int error_ = 0;
+};
+
 } // namespace
 
-void write_atomically(const std::string &path, const std::string &text) {
+struct AtomicWriter::Impl {
+    std::string path;    // as given, for messages
+    fs::path target;     // the file renamed over (a symbolic link's target)
+    std::string tmp;     // the temporary file; empty when writing in place
+    mode_t mode = 0;
+    int fd = -1;
+    std::unique_ptr<FdBuf> buf;
+    std::unique_ptr<std::ostream> out;
+};
+
+AtomicWriter::AtomicWriter(const std::string &path) : impl_(std::make_unique<Impl>()) {
+    Impl &w = *impl_;
+    w.path = path;
     if (path.empty()) throw std::runtime_error("cannot write to an empty path");
-    // A symbolic link is written through (its target replaced atomically), never replaced by a
-    // regular file.
     std::error_code ec;
-    fs::path target(path);
-    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
-        const fs::path next = fs::read_symlink(target, ec);
-        if (ec) break;
-        target = next.is_absolute() ? next : target.parent_path() / next;
-    }
-    const fs::file_status st = fs::status(target, ec);
+    // What the path names in the end, every link followed (/dev/stdout -> /proc/self/fd/1 -> a pipe).
+    const fs::file_status st = fs::status(path, ec);
+    if (fs::is_directory(st)) throw std::runtime_error(fmt::format("cannot write '{}': it is a directory", path));
     if (fs::exists(st) && !fs::is_regular_file(st)) {
-        if (fs::is_directory(st)) throw std::runtime_error(fmt::format("cannot write '{}': it is a directory", path));
         // A device, FIFO or socket (/dev/stdout, /dev/null, a pipe): written in place; renaming a
         // file over it would replace the device.
-        const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
-        if (fd < 0) throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
-        const bool ok = write_all(fd, text);
-        const int err = errno;
-        ::close(fd);
-        if (!ok) throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(err)));
-        return;
+        w.fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+        if (w.fd < 0) throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+    } else {
+        // A symbolic link is written through (its target replaced atomically), never replaced by a
+        // regular file.
+        w.target = path;
+        for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(w.target, ec)); ++hops) {
+            const fs::path next = fs::read_symlink(w.target, ec);
+            if (ec) break;
+            w.target = next.is_absolute() ? next : w.target.parent_path() / next;
+        }
+        if (w.target.has_parent_path()) fs::create_directories(w.target.parent_path(), ec);
+        // A new file gets the permissions the umask allows (as a plain open would); a replaced
+        // file keeps its own.
+        w.mode = fs::exists(st) ? static_cast<mode_t>(st.permissions() & fs::perms::all)
+                                : static_cast<mode_t>(0666 & ~current_umask());
+        w.tmp = w.target.string() + ".tmp.XXXXXX";
+        w.fd = ::mkstemp(w.tmp.data());
+        if (w.fd < 0)
+            throw std::runtime_error(
+                fmt::format("cannot create a temporary file next to '{}': {}", path, std::strerror(errno)));
     }
-    if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-    // A new file gets the permissions the umask allows (as a plain open would); a replaced file
-    // keeps its own.
-    const mode_t mode = fs::exists(st) ? static_cast<mode_t>(st.permissions() & fs::perms::all)
-                                       : static_cast<mode_t>(0666 & ~current_umask());
-    std::string tmpl = target.string() + ".tmp.XXXXXX";
-    const int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) throw std::runtime_error(fmt::format("cannot create a temporary file next to '{}': {}", path, std::strerror(errno)));
-    bool ok = write_all(fd, text);
-    const int saved = errno;
-    ok = ok && ::fchmod(fd, mode) == 0;
-    ok = ok && ::fsync(fd) == 0;
-    ok = (::close(fd) == 0) && ok;
-    if (!ok || ::rename(tmpl.c_str(), target.c_str()) != 0) {
-        const int err = ok ? errno : saved;
-        ::unlink(tmpl.c_str());
-        throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(err)));
+    w.buf = std::make_unique<FdBuf>(w.fd);
+    w.out = std::make_unique<std::ostream>(w.buf.get());
+}
+
+AtomicWriter::~AtomicWriter() {
+    if (!impl_ || impl_->fd < 0) return;
+    ::close(impl_->fd);
+    if (!impl_->tmp.empty()) ::unlink(impl_->tmp.c_str());
+}
+
+std::ostream &AtomicWriter::stream() { return *impl_->out; }
+
+void AtomicWriter::commit() {
+    Impl &w = *impl_;
+    if (w.fd < 0) throw std::runtime_error(fmt::format("cannot write '{}': already committed", w.path));
+    w.out->flush();
+    bool ok = w.buf->error() == 0 && !w.out->bad();
+    int err = w.buf->error() != 0 ? w.buf->error() : EIO;
+    if (!w.tmp.empty()) {
+        if (ok && (::fchmod(w.fd, w.mode) != 0 || ::fsync(w.fd) != 0)) {
+            ok = false;
+            err = errno;
+        }
     }
+    if (::close(w.fd) != 0 && ok) {
+        ok = false;
+        err = errno;
+    }
+    w.fd = -1;
+    if (ok && !w.tmp.empty() && ::rename(w.tmp.c_str(), w.target.c_str()) != 0) {
+        ok = false;
+        err = errno;
+    }
+    if (!ok) {
+        if (!w.tmp.empty()) ::unlink(w.tmp.c_str());
+        throw std::runtime_error(fmt::format("cannot write '{}': {}", w.path, std::strerror(err)));
+    }
+}
+
+void write_atomically(const std::string &path, const std::string &text) {
+    AtomicWriter writer(path);
+    writer.stream().write(text.data(), static_cast<std::streamsize>(text.size()));
+    writer.commit();
 }
 
 void with_lock(const std::string &path, const std::function<void()> &fn) {

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <ostream>
 #include <string>
 
 namespace dnncompat::files {
@@ -14,6 +16,29 @@ namespace dnncompat::files {
 // /dev/stdout) is written in place, never replaced; a directory is refused. A new file gets
 // 0666 minus the umask, a replaced file keeps its permissions.
 void write_atomically(const std::string &path, const std::string &text);
+
+// A file written piece by piece (a trace imported call by call) and put in place as
+// write_atomically does: the text goes to a temporary file next to the target and commit()
+// renames it over the target; destroyed without commit() (an error on the way), the writer
+// removes the temporary file and the old file stays intact. A device, FIFO or socket
+// (/dev/stdout, /dev/null, a pipe) is written in place as the text comes. The constructor and
+// commit() throw std::runtime_error naming the path on failure.
+class AtomicWriter {
+public:
+    explicit AtomicWriter(const std::string &path);
+    ~AtomicWriter();
+    AtomicWriter(const AtomicWriter &) = delete;
+    AtomicWriter &operator=(const AtomicWriter &) = delete;
+
+    // Where the text goes (buffered); a write error sets badbit and is reported by commit().
+    std::ostream &stream();
+    // Flushes the text, syncs it and renames the temporary file over the target.
+    void commit();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 // Runs fn while holding an exclusive advisory lock (flock) on path + ".lock", so two processes
 // updating one database serialise their read-modify-write. Throws std::runtime_error when the

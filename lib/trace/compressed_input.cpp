@@ -6,6 +6,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <streambuf>
@@ -21,6 +22,7 @@ class DecodingBuf : public std::streambuf {
 public:
     explicit DecodingBuf(std::ifstream& file) : file_(file), in_(kChunk), out_(kChunk) {}
     const std::string& error() const { return error_; }
+    std::uint64_t file_bytes() const { return file_bytes_; }
 
 protected:
     int_type underflow() override {
@@ -29,6 +31,7 @@ protected:
             if (in_avail_ == 0 && !file_eof_) {
                 file_.read(in_.data(), static_cast<std::streamsize>(in_.size()));
                 in_avail_ = static_cast<std::size_t>(file_.gcount());
+                file_bytes_ += in_avail_;
                 in_pos_ = 0;
                 if (in_avail_ == 0) file_eof_ = true;
             }
@@ -53,6 +56,7 @@ protected:
     std::ifstream& file_;
     std::vector<char> in_, out_;
     std::size_t in_pos_ = 0, in_avail_ = 0;
+    std::uint64_t file_bytes_ = 0;
     bool file_eof_ = false;
     bool finished_ = false;
     std::string error_;
@@ -134,6 +138,11 @@ public:
         std::streamsize n = file_.gcount();
         file_.clear();
         file_.seekg(0);
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(path, ec)) {
+            const auto bytes = std::filesystem::file_size(path, ec);
+            if (!ec) size_ = bytes;
+        }
         static const unsigned char xz[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
         if (n == 6 && std::memcmp(magic.data(), xz, 6) == 0) {
             compression_ = Compression::xz;
@@ -150,12 +159,20 @@ public:
         return file_.bad() ? "read error" : "";
     }
     Compression compression() const override { return compression_; }
+    std::uint64_t size() const override { return size_; }
+    std::uint64_t bytes_read() const override {
+        if (buf_) return buf_->file_bytes();
+        // The position of the file's own buffer: no movement, the read buffer is kept.
+        const auto pos = file_.rdbuf()->pubseekoff(0, std::ios::cur, std::ios::in);
+        return pos == std::streampos(-1) ? 0 : static_cast<std::uint64_t>(std::streamoff(pos));
+    }
 
 private:
     std::ifstream file_;
     std::unique_ptr<DecodingBuf> buf_;
     std::unique_ptr<std::istream> stream_;
     Compression compression_ = Compression::none;
+    std::uint64_t size_ = 0;
 };
 
 }  // namespace

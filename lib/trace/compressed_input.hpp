@@ -1,6 +1,7 @@
 // Opens a file as a text stream, decompressing xz (liblzma) or gzip (zlib) on the fly.
 #pragma once
 
+#include <cstdint>
 #include <istream>
 #include <memory>
 #include <string>
@@ -17,6 +18,11 @@ public:
     virtual std::istream& stream() = 0;
     virtual std::string error() const = 0;
     virtual Compression compression() const = 0;
+    /// The file's size in bytes as stored (compressed for xz and gzip); 0 when unknown (a pipe).
+    virtual std::uint64_t size() const = 0;
+    /// Bytes of the file read so far, as stored: with compression, decoding may run up to 64 KiB
+    /// behind. 0 when unknown.
+    virtual std::uint64_t bytes_read() const = 0;
 };
 
 /// Opens `path`; the compression is detected from the first bytes (xz: FD 37 7A 58 5A 00,

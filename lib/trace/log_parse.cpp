@@ -1,25 +1,29 @@
 #include "trace/log_parse.hpp"
 
-#include <cctype>
-#include <cerrno>
+#include <algorithm>
+#include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace dnncompat::trace::logfmt {
 namespace {
 
-bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+// The C locale's character classes, without a call per character (the hot path of an import).
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool is_ident_char(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
 bool is_ident(std::string_view s) {
-    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    if (s.empty() || is_digit(s[0])) return false;
     for (char c : s)
         if (!is_ident_char(c)) return false;
     return true;
 }
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
     return s;
 }
 
@@ -30,11 +34,12 @@ std::optional<long long> parse_int(std::string_view s) {
     std::size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
     if (i == s.size()) return std::nullopt;
     for (std::size_t j = i; j < s.size(); ++j)
-        if (!std::isdigit(static_cast<unsigned char>(s[j]))) return std::nullopt;
-    std::string text(s);
-    errno = 0;
-    long long v = std::strtoll(text.c_str(), nullptr, 10);
-    if (errno == ERANGE) return std::nullopt;
+        if (!is_digit(s[j])) return std::nullopt;
+    // As strtoll: an optional sign, digits, nothing when out of range (from_chars takes no '+').
+    if (s[0] == '+') s.remove_prefix(1);
+    long long v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
     return v;
 }
 
@@ -42,27 +47,35 @@ std::optional<double> parse_float(std::string_view s) {
     if (s.empty()) return std::nullopt;
     bool digit = false;
     for (char c : s) {
-        if (std::isdigit(static_cast<unsigned char>(c))) digit = true;
+        if (is_digit(c)) digit = true;
         else if (c != '.' && c != 'e' && c != 'E' && c != '+' && c != '-') return std::nullopt;
     }
     if (!digit) return std::nullopt;
-    std::string text(s);
+    // strtod needs a terminated string: a short one is copied on the stack.
+    constexpr std::size_t kShort = 64;
+    char small[kShort];
+    std::string large;
+    const char* text = small;
+    if (s.size() < kShort) {
+        std::memcpy(small, s.data(), s.size());
+        small[s.size()] = '\0';
+    } else {
+        large.assign(s);
+        text = large.c_str();
+    }
     char* end = nullptr;
-    double v = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size()) return std::nullopt;
+    double v = std::strtod(text, &end);
+    if (end != text + s.size()) return std::nullopt;
     return v;
 }
 
 nlohmann::ordered_json parse_scalar(std::string_view s) {
     s = trim(s);
     if (auto i = parse_int(s)) return *i;
-    bool all_digits = !s.empty();
-    for (char c : s) all_digits = all_digits && std::isdigit(static_cast<unsigned char>(c));
-    if (all_digits) {  // beyond int64: size_t values up to 2^64-1
-        std::string text(s);
-        errno = 0;
-        unsigned long long u = std::strtoull(text.c_str(), nullptr, 10);
-        if (errno != ERANGE) return u;
+    if (!s.empty() && std::all_of(s.begin(), s.end(), is_digit)) {  // beyond int64: size_t values up to 2^64-1
+        unsigned long long u = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), u);
+        if (ec == std::errc() && end == s.data() + s.size()) return u;
     }
     if (auto d = parse_float(s)) return *d;
     if (s == "true") return true;
@@ -70,6 +83,20 @@ nlohmann::ordered_json parse_scalar(std::string_view s) {
     if (s == "NULL_PTR") return nullptr;
     if (s.size() >= 2 && s.front() == '"' && s.back() == '"') return std::string(s.substr(1, s.size() - 2));
     return std::string(s);
+}
+
+// An object with `type` first and room for `members` members in all, filled without the copies
+// an initializer list makes.
+nlohmann::ordered_json typed_object(std::string type, std::size_t members) {
+    nlohmann::ordered_json object = nlohmann::ordered_json::object();
+    auto& map = object.get_ref<nlohmann::ordered_json::object_t&>();
+    map.reserve(members);
+    map.emplace_back("type", std::move(type));
+    return object;
+}
+
+void add_member(nlohmann::ordered_json& object, const char* key, nlohmann::ordered_json value) {
+    object.get_ref<nlohmann::ordered_json::object_t&>().emplace_back(key, std::move(value));
 }
 
 // Splits "a=1; b=x y; c=2" (no trailing ';') into key/value pairs; a "; " only separates when
@@ -186,10 +213,11 @@ std::optional<ParsedRest> parse_rest(std::string_view param_name, std::string_vi
             return std::nullopt;
         }
         out.is_pointer = true;
-        out.value = {{"type", "pointer"}, {"location", (*pairs)[0].second}};
-        const std::string& addr = (*pairs)[1].second;
-        if (addr == "NULL_PTR") out.value["addr"] = nullptr;
-        else out.value["addr"] = addr;
+        out.value = typed_object("pointer", 3);
+        add_member(out.value, "location", std::move((*pairs)[0].second));
+        std::string& addr = (*pairs)[1].second;
+        if (addr == "NULL_PTR") add_member(out.value, "addr", nullptr);
+        else add_member(out.value, "addr", std::move(addr));
         return out;
     }
     if (!starts_with(rest, "type=")) {
@@ -205,8 +233,9 @@ std::optional<ParsedRest> parse_rest(std::string_view param_name, std::string_vi
     std::string_view tail = rest.substr(semi + 2);
     if (starts_with(tail, "val=")) {
         std::string enum_name;
-        out.value = {{"type", type}, {"value", parse_value(tail.substr(4), enum_name)}};
-        if (!enum_name.empty()) out.value["name"] = enum_name;
+        out.value = typed_object(std::move(type), 3);
+        add_member(out.value, "value", parse_value(tail.substr(4), enum_name));
+        if (!enum_name.empty()) add_member(out.value, "name", std::move(enum_name));
         return out;
     }
     auto pairs = split_pairs(tail);

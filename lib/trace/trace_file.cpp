@@ -19,6 +19,11 @@ using json = nlohmann::json;
 // Schema errors listed in the message at most; the count says how many there were.
 constexpr std::size_t kListedSchemaErrors = 10;
 
+// JSON nesting a trace has at most. An imported one goes about 40 levels deep (its blocks at most
+// 16); a deeper document is refused while it is parsed, before the schema validation, which
+// recurses once per level and would run out of stack.
+constexpr int kMaxJsonDepth = 64;
+
 // Corrupt or truncated compressed data: named before whatever parse error it caused.
 void check_decoding(const InputFile &file, const std::string &path) {
     if (!file.error().empty()) throw ImportError(fmt::format("{}: {}", path, file.error()));
@@ -39,7 +44,12 @@ TraceFile load_trace_file(const std::string &path) {
     if (in.peek() == '{') {
         out.kind = "trace";
         try {
-            out.doc = json::parse(in);
+            out.doc = json::parse(in, [&path](int depth, json::parse_event_t, json &) {
+                if (depth > kMaxJsonDepth)
+                    throw ImportError(fmt::format("{}: not a valid dnncompat trace: nested deeper than {} levels",
+                                                  path, kMaxJsonDepth));
+                return true;
+            });
         } catch (const json::exception &e) {
             check_decoding(*file, path);
             throw ImportError(fmt::format("{}: not valid JSON: {}", path, e.what()));
@@ -55,8 +65,10 @@ TraceFile load_trace_file(const std::string &path) {
     try {
         ImportOptions options;
         options.source_name = std::filesystem::path(path).filename().string();
-        // The importer builds an insertion-ordered document; the tools read a plain one.
-        out.doc = json::parse(import_log(in, options).trace.dump());
+        // The importer builds an insertion-ordered document; the tools read a plain one. Invalid
+        // UTF-8 taken from the log becomes U+FFFD, as dnncompat-import writes it.
+        out.doc = json::parse(
+            import_log(in, options).trace.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     } catch (const std::exception &e) {
         check_decoding(*file, path);
         throw ImportError(fmt::format("{}: cannot import as a cuDNN API log: {}", path, e.what()));

@@ -18,7 +18,8 @@ struct TraceFile {
 /// trace.schema.json) or a cuDNN API log (plain, xz or gzip, by magic bytes), imported in memory.
 /// Throws ImportError (log_importer.hpp) with a message naming the file when it cannot be used:
 /// "cannot open PATH: ...", "PATH: not valid JSON: ...", "PATH: not a valid dnncompat trace
-/// (N schema error(s)):" followed by up to 10 lines "  /pointer: reason", "PATH: cannot import
+/// (N schema error(s)):" followed by up to 10 lines "  /pointer: reason", "PATH: not a valid
+/// dnncompat trace: nested deeper than 64 levels", "PATH: cannot import
 /// as a cuDNN API log: ...", or "PATH: " and the decompressor's error (corrupt or truncated xz or
 /// gzip data; it takes the place of the parse error it causes).
 TraceFile load_trace_file(const std::string &path);

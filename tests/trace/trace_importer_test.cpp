@@ -6,14 +6,19 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <utility>
 #include <vector>
 
 namespace tr = dnncompat::trace;
@@ -548,3 +553,297 @@ TEST(LineBound, OverlongLineIsRefusedNotReadWhole) {
     EXPECT_EQ(r.trace["calls"].size(), plain); // the long, NUL and last lines are stray text, not calls
 }
 } // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Streaming: calls go to a sink as their records complete; the whole-trace import wraps it.
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every file of tests/data/logs, sorted.
+std::vector<std::string> every_log() {
+    std::vector<std::string> out;
+    for (const auto& entry : fs::directory_iterator(kLogs))
+        if (entry.is_regular_file()) out.push_back(entry.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The trace as the streaming writer produces it.
+std::string streamed_text(const std::string& path) {
+    std::ostringstream out;
+    tr::TraceWriter writer(out);
+    const tr::ImportSummary summary = tr::import_log_file(path, writer);
+    writer.finish(summary.metadata);
+    return out.str();
+}
+
+// Keeps what it is given and, for each call, how much of the input had been read by then.
+class RecordingSink : public tr::CallSink {
+public:
+    explicit RecordingSink(const std::istream* in = nullptr) : in_(in) {}
+    std::vector<nlohmann::ordered_json> calls;
+    std::vector<std::streamoff> read_at;
+    void call(nlohmann::ordered_json c) override {
+        calls.push_back(std::move(c));
+        // The stream buffer's position: asking the stream would change its state at the end.
+        if (in_) read_at.push_back(in_->rdbuf()->pubseekoff(0, std::ios::cur, std::ios::in));
+    }
+
+private:
+    const std::istream* in_;
+};
+
+std::string record(const std::string& api, int thread, const std::string& params = "") {
+    return "I! CuDNN (v91900 56) function " + api + "() called:\n" + params +
+           "i! Time: 2026-11-30T00:15:41.438730 (0d+0h+0m+0s since start)\n"
+           "i! Process=1; Thread=" + std::to_string(thread) + "; GPU=NULL; Handle=NULL; StreamId=NULL.\n\n";
+}
+
+std::string error_record(const std::string& api, int thread) {
+    return "E! CuDNN (v91900 56) function " + api + "() called:\n"
+           "e!     Info: Traceback contains 1 message(s)\n"
+           "e!         Error: CUDNN_STATUS_BAD_PARAM; Reason: n <= 0\n"
+           "e! Time: 2026-11-30T00:15:41.438731 (0d+0h+0m+0s since start)\n"
+           "e! Process=1; Thread=" + std::to_string(thread) + "; GPU=NULL; Handle=NULL; StreamId=NULL.\n\n";
+}
+
+}  // namespace
+
+TEST(Streaming, WrittenTraceEqualsTheInMemoryOneForEveryLog) {
+    const auto logs = every_log();
+    ASSERT_GE(logs.size(), 13u);
+    for (const auto& name : logs) {
+        const std::string path = kLogs + name;
+        const tr::ImportResult whole = tr::import_log_file(path);
+        std::ostringstream written;
+        tr::write_trace(written, whole.trace);
+        const std::string in_memory = written.str();
+        const std::string streamed = streamed_text(path);
+        // Same document; only the metadata's place differs (after the calls, where it is known).
+        EXPECT_EQ(nlohmann::json::parse(streamed), nlohmann::json::parse(in_memory)) << name;
+        const auto doc = nlohmann::ordered_json::parse(streamed);
+        std::vector<std::string> keys;
+        for (auto it = doc.begin(); it != doc.end(); ++it) keys.push_back(it.key());
+        EXPECT_EQ(keys, (std::vector<std::string>{"format", "version", "calls", "metadata"})) << name;
+        expect_valid(doc);
+        // Each call on its own line, as write_trace() writes them.
+        EXPECT_EQ(std::count(streamed.begin(), streamed.end(), '\n'), std::count(in_memory.begin(), in_memory.end(), '\n'))
+            << name;
+
+        // The tool writes the same, to a file (through a temporary one) and to standard output.
+        const std::string out = temp_path("streamed.json");
+        EXPECT_EQ(run_tool(path + " -q -o " + out), whole.unmapped.empty() ? 0 : 1) << name;
+        EXPECT_EQ(read_text(out), streamed) << name;
+        EXPECT_EQ(run_tool(path + " -q -o - > " + out), whole.unmapped.empty() ? 0 : 1) << name;
+        EXPECT_EQ(read_text(out), streamed) << name;
+        std::remove(out.c_str());
+    }
+}
+
+TEST(Streaming, CallsReachTheSinkWhileTheLogIsRead) {
+    const std::string text = read_text(kLogs + "resnet50-eval-b4-fp32.log.xz");
+    std::vector<std::streamoff> line_start{0, 0};  // 1-based
+    for (std::size_t p = text.find('\n'); p != std::string::npos; p = text.find('\n', p + 1))
+        line_start.push_back(static_cast<std::streamoff>(p + 1));
+    std::istringstream in(text);
+    RecordingSink sink(&in);
+    const tr::ImportSummary s = tr::import_log(in, sink, {"resnet50.log"});
+    ASSERT_EQ(sink.calls.size(), s.counts.application_calls);
+    ASSERT_EQ(sink.read_at.size(), sink.calls.size());
+    // One thread: each call is handed over, in index order, as soon as the next call's record
+    // has been read (a few KiB after its header), the last one at the end.
+    for (std::size_t i = 0; i + 1 < sink.calls.size(); ++i) {
+        EXPECT_EQ(sink.calls[i]["index"], i);
+        const std::streamoff next = line_start.at(sink.calls[i + 1]["line"].get<std::size_t>());
+        EXPECT_GT(sink.read_at[i], next) << i;
+        EXPECT_LT(sink.read_at[i], next + 16384) << i;
+    }
+    EXPECT_EQ(sink.read_at.back(), static_cast<std::streamoff>(text.size()));
+    // Nothing is written before the first call, so an input refused at its start leaves no output.
+    std::ostringstream out;
+    tr::TraceWriter writer(out);
+    std::istringstream not_a_log("hello\n");
+    EXPECT_THROW(tr::import_log(not_a_log, writer), tr::ImportError);
+    EXPECT_EQ(out.str(), "");
+}
+
+TEST(Streaming, RecordsCompleteTheirThreadsLastCallWithinTheWindow) {
+    // Thread 1's call fails; thread 2's records come between the call and its error record.
+    std::string log = record("cudnnCreateTensorDescriptor", 1);
+    for (int i = 0; i < 100; ++i) log += record("cudnnCreateFilterDescriptor", 2);
+    log += error_record("cudnnCreateTensorDescriptor", 1);
+    RecordingSink near;
+    std::istringstream in(log);
+    tr::import_log(in, near, {"threads.log"});
+    ASSERT_EQ(near.calls.size(), 101u);
+    EXPECT_EQ(near.calls[0]["api"], "cudnnCreateTensorDescriptor");
+    EXPECT_EQ(near.calls[0]["status"], "CUDNN_STATUS_BAD_PARAM");
+    EXPECT_EQ(near.calls[0]["status_source"], "error-record");
+
+    // Past 4096 records the call has been handed over: a record for it is reported, not merged.
+    log = record("cudnnCreateTensorDescriptor", 1);
+    for (int i = 0; i < 5000; ++i) log += record("cudnnCreateFilterDescriptor", 2);
+    log += error_record("cudnnCreateTensorDescriptor", 1);
+    RecordingSink far;
+    std::istringstream far_in(log);
+    const tr::ImportSummary s = tr::import_log(far_in, far, {"threads.log"});
+    ASSERT_EQ(far.calls.size(), 5001u);
+    EXPECT_EQ(far.calls[0]["status"], "CUDNN_STATUS_SUCCESS");
+    ASSERT_EQ(s.unmapped.size(), 1u);
+    EXPECT_NE(s.unmapped[0].reason.find("follows no call of that function"), std::string::npos) << s.unmapped[0].reason;
+}
+
+TEST(Unmapped, ListIsCappedAndTheRestCounted) {
+    std::string log = record("cudnnCreate", 1);
+    const std::size_t bad = 25;
+    for (std::size_t i = 0; i < bad; ++i) log += record("cudnnDestroy", 1, "i!     not a parameter line\n");
+    tr::ImportOptions options("capped.log");
+    options.max_unmapped_listed = 10;
+    std::istringstream in(log);
+    const tr::ImportResult r = tr::import_log(in, options);
+    EXPECT_EQ(r.counts.unmapped, bad);
+    ASSERT_EQ(r.unmapped.size(), 10u);
+    EXPECT_EQ(r.unmapped[0].line, 6u);  // each bad record's parameter line, one every 5 lines
+    EXPECT_EQ(r.unmapped[9].line, 6u + 9 * 5);
+    EXPECT_EQ(r.trace["metadata"]["records"]["unmapped"], bad);
+    EXPECT_EQ(r.trace["metadata"]["unmapped"].size(), 10u);
+    EXPECT_EQ(r.trace["calls"].size(), 1u);
+    expect_valid(r.trace);
+
+    // By default the first kMaxUnmappedListed are listed; the tool says how many it left out.
+    log = record("cudnnCreate", 1);
+    for (std::size_t i = 0; i < tr::kMaxUnmappedListed + 5; ++i) log += "I! CuDNN (v91900 56) function cut\n";
+    std::istringstream many(log);
+    const tr::ImportResult m = tr::import_log(many, {"many.log"});
+    EXPECT_EQ(m.counts.unmapped, tr::kMaxUnmappedListed + 5);
+    EXPECT_EQ(m.unmapped.size(), tr::kMaxUnmappedListed);
+    const std::string path = temp_path("many.log");
+    std::ofstream(path) << log;
+    const std::string err = temp_path("many.err");
+    EXPECT_EQ(run_tool(path + " -o " + temp_path("many.json") + " 2>" + err), 1);
+    const std::string text = read_text(err);
+    EXPECT_NE(text.find("unmapped: " + std::to_string(tr::kMaxUnmappedListed + 5) + " (lines 5,6,7,"), std::string::npos)
+        << text.substr(0, 300);
+    EXPECT_NE(text.find("... and 5 more (the trace lists the first 1000)"), std::string::npos);
+    std::remove(path.c_str());
+    std::remove(err.c_str());
+    std::remove(temp_path("many.json").c_str());
+}
+
+TEST(RecordBound, ARecordWithoutItsTrailerIsCutAt16MiB) {
+    std::string log = record("cudnnCreate", 1) + "I! CuDNN (v91900 56) function cudnnDestroy() called:\n";
+    const std::string line = "i!     x: type=int; val=" + std::string((std::size_t{1} << 19) - 30, '1') + ";\n";
+    for (int i = 0; i < 40; ++i) log += line;  // 20 MiB
+    log += record("cudnnCreate", 1);
+    std::istringstream in(log);
+    const tr::ImportResult r = tr::import_log(in, {"long.log"});
+    EXPECT_EQ(r.trace["calls"].size(), 2u);
+    ASSERT_EQ(r.unmapped.size(), 2u);
+    // Lines 1-4 the first record, 5 the long one's header, 6-45 its 40 lines of 512 KiB.
+    EXPECT_NE(r.unmapped[0].reason.find("cudnnDestroy() (line 5) is incomplete: it runs past 16 MiB at line 38"),
+              std::string::npos)
+        << r.unmapped[0].reason;
+    EXPECT_NE(r.unmapped[1].reason.find("8 line(s) outside any record (lines 38-45"), std::string::npos)
+        << r.unmapped[1].reason;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Progress.
+
+TEST(Progress, ImportReportsTheBytesReadOfTheFileAsStored) {
+    auto collect = [](const std::string& path) {
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> seen;
+        tr::ImportOptions options;
+        options.progress = [&seen](std::uint64_t done, std::uint64_t total) { seen.emplace_back(done, total); };
+        RecordingSink sink;
+        tr::import_log_file(path, sink, options);
+        return seen;
+    };
+    // Plain: the text is the file; one report per MiB read and one at the end.
+    const std::string plain = temp_path("plain.log");
+    const std::string text = read_text(kLogs + "resnet50-eval-b4-fp32.log.xz");
+    std::ofstream(plain, std::ios::binary) << text;
+    const auto seen = collect(plain);
+    ASSERT_EQ(seen.size(), 2 + text.size() / (1 << 20));
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+        EXPECT_EQ(seen[i].second, text.size());
+        if (i > 0) {
+            EXPECT_GT(seen[i].first, seen[i - 1].first) << i;
+        }
+    }
+    EXPECT_EQ(seen.back().first, text.size());
+    std::remove(plain.c_str());
+    // xz: the compressed bytes, all of them by the end.
+    const auto xz = collect(kLogs + "resnet50-eval-b4-fp32.log.xz");
+    ASSERT_FALSE(xz.empty());
+    EXPECT_EQ(xz.back().first, fs::file_size(kLogs + "resnet50-eval-b4-fp32.log.xz"));
+    EXPECT_EQ(xz.back().second, xz.back().first);
+    // A stream: the text read, the total unknown.
+    std::istringstream in(text);
+    std::vector<std::uint64_t> done;
+    tr::ImportOptions options;
+    options.progress = [&done](std::uint64_t d, std::uint64_t total) {
+        EXPECT_EQ(total, 0u);
+        done.push_back(d);
+    };
+    tr::import_log(in, options);
+    ASSERT_FALSE(done.empty());
+    EXPECT_EQ(done.back(), text.size());
+}
+
+TEST(Progress, ToolDrawsOnATerminalOnlyAndNotWhenQuiet) {
+    const std::string log = kLogs + "vgg16-eval-b2-fp32.log.xz";
+    const std::string out = temp_path("progress.json");
+    const std::string err = temp_path("progress.err");
+    // Not a terminal: the summary alone.
+    EXPECT_EQ(run_tool(log + " -o " + out + " 2>" + err), 0);
+    EXPECT_EQ(read_text(err).find('\r'), std::string::npos) << read_text(err);
+    if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no `script` to give the tool a terminal";
+    // On a terminal (script(1) runs it on a pseudo-terminal and copies what it shows).
+    auto on_terminal = [&](const std::string& args) {
+        const std::string shown = temp_path("progress.tty");
+        const std::string cmd = "TERM=xterm script -qec '" + kTool + " " + log + " -o " + out + args + "' /dev/null > " + shown;
+        EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+        std::string text = read_text(shown);
+        std::remove(shown.c_str());
+        return text;
+    };
+    const std::string shown = on_terminal("");
+    EXPECT_NE(shown.find("\rimporting vgg16-eval-b2-fp32.log.xz (MiB): 0/1 (0%)"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("\r\033[K"), std::string::npos) << shown;  // erased before the summary
+    EXPECT_NE(shown.find("calls kept"), std::string::npos) << shown;
+    EXPECT_EQ(on_terminal(" --quiet"), "");
+    std::remove(out.c_str());
+    std::remove(err.c_str());
+}
+
+TEST(Streaming, CallLinesAreTheCompactDumpOfEachCall) {
+    // The writer's own compact JSON must be what nlohmann writes, byte for byte: every call of
+    // every log, and values that need escaping or nlohmann's number formatting.
+    auto expect_lines = [](const nlohmann::ordered_json& trace, const std::string& what) {
+        std::ostringstream out;
+        tr::write_trace(out, trace);
+        std::istringstream lines(out.str());
+        std::string line;
+        std::size_t i = 0;
+        while (std::getline(lines, line)) {
+            if (line.rfind("  {", 0) != 0) continue;
+            if (line.back() == ',') line.pop_back();
+            ASSERT_LT(i, trace["calls"].size()) << what;
+            EXPECT_EQ(line, "  " + trace["calls"][i].dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace))
+                << what << " call " << i;
+            ++i;
+        }
+        EXPECT_EQ(i, trace["calls"].size()) << what;
+    };
+    for (const auto& name : every_log()) expect_lines(tr::import_log_file(kLogs + name).trace, name);
+    nlohmann::ordered_json tricky = nlohmann::ordered_json::parse(R"({"index":0,"api":"cudnnX","args":{
+        "q":"say \"hi\"\\","ctl":"a\tb\u0001","utf8":"caf\u00e9 \u2502","empty":{},"none":[],"nested":[[],{"a":null}],
+        "f":[1.0,0.1,1e-05,-2.5e+300,123456789.125],"i":[-9223372036854775808,0,-1],"u":18446744073709551615,
+        "b":[true,false]}})");
+    tricky["args"]["bad"] = std::string("x\xC3\x28y\xFF");  // invalid UTF-8: U+FFFD
+    tricky["args"]["nan"] = std::nan("");                     // written as null
+    expect_lines({{"format", "dnncompat-trace"}, {"calls", nlohmann::ordered_json::array({tricky})}}, "tricky values");
+}

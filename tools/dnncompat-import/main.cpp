@@ -1,65 +1,46 @@
 // dnncompat-import LOG [-o TRACE.json]: turns a cuDNN API log (plain, .xz or .gz) into a
-// dnncompat trace. Exit status: 0 clean, 1 trace written but some records unmapped,
-// 2 input unusable (unreadable, not a cuDNN log) or any other failure.
+// dnncompat trace, written call by call as the log is read (memory does not grow with the log).
+// Exit status: 0 clean, 1 trace written but some records unmapped, 2 input unusable (unreadable,
+// not a cuDNN log) or any other failure.
+#include "core/atomic_file.hpp"
+#include "core/progress.hpp"
 #include "trace/log_importer.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <unistd.h>
+
+#include <cstdint>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <system_error>
-
-#ifndef DNNCOMPAT_VERSION_STRING
-#define DNNCOMPAT_VERSION_STRING "0.0.0"
-#endif
 
 namespace {
 
 namespace fs = std::filesystem;
 namespace tr = dnncompat::trace;
 
-std::string summary(const tr::ImportResult& r) {
+std::string summary(const tr::ImportSummary& r) {
     const auto& c = r.counts;
     std::string s = fmt::format("{} calls kept from {} records; dropped: {} internal, {} backend; merged: {} result, "
                                 "{} error/warning",
                                 c.application_calls, c.total, c.internal_dropped, c.backend_dropped,
                                 c.result_records_merged, c.error_records_attached);
-    if (r.unmapped.empty()) return s + "; unmapped: 0";
-    s += fmt::format("; unmapped: {} (line", r.unmapped.size());
-    s += r.unmapped.size() > 1 ? "s " : " ";
+    if (c.unmapped == 0) return s + "; unmapped: 0";
+    s += fmt::format("; unmapped: {} (line", c.unmapped);
+    s += c.unmapped > 1 ? "s " : " ";
     for (std::size_t i = 0; i < r.unmapped.size() && i < 20; ++i) s += (i ? "," : "") + std::to_string(r.unmapped[i].line);
-    if (r.unmapped.size() > 20) s += ",...";
+    if (c.unmapped > 20) s += ",...";
     return s + ")";
 }
 
-// Writes to a temporary file next to `path`, then renames it into place.
-void write_file(const std::string& path, const nlohmann::ordered_json& trace) {
-    fs::path target(path);
-    fs::path tmp = target;
-    tmp += fmt::format(".tmp{}", static_cast<long>(::getpid()));
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", tmp.string()));
-        tr::write_trace(out, trace);
-        out.flush();
-        if (!out) {
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            throw std::runtime_error(fmt::format("error writing '{}'", tmp.string()));
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw std::runtime_error(fmt::format("cannot rename the output into '{}'", path));
-    }
+// The progress line counts MiB of the input file as stored (the total rounded up).
+std::size_t mib(std::uint64_t bytes, bool round_up) {
+    return static_cast<std::size_t>((bytes + (round_up ? (1u << 20) - 1 : 0)) >> 20);
 }
 
 int run(int argc, char** argv) {
@@ -67,8 +48,8 @@ int run(int argc, char** argv) {
     std::string input, output;
     bool quiet = false;
     app.add_option("LOG", input, "cuDNN API log (CUDNN_LOGDEST_DBG output), plain, .xz or .gz")->required();
-    app.add_option("-o,--output", output, "trace file to write (default: standard output)");
-    app.add_flag("-q,--quiet", quiet, "print no summary");
+    app.add_option("-o,--output", output, "trace file to write; - or none: standard output");
+    app.add_flag("-q,--quiet", quiet, "print no summary and no progress line");
     app.set_version_flag("--version", tr::importer_id());
     try {
         app.parse(argc, argv);
@@ -77,25 +58,47 @@ int run(int argc, char** argv) {
         return rc == 0 ? 0 : 2;
     }
 
-    tr::ImportResult result;
+    const bool to_stdout = output.empty() || output == "-";
+    // Written to a temporary file renamed into place at the end: an import that fails leaves no
+    // trace, or the old one, behind. Standard output gets the calls as they come.
+    std::optional<dnncompat::files::AtomicWriter> file;
+    if (!to_stdout) file.emplace(output);
+    std::ostream& out = to_stdout ? std::cout : file->stream();
+
+    // On a terminal, unless the trace itself goes there: MiB of the input read.
+    std::error_code ec;
+    const std::uint64_t size = fs::is_regular_file(input, ec) ? fs::file_size(input, ec) : 0;
+    dnncompat::progress::Line line(fmt::format("importing {} (MiB)", fs::path(input).filename().string()),
+                                   mib(ec ? 0 : size, true),
+                                   !quiet && dnncompat::progress::terminal() &&
+                                       !(to_stdout && ::isatty(STDOUT_FILENO) == 1));
+    tr::ImportOptions options;
+    options.progress = [&line](std::uint64_t done, std::uint64_t) { line.update(mib(done, false)); };
+    tr::TraceWriter writer(out);
+    tr::ImportSummary result;
     try {
-        result = tr::import_log_file(input);
+        result = tr::import_log_file(input, writer, options);
     } catch (const tr::ImportError& e) {
+        line.finish();
         std::cerr << "dnncompat-import: " << e.what() << '\n';
         return 2;
     }
-    if (output.empty()) {
-        tr::write_trace(std::cout, result.trace);
+    writer.finish(result.metadata);
+    line.finish();
+    if (to_stdout) {
         std::cout.flush();
         if (!std::cout) throw std::runtime_error("error writing to standard output");
     } else {
-        write_file(output, result.trace);
+        file->commit();
     }
     if (!quiet) {
         std::cerr << "dnncompat-import: " << summary(result) << '\n';
         for (const auto& u : result.unmapped) std::cerr << "  line " << u.line << ": " << u.reason << '\n';
+        if (result.counts.unmapped > result.unmapped.size())
+            std::cerr << "  ... and " << result.counts.unmapped - result.unmapped.size()
+                      << " more (the trace lists the first " << result.unmapped.size() << ")\n";
     }
-    return result.unmapped.empty() ? 0 : 1;
+    return result.counts.unmapped == 0 ? 0 : 1;
 }
 
 }  // namespace

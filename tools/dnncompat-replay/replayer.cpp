@@ -257,6 +257,13 @@ int run_replay(const Options &opt) {
             fmt::print(stderr, "dnncompat-replay: {}: unmapped log record at line {}: {}\n", opt.input,
                        u.value("line", int64_t{0}), u.value("reason", std::string("?")));
         }
+        // The importer lists the first 1000 and counts them all (metadata.records.unmapped).
+        const json &records = unmapped->contains("records") ? (*unmapped)["records"] : json::object();
+        if (const auto counted = records.value("unmapped", std::size_t{0}); counted > summary.unmapped_records) {
+            fmt::print(stderr, "dnncompat-replay: {}: {} more unmapped log records, not listed in the trace\n",
+                       opt.input, counted - summary.unmapped_records);
+            summary.unmapped_records = counted;
+        }
     }
     std::vector<CallRecord> records;
     records.reserve(calls.size());
