@@ -4,14 +4,16 @@
 //             KCRS w, 3x3 pad 1 stride 1: n1 c64 56x56 k64 (ResNet-50 stage 1) and n1 c8 8x8 k8.
 //   BatchNorm cudnnBatchNormalizationForwardInference, SPATIAL, n1 c64 56x56 and n1 c8 8x8.
 //   MaxPool   cudnnPoolingForward, MAX 3x3 stride 2 pad 1, n1 c64 56x56 and n1 c8 8x8.
-// The direct side is built with oneDNN alone, on the handle's engine and stream:
+// The direct side is built with oneDNN alone (bench/side_by_side.hpp, shared with
+// replay_ratio_bench), on the handle's engine and stream:
 //   Conv      the implementation dnncompatGetLastRunInfo names, found by walking the
 //             primitive_desc list (next_impl) on dnncompat's layouts: the caller's plain ones if
 //             the implementation runs there, else format_tag::any (dnncompat's relayout plan,
 //             lib/conv/forward.cpp): x reordered into the primitive's layout on every call, w
 //             reordered once (dnncompat's weight cache hits on every call), and the result
 //             written back to y by a oneDNN sum (scale 1), as dnncompat does. The bench checks
-//             the result against the plan dnncompat built (implementation, relayout, layouts).
+//             it against the plan dnncompat built (implementation, relayout, layouts, blend) and
+//             the two results.
 //   BatchNorm batch_normalization_forward inference, use_global_stats | use_scale | use_shift,
 //             on the caller's NCHW layout (lib/norm/batchnorm.cpp), result written in place.
 //   MaxPool   pooling_forward inference pooling_max on the caller's NCHW x and y.
@@ -24,9 +26,8 @@
 // About 30 s:
 //
 //   OMP_NUM_THREADS=2 build/bench/overhead_bench
-#include <dnncompat/dnncompat.h>
+#include "side_by_side.hpp"
 
-#include "conv/forward.hpp"
 #include "core/handle.hpp"
 
 #include <benchmark/benchmark.h>
@@ -39,18 +40,14 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace {
 
-using md = dnnl::memory::desc;
+using bench::check;
+using bench::md;
 using tag = dnnl::memory::format_tag;
 using dt = dnnl::memory::data_type;
-
-void check(dnncompatStatus_t s) {
-    if (s != DNNCOMPAT_STATUS_SUCCESS) throw std::runtime_error(dnncompatGetErrorString(s));
-}
 
 // Deterministic data without NaN (dnncompat's max pooling scans x for NaN on every call).
 std::vector<float> filled(std::size_t n, int salt) {
@@ -74,11 +71,7 @@ struct Api {
     }
     dnnl::engine &engine() const { return h->engine; }
     dnnl::stream &stream() const { return h->stream; }
-    std::string last_impl() const {
-        dnncompatRunInfo_t info{};
-        check(dnncompatGetLastRunInfo(h, &info));
-        return info.impl;
-    }
+    std::string last_impl() const { return bench::last_impl(h); }
 };
 
 // One operation run both ways; `match` says whether the direct side runs what dnncompat ran.
@@ -99,15 +92,7 @@ struct ConvPair {
     std::vector<float> x, w, y, y_direct;
     std::vector<char> ws;
     const dnncompatConvolutionFwdAlgo_t algo = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
-
-    // Direct side.
-    dnnl::convolution_forward::primitive_desc pd;
-    dnnl::convolution_forward prim;
-    bool relayout = false;
-    md user_x, user_w, user_y;
-    dnnl::reorder src_reorder;
-    dnnl::sum write_back;
-    dnnl::memory scratch, src_copy, wei, dst_copy; // the direct side's own buffers
+    std::unique_ptr<bench::DirectConv> direct; // the direct side
     std::string impl, why_not;
     bool match = false;
 
@@ -128,9 +113,19 @@ struct ConvPair {
         ws.resize(bytes);
         run_compat();
         impl = a.last_impl();
-        build_direct();
+        // dnncompat runs an implementation on the caller's layouts when it has them, else relays
+        // out (format_tag::any): DirectConv does the same.
+        bench::ConvGeometry g{nchw(n, c, hw, hw), md({k, c, 3, 3}, dt::f32, tag::oihw), nchw(n, k, hw, hw),
+                              {1, 1}, {0, 0}, {1, 1}, {1, 1}};
+        direct = std::make_unique<bench::DirectConv>(a.engine(), g, impl);
+        direct->set_weights(a.stream(), w.data()); // once: dnncompat's cache hits after
         run_direct();
-        verify();
+        // The direct side against the plan dnncompat built and ran (a plan-cache hit), and the
+        // two results.
+        const auto p = dnncompat::conv::make_problem(*xd, *wd, *cd, yd);
+        why_not = direct->differs_from(*dnncompat::conv::forward_plan(*a.h, p, algo, 1.0f, 0.0f));
+        if (why_not.empty() && y != y_direct) why_not = "results differ";
+        match = why_not.empty();
     }
 
     void run_compat() {
@@ -139,88 +134,9 @@ struct ConvPair {
                                           &zero, yd, y.data()));
     }
 
-    // The first implementation named `impl` for these layouts (scratchpad in user memory, as
-    // dnncompat's); an empty descriptor when there is none.
-    dnnl::convolution_forward::primitive_desc find(const md &xm, const md &wm, const md &ym) const {
-        dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference,
-                                          dnnl::algorithm::convolution_direct, xm, wm, ym, {1, 1},
-                                          {0, 0}, {1, 1}, {1, 1});
-        dnnl::primitive_attr attr;
-        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-        dnnl::convolution_forward::primitive_desc p(d, attr, a.engine(), /*allow_empty=*/true);
-        if (!p) return p;
-        do {
-            if (impl == p.impl_info_str()) return p;
-        } while (p.next_impl());
-        return {};
-    }
-
-    void build_direct() {
-        dnnl::engine &e = a.engine();
-        dnnl::stream &s = a.stream();
-        user_x = nchw(n, c, hw, hw);
-        user_w = md({k, c, 3, 3}, dt::f32, tag::oihw);
-        user_y = nchw(n, k, hw, hw);
-        // dnncompat runs an implementation on the caller's layouts when it has them, else relays
-        // out (format_tag::any): the same here.
-        pd = find(user_x, user_w, user_y);
-        if (!pd) {
-            pd = find(md(user_x.dims(), dt::f32, tag::any), md(user_w.dims(), dt::f32, tag::any),
-                      md(user_y.dims(), dt::f32, tag::any));
-            relayout = static_cast<bool>(pd);
-        }
-        if (!pd) throw std::runtime_error("oneDNN lists no " + impl + " for this convolution");
-        prim = dnnl::convolution_forward(pd);
-        scratch = dnnl::memory(pd.scratchpad_desc(), e);
-        if (relayout) {
-            if (pd.src_desc() != user_x) {
-                src_reorder = dnnl::reorder(dnnl::reorder::primitive_desc(e, user_x, e, pd.src_desc()));
-                src_copy = dnnl::memory(pd.src_desc(), e);
-            }
-            wei = dnnl::memory(pd.weights_desc(), e);
-            dnnl::memory user(user_w, e, w.data());
-            dnnl::reorder(user, wei).execute(s, user, wei); // once: dnncompat's cache hits after
-            dst_copy = dnnl::memory(pd.dst_desc(), e);
-            write_back = dnnl::sum(dnnl::sum::primitive_desc(user_y, {1.0f}, {pd.dst_desc()}, e));
-        } else {
-            wei = dnnl::memory(user_w, e, w.data());
-        }
-        s.wait();
-    }
-
     void run_direct() {
-        dnnl::engine &e = a.engine();
-        dnnl::stream &s = a.stream();
-        dnnl::memory src(user_x, e, x.data());
-        dnnl::memory dst(user_y, e, y_direct.data());
-        if (src_copy) {
-            src_reorder.execute(s, src, src_copy);
-            src = src_copy;
-        }
-        prim.execute(s, {{DNNL_ARG_SRC, src},
-                         {DNNL_ARG_WEIGHTS, wei},
-                         {DNNL_ARG_DST, relayout ? dst_copy : dst},
-                         {DNNL_ARG_SCRATCHPAD, scratch}});
-        if (relayout) write_back.execute(s, {{DNNL_ARG_MULTIPLE_SRC, dst_copy}, {DNNL_ARG_DST, dst}});
-        s.wait();
-    }
-
-    // The direct side against the plan dnncompat built and ran, and the two results.
-    void verify() {
-        std::shared_ptr<dnncompat::conv::FwdPlan> plan;
-        for (auto &entry : a.h->plans)
-            if (entry.first.rfind("fwd/", 0) == 0)
-                plan = std::dynamic_pointer_cast<dnncompat::conv::FwdPlan>(entry.second);
-        if (!plan) why_not = "no forward plan on the handle";
-        else if (plan->custom) why_not = "dnncompat ran a solver of its own (" + plan->impl + ")";
-        else if (plan->impl != pd.impl_info_str()) why_not = "implementation " + plan->impl;
-        else if (plan->relayout != relayout) why_not = "relayout differs";
-        else if (plan->pd.src_desc() != pd.src_desc() || plan->pd.weights_desc() != pd.weights_desc() ||
-                 plan->pd.dst_desc() != pd.dst_desc())
-            why_not = "layouts differ";
-        else if (plan->separate_blend != relayout) why_not = "dnncompat blends separately";
-        else if (y != y_direct) why_not = "results differ";
-        match = why_not.empty();
+        direct->run(a.stream(), x.data(), y_direct.data());
+        a.stream().wait();
     }
 
     std::string label() const {
@@ -237,8 +153,7 @@ struct BnPair {
     dnncompatTensorDescriptor_t xd = nullptr, pd_desc = nullptr;
     std::vector<float> x, y, y_direct, scale, bias, mean, var;
     const double epsilon = 1e-5;
-    dnnl::batch_normalization_forward prim;
-    md data_md, param_md;
+    std::unique_ptr<bench::DirectBn> direct;
     std::string impl;
     bool match = false;
 
@@ -254,15 +169,8 @@ struct BnPair {
         var.assign(c, 0.75f);
         run_compat();
         // As lib/norm/batchnorm.cpp builds it for SPATIAL, alpha 1, beta 0, x and y alike.
-        data_md = nchw(1, c, hw, hw);
-        param_md = md({c}, dt::f32, tag::a);
-        const auto flags = dnnl::normalization_flags::use_global_stats | dnnl::normalization_flags::use_scale |
-                           dnnl::normalization_flags::use_shift;
-        dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_inference, data_md,
-                                                  static_cast<float>(epsilon), flags);
-        dnnl::batch_normalization_forward::primitive_desc p(d, a.engine());
-        impl = p.impl_info_str();
-        prim = dnnl::batch_normalization_forward(p);
+        direct = std::make_unique<bench::DirectBn>(a.engine(), nchw(1, c, hw, hw), nchw(1, c, hw, hw), epsilon);
+        impl = direct->impl();
         run_direct();
         // dnncompat does not name its batch-norm implementation (run info says "oneDNN
         // batch_normalization"): the same descriptor's first implementation, so compare results.
@@ -277,14 +185,7 @@ struct BnPair {
     }
 
     void run_direct() {
-        dnnl::engine &e = a.engine();
-        auto param = [&](std::vector<float> &v) { return dnnl::memory(param_md, e, v.data()); };
-        prim.execute(a.stream(), {{DNNL_ARG_SRC, dnnl::memory(data_md, e, x.data())},
-                                  {DNNL_ARG_DST, dnnl::memory(data_md, e, y_direct.data())},
-                                  {DNNL_ARG_MEAN, param(mean)},
-                                  {DNNL_ARG_VARIANCE, param(var)},
-                                  {DNNL_ARG_SCALE, param(scale)},
-                                  {DNNL_ARG_SHIFT, param(bias)}});
+        direct->run(a.stream(), x.data(), y_direct.data(), scale.data(), bias.data(), mean.data(), var.data());
         a.stream().wait();
     }
 };
@@ -351,7 +252,7 @@ std::vector<Pair> &pairs() {
         for (int c : {64, 8}) {
             const int hw = c == 64 ? 56 : 8;
             auto *conv = new ConvPair(1, c, hw, c);
-            v->push_back({"Conv/" + conv->label(), conv->impl + (conv->relayout ? " (relayout)" : ""),
+            v->push_back({"Conv/" + conv->label(), conv->impl + (conv->direct->relayout() ? " (relayout)" : ""),
                           conv->match, [conv] { conv->run_compat(); }, [conv] { conv->run_direct(); }});
             if (!conv->match) std::fprintf(stderr, "%s: %s\n", v->back().name.c_str(), conv->why_not.c_str());
             auto *bn = new BnPair(c, hw);
@@ -371,12 +272,6 @@ void BM_Call(benchmark::State &state, std::size_t index, bool compat) {
     const auto &run = compat ? p.compat : p.direct;
     for (auto _ : state) run();
     state.SetLabel(p.impl + (p.match ? "" : " MISMATCH"));
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
 // Per-call time of each side in blocks of calls, alternating sides (and which goes first) block
@@ -399,17 +294,9 @@ void summary() {
         p.compat();
         const double one = std::max(per_call(p.direct, 1), 0.05);
         const int calls = std::max(1, static_cast<int>(kBlockSeconds * 1e6 / one));
-        std::vector<double> tc, td;
-        for (int b = 0; b < kBlocks; ++b) {
-            if (b % 2 == 0) {
-                tc.push_back(per_call(p.compat, calls));
-                td.push_back(per_call(p.direct, calls));
-            } else {
-                td.push_back(per_call(p.direct, calls));
-                tc.push_back(per_call(p.compat, calls));
-            }
-        }
-        const double mc = median(tc), mdir = median(td);
+        const auto t = bench::alternate(
+            kBlocks, {[&] { return per_call(p.compat, calls); }, [&] { return per_call(p.direct, calls); }});
+        const double mc = bench::median(t[0]), mdir = bench::median(t[1]);
         std::printf("%-30s %14.3f %14.3f %14.3f %8.3f  %s (%s)\n", p.name.c_str(), mc, mdir, mc - mdir, mc / mdir,
                     p.impl.c_str(), p.match ? "yes" : "NO");
     }

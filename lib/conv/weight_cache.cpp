@@ -13,6 +13,7 @@
 #include <new>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace dnncompat::conv {
 
@@ -118,16 +119,70 @@ bool env_off(const char *v) {
 
 } // namespace
 
+namespace {
+
+// Inputs longer than one chunk are fingerprinted chunk by chunk (on OpenMP's threads where the
+// library is built with OpenMP, from 4 chunks on), and the chunks' fingerprints folded in order.
+constexpr std::size_t kChunk = std::size_t{1} << 16;
+#if defined(_OPENMP)
+constexpr std::size_t kParallelChunks = 4;
+#endif
+
+// One chunk's fingerprint folded into the running state: a bijection of the chunk's fingerprint
+// for a fixed state (and of the state for a fixed chunk), so a change that changes one chunk's
+// fingerprint changes the result.
+#ifdef DNNCOMPAT_AES_FINGERPRINT
+__attribute__((target("aes,sse2"))) Fingerprint aes_fold(const Fingerprint *parts, std::size_t count,
+                                                         std::size_t n) {
+    const __m128i k1 = _mm_set_epi64x(static_cast<long long>(kP2), static_cast<long long>(kP3));
+    const __m128i k2 = _mm_set_epi64x(static_cast<long long>(kP1), static_cast<long long>(kP2 ^ kP3));
+    __m128i h = _mm_set_epi64x(static_cast<long long>(kP3), static_cast<long long>(n));
+    for (std::size_t i = 0; i < count; ++i)
+        h = aes_step(h, _mm_set_epi64x(static_cast<long long>(parts[i].hi), static_cast<long long>(parts[i].lo)), k1,
+                     k2);
+    h = aes_step(h, _mm_set_epi64x(static_cast<long long>(count), static_cast<long long>(n)), k1, k2);
+    alignas(16) uint64_t out[2];
+    _mm_store_si128(reinterpret_cast<__m128i *>(out), h);
+    return {out[0], out[1]};
+}
+#endif
+
+Fingerprint portable_fold(const Fingerprint *parts, std::size_t count, std::size_t n) {
+    uint64_t h = kP3 ^ n;
+    for (std::size_t i = 0; i < count; ++i) h = rotl(h + parts[i].lo * kP2, 31) * kP1;
+    return {fmix(h + count * kP1), 0};
+}
+
+using Form = Fingerprint (*)(const unsigned char *, std::size_t);
+using Fold = Fingerprint (*)(const Fingerprint *, std::size_t, std::size_t);
+
+Fingerprint chunked(const unsigned char *p, std::size_t n, Form form, Fold fold) {
+    if (n <= kChunk) return form(p, n);
+    const std::size_t count = (n + kChunk - 1) / kChunk;
+    std::vector<Fingerprint> parts(count);
+    const auto chunks = static_cast<std::ptrdiff_t>(count);
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static) if (count >= kParallelChunks)
+#endif
+    for (std::ptrdiff_t i = 0; i < chunks; ++i) {
+        const std::size_t at = static_cast<std::size_t>(i) * kChunk;
+        parts[static_cast<std::size_t>(i)] = form(p + at, std::min(kChunk, n - at));
+    }
+    return fold(parts.data(), count, n);
+}
+
+} // namespace
+
 Fingerprint fingerprint(const void *data, std::size_t bytes) {
     const auto *p = static_cast<const unsigned char *>(data);
 #ifdef DNNCOMPAT_AES_FINGERPRINT
-    if (has_aes()) return aes_fingerprint(p, bytes);
+    if (has_aes()) return chunked(p, bytes, aes_fingerprint, aes_fold);
 #endif
-    return portable_form(p, bytes);
+    return chunked(p, bytes, portable_form, portable_fold);
 }
 
 Fingerprint portable_fingerprint(const void *data, std::size_t bytes) {
-    return portable_form(static_cast<const unsigned char *>(data), bytes);
+    return chunked(static_cast<const unsigned char *>(data), bytes, portable_form, portable_fold);
 }
 
 namespace {

@@ -10,10 +10,14 @@
 // again and the entry updated. The fingerprint reads the whole tensor (no sampling). On x86-64
 // CPUs with AES instructions it is 128 bits: 16-byte blocks go into eight lanes, each step two
 // AES rounds of (lane xor block); elsewhere 64 bits: 8-byte words into four lanes through
-// xxHash64's multiply-rotate round. Either way:
+// xxHash64's multiply-rotate round. Inputs over 64 KiB are fingerprinted that way chunk by
+// chunk (64 KiB each; on OpenMP's threads when the library is built with OpenMP, GCC builds),
+// and the chunks' fingerprints folded in order by the same kind of step; the value does not
+// depend on the number of threads. Either way:
 //  - a change confined to one block (bytes 16j .. 16j + 15 of w; 8-byte blocks on the portable
 //    form), e.g. a single element, is always detected: each step is a bijection of the block and of the lane state,
-//    and the lanes are finalised and combined by bijections;
+//    the lanes are finalised and combined by bijections, and so is each chunk's fingerprint
+//    folded;
 //  - any other change is missed only if the two contents collide on all bits: about 2^-128
 //    per call (2^-64 on the portable form) for contents not constructed against the function.
 //    It is not a cryptographic hash (fixed keys, few rounds): contents built deliberately to
@@ -28,8 +32,10 @@
 // workspace query is unchanged: a call that cannot use the cache (off, or too large)
 // transforms into the workspace as before.
 //
-// Cost: a hit reads w once (the fingerprint, one thread) instead of reordering it; a miss pays
-// the fingerprint on top of the reorder. bench/weight_cache_bench.cpp measures both.
+// Cost: a hit reads w once (the fingerprint) instead of reordering it; a miss pays the
+// fingerprint on top of the reorder. bench/weight_cache_bench.cpp measures both;
+// bench/replay_ratio_bench.cpp what the fingerprints of ResNet-50's filters cost a whole pass
+// (their time and the caches they evict).
 //
 // Threads: like the rest of the handle (the plan cache), not for concurrent calls on one
 // handle.

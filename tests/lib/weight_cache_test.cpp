@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -233,6 +234,28 @@ TEST(WeightCache, FingerprintSeesEveryByte) {
             buf[pos] ^= 0x01;
         }
         EXPECT_TRUE(fp(buf.data(), buf.size() - 1) != base) << "length";
+    }
+}
+
+// Inputs longer than 64 KiB are fingerprinted chunk by chunk (on several threads where the
+// library has OpenMP) and the chunks folded in order: the same chunks in another order, or the
+// same change made in two chunks, give another fingerprint, and the value does not depend on
+// where the input starts in memory.
+TEST(WeightCache, FingerprintFoldsChunksInOrder) {
+    constexpr size_t kChunk = 65536;
+    std::vector<unsigned char> buf(6 * kChunk + 100), moved(buf.size() + 1);
+    for (size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
+    std::memcpy(moved.data() + 1, buf.data(), buf.size());
+    for (auto fp : {dnncompat::conv::fingerprint, dnncompat::conv::portable_fingerprint}) {
+        const dnncompat::conv::Fingerprint base = fp(buf.data(), buf.size());
+        EXPECT_TRUE(fp(moved.data() + 1, buf.size()) == base);
+        std::vector<unsigned char> swapped = buf;
+        std::swap_ranges(swapped.begin(), swapped.begin() + kChunk, swapped.begin() + 3 * kChunk);
+        EXPECT_TRUE(fp(swapped.data(), swapped.size()) != base) << "chunks 0 and 3 swapped";
+        std::vector<unsigned char> twice = buf;
+        twice[5] ^= 0x10;
+        twice[kChunk + 5] ^= 0x10;
+        EXPECT_TRUE(fp(twice.data(), twice.size()) != base) << "one change in each of two chunks";
     }
 }
 

@@ -1,0 +1,255 @@
+// What the benches that pair dnncompat with oneDNN run directly share (overhead_bench,
+// replay_ratio_bench): status checks, medians, timing in alternating blocks, and oneDNN forward
+// convolution and batch normalization built the way dnncompat builds them (lib/conv/forward.cpp,
+// lib/norm/batchnorm.cpp), so that the direct side runs the same implementation with the same
+// relayouts and the difference between the two sides is what dnncompat adds.
+#pragma once
+
+#include <dnncompat/dnncompat.h>
+
+#include "conv/forward.hpp"
+
+#include <dnnl.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace bench {
+
+using md = dnnl::memory::desc;
+
+/// Throws std::runtime_error with the status's name unless s is SUCCESS.
+inline void check(dnncompatStatus_t s) {
+    if (s != DNNCOMPAT_STATUS_SUCCESS) throw std::runtime_error(dnncompatGetErrorString(s));
+}
+
+/// The implementation the last compute call on h ran (dnncompatGetLastRunInfo's impl).
+inline std::string last_impl(dnncompatHandle_t h) {
+    dnncompatRunInfo_t info{};
+    check(dnncompatGetLastRunInfo(h, &info));
+    info.impl[sizeof info.impl - 1] = '\0';
+    return info.impl;
+}
+
+/// The median of v (the mean of the middle two for an even count; 0 when v is empty).
+inline double median(std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+/// Runs `blocks` blocks of every side (sides[i]() runs one block of side i and returns its
+/// time) in turns, the order of the sides reversed every block, so that drift of the machine's
+/// state hits every side alike. Returns each side's block times: times[side][block].
+inline std::vector<std::vector<double>> alternate(int blocks, const std::vector<std::function<double()>> &sides) {
+    std::vector<std::vector<double>> times(sides.size());
+    for (int b = 0; b < blocks; ++b)
+        for (std::size_t k = 0; k < sides.size(); ++k) {
+            const std::size_t i = b % 2 == 0 ? k : sides.size() - 1 - k;
+            times[i].push_back(sides[i]());
+        }
+    return times;
+}
+
+/// A sum that writes out = alpha * r + beta * out (out read only when beta != 0), as dnncompat
+/// blends a result computed elsewhere into the caller's tensor.
+inline dnnl::sum blend_sum(const dnnl::engine &e, const md &out, const md &r, float alpha, float beta) {
+    std::vector<float> scales;
+    std::vector<md> srcs;
+    if (beta != 0.0f) {
+        scales.push_back(beta);
+        srcs.push_back(out);
+    }
+    scales.push_back(alpha);
+    srcs.push_back(r);
+    return dnnl::sum(dnnl::sum::primitive_desc(out, scales, srcs, e));
+}
+
+/// Runs a blend_sum: out = alpha * r + beta * out on s.
+inline void run_blend(dnnl::stream &s, const dnnl::sum &blend, const dnnl::memory &out, const dnnl::memory &r,
+                      float beta) {
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_DST, out}};
+    int i = 0;
+    if (beta != 0.0f) args.emplace(DNNL_ARG_MULTIPLE_SRC + i++, out);
+    args.emplace(DNNL_ARG_MULTIPLE_SRC + i, r);
+    blend.execute(s, args);
+}
+
+/// A forward convolution as oneDNN takes it: the caller's memory descriptors (x, w, y; w
+/// [K, C, spatial...] or [G, K/G, C/G, spatial...]), strides, dilations counted from 0 (cuDNN's
+/// minus 1), paddings, and the blend y = alpha * conv + beta * y.
+struct ConvGeometry {
+    md x, w, y;
+    dnnl::memory::dims stride, dilation, pad_l, pad_r;
+    float alpha = 1.0f, beta = 0.0f;
+};
+
+/// One forward convolution run directly on oneDNN with a named implementation, prepared the way
+/// dnncompat's plan prepares it (lib/conv/forward.cpp): the implementation on the caller's
+/// layouts when oneDNN lists it there (alpha/beta fused as post-ops when the same implementation
+/// takes them in no more scratchpad, else the result goes to a temporary blended into y by a
+/// sum), else on the layouts oneDNN picks (format_tag::any): x reordered on every run, w once
+/// (dnncompat's weight cache serves it from then on), the result written back by a sum.
+/// Scratchpad in memory of its own (scratchpad_mode::user, as dnncompat's workspace).
+class DirectConv {
+public:
+    /// Throws std::runtime_error when oneDNN lists no implementation named impl for g.
+    DirectConv(const dnnl::engine &e, const ConvGeometry &g, const std::string &impl) : e_(e), g_(g), impl_(impl) {
+        pd_ = find(g.x, g.w, g.y, false);
+        const bool blends = g.alpha != 1.0f || g.beta != 0.0f;
+        if (pd_ && blends) {
+            const auto fused = find(g.x, g.w, g.y, true);
+            if (fused && fused.scratchpad_desc().get_size() <= pd_.scratchpad_desc().get_size()) pd_ = fused;
+            else separate_blend_ = true;
+        }
+        if (!pd_) {
+            pd_ = find(any(g.x), any(g.w), any(g.y), false);
+            relayout_ = separate_blend_ = static_cast<bool>(pd_);
+        }
+        if (!pd_) throw std::runtime_error("oneDNN lists no " + impl + " for this convolution");
+        prim_ = dnnl::convolution_forward(pd_);
+        scratch_ = dnnl::memory(pd_.scratchpad_desc(), e);
+        if (relayout_ && pd_.src_desc() != g.x) {
+            src_reorder_ = dnnl::reorder(dnnl::reorder::primitive_desc(e, g.x, e, pd_.src_desc()));
+            src_copy_ = dnnl::memory(pd_.src_desc(), e);
+        }
+        if (separate_blend_) {
+            dst_copy_ = dnnl::memory(pd_.dst_desc(), e);
+            blend_ = blend_sum(e, g.y, pd_.dst_desc(), g.alpha, g.beta);
+        }
+    }
+
+    /// The filter later runs read: reordered once into the primitive's layout (relayout with a
+    /// layout other than the caller's), else read in place on every run.
+    void set_weights(dnnl::stream &s, const void *w) {
+        dnnl::memory user(g_.w, e_, const_cast<void *>(w));
+        if (relayout_ && pd_.weights_desc() != g_.w) {
+            wei_ = dnnl::memory(pd_.weights_desc(), e_);
+            dnnl::reorder(user, wei_).execute(s, user, wei_);
+            s.wait();
+        } else {
+            wei_ = user;
+        }
+    }
+
+    /// y = alpha * conv(x, w) + beta * y on s, not waited for.
+    void run(dnnl::stream &s, const void *x, void *y) {
+        dnnl::memory src(g_.x, e_, const_cast<void *>(x));
+        dnnl::memory dst(g_.y, e_, y);
+        if (src_copy_) {
+            src_reorder_.execute(s, src, src_copy_);
+            src = src_copy_;
+        }
+        prim_.execute(s, {{DNNL_ARG_SRC, src},
+                          {DNNL_ARG_WEIGHTS, wei_},
+                          {DNNL_ARG_DST, separate_blend_ ? dst_copy_ : dst},
+                          {DNNL_ARG_SCRATCHPAD, scratch_}});
+        if (separate_blend_) run_blend(s, blend_, dst, dst_copy_, g_.beta);
+    }
+
+    /// Why dnncompat's plan runs something other than this ("" when it runs the same
+    /// implementation on the same layouts, with the same relayout and blend).
+    std::string differs_from(const dnncompat::conv::FwdPlan &plan) const {
+        if (plan.custom) return "dnncompat ran a solver of its own (" + plan.impl + ")";
+        if (plan.inner || plan.int_ref) return "dnncompat ran a converted plan (" + plan.impl + ")";
+        if (plan.impl != impl_) return "dnncompat ran " + plan.impl;
+        if (plan.flip_bytes != 0) return "CONVOLUTION mode: the filter flip is not mirrored";
+        if (plan.relayout != relayout_) return "relayout differs";
+        if (plan.pd.src_desc() != pd_.src_desc() || plan.pd.weights_desc() != pd_.weights_desc() ||
+            plan.pd.dst_desc() != pd_.dst_desc())
+            return "layouts differ";
+        if (plan.separate_blend != separate_blend_) return "blending differs";
+        return "";
+    }
+
+    bool relayout() const { return relayout_; }
+    const std::string &impl() const { return impl_; }
+
+private:
+    static md any(const md &m) { return md(m.dims(), m.data_type(), dnnl::memory::format_tag::any); }
+
+    // The first implementation named impl_ on these layouts (blend fused as post-ops when asked);
+    // an empty descriptor when there is none.
+    dnnl::convolution_forward::primitive_desc find(const md &x, const md &w, const md &y, bool fuse) const {
+        dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, x,
+                                          w, y, g_.stride, g_.dilation, g_.pad_l, g_.pad_r);
+        dnnl::primitive_attr attr;
+        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        if (fuse) {
+            dnnl::post_ops ops;
+            if (g_.alpha != 1.0f) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, g_.alpha, 0.0f);
+            if (g_.beta != 0.0f) ops.append_sum(g_.beta);
+            attr.set_post_ops(ops);
+        }
+        dnnl::convolution_forward::primitive_desc p(d, attr, e_, /*allow_empty=*/true);
+        if (!p) return p;
+        do {
+            if (impl_ == p.impl_info_str()) return p;
+        } while (p.next_impl());
+        return {};
+    }
+
+    dnnl::engine e_;
+    ConvGeometry g_;
+    std::string impl_;
+    dnnl::convolution_forward::primitive_desc pd_;
+    dnnl::convolution_forward prim_;
+    bool relayout_ = false, separate_blend_ = false;
+    dnnl::reorder src_reorder_;
+    dnnl::sum blend_;
+    dnnl::memory scratch_, src_copy_, wei_, dst_copy_;
+};
+
+/// SPATIAL batch normalization inference run directly on oneDNN the way dnncompat runs it
+/// (lib/norm/batchnorm.cpp): batch_normalization_forward with use_global_stats | use_scale |
+/// use_shift on x's layout, written into y when y has x's layout and alpha = 1, beta = 0, else
+/// into a temporary that a sum blends into y (y = alpha * bn + beta * y). Parameters are [C].
+class DirectBn {
+public:
+    DirectBn(const dnnl::engine &e, const md &x, const md &y, double epsilon, float alpha = 1.0f, float beta = 0.0f)
+        : e_(e), x_(x), y_(y), param_({x.dims()[1]}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a),
+          beta_(beta) {
+        const auto flags = dnnl::normalization_flags::use_global_stats | dnnl::normalization_flags::use_scale |
+                           dnnl::normalization_flags::use_shift;
+        dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_inference, x, static_cast<float>(epsilon),
+                                                  flags);
+        dnnl::batch_normalization_forward::primitive_desc pd(d, e);
+        impl_ = pd.impl_info_str();
+        prim_ = dnnl::batch_normalization_forward(pd);
+        if (x == y && alpha == 1.0f && beta == 0.0f) return;
+        temp_ = dnnl::memory(x, e);
+        blend_ = blend_sum(e, y, x, alpha, beta);
+    }
+
+    /// y = alpha * bn(x) + beta * y on s, not waited for.
+    void run(dnnl::stream &s, const void *x, void *y, const void *scale, const void *bias, const void *mean,
+             const void *var) {
+        auto param = [&](const void *p) { return dnnl::memory(param_, e_, const_cast<void *>(p)); };
+        dnnl::memory dst(y_, e_, y);
+        prim_.execute(s, {{DNNL_ARG_SRC, dnnl::memory(x_, e_, const_cast<void *>(x))},
+                          {DNNL_ARG_DST, temp_ ? temp_ : dst},
+                          {DNNL_ARG_MEAN, param(mean)},
+                          {DNNL_ARG_VARIANCE, param(var)},
+                          {DNNL_ARG_SCALE, param(scale)},
+                          {DNNL_ARG_SHIFT, param(bias)}});
+        if (temp_) run_blend(s, blend_, dst, temp_, beta_);
+    }
+
+    const std::string &impl() const { return impl_; }
+
+private:
+    dnnl::engine e_;
+    md x_, y_, param_;
+    float beta_;
+    std::string impl_;
+    dnnl::batch_normalization_forward prim_;
+    dnnl::memory temp_;
+    dnnl::sum blend_;
+};
+
+} // namespace bench
