@@ -1,5 +1,6 @@
 #include "core/convert.hpp"
 
+#include <cpuid.h>
 #include <cstring>
 #include <immintrin.h>
 
@@ -13,7 +14,7 @@ __attribute__((target("avx,f16c"))) void half_to_f32(const uint16_t *src, float 
         const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
         _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
     }
-    for (; i < n; ++i) dst[i] = _cvtsh_ss(src[i]);
+    for (; i < n; ++i) dst[i] = _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(src[i])));
 }
 
 __attribute__((target("avx,f16c"))) void f32_to_half(const float *src, uint16_t *dst, std::size_t n) {
@@ -22,7 +23,8 @@ __attribute__((target("avx,f16c"))) void f32_to_half(const float *src, uint16_t 
         const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT);
         _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), h);
     }
-    for (; i < n; ++i) dst[i] = _cvtss_sh(src[i], _MM_FROUND_TO_NEAREST_INT);
+    for (; i < n; ++i)
+        dst[i] = static_cast<uint16_t>(_mm_cvtsi128_si32(_mm_cvtps_ph(_mm_set_ss(src[i]), _MM_FROUND_TO_NEAREST_INT)));
 }
 
 void bf16_to_f32(const uint16_t *src, float *dst, std::size_t n) {
@@ -45,12 +47,24 @@ void f32_to_bf16(const float *src, uint16_t *dst, std::size_t n) {
     }
 }
 
+// F16C and AVX with the OS saving the YMM state (CPUID leaf 1, XGETBV), read directly: clang's
+// __builtin_cpu_supports does not know "f16c".
+bool cpu_has_f16c() {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+    const bool osxsave = (ecx & bit_OSXSAVE) != 0, avx = (ecx & bit_AVX) != 0, f16c = (ecx & bit_F16C) != 0;
+    if (!osxsave || !avx || !f16c) return false;
+    unsigned lo = 0, hi = 0;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (lo & 0x6u) == 0x6u; // XMM and YMM state enabled
+}
+
 } // namespace
 
 bool fast_path(dnncompatDataType_t t) {
     if (t == DNNCOMPAT_DATA_BFLOAT16) return true;
     if (t == DNNCOMPAT_DATA_HALF) {
-        static const bool f16c = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+        static const bool f16c = cpu_has_f16c();
         return f16c;
     }
     return false;

@@ -11,11 +11,15 @@ namespace dnncompat::solver {
 
 namespace {
 
+// The largest number the grammar reads (15 digits). Every size of a problem stays at most this
+// (the dilation counted from 0), so that its canonical form parses back.
+constexpr int64_t kMaxValue = 999'999'999'999'999;
+
 [[noreturn]] void bad(const std::string &input, const std::string &what) {
     throw GrammarError(fmt::format("{} in \"{}\"", what, input));
 }
 
-// A positive or non-negative decimal integer that fits comfortably in 64 bits.
+// A non-negative decimal integer of at most 15 digits (kMaxValue).
 std::optional<int64_t> number(const std::string &s) {
     if (s.empty() || s.size() > 15) return std::nullopt;
     int64_t v = 0;
@@ -88,7 +92,9 @@ conv::Problem parse_keys(const std::string &input) {
     dims_t pad;
     const std::string p = kv.count("p") ? kv["p"] : "same";
     for (auto f : filt) {
-        if (p == "same") pad.push_back((f - 1) * l / 2);
+        int64_t extent = 0;
+        if (__builtin_mul_overflow(f - 1, l, &extent)) bad(input, "the dilated kernel is too large to describe");
+        if (p == "same") pad.push_back(extent / 2);
         else pad.push_back(num("p", std::nullopt, 0));
     }
     dnncompatDataType_t dt = DNNCOMPAT_DATA_FLOAT;
@@ -188,7 +194,17 @@ conv::Problem make_problem(int64_t n, int64_t c, int64_t k, int64_t groups, cons
     conv::Problem p;
     p.nsp = static_cast<int>(in.size());
     if (p.nsp != 2 && p.nsp != 3) throw GrammarError("2 or 3 spatial dimensions");
+    if (filt.size() != in.size() || pad.size() != in.size() || stride.size() != in.size() ||
+        dilation.size() != in.size())
+        throw GrammarError("the kernel, pad, stride and dilation must have one entry per spatial dimension");
     if (n < 1 || c < 1 || k < 1 || groups < 1) throw GrammarError("n, c, k and g must be at least 1");
+    auto at_most_max = [](int64_t v, const char *what) {
+        if (v > kMaxValue) throw GrammarError(fmt::format("{} {} is above {}, the largest size", what, v, kMaxValue));
+    };
+    at_most_max(n, "n");
+    at_most_max(c, "c");
+    at_most_max(k, "k");
+    at_most_max(groups, "g");
     if (c % groups || k % groups)
         throw GrammarError(fmt::format("groups {} must divide c {} and the output channels {}", groups, c, k));
     p.n = n;
@@ -206,12 +222,21 @@ conv::Problem make_problem(int64_t n, int64_t c, int64_t k, int64_t groups, cons
     for (int i = 0; i < p.nsp; ++i) {
         if (stride[i] < 1 || dilation[i] < 1 || filt[i] < 1 || pad[i] < 0)
             throw GrammarError("kernel, stride and dilation must be at least 1 and pad at least 0");
-        const int64_t extent = (filt[i] - 1) * dilation[i] + 1;
+        at_most_max(in[i], "the input size");
+        at_most_max(filt[i], "the kernel size");
+        at_most_max(pad[i], "the pad");
+        at_most_max(stride[i], "the stride");
+        at_most_max(dilation[i] - 1, "the dilation (from 0)");
+        int64_t extent = 0;
+        if (__builtin_mul_overflow(filt[i] - 1, dilation[i], &extent))
+            throw GrammarError("the dilated kernel is too large to describe");
+        extent += 1;
         const int64_t span = in[i] + 2 * pad[i] - extent;
         if (span < 0)
             throw GrammarError(fmt::format("the dilated kernel ({}) is larger than the padded input ({})", extent,
                                            in[i] + 2 * pad[i]));
         p.out.push_back(1 + span / stride[i]);
+        at_most_max(p.out[i], "the output size");
         p.pad_r.push_back((p.out[i] - 1) * stride[i] + extent - in[i] - pad[i]);
         elems *= static_cast<double>(std::max(in[i], p.out[i]));
     }

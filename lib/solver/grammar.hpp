@@ -32,7 +32,9 @@ conv::Problem parse_problem(const std::string &text);
 std::string canonical(const conv::Problem &p);
 
 // Builds a problem from its parts (spatial vectors of 2 or 3 entries; pad symmetric on the
-// left, right padding derived from the output size). Throws GrammarError on invalid values.
+// left, right padding derived from the output size). Throws GrammarError on invalid values, on
+// vectors of different lengths and on any size (output included; the dilation counted from 0)
+// above 999999999999999, the largest number the grammar reads: canonical() then parses back.
 conv::Problem make_problem(int64_t n, int64_t c, int64_t k, int64_t groups, const dims_t &in,
                            const dims_t &filt, const dims_t &pad, const dims_t &stride,
                            const dims_t &dilation, dnncompatDataType_t dtype, bool nhwc);
