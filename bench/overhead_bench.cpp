@@ -199,6 +199,7 @@ struct PoolPair {
     dnncompatPoolingDescriptor_t pool = nullptr;
     std::vector<float> x, y, y_direct;
     dnnl::pooling_forward prim;
+    dnncompat::BoundMemory x_mem, y_mem; // the direct side's memory objects, made once
     md x_md, y_md;
     std::string impl;
     bool match = false;
@@ -233,8 +234,8 @@ struct PoolPair {
 
     void run_direct() {
         dnnl::engine &e = a.engine();
-        prim.execute(a.stream(), {{DNNL_ARG_SRC, dnnl::memory(x_md, e, x.data())},
-                                  {DNNL_ARG_DST, dnnl::memory(y_md, e, y_direct.data())}});
+        prim.execute(a.stream(), {{DNNL_ARG_SRC, x_mem.at(e, x_md, x.data())},
+                                  {DNNL_ARG_DST, y_mem.at(e, y_md, y_direct.data())}});
         a.stream().wait();
     }
 };

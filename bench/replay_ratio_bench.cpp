@@ -32,6 +32,9 @@
 // A third side, direct+fp, is the direct pass plus that fingerprint before each such
 // convolution, on the direct side's copy of the filter: dnncompat / direct+fp is what remains
 // when the fingerprint (its time and the caches it evicts) is charged to both sides.
+// A fourth side, constant, is dnncompat with the caller's promise that filters do not change
+// (DNNCOMPAT_WEIGHT_CACHE_CONSTANT): no fingerprint, as a plain oneDNN program that reorders its
+// weights once.
 // What `dnncompat-replay TRACE` adds on top of this bench's dnncompat side: reading and
 // validating the JSON, replaying the ~1300 descriptor and query calls, generating the data, a
 // warm-up run per compute call, the solver ranking printed per convolution, the report; and it
@@ -80,7 +83,7 @@ enum class Kind { conv, bn };
 // The ways a pass runs: through dnncompat; oneDNN directly; oneDNN directly plus, before each
 // convolution whose filter dnncompat serves from its weight cache, the same fingerprint of the
 // (direct side's copy of the) filter that dnncompat computes on every call.
-enum class Side { compat, direct, direct_fp };
+enum class Side { compat, direct, direct_fp, compat_constant };
 
 // One compute call of the trace: its recorded fields, the dnncompat side's descriptors and the
 // direct side's primitives.
@@ -249,11 +252,17 @@ public:
     // One pass over the layers on one side; per_layer (when given) gets each layer's time.
     PassTime pass(Side side, std::vector<std::vector<double>> *per_layer = nullptr) {
         PassTime t;
+        // The caller's promise that filters do not change (dnncompatSetWeightCacheMode): the
+        // weight cache serves its copies without fingerprinting w. Set outside the timed span.
+        if (dnncompatSetWeightCacheMode(h_, side == Side::compat_constant ? DNNCOMPAT_WEIGHT_CACHE_CONSTANT
+                                                                         : DNNCOMPAT_WEIGHT_CACHE_VERIFIED) !=
+            DNNCOMPAT_STATUS_SUCCESS)
+            throw std::runtime_error("dnncompatSetWeightCacheMode failed");
         const auto t0 = steady::now();
         auto prev = t0;
         for (std::size_t i = 0; i < layers_.size(); ++i) {
             Layer &l = *layers_[i];
-            if (side == Side::compat) run_compat(l);
+            if (side == Side::compat || side == Side::compat_constant) run_compat(l);
             else run_direct(l, side == Side::direct_fp);
             const auto now = steady::now();
             const double us = us_since(prev, now);
@@ -475,11 +484,13 @@ void summary() {
     for (const auto &l : layers)
         if (!l->why_not.empty()) std::printf("  MISMATCH %s (%s): %s\n", l->label().c_str(), l->impl.c_str(), l->why_not.c_str());
 
-    constexpr Side kSides[] = {Side::compat, Side::direct, Side::direct_fp};
-    std::vector<std::vector<PassTime>> passes(3);
-    std::vector<std::vector<std::vector<double>>> per_layer(3, std::vector<std::vector<double>>(layers.size()));
+    constexpr Side kSides[] = {Side::compat, Side::direct, Side::direct_fp, Side::compat_constant};
+    constexpr int kSideCount = 4;
+    std::vector<std::vector<PassTime>> passes(kSideCount);
+    std::vector<std::vector<std::vector<double>>> per_layer(kSideCount,
+                                                            std::vector<std::vector<double>>(layers.size()));
     std::vector<std::function<double()>> sides;
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < kSideCount; ++k)
         sides.push_back([&, k] {
             passes[k].push_back(n.pass(kSides[k], &per_layer[k]));
             return passes[k].back().total;
@@ -491,23 +502,26 @@ void summary() {
         return bench::median(x) * 1e-3;
     };
     std::printf("\nside by side (%d blocks of one pass of each side, the order reversed every block; medians, ms "
-                "per pass; direct+fp: direct plus dnncompat's weight fingerprint)\n",
+                "per pass; direct+fp: direct plus dnncompat's weight fingerprint; constant: dnncompat with "
+                "DNNCOMPAT_WEIGHT_CACHE_CONSTANT)\n",
                 kBlocks);
-    std::printf("%-12s %13s %13s %13s %13s %10s %13s\n", "", "dnncompat ms", "direct ms", "overhead ms", "direct+fp ms",
-                "ratio", "ratio vs +fp");
+    std::printf("%-12s %13s %13s %13s %13s %10s %13s %12s %10s\n", "", "dnncompat ms", "direct ms", "overhead ms",
+                "direct+fp ms", "ratio", "ratio vs +fp", "constant ms", "ratio");
     for (auto [name, f] : {std::pair{"network", &PassTime::total}, std::pair{"conv total", &PassTime::conv},
                            std::pair{"bn total", &PassTime::bn}}) {
-        const double c = med(0, f), d = med(1, f), dfp = med(2, f);
-        std::printf("%-12s %13.2f %13.2f %13.2f %13.2f %10.4f %13.4f\n", name, c, d, c - d, dfp, c / d, c / dfp);
+        const double c = med(0, f), d = med(1, f), dfp = med(2, f), cc = med(3, f);
+        std::printf("%-12s %13.2f %13.2f %13.2f %13.2f %10.4f %13.4f %12.2f %10.4f\n", name, c, d, c - d, dfp, c / d,
+                    c / dfp, cc, cc / d);
     }
     // Paired: each block's dnncompat pass over the other sides' passes of the same block.
-    std::vector<double> paired, paired_fp;
+    std::vector<double> paired, paired_fp, paired_const;
     for (int b = 0; b < kBlocks; ++b) {
         paired.push_back(passes[0][b].total / passes[1][b].total);
         paired_fp.push_back(passes[0][b].total / passes[2][b].total);
+        paired_const.push_back(passes[3][b].total / passes[1][b].total);
     }
-    std::printf("%-12s %13s %13s %13s %13s %10.4f %13.4f  (median of the blocks' ratios)\n", "paired", "", "", "", "",
-                bench::median(paired), bench::median(paired_fp));
+    std::printf("%-12s %13s %13s %13s %13s %10.4f %13.4f %12s %10.4f  (median of the blocks' ratios)\n", "paired", "",
+                "", "", "", bench::median(paired), bench::median(paired_fp), "", bench::median(paired_const));
     if (n.mismatches() != 0) std::printf("(MISMATCH layers: the direct pass leaves them out; the ratio is not comparable)\n");
 
     std::vector<std::pair<double, std::size_t>> over;

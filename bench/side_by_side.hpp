@@ -8,6 +8,8 @@
 #include <dnncompat/dnncompat.h>
 
 #include "conv/forward.hpp"
+#include "core/blend.hpp"
+#include "core/bound_memory.hpp"
 
 #include <dnnl.hpp>
 
@@ -56,29 +58,9 @@ inline std::vector<std::vector<double>> alternate(int blocks, const std::vector<
     return times;
 }
 
-/// A sum that writes out = alpha * r + beta * out (out read only when beta != 0), as dnncompat
-/// blends a result computed elsewhere into the caller's tensor.
-inline dnnl::sum blend_sum(const dnnl::engine &e, const md &out, const md &r, float alpha, float beta) {
-    std::vector<float> scales;
-    std::vector<md> srcs;
-    if (beta != 0.0f) {
-        scales.push_back(beta);
-        srcs.push_back(out);
-    }
-    scales.push_back(alpha);
-    srcs.push_back(r);
-    return dnnl::sum(dnnl::sum::primitive_desc(out, scales, srcs, e));
-}
-
-/// Runs a blend_sum: out = alpha * r + beta * out on s.
-inline void run_blend(dnnl::stream &s, const dnnl::sum &blend, const dnnl::memory &out, const dnnl::memory &r,
-                      float beta) {
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_DST, out}};
-    int i = 0;
-    if (beta != 0.0f) args.emplace(DNNL_ARG_MULTIPLE_SRC + i++, out);
-    args.emplace(DNNL_ARG_MULTIPLE_SRC + i, r);
-    blend.execute(s, args);
-}
+// The blend dnncompat runs after a result computed elsewhere (lib/core/blend.hpp), the same code.
+using dnncompat::blend_sum;
+using dnncompat::run_blend;
 
 /// A forward convolution as oneDNN takes it: the caller's memory descriptors (x, w, y; w
 /// [K, C, spatial...] or [G, K/G, C/G, spatial...]), strides, dilations counted from 0 (cuDNN's
@@ -139,8 +121,8 @@ public:
 
     /// y = alpha * conv(x, w) + beta * y on s, not waited for.
     void run(dnnl::stream &s, const void *x, void *y) {
-        dnnl::memory src(g_.x, e_, const_cast<void *>(x));
-        dnnl::memory dst(g_.y, e_, y);
+        dnnl::memory src = x_mem_.at(e_, g_.x, x);
+        const dnnl::memory &dst = y_mem_.at(e_, g_.y, y);
         if (src_copy_) {
             src_reorder_.execute(s, src, src_copy_);
             src = src_copy_;
@@ -149,7 +131,7 @@ public:
                           {DNNL_ARG_WEIGHTS, wei_},
                           {DNNL_ARG_DST, separate_blend_ ? dst_copy_ : dst},
                           {DNNL_ARG_SCRATCHPAD, scratch_}});
-        if (separate_blend_) run_blend(s, blend_, dst, dst_copy_, g_.beta);
+        if (separate_blend_) run_blend(s, blend_, dst, dst_copy_, g_.beta != 0.0f);
     }
 
     /// Why dnncompat's plan runs something other than this ("" when it runs the same
@@ -171,6 +153,10 @@ public:
     const std::string &impl() const { return impl_; }
 
 private:
+    // Memory objects made once and pointed at each run's buffers, as a oneDNN program that runs
+    // a primitive in a loop does (and dnncompat's plans do: lib/core/bound_memory.hpp).
+    dnncompat::BoundMemory x_mem_, y_mem_;
+
     static md any(const md &m) { return md(m.dims(), m.data_type(), dnnl::memory::format_tag::any); }
 
     // The first implementation named impl_ on these layouts (blend fused as post-ops when asked);
@@ -229,15 +215,14 @@ public:
     /// y = alpha * bn(x) + beta * y on s, not waited for.
     void run(dnnl::stream &s, const void *x, void *y, const void *scale, const void *bias, const void *mean,
              const void *var) {
-        auto param = [&](const void *p) { return dnnl::memory(param_, e_, const_cast<void *>(p)); };
-        dnnl::memory dst(y_, e_, y);
-        prim_.execute(s, {{DNNL_ARG_SRC, dnnl::memory(x_, e_, const_cast<void *>(x))},
+        const dnnl::memory &dst = mem_[1].at(e_, y_, y);
+        prim_.execute(s, {{DNNL_ARG_SRC, mem_[0].at(e_, x_, x)},
                           {DNNL_ARG_DST, temp_ ? temp_ : dst},
-                          {DNNL_ARG_MEAN, param(mean)},
-                          {DNNL_ARG_VARIANCE, param(var)},
-                          {DNNL_ARG_SCALE, param(scale)},
-                          {DNNL_ARG_SHIFT, param(bias)}});
-        if (temp_) run_blend(s, blend_, dst, temp_, beta_);
+                          {DNNL_ARG_MEAN, mem_[2].at(e_, param_, mean)},
+                          {DNNL_ARG_VARIANCE, mem_[3].at(e_, param_, var)},
+                          {DNNL_ARG_SCALE, mem_[4].at(e_, param_, scale)},
+                          {DNNL_ARG_SHIFT, mem_[5].at(e_, param_, bias)}});
+        if (temp_) run_blend(s, blend_, dst, temp_, beta_ != 0.0f);
     }
 
     const std::string &impl() const { return impl_; }
@@ -250,6 +235,7 @@ private:
     dnnl::batch_normalization_forward prim_;
     dnnl::memory temp_;
     dnnl::sum blend_;
+    dnncompat::BoundMemory mem_[6]; // x, y, mean, variance, scale, shift, pointed at each run's buffers
 };
 
 } // namespace bench

@@ -51,7 +51,7 @@ struct Layer {
     Layer(int c, bool cache_on) {
         const int hw = spatial_for(c);
         check(dnncompatCreate(&h));
-        h->weight_cache = std::make_shared<dnncompat::conv::WeightCache>(cache_on, std::size_t{256} << 20);
+        check(dnncompatSetWeightCacheMode(h, cache_on ? DNNCOMPAT_WEIGHT_CACHE_VERIFIED : DNNCOMPAT_WEIGHT_CACHE_OFF));
         check(dnncompatCreateTensorDescriptor(&x));
         check(dnncompatCreateTensorDescriptor(&y));
         check(dnncompatCreateFilterDescriptor(&w));

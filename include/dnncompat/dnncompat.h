@@ -1540,6 +1540,37 @@ typedef struct dnncompatRunInfo_t {
  * call has succeeded on it yet. */
 dnncompatStatus_t dnncompatGetLastRunInfo(dnncompatHandle_t handle, dnncompatRunInfo_t *info);
 
+/* How a convolution whose oneDNN implementation reads w in another layout (oneDNN's blocked or
+ * Winograd weights) reuses the transformed copy across calls: the handle's weight cache, for
+ * forward and backward data. The copy is keyed by w's address and layouts. The default comes
+ * from DNNCOMPAT_WEIGHT_CACHE when the handle first runs such a convolution: 0 / off / false
+ * gives OFF, constant gives CONSTANT, anything else VERIFIED. */
+typedef enum DNNCOMPAT_ENUM_BASE {
+    /* Transform w on every call, into the caller's workspace. */
+    DNNCOMPAT_WEIGHT_CACHE_OFF = 0,
+    /* The default: reuse the copy while a fingerprint of every byte of w, computed on each call,
+     * is unchanged. A changed filter is never served stale; the fingerprint reads all of w
+     * on every call. */
+    DNNCOMPAT_WEIGHT_CACHE_VERIFIED = 1,
+    /* Reuse the copy without reading w. The caller promises that the filter at an address keeps
+     * its content until it calls dnncompatInvalidateWeights for that address (after writing to
+     * it, or freeing it and allocating another filter there). A broken promise computes with
+     * the old filter: use it for inference with fixed weights. */
+    DNNCOMPAT_WEIGHT_CACHE_CONSTANT = 2
+} dnncompatWeightCacheMode_t;
+
+/* Sets handle's weight cache mode; OFF also frees every copy the handle holds. BAD_PARAM for a
+ * null or invalid handle or a mode that is none of the above. */
+dnncompatStatus_t dnncompatSetWeightCacheMode(dnncompatHandle_t handle, dnncompatWeightCacheMode_t mode);
+
+/* *mode = handle's weight cache mode. BAD_PARAM for a null or invalid handle or a null mode. */
+dnncompatStatus_t dnncompatGetWeightCacheMode(dnncompatHandle_t handle, dnncompatWeightCacheMode_t *mode);
+
+/* Drops the transformed copies handle holds of the filter at address w (w NULL: of every
+ * filter), so that the next call transforms w again; what CONSTANT mode needs after w changes.
+ * Nothing held for w is not an error. BAD_PARAM for a null or invalid handle. */
+dnncompatStatus_t dnncompatInvalidateWeights(dnncompatHandle_t handle, const void *w);
+
 #ifdef __cplusplus
 }
 #endif

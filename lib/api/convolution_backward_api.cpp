@@ -584,14 +584,16 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
         const auto &zd = tensor(zDesc, "zDesc");
         const auto &bd = tensor(biasDesc, "biasDesc");
         const auto &act = ops::activation(activationDesc, "activationDesc");
-        check(zd.dims == yd.dims && zd.dtype == yd.dtype, DNNCOMPAT_STATUS_BAD_PARAM,
-              "zDesc is {} {} but yDesc is {} {}", dims_str(zd.dims), data_type_name(zd.dtype),
-              dims_str(yd.dims), data_type_name(yd.dtype));
+        if (!(zd.dims == yd.dims && zd.dtype == yd.dtype))
+            fail(DNNCOMPAT_STATUS_BAD_PARAM,
+                 "zDesc is {} {} but yDesc is {} {}", dims_str(zd.dims), data_type_name(zd.dtype),
+                 dims_str(yd.dims), data_type_name(yd.dtype));
         dims_t bias_dims(yd.dims.size(), 1);
         bias_dims[1] = p.k;
-        check(bd.dims == bias_dims, DNNCOMPAT_STATUS_BAD_PARAM,
-              "biasDesc is {} but the convolution has K={}: it must be {}", dims_str(bd.dims), p.k,
-              dims_str(bias_dims));
+        if (!(bd.dims == bias_dims))
+            fail(DNNCOMPAT_STATUS_BAD_PARAM,
+                 "biasDesc is {} but the convolution has K={}: it must be {}", dims_str(bd.dims), p.k,
+                 dims_str(bias_dims));
         check_not_null(alpha1, "alpha1");
         check_not_null(alpha2, "alpha2");
         check_not_null(x, "x");
@@ -602,22 +604,23 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
         enums::check("cudnnConvolutionFwdAlgo_t", algo, "algo");
         conv::check_forward_types(p, api); // FLOAT, HALF / BFLOAT16, the INT8 configurations
         // cuDNN's own limits (cuDNN 9 API reference, cudnnConvolutionBiasActivationForward).
-        check(act.mode == DNNCOMPAT_ACTIVATION_RELU || act.mode == DNNCOMPAT_ACTIVATION_IDENTITY,
-              DNNCOMPAT_STATUS_NOT_SUPPORTED,
-              "activationDesc mode {}: cuDNN's fused bias-activation takes only "
-              "CUDNN_ACTIVATION_RELU or CUDNN_ACTIVATION_IDENTITY",
-              enums::describe("cudnnActivationMode_t", act.mode));
-        check(act.mode != DNNCOMPAT_ACTIVATION_IDENTITY ||
-                  algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
-              DNNCOMPAT_STATUS_NOT_SUPPORTED,
+        if (!(act.mode == DNNCOMPAT_ACTIVATION_RELU || act.mode == DNNCOMPAT_ACTIVATION_IDENTITY))
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED,
+                 "activationDesc mode {}: cuDNN's fused bias-activation takes only "
+                 "CUDNN_ACTIVATION_RELU or CUDNN_ACTIVATION_IDENTITY",
+                 enums::describe("cudnnActivationMode_t", act.mode));
+        if (!(act.mode != DNNCOMPAT_ACTIVATION_IDENTITY ||
+                  algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM))
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED,
               "CUDNN_ACTIVATION_IDENTITY needs CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, "
               "not {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo));
         const float a1 = scalar(alpha1), a2 = scalar(alpha2);
         if (p.integer()) {
             // cuDNN's INT8 configurations take a FLOAT bias.
-            check(bd.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_BAD_PARAM,
-                  "biasDesc is {}: the integer configurations take a CUDNN_DATA_FLOAT bias",
-                  data_type_name(bd.dtype));
+            if (!(bd.dtype == DNNCOMPAT_DATA_FLOAT))
+                fail(DNNCOMPAT_STATUS_BAD_PARAM,
+                     "biasDesc is {}: the integer configurations take a CUDNN_DATA_FLOAT bias",
+                     data_type_name(bd.dtype));
             if (!conv::forward_algo_runs(p, algo))
                 diag::unsupported("DNNC-CONV-INT8-ALGO", api,
                                   fmt::format("{} for {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo),
@@ -634,8 +637,9 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
         }
         if (conv::low_precision(p.dtype)) {
             // FP32 throughout, y rounded once: z is converted into the FP32 y and blended as beta.
-            check(bd.dtype == p.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "biasDesc is {} but yDesc is {}",
-                  data_type_name(bd.dtype), data_type_name(p.dtype));
+            if (!(bd.dtype == p.dtype))
+                fail(DNNCOMPAT_STATUS_BAD_PARAM, "biasDesc is {} but yDesc is {}",
+                     data_type_name(bd.dtype), data_type_name(p.dtype));
             const bool reads_z = a2 != 0.0f;
             const auto plan = conv::forward_plan(h, p, algo, a1, reads_z ? a2 : 0.0f);
             const std::size_t before = diag::collected_count();

@@ -23,9 +23,10 @@ void create_pack(T **out, dnncompatFusedOps_t ops, const char *name) {
 }
 
 void check_same_ops(dnncompatFusedOps_t plan_ops, dnncompatFusedOps_t pack_ops, const char *what) {
-    check(plan_ops == pack_ops, DNNCOMPAT_STATUS_BAD_PARAM, "the plan is for {} but {} is for {}",
-          enums::describe("cudnnFusedOps_t", plan_ops), what,
-          enums::describe("cudnnFusedOps_t", pack_ops));
+    if (!(plan_ops == pack_ops))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "the plan is for {} but {} is for {}",
+             enums::describe("cudnnFusedOps_t", plan_ops), what,
+             enums::describe("cudnnFusedOps_t", pack_ops));
 }
 
 } // namespace

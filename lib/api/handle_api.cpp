@@ -1,5 +1,6 @@
 // Library, handle and error entry points, as cudnn_graph.h (cuDNN 9 API reference).
 #include "core/api_guard.hpp"
+#include "conv/weight_cache.hpp"
 #include "core/enums.hpp"
 #include "core/handle.hpp"
 
@@ -11,8 +12,14 @@ using namespace dnncompat;
 void dnncompatContext::record_run(const char *api, const std::string &impl, int algo_requested,
                                   int algo_ran, std::size_t workspace_bytes, int diagnostics) {
     last_run = dnncompatRunInfo_t{};
-    std::snprintf(last_run.api, sizeof(last_run.api), "%s", api);
-    std::snprintf(last_run.impl, sizeof(last_run.impl), "%s", impl.c_str());
+    // Called on every compute call: bounded copies, no formatting.
+    auto copy = [](char *to, std::size_t size, const char *from, std::size_t n) {
+        n = std::min(n, size - 1);
+        std::memcpy(to, from, n);
+        to[n] = '\0';
+    };
+    copy(last_run.api, sizeof(last_run.api), api, std::strlen(api));
+    copy(last_run.impl, sizeof(last_run.impl), impl.data(), impl.size());
     last_run.algoRequested = algo_requested;
     last_run.algoRan = algo_ran;
     last_run.workspaceBytes = workspace_bytes;
@@ -71,6 +78,28 @@ dnncompatStatus_t dnncompatGetLastRunInfo(dnncompatHandle_t handle, dnncompatRun
         check(h.has_run, DNNCOMPAT_STATUS_NOT_INITIALIZED, "no compute call has run on this handle");
         *info = h.last_run;
     });
+}
+
+dnncompatStatus_t dnncompatSetWeightCacheMode(dnncompatHandle_t handle, dnncompatWeightCacheMode_t mode) {
+    return guarded("dnncompatSetWeightCacheMode", [&] {
+        auto &h = dnncompat::handle(handle);
+        check(mode == DNNCOMPAT_WEIGHT_CACHE_OFF || mode == DNNCOMPAT_WEIGHT_CACHE_VERIFIED ||
+                  mode == DNNCOMPAT_WEIGHT_CACHE_CONSTANT,
+              DNNCOMPAT_STATUS_BAD_PARAM, "mode: {} is not a dnncompatWeightCacheMode_t", static_cast<int>(mode));
+        conv::weight_cache(h).set_mode(mode);
+    });
+}
+
+dnncompatStatus_t dnncompatGetWeightCacheMode(dnncompatHandle_t handle, dnncompatWeightCacheMode_t *mode) {
+    return guarded("dnncompatGetWeightCacheMode", [&] {
+        auto &h = dnncompat::handle(handle);
+        check_not_null(mode, "mode");
+        *mode = conv::weight_cache(h).mode();
+    });
+}
+
+dnncompatStatus_t dnncompatInvalidateWeights(dnncompatHandle_t handle, const void *w) {
+    return guarded("dnncompatInvalidateWeights", [&] { conv::weight_cache(dnncompat::handle(handle)).invalidate(w); });
 }
 
 } // extern "C"

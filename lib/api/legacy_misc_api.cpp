@@ -332,9 +332,10 @@ dnncompatStatus_t dnncompatTransformFilter(dnncompatHandle_t handle,
         check_not_null(beta, "beta");
         check_not_null(srcData, "srcData");
         check_not_null(destData, "destData");
-        check(df.format == t.dest_format, DNNCOMPAT_STATUS_BAD_PARAM,
-              "destDesc format is {} but transDesc asks for {}", format_name(df.format),
-              format_name(t.dest_format));
+        if (!(df.format == t.dest_format))
+            fail(DNNCOMPAT_STATUS_BAD_PARAM,
+                 "destDesc format is {} but transDesc asks for {}", format_name(df.format),
+                 format_name(t.dest_format));
         const std::size_t before = diag::collected_count();
         tensorops::transform_tensor_ex(h, t, as_float(alpha), filter_as_tensor(sf), srcData,
                                        as_float(beta), filter_as_tensor(df), destData);

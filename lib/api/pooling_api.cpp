@@ -115,9 +115,10 @@ dnncompatStatus_t dnncompatGetPooling2dForwardOutputDim(const dnncompatPoolingDe
         const auto &x = tensor(inputTensorDesc, "inputTensorDesc");
         const void *ptrs[] = {n, c, h, w};
         for (const void *q : ptrs) check_not_null(q, "output pointer");
-        check(x.dims.size() == 4 && p.window.size() == 2, DNNCOMPAT_STATUS_BAD_PARAM,
-              "a 2-d pooling descriptor and a 4-d tensor are needed (got {} spatial dims, tensor {})",
-              p.window.size(), dims_str(x.dims));
+        if (!(x.dims.size() == 4 && p.window.size() == 2))
+            fail(DNNCOMPAT_STATUS_BAD_PARAM,
+                 "a 2-d pooling descriptor and a 4-d tensor are needed (got {} spatial dims, tensor {})",
+                 p.window.size(), dims_str(x.dims));
         const dims_t out = ops::pooling_output_dims(p, x.dims);
         for (const int64_t d : out) api_int(d, "output dimension");
         *n = static_cast<int>(out[0]);

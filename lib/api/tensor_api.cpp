@@ -24,9 +24,10 @@ int format_lanes(dnncompatTensorFormat_t format, dnncompatDataType_t dtype) {
     check_format(format);
     if (format != DNNCOMPAT_TENSOR_NCHW_VECT_C) return 0;
     const int v = vector_lanes(dtype);
-    check(v != 0, DNNCOMPAT_STATUS_BAD_PARAM,
-          "CUDNN_TENSOR_NCHW_VECT_C needs dataType CUDNN_DATA_INT8x4, CUDNN_DATA_UINT8x4 or "
-          "CUDNN_DATA_INT8x32, not {}", data_type_name(dtype));
+    if (!(v != 0))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "CUDNN_TENSOR_NCHW_VECT_C needs dataType CUDNN_DATA_INT8x4, CUDNN_DATA_UINT8x4 or "
+             "CUDNN_DATA_INT8x32, not {}", data_type_name(dtype));
     return v;
 }
 
@@ -37,9 +38,10 @@ void set_tensor(dnncompatTensorStruct *t, dnncompatDataType_t dtype, dims_t dims
     check_data_type(dtype);
     auto *d = live(t);
     if (vect != 0) {
-        check(dims[1] % vect == 0, DNNCOMPAT_STATUS_BAD_PARAM,
-              "CUDNN_TENSOR_NCHW_VECT_C {}: C = {} is not a multiple of the vector width {}",
-              data_type_name(dtype), dims[1], vect);
+        if (!(dims[1] % vect == 0))
+            fail(DNNCOMPAT_STATUS_BAD_PARAM,
+                 "CUDNN_TENSOR_NCHW_VECT_C {}: C = {} is not a multiple of the vector width {}",
+                 data_type_name(dtype), dims[1], vect);
         dims_t vdims = dims;
         vdims[1] /= vect;
         strides = packed_strides(vdims, DNNCOMPAT_TENSOR_NCHW);

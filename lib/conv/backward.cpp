@@ -6,6 +6,7 @@
 #include "conv/weight_cache.hpp"
 #include "core/enums.hpp"
 #include "core/support.hpp"
+#include "core/blend.hpp"
 
 #include <cstring>
 #include <type_traits>
@@ -222,26 +223,10 @@ Choice<bwd_w_pd_t> choose_filter(dnncompatContext &h, const Problem &p, int algo
     }
 }
 
-// out = alpha * result + beta * out, result in layout r.
-dnnl::sum make_blend(const dnnl::engine &e, const md &out, const md &r, float alpha, float beta) {
-    std::vector<float> scales;
-    std::vector<md> srcs;
-    if (beta != 0.0f) {
-        scales.push_back(beta);
-        srcs.push_back(out);
-    }
-    scales.push_back(alpha);
-    srcs.push_back(r);
-    return dnnl::sum(dnnl::sum::primitive_desc(out, scales, srcs, e));
-}
-
+// out = alpha * result + beta * out (core/blend.hpp).
 void run_blend(dnncompatContext &h, const BwdPlanBase &plan, const dnnl::memory &out,
                const dnnl::memory &result) {
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_DST, out}};
-    int i = 0;
-    if (plan.blend_reads_out) args.emplace(DNNL_ARG_MULTIPLE_SRC + i++, out);
-    args.emplace(DNNL_ARG_MULTIPLE_SRC + i, result);
-    plan.blend.execute(h.stream, args);
+    dnncompat::run_blend(h.stream, plan.blend, out, result, plan.blend_reads_out);
 }
 
 void check_workspace(const BwdPlanBase &plan, const void *workspace, std::size_t size,
@@ -341,8 +326,7 @@ std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Probl
                                                 float alpha, float beta,
                                                 const solver::Solver *forced) {
     enums::check("cudnnConvolutionBwdDataAlgo_t", algo, "algo");
-    const std::string key =
-        fmt::format("bwd_data/{}/a{}/{}/{}/{}", p.key(), algo, alpha, beta, solver_key(forced));
+    const std::string key = plan_key("bwd_data", p, algo, alpha, beta, forced);
     if (low_precision(p.dtype)) {
         return h.plan<BwdDataPlan>(key, [&] {
             const Problem p32 = f32_problem(p);
@@ -367,8 +351,9 @@ std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Probl
             return plan;
         }
         if (c.solver == nullptr) c = choose_data(h, p, algo);
-        check(static_cast<bool>(c.pd), DNNCOMPAT_STATUS_NOT_SUPPORTED,
-              "oneDNN has no backward-data convolution implementation for {}", p.key());
+        if (!(static_cast<bool>(c.pd)))
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED,
+                 "oneDNN has no backward-data convolution implementation for {}", p.key());
         plan->solver_id = c.solver ? c.solver->id() : 0;
         const auto &e = h.engine;
         plan->hint = c.hint;
@@ -407,7 +392,7 @@ std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Probl
             plan->temp_bytes = static_cast<std::size_t>(plan->user_dx.get_size());
         }
         if (plan->separate_blend) {
-            plan->blend = make_blend(e, plan->user_dx, c.pd.diff_src_desc(), alpha, beta);
+            plan->blend = blend_sum(e, plan->user_dx, c.pd.diff_src_desc(), alpha, beta);
             plan->blend_reads_out = beta != 0.0f;
         }
         plan->workspace_bytes = cursor == 0 ? 0 : cursor + kAlign;
@@ -448,8 +433,9 @@ void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataP
     // Relaid-out weights come from the handle's weight cache (conv/weight_cache.hpp): flipped
     // and reordered again only when w's content changed.
     const dnnl::memory wei =
-        plan.wei_bytes ? weight_cache(h).get(s, p, plan.wei_reorder, plan.user_w, pd.weights_desc(), w,
-                                             ws + plan.flip_off, plan.flip_bytes, ws + plan.wei_off)
+        plan.wei_bytes ? weight_cache(h).get(s, e, p, plan.wei_reorder, plan.user_w, plan.user_w.get_size(),
+                                             pd.weights_desc(), plan.wei_bytes, w, ws + plan.flip_off, plan.flip_bytes,
+                                             ws + plan.wei_off)
                        : dnnl::memory(plan.user_w, e,
                                       const_cast<void *>(oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes)));
     dnnl::memory out(plan.user_dx, e, dx);
@@ -473,8 +459,7 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
     enums::check("cudnnConvolutionBwdFilterAlgo_t", algo, "algo");
     if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
         diag::unsupported("DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD", "cudnnConvolutionBackwardFilter");
-    const std::string key =
-        fmt::format("bwd_filter/{}/a{}/{}/{}/{}", p.key(), algo, alpha, beta, solver_key(forced));
+    const std::string key = plan_key("bwd_filter", p, algo, alpha, beta, forced);
     if (low_precision(p.dtype)) {
         return h.plan<BwdFilterPlan>(key, [&] {
             const Problem p32 = f32_problem(p);
@@ -498,15 +483,16 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
             if (plan->flip) {
                 plan->res_bytes = plan->user_dw.get_size();
                 plan->res_off = reserve(cursor, plan->res_bytes);
-                plan->blend = make_blend(h.engine, plan->user_dw, plan->user_dw, alpha, beta);
+                plan->blend = blend_sum(h.engine, plan->user_dw, plan->user_dw, alpha, beta);
                 plan->blend_reads_out = beta != 0.0f;
             }
             fill_custom(*plan, c, p, solver::Direction::bwd_filter, cursor, algo, alpha, beta);
             return plan;
         }
         if (c.solver == nullptr) c = choose_filter(h, p, algo);
-        check(static_cast<bool>(c.pd), DNNCOMPAT_STATUS_NOT_SUPPORTED,
-              "oneDNN has no backward-filter convolution implementation for {}", p.key());
+        if (!(static_cast<bool>(c.pd)))
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED,
+                 "oneDNN has no backward-filter convolution implementation for {}", p.key());
         plan->solver_id = c.solver ? c.solver->id() : 0;
         const auto &e = h.engine;
         plan->hint = c.hint;
@@ -553,12 +539,12 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
             if (blends) {
                 plan->separate_blend = true;
                 plan->temp_bytes = plan->user_dw.get_size();
-                plan->blend = make_blend(e, plan->user_dw, plan->user_dw, alpha, beta);
+                plan->blend = blend_sum(e, plan->user_dw, plan->user_dw, alpha, beta);
             }
         } else if (c.relayout || blends) {
             plan->separate_blend = true;
             if (!c.relayout) plan->temp_bytes = plan->user_dw.get_size();
-            plan->blend = make_blend(e, plan->user_dw, c.pd.diff_weights_desc(), alpha, beta);
+            plan->blend = blend_sum(e, plan->user_dw, c.pd.diff_weights_desc(), alpha, beta);
         }
         plan->blend_reads_out = beta != 0.0f;
         plan->workspace_bytes = cursor == 0 ? 0 : cursor + kAlign;

@@ -4,6 +4,7 @@
 #include "conv/forward.hpp"
 #include "conv/onednn_util.hpp"
 #include "core/descriptors.hpp"
+#include "core/blend.hpp"
 
 #include <fmt/format.h>
 
@@ -61,15 +62,7 @@ std::shared_ptr<BiasGradPlan> bias_grad_plan(dnncompatContext &h, const dnncompa
             pl->prim = dnnl::reduction(dnnl::reduction::primitive_desc(d, e));
         }
         if (!pl->direct) {
-            std::vector<float> scales;
-            std::vector<md> srcs;
-            if (beta != 0.0f) {
-                scales.push_back(beta);
-                srcs.push_back(pl->user_db);
-            }
-            scales.push_back(alpha);
-            srcs.push_back(pl->dst);
-            pl->blend = dnnl::sum(dnnl::sum::primitive_desc(pl->user_db, scales, srcs, e));
+            pl->blend = blend_sum(e, pl->user_db, pl->dst, alpha, beta);
             pl->reads_db = beta != 0.0f;
             pl->temp_bytes = pl->identity ? 0 : pl->dst.get_size();
         }
@@ -87,13 +80,7 @@ void run_bias_grad(dnncompatContext &h, const BiasGradPlan &plan, const void *dy
                        : plan.direct ? out
                                      : dnnl::memory(plan.dst, e, temp);
     if (!plan.identity) plan.prim.execute(h.stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, red}});
-    if (!plan.direct) {
-        std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_DST, out}};
-        int i = 0;
-        if (plan.reads_db) args.emplace(DNNL_ARG_MULTIPLE_SRC + i++, out);
-        args.emplace(DNNL_ARG_MULTIPLE_SRC + i, red);
-        plan.blend.execute(h.stream, args);
-    }
+    if (!plan.direct) run_blend(h.stream, plan.blend, out, red, plan.reads_db);
 }
 
 // HALF / BFLOAT16: dy (and db when beta reads it) converted to FP32 copies with the same strides
@@ -112,11 +99,13 @@ void backward_bias(dnncompatContext &h, const dnncompatTensorStruct &dyd, const 
     const std::size_t nd = dyd.dims.size();
     dims_t expect(nd, 1);
     expect[1] = dyd.dims[1];
-    check(dbd.dims == expect, DNNCOMPAT_STATUS_BAD_PARAM,
-          "dbDesc is {} but dy {} needs a bias gradient of {}", dims_str(dbd.dims),
-          dims_str(dyd.dims), dims_str(expect));
-    check(dbd.dtype == dyd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "dyDesc is {} but dbDesc is {}",
-          data_type_name(dyd.dtype), data_type_name(dbd.dtype));
+    if (!(dbd.dims == expect))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "dbDesc is {} but dy {} needs a bias gradient of {}", dims_str(dbd.dims),
+             dims_str(dyd.dims), dims_str(expect));
+    if (!(dbd.dtype == dyd.dtype))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "dyDesc is {} but dbDesc is {}",
+             data_type_name(dyd.dtype), data_type_name(dbd.dtype));
     if (!low_precision(dyd.dtype)) {
         auto plan = bias_grad_plan(h, dyd, dbd, alpha, beta);
         run_bias_grad(h, *plan, dy, db, h.temp_buffer(plan->temp_bytes));
@@ -269,9 +258,10 @@ std::shared_ptr<FwdPlan> bias_activation_forward_int8(dnncompatContext &h, const
                                   const dnncompatTensorStruct &zd, const void *bias,
                                   const dnncompatTensorStruct &bd, bool relu, void *y,
                                   void *workspace, std::size_t workspace_size) {
-    check(zd.strides == p.y_strides, DNNCOMPAT_STATUS_BAD_PARAM,
-          "zDesc strides {} differ from yDesc's {}: integer z must have y's layout", dims_str(zd.strides),
-          dims_str(p.y_strides));
+    if (!(zd.strides == p.y_strides))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "zDesc strides {} differ from yDesc's {}: integer z must have y's layout", dims_str(zd.strides),
+             dims_str(p.y_strides));
     const std::string key = fmt::format("bias_act_int8/{}", p.key());
     auto plan = h.plan<Int8BiasActPlan>(key, [&] {
         auto pl = std::make_shared<Int8BiasActPlan>();

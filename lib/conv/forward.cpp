@@ -4,6 +4,7 @@
 #include "conv/solver_pick.hpp"
 #include "solver/select.hpp"
 #include "conv/weight_cache.hpp"
+#include "core/blend.hpp"
 #include "core/diagnostics.hpp"
 #include "core/enums.hpp"
 #include "core/support.hpp"
@@ -209,9 +210,10 @@ void check_forward_types(const Problem &p, const char *api) {
               DNNCOMPAT_STATUS_BAD_PARAM,
               "{}: vectorised data types need CUDNN_TENSOR_NCHW_VECT_C x, w and y descriptors",
               config);
-        check(p.w_dims[1] % p.w_vect == 0, DNNCOMPAT_STATUS_BAD_PARAM,
-              "wDesc C = {} is not a multiple of the vector width {} of {}", p.w_dims[1], p.w_vect,
-              data_type_name(wt));
+        if (!(p.w_dims[1] % p.w_vect == 0))
+            fail(DNNCOMPAT_STATUS_BAD_PARAM,
+                 "wDesc C = {} is not a multiple of the vector width {} of {}", p.w_dims[1], p.w_vect,
+                 data_type_name(wt));
         const bool x4 = (xt == DNNCOMPAT_DATA_INT8x4 || xt == DNNCOMPAT_DATA_UINT8x4) &&
                         wt == DNNCOMPAT_DATA_INT8x4 &&
                         (yt == DNNCOMPAT_DATA_INT8x4 || yt == DNNCOMPAT_DATA_FLOAT);
@@ -403,8 +405,9 @@ std::shared_ptr<FwdPlan> integer_ref_plan(dnncompatContext &h, const Problem &p,
     // saturate 16-bit intermediate sums).
     while (pd && !impl_is(pd.impl_info_str(), "ref"))
         if (!pd.next_impl()) pd = pd_t();
-    check(static_cast<bool>(pd), DNNCOMPAT_STATUS_NOT_SUPPORTED,
-          "oneDNN has no exact int8 convolution for {}", p.key());
+    if (!(static_cast<bool>(pd)))
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED,
+             "oneDNN has no exact int8 convolution for {}", p.key());
     plan->pd = pd;
     plan->prim = dnnl::convolution_forward(pd);
     plan->scratchpad_bytes = pd.scratchpad_desc().get_size();
@@ -443,8 +446,7 @@ void flip_int8(const Problem &p, const int8_t *w, int8_t *out) {
 std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo,
                                       float alpha, float beta, const solver::Solver *forced) {
     enums::check("cudnnConvolutionFwdAlgo_t", algo, "algo");
-    const std::string key =
-        fmt::format("fwd/{}/a{}/{}/{}/{}", p.key(), algo, alpha, beta, solver_key(forced));
+    const std::string key = plan_key("fwd", p, algo, alpha, beta, forced);
     if (p.integer()) {
         if (!forward_algo_runs(p, algo))
             diag::unsupported("DNNC-CONV-INT8-ALGO", "cudnnConvolutionForward",
@@ -483,8 +485,9 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
             plan->impl = c.solver->name();
             return plan;
         }
-        check(static_cast<bool>(c.pd), DNNCOMPAT_STATUS_NOT_SUPPORTED,
-              "oneDNN has no convolution implementation for {}", p.key());
+        if (!(static_cast<bool>(c.pd)))
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED,
+                 "oneDNN has no convolution implementation for {}", p.key());
         const auto &e = h.engine;
         plan->relayout = c.relayout;
         plan->user_x = x_md(p);
@@ -508,6 +511,11 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
         if (c.relayout) plan->separate_blend = true;
         plan->pd = c.pd;
         plan->prim = dnnl::convolution_forward(c.pd);
+        plan->src_md = c.pd.src_desc();
+        plan->wei_md = c.pd.weights_desc();
+        plan->dst_md = c.pd.dst_desc();
+        plan->scratch_md = c.pd.scratchpad_desc();
+        plan->user_w_bytes = plan->user_w.get_size();
 
         std::size_t cursor = 0;
         plan->scratchpad_bytes = c.pd.scratchpad_desc().get_size();
@@ -533,15 +541,7 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
             plan->dst_off = reserve(cursor, plan->dst_bytes);
         }
         if (plan->separate_blend) {
-            std::vector<float> scales;
-            std::vector<md> srcs;
-            if (beta != 0.0f) {
-                scales.push_back(beta);
-                srcs.push_back(plan->user_y);
-            }
-            scales.push_back(alpha);
-            srcs.push_back(c.pd.dst_desc());
-            plan->blend = dnnl::sum(dnnl::sum::primitive_desc(plan->user_y, scales, srcs, e));
+            plan->blend = blend_sum(e, plan->user_y, c.pd.dst_desc(), alpha, beta);
             plan->blend_reads_y = beta != 0.0f;
         }
         plan->workspace_bytes = cursor == 0 ? 0 : cursor + kAlign; // slack to align the start
@@ -617,33 +617,30 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
         return;
     }
 
-    const dnnl::memory src = relaid(s, plan.src_reorder, dnnl::memory(plan.user_x, e, const_cast<void *>(x)),
-                                    pd.src_desc(), ws + plan.src_off, plan.src_bytes);
+    // The plan's memory objects, pointed at this call's buffers (core/bound_memory.hpp).
+    dnnl::memory src = plan.mem_x.at(e, plan.user_x, x);
+    if (plan.src_bytes != 0) {
+        dnnl::memory user = src;
+        src = plan.mem_src.at(e, plan.src_md, ws + plan.src_off);
+        plan.src_reorder.execute(s, user, src);
+    }
     // Relaid-out weights come from the handle's weight cache (conv/weight_cache.hpp): flipped
     // and reordered again only when w's content changed.
     const dnnl::memory wei =
-        plan.wei_bytes ? weight_cache(h).get(s, p, plan.wei_reorder, plan.user_w, pd.weights_desc(), w,
-                                             ws + plan.flip_off, plan.flip_bytes, ws + plan.wei_off)
-                       : dnnl::memory(plan.user_w, e,
-                                      const_cast<void *>(oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes)));
-    dnnl::memory dst(plan.user_y, e, y);
-    dnnl::memory conv_dst = plan.relayout ? dnnl::memory(pd.dst_desc(), e, ws + plan.dst_off)
-                            : plan.separate_blend
-                                ? dnnl::memory(pd.dst_desc(), e, h.temp_buffer(plan.temp_bytes))
-                                : dst;
+        plan.wei_bytes ? weight_cache(h).get(s, e, p, plan.wei_reorder, plan.user_w, plan.user_w_bytes, plan.wei_md,
+                                             plan.wei_bytes, w, ws + plan.flip_off, plan.flip_bytes, ws + plan.wei_off)
+                       : plan.mem_w.at(e, plan.user_w, oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes));
+    const dnnl::memory &dst = plan.mem_y.at(e, plan.user_y, y);
+    const dnnl::memory &conv_dst = plan.relayout ? plan.mem_dst.at(e, plan.dst_md, ws + plan.dst_off)
+                                   : plan.separate_blend
+                                       ? plan.mem_dst.at(e, plan.dst_md, h.temp_buffer(plan.temp_bytes))
+                                       : dst;
     std::unordered_map<int, dnnl::memory> args{
         {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, conv_dst}};
     if (plan.scratchpad_bytes)
-        args.emplace(DNNL_ARG_SCRATCHPAD,
-                     dnnl::memory(pd.scratchpad_desc(), e, ws + plan.scratchpad_off));
+        args.emplace(DNNL_ARG_SCRATCHPAD, plan.mem_scratch.at(e, plan.scratch_md, ws + plan.scratchpad_off));
     plan.prim.execute(s, args);
-    if (plan.separate_blend) {
-        std::unordered_map<int, dnnl::memory> blend{{DNNL_ARG_DST, dst}};
-        int i = 0;
-        if (plan.blend_reads_y) blend.emplace(DNNL_ARG_MULTIPLE_SRC + i++, dst);
-        blend.emplace(DNNL_ARG_MULTIPLE_SRC + i, conv_dst);
-        plan.blend.execute(s, blend);
-    }
+    if (plan.separate_blend) run_blend(s, plan.blend, dst, conv_dst, plan.blend_reads_y);
     s.wait();
 }
 

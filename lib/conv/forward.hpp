@@ -5,6 +5,7 @@
 
 #include "conv/onednn_util.hpp"
 #include "conv/problem.hpp"
+#include "core/bound_memory.hpp"
 #include "core/handle.hpp"
 #include "solver/solver.hpp"
 
@@ -32,6 +33,9 @@ struct FwdPlan : CachedPlan {
     bool blend_reads_y = false;             // beta != 0
     std::size_t temp_bytes = 0;             // direct with separate blend: result in handle memory
     dnnl::memory::desc user_x, user_w, user_y;
+    // The primitive's descriptors and w's size, queried once (each query copies a descriptor).
+    dnnl::memory::desc src_md, wei_md, dst_md, scratch_md;
+    std::size_t user_w_bytes = 0;
 
     // Workspace layout, byte offsets from the 64-byte aligned start.
     std::size_t scratchpad_off = 0, scratchpad_bytes = 0;
@@ -40,6 +44,8 @@ struct FwdPlan : CachedPlan {
     std::size_t wei_off = 0, wei_bytes = 0;
     std::size_t dst_off = 0, dst_bytes = 0;
     std::size_t workspace_bytes = 0; // what the caller must pass (with alignment slack)
+    // The memory objects of the plain FP32 path, pointed at each call's buffers.
+    BoundMemory mem_x, mem_src, mem_w, mem_y, mem_dst, mem_scratch;
 
     // HALF / BFLOAT16 data where oneDNN has no kernel for them on this CPU: x and w are
     // converted to FP32 copies in the workspace, `inner` (the FP32 plan) runs on them, and the

@@ -127,8 +127,9 @@ void check_per_channel(const dnncompatTensorStruct &t, int label, std::size_t ra
                        const char *api) {
     dims_t want(rank, 1);
     want[1] = c;
-    check(t.dims == want, BAD, "{} is {}: it must be {} (one value per channel)",
-          const_label(label), dims_str(t.dims), dims_str(want));
+    if (!(t.dims == want))
+        fail(BAD, "{} is {}: it must be {} (one value per channel)",
+             const_label(label), dims_str(t.dims), dims_str(want));
     check_float(t.dtype, label, api);
 }
 
@@ -514,8 +515,9 @@ std::shared_ptr<Plan> make_plan(dnncompatContext &h, dnncompatFusedOps_t ops, co
         const bool training = ops == DNNCOMPAT_FUSED_BN_FINALIZE_STATISTICS_TRAINING;
         const auto &bn = need_tensor(cp, DNNCOMPAT_PARAM_BN_SCALEBIAS_MEANVAR_DESC,
                                      "it describes the batch-norm scale, bias and statistics");
-        check(bn.dims.size() >= 4 && bn.dims[1] >= 1, BAD, "{} is {}: it must be [1, C, 1, 1(, 1)]",
-              const_label(DNNCOMPAT_PARAM_BN_SCALEBIAS_MEANVAR_DESC), dims_str(bn.dims));
+        if (!(bn.dims.size() >= 4 && bn.dims[1] >= 1))
+            fail(BAD, "{} is {}: it must be [1, C, 1, 1(, 1)]",
+                 const_label(DNNCOMPAT_PARAM_BN_SCALEBIAS_MEANVAR_DESC), dims_str(bn.dims));
         pl->channels = bn.dims[1];
         const std::size_t rank = bn.dims.size();
         check_per_channel(bn, DNNCOMPAT_PARAM_BN_SCALEBIAS_MEANVAR_DESC, rank, pl->channels, api);

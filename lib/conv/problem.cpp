@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <utility>
+
 namespace dnncompat::conv {
 
 namespace {
@@ -44,9 +47,12 @@ Shape validate(const dnncompatTensorStruct &x, const dnncompatFilterStruct &w,
           "K={} is not a multiple of groupCount {}", s.k, s.groups);
     // Integer x and w may differ (UINT8 x with INT8 w, ...): the forward configuration check
     // (check_forward_types) decides; any other pairing must match.
-    check(x.dtype == w.dtype || (integer_type(x.dtype) && integer_type(w.dtype)),
-          DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but wDesc is {}", data_type_name(x.dtype),
-          data_type_name(w.dtype));
+    if (!(x.dtype == w.dtype || (integer_type(x.dtype) && integer_type(w.dtype))))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but wDesc is {}", data_type_name(x.dtype),
+             data_type_name(w.dtype));
+    s.in.reserve(s.nsp);
+    s.filt.reserve(s.nsp);
+    s.out.reserve(s.nsp);
     for (int i = 0; i < s.nsp; ++i) {
         const int64_t in = x.dims[2 + i], f = w.dims[2 + i];
         const int64_t eff = (f - 1) * cd.dilation[i] + 1;
@@ -73,16 +79,16 @@ dims_t output_dims(const dnncompatTensorStruct &x, const dnncompatFilterStruct &
 
 Problem make_problem(const dnncompatTensorStruct &x, const dnncompatFilterStruct &w,
                      const dnncompatConvolutionStruct &cd, const dnncompatTensorStruct *y) {
-    const Shape s = validate(x, w, cd);
+    Shape s = validate(x, w, cd);
     Problem p;
     p.nsp = s.nsp;
     p.n = s.n;
     p.c = s.c;
     p.k = s.k;
     p.groups = s.groups;
-    p.in = s.in;
-    p.filt = s.filt;
-    p.out = s.out;
+    p.in = std::move(s.in);
+    p.filt = std::move(s.filt);
+    p.out = std::move(s.out);
     p.stride = cd.stride;
     p.dilation = cd.dilation;
     p.mode = cd.mode;
@@ -91,6 +97,8 @@ Problem make_problem(const dnncompatTensorStruct &x, const dnncompatFilterStruct
     p.x_strides = x.strides;
     p.w_dims = w.dims;
     p.w_format = w.format;
+    p.pad_l.reserve(p.nsp);
+    p.pad_r.reserve(p.nsp);
     for (int i = 0; i < p.nsp; ++i) {
         p.pad_l.push_back(cd.pad[i]);
         // The last window ends at (out-1)*stride + dilated filter; what lies beyond the input
@@ -99,15 +107,20 @@ Problem make_problem(const dnncompatTensorStruct &x, const dnncompatFilterStruct
                           p.in[i] - p.pad_l[i]);
     }
     if (y != nullptr) {
-        dims_t expect{p.n, p.k};
-        expect.insert(expect.end(), p.out.begin(), p.out.end());
-        check(y->dims == expect, DNNCOMPAT_STATUS_BAD_PARAM,
-              "yDesc is {} but the convolution of x {} with w {} gives {}", dims_str(y->dims),
-              dims_str(x.dims), dims_str(w.dims), dims_str(expect));
+        const bool y_fits = y->dims.size() == p.out.size() + 2 && y->dims[0] == p.n && y->dims[1] == p.k &&
+                            std::equal(p.out.begin(), p.out.end(), y->dims.begin() + 2);
+        if (!y_fits) {
+            dims_t expect{p.n, p.k};
+            expect.insert(expect.end(), p.out.begin(), p.out.end());
+            fail(DNNCOMPAT_STATUS_BAD_PARAM,
+                 "yDesc is {} but the convolution of x {} with w {} gives {}", dims_str(y->dims),
+                 dims_str(x.dims), dims_str(w.dims), dims_str(expect));
+        }
         // An integer x may give another y type (INT8_EXT_CONFIG: FLOAT); the configuration
         // check decides.
-        check(y->dtype == x.dtype || integer_type(x.dtype), DNNCOMPAT_STATUS_BAD_PARAM,
-              "xDesc is {} but yDesc is {}", data_type_name(x.dtype), data_type_name(y->dtype));
+        if (!(y->dtype == x.dtype || integer_type(x.dtype)))
+            fail(DNNCOMPAT_STATUS_BAD_PARAM,
+                 "xDesc is {} but yDesc is {}", data_type_name(x.dtype), data_type_name(y->dtype));
         p.y_strides = y->strides;
         p.y_dtype = y->dtype;
         p.y_vect = y->vect;
@@ -123,6 +136,14 @@ Problem make_problem(const dnncompatTensorStruct &x, const dnncompatFilterStruct
 }
 
 bool Problem::integer() const { return integer_type(dtype); }
+
+void Problem::add_to(PlanKey &key) const {
+    for (int64_t v : {int64_t{nsp}, n, c, k, groups}) key.add(v);
+    for (const dims_t *d : {&in, &filt, &out, &pad_l, &pad_r, &stride, &dilation, &x_strides, &y_strides, &w_dims})
+        key.add(*d);
+    key.add(mode).add(dtype).add(math).add(w_format).add(w_dtype).add(y_dtype).add(compute_type).add(reorder);
+    key.add(x_vect).add(w_vect).add(y_vect);
+}
 
 std::string Problem::key() const {
     static const char *const sp_in[] = {"id", "ih", "iw"};

@@ -1,6 +1,7 @@
 #include "conv/solver_pick.hpp"
 
 #include "core/error.hpp"
+#include "core/plan_key.hpp"
 #include "solver/find_db.hpp"
 #include "solver/select.hpp"
 
@@ -13,8 +14,9 @@ SolverPick pick_solver(dnncompatContext &h, const Problem &p, solver::Direction 
     SolverPick pick;
     if (forced != nullptr) {
         const solver::Applicability a = forced->applicable(p, d);
-        check(a.ok, DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not apply to {} {}: {}",
-              forced->name(), solver::direction_name(d), p.key(), a.reason);
+        if (!(a.ok))
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not apply to {} {}: {}",
+                 forced->name(), solver::direction_name(d), p.key(), a.reason);
         pick.solver = forced;
         pick.own = solver::serves(*forced, d, algo);
     } else {
@@ -27,8 +29,9 @@ SolverPick pick_solver(dnncompatContext &h, const Problem &p, solver::Direction 
     if (!impl) return pick; // runs itself
     pick.pd = solver::onednn::find(p, d, impl->name, impl->user_layout, impl->winograd, h.engine);
     if (!pick.pd) {
-        check(forced == nullptr, DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN no longer lists {} for {}",
-              impl->name, p.key());
+        if (!(forced == nullptr))
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN no longer lists {} for {}",
+                 impl->name, p.key());
         return {};
     }
     pick.relayout = !impl->user_layout;
@@ -36,8 +39,13 @@ SolverPick pick_solver(dnncompatContext &h, const Problem &p, solver::Direction 
     return pick;
 }
 
-std::string solver_key(const solver::Solver *forced) {
-    return fmt::format("s{}g{}", forced ? forced->id() : 0, solver::find_db_generation());
+std::string plan_key(const char *dir, const Problem &p, int algo, float alpha, float beta,
+                     const solver::Solver *forced) {
+    PlanKey key(dir);
+    p.add_to(key);
+    key.add(algo).add(alpha).add(beta);
+    key.add(forced ? forced->id() : 0).add(solver::find_db_generation());
+    return key.str();
 }
 
 } // namespace dnncompat::conv

@@ -29,8 +29,10 @@ struct SolverPick {
 SolverPick pick_solver(dnncompatContext &h, const Problem &p, solver::Direction d, int algo,
                        const solver::Solver *forced);
 
-// The part of a plan-cache key that changes when the choice may change: the forced solver's id
-// and the find-db generation.
-std::string solver_key(const solver::Solver *forced);
+// The plan-cache key of a convolution call in direction dir ("fwd", "bwd_data", "bwd_filter"):
+// every field of p (Problem::add_to), algo, alpha, beta, and what may change the choice: the
+// forced solver's id and the find-db generation.
+std::string plan_key(const char *dir, const Problem &p, int algo, float alpha, float beta,
+                     const solver::Solver *forced);
 
 } // namespace dnncompat::conv

@@ -198,16 +198,21 @@ void warn_env(const char *name, const char *value, const char *what) {
 
 } // namespace
 
-bool weight_reuse_enabled() {
+dnncompatWeightCacheMode_t weight_cache_mode_from_env() {
     const char *v = std::getenv("DNNCOMPAT_WEIGHT_CACHE");
-    if (env_off(v)) return false;
+    if (env_off(v)) return DNNCOMPAT_WEIGHT_CACHE_OFF;
     if (v != nullptr && *v != '\0') {
         const std::string s(v);
-        if (s != "1" && s != "on" && s != "ON" && s != "true" && s != "TRUE")
-            warn_env("DNNCOMPAT_WEIGHT_CACHE", v, "is not 0/off/false or 1/on/true; the weight cache stays on");
+        if (s == "constant" || s == "CONSTANT") return DNNCOMPAT_WEIGHT_CACHE_CONSTANT;
+        if (s != "1" && s != "on" && s != "ON" && s != "true" && s != "TRUE" && s != "verified" &&
+            s != "VERIFIED")
+            warn_env("DNNCOMPAT_WEIGHT_CACHE", v,
+                     "is not 0/off/false, 1/on/true/verified or constant; the weight cache stays on (verified)");
     }
-    return true;
+    return DNNCOMPAT_WEIGHT_CACHE_VERIFIED;
 }
+
+bool weight_reuse_enabled() { return weight_cache_mode_from_env() != DNNCOMPAT_WEIGHT_CACHE_OFF; }
 
 std::size_t weight_cache_cap() {
     constexpr std::size_t kDefault = std::size_t{256} << 20;
@@ -232,9 +237,10 @@ struct WeightCache::Entry {
     Fingerprint fp;
     std::size_t bytes = 0;
     std::unique_ptr<char, AlignedFree> data;
+    dnnl::memory mem; // inner_md over data, made once (no allocation on a hit)
 };
 
-WeightCache::WeightCache(bool enabled, std::size_t cap_bytes) : enabled_(enabled), cap_(cap_bytes) {}
+WeightCache::WeightCache(dnncompatWeightCacheMode_t mode, std::size_t cap_bytes) : mode_(mode), cap_(cap_bytes) {}
 WeightCache::~WeightCache() = default;
 
 WeightCache::List::iterator WeightCache::find(const void *user, const dnnl::memory::desc &user_md,
@@ -266,6 +272,20 @@ void WeightCache::make_room(std::size_t bytes) {
     }
 }
 
+void WeightCache::set_mode(dnncompatWeightCacheMode_t mode) {
+    mode_ = mode;
+    if (mode == DNNCOMPAT_WEIGHT_CACHE_OFF) clear();
+}
+
+void WeightCache::invalidate(const void *user) {
+    if (user == nullptr) {
+        clear();
+        return;
+    }
+    for (auto range = by_ptr_.equal_range(user); range.first != range.second; range = by_ptr_.equal_range(user))
+        erase(range.first->second);
+}
+
 void WeightCache::clear() {
     lru_.clear();
     by_ptr_.clear();
@@ -273,25 +293,31 @@ void WeightCache::clear() {
     stats_.entries = 0;
 }
 
-dnnl::memory WeightCache::get(dnnl::stream &s, const Problem &p, const dnnl::reorder &r,
-                              const dnnl::memory::desc &user_md, const dnnl::memory::desc &inner_md,
-                              const void *user, char *flip_at, std::size_t flip_bytes, char *copy_at) {
-    const dnnl::engine e = s.get_engine();
-    const std::size_t bytes = inner_md.get_size();
+dnnl::memory WeightCache::get(dnnl::stream &s, const dnnl::engine &e, const Problem &p, const dnnl::reorder &r,
+                              const dnnl::memory::desc &user_md, std::size_t user_bytes,
+                              const dnnl::memory::desc &inner_md, std::size_t inner_bytes, const void *user,
+                              char *flip_at, std::size_t flip_bytes, char *copy_at) {
+    const std::size_t bytes = inner_bytes;
     auto oriented = [&] {
         return dnnl::memory(user_md, e, const_cast<void *>(util::oriented_filter(p, user, flip_at, flip_bytes)));
     };
-    if (!enabled_ || bytes > cap_) {
+    if (mode_ == DNNCOMPAT_WEIGHT_CACHE_OFF || bytes > cap_) {
         ++stats_.bypasses;
         return util::relaid(s, r, oriented(), inner_md, copy_at, bytes);
     }
     const bool flip = flip_bytes != 0;
-    const Fingerprint fp = fingerprint(user, user_md.get_size());
     auto it = find(user, user_md, inner_md, flip);
+    if (it != lru_.end() && mode_ == DNNCOMPAT_WEIGHT_CACHE_CONSTANT) { // the caller's promise
+        ++stats_.hits;
+        ++stats_.trusted;
+        lru_.splice(lru_.begin(), lru_, it);
+        return it->mem;
+    }
+    const Fingerprint fp = fingerprint(user, user_bytes);
     if (it != lru_.end() && it->fp == fp) {
         ++stats_.hits;
         lru_.splice(lru_.begin(), lru_, it);
-        return dnnl::memory(inner_md, e, it->data.get());
+        return it->mem;
     }
     if (it == lru_.end()) {
         make_room(bytes);
@@ -303,6 +329,7 @@ dnnl::memory WeightCache::get(dnnl::stream &s, const Problem &p, const dnnl::reo
         fresh.bytes = bytes;
         fresh.data.reset(static_cast<char *>(std::aligned_alloc(util::kAlign, util::align_up(bytes))));
         if (!fresh.data) throw std::bad_alloc();
+        fresh.mem = dnnl::memory(inner_md, e, fresh.data.get());
         lru_.push_front(std::move(fresh));
         it = lru_.begin();
         by_ptr_.emplace(user, it);
@@ -313,12 +340,11 @@ dnnl::memory WeightCache::get(dnnl::stream &s, const Problem &p, const dnnl::reo
     }
     ++stats_.misses;
     try {
-        dnnl::memory out(inner_md, e, it->data.get());
         dnnl::memory src = oriented();
-        r.execute(s, src, out);
+        r.execute(s, src, it->mem);
         s.wait(); // the entry is complete before it is marked fresh
         it->fp = fp;
-        return out;
+        return it->mem;
     } catch (...) {
         erase(it); // never leave a half-written entry that could match later
         throw;
@@ -327,7 +353,7 @@ dnnl::memory WeightCache::get(dnnl::stream &s, const Problem &p, const dnnl::reo
 
 WeightCache &weight_cache(dnncompatContext &h) {
     if (!h.weight_cache)
-        h.weight_cache = std::make_shared<WeightCache>(weight_reuse_enabled(), weight_cache_cap());
+        h.weight_cache = std::make_shared<WeightCache>(weight_cache_mode_from_env(), weight_cache_cap());
     return *h.weight_cache;
 }
 

@@ -26,6 +26,11 @@
 // CONVOLUTION mode is cached: the entry holds the transform of the flipped filter, and the
 // fingerprint is of the caller's unflipped w (the flip is skipped too on a hit).
 //
+// Modes (dnncompatWeightCacheMode_t, dnncompatSetWeightCacheMode): VERIFIED is the above;
+// CONSTANT serves an entry found by its key without fingerprinting w (the caller promises w's
+// content is fixed until dnncompatInvalidateWeights; a miss still fingerprints, so that the
+// entry stays valid if the mode goes back to VERIFIED); OFF keeps nothing.
+//
 // Memory: the transformed weights live in memory the cache owns (never the caller's
 // workspace), at most the cap in total (DNNCOMPAT_WEIGHT_CACHE_MB, default 256 MiB; least
 // recently used entries are evicted); weights larger than the cap are not cached. The
@@ -66,10 +71,11 @@ Fingerprint fingerprint(const void *data, std::size_t bytes);
 // The portable form, which fingerprint() uses on CPUs without AES instructions (for tests).
 Fingerprint portable_fingerprint(const void *data, std::size_t bytes);
 
-// Whether transformed weights may be reused across calls: false when the environment variable
-// DNNCOMPAT_WEIGHT_CACHE is "0", "off" or "false" (read on every call; handles read it once,
-// when their cache is first used). The WTI model counts the weight relayout only when false
-// (a first call, or a changed w, still pays it).
+// The mode DNNCOMPAT_WEIGHT_CACHE asks for: OFF for "0", "off" or "false", CONSTANT for
+// "constant", else VERIFIED (read on every call; handles read it once, when their cache is
+// first used).
+dnncompatWeightCacheMode_t weight_cache_mode_from_env();
+// Whether transformed weights may be reused across calls: weight_cache_mode_from_env() != OFF.
 bool weight_reuse_enabled();
 
 // The cap in bytes: DNNCOMPAT_WEIGHT_CACHE_MB (MiB, fractions allowed), default 256.
@@ -77,6 +83,7 @@ std::size_t weight_cache_cap();
 
 struct WeightCacheStats {
     uint64_t hits = 0;      // served without transforming
+    uint64_t trusted = 0;   // of the hits, served without a fingerprint (CONSTANT)
     uint64_t misses = 0;    // transformed into the cache (new entry or changed w)
     uint64_t bypasses = 0;  // transformed into the workspace (cache off, or larger than the cap)
     uint64_t evictions = 0; // entries dropped to stay under the cap
@@ -86,7 +93,7 @@ struct WeightCacheStats {
 
 class WeightCache {
 public:
-    WeightCache(bool enabled, std::size_t cap_bytes);
+    WeightCache(dnncompatWeightCacheMode_t mode, std::size_t cap_bytes);
     ~WeightCache();
     WeightCache(const WeightCache &) = delete;
     WeightCache &operator=(const WeightCache &) = delete;
@@ -96,12 +103,19 @@ public:
     // reordered by r into inner_md. Served from the cache when an entry with the same key
     // holds the transform of the same content; else transformed into the cache, or, when the
     // cache is off or inner_md is larger than the cap, into the workspace at copy_at (as
-    // before the cache). Executes on s (the caller waits on s before reading results).
-    dnnl::memory get(dnnl::stream &s, const Problem &p, const dnnl::reorder &r, const dnnl::memory::desc &user_md,
-                     const dnnl::memory::desc &inner_md, const void *user, char *flip_at, std::size_t flip_bytes,
-                     char *copy_at);
+    // before the cache). user_bytes and inner_bytes: the sizes of user_md and inner_md (the
+    // plan's, not queried again on every call). Executes on s, on engine e (the caller waits on
+    // s before reading results).
+    dnnl::memory get(dnnl::stream &s, const dnnl::engine &e, const Problem &p, const dnnl::reorder &r,
+                     const dnnl::memory::desc &user_md, std::size_t user_bytes, const dnnl::memory::desc &inner_md,
+                     std::size_t inner_bytes, const void *user, char *flip_at, std::size_t flip_bytes, char *copy_at);
 
-    bool enabled() const { return enabled_; }
+    bool enabled() const { return mode_ != DNNCOMPAT_WEIGHT_CACHE_OFF; }
+    dnncompatWeightCacheMode_t mode() const { return mode_; }
+    // OFF also drops every entry.
+    void set_mode(dnncompatWeightCacheMode_t mode);
+    // Drops the entries made from the filter at user (every entry when user is null).
+    void invalidate(const void *user);
     std::size_t cap() const { return cap_; }
     const WeightCacheStats &stats() const { return stats_; }
     // Drops every entry (memory returned), statistics kept.
@@ -115,7 +129,7 @@ private:
     void erase(List::iterator it);
     void make_room(std::size_t bytes);
 
-    bool enabled_;
+    dnncompatWeightCacheMode_t mode_;
     std::size_t cap_;
     WeightCacheStats stats_;
     List lru_; // most recently used first

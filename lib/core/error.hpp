@@ -22,7 +22,10 @@ private:
     dnncompatStatus_t status_;
 };
 
-// Throws Error(status, formatted message) unless cond holds.
+// Throws Error(status, formatted message) unless cond holds. Its arguments are evaluated on
+// every call: where one costs (dims_str, data_type_name, a Problem's key), write
+// `if (!cond) fail(...)` instead, so that the message is built only on the failure path
+// (every compute call passes through these checks).
 template <typename... Args>
 void check(bool cond, dnncompatStatus_t status, fmt::format_string<Args...> f, Args &&...args) {
     if (!cond) throw Error(status, fmt::format(f, std::forward<Args>(args)...));

@@ -3,6 +3,9 @@
 #include "core/enums.hpp"
 #include "core/low_precision.hpp"
 #include "core/support.hpp"
+#include "core/blend.hpp"
+#include "core/bound_memory.hpp"
+#include "core/plan_key.hpp"
 
 namespace dnncompat::norm {
 
@@ -31,15 +34,17 @@ struct BnPlan : CachedPlan {
     dnnl::reorder pack_x;     // x → packed temp (reorder_in)
     dnnl::sum blend;          // y = alpha*tmp + beta*y (when !direct_out)
     md x_md, y_md, packed_md; // user x, user y, packed NCHW of x's dims
+    md param_md;              // [C] FLOAT: scale, bias, mean, variance
     std::size_t temp_bytes = 0;
+    // Memory objects pointed at each call's buffers (core/bound_memory.hpp).
+    BoundMemory mem_x, mem_packed, mem_src, mem_dst, mem_mean, mem_var, mem_scale, mem_shift, mem_y, mem_tmp;
 };
 
 std::shared_ptr<BnPlan> make_plan(dnncompatContext &h, dnncompatBatchNormMode_t mode, float alpha,
                                   float beta, const dnncompatTensorStruct &xd,
                                   const dnncompatTensorStruct &yd, double epsilon) {
-    const std::string key =
-        fmt::format("bnfi/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(mode), dims_str(xd.dims),
-                    dims_str(xd.strides), dims_str(yd.strides), alpha, beta, epsilon, 0);
+    PlanKey key("bnfi");
+    key.add(mode).add(xd.dims).add(xd.strides).add(yd.strides).add(alpha).add(beta).add(epsilon);
     return h.plan<BnPlan>(key, [&] {
         auto p = std::make_shared<BnPlan>();
         p->x_md = strided(xd.dims, xd.strides);
@@ -64,6 +69,7 @@ std::shared_ptr<BnPlan> make_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
                 dnnl::reorder::primitive_desc(h.engine, p->x_md, h.engine, p->packed_md));
         }
         p->bn_md = data_md;
+        p->param_md = md({data_md.dims()[1]}, dt::f32, dnnl::memory::dims{1});
         const bool same_layout = per_activation(mode)
                                      ? (!p->reorder_in && yd.strides == packed)
                                      : yd.strides == xd.strides;
@@ -83,17 +89,7 @@ std::shared_ptr<BnPlan> make_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
                                  : static_cast<std::size_t>(span_elements(xd.dims, xd.strides)) * 4;
         p->temp_bytes = (p->reorder_in ? packed_bytes : 0) + (p->direct_out ? 0 : out_bytes);
         if (!p->direct_out) {
-            const md tmp_md = per_activation(mode) ? p->packed_md : p->x_md;
-            std::vector<float> scales;
-            std::vector<md> srcs;
-            if (beta != 0.0f) {
-                scales.push_back(beta);
-                srcs.push_back(p->y_md);
-            }
-            scales.push_back(alpha);
-            srcs.push_back(tmp_md);
-            dnnl::sum::primitive_desc spd(p->y_md, scales, srcs, h.engine);
-            p->blend = dnnl::sum(spd);
+            p->blend = blend_sum(h.engine, p->y_md, per_activation(mode) ? p->packed_md : p->x_md, alpha, beta);
         }
         return p;
     });
@@ -117,24 +113,27 @@ void bn_forward_inference(dnncompatContext &h, dnncompatBatchNormMode_t mode, fl
                           double epsilon) {
     check(xd.dims.size() == 4 || xd.dims.size() == 5, DNNCOMPAT_STATUS_NOT_SUPPORTED,
           "batch norm of a {}-d tensor: only 4-d and 5-d tensors are supported", xd.dims.size());
-    check(xd.dims == yd.dims, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
-          dims_str(xd.dims), dims_str(yd.dims));
+    if (!(xd.dims == yd.dims))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
+             dims_str(xd.dims), dims_str(yd.dims));
     check(xd.dtype == yd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc and yDesc data types differ");
     const dims_t want = bn_param_dims(xd.dims, mode);
-    check(pd.dims == want, DNNCOMPAT_STATUS_BAD_PARAM,
-          "bnScaleBiasMeanVarDesc is {} but {} of x {} needs {}", dims_str(pd.dims),
-          enums::describe("cudnnBatchNormMode_t", mode), dims_str(xd.dims), dims_str(want));
-    check(pd.strides == packed_strides(pd.dims, DNNCOMPAT_TENSOR_NCHW),
-          DNNCOMPAT_STATUS_NOT_SUPPORTED, "bnScaleBiasMeanVarDesc must be packed, strides are {}",
-          dims_str(pd.strides));
+    if (!(pd.dims == want))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "bnScaleBiasMeanVarDesc is {} but {} of x {} needs {}", dims_str(pd.dims),
+             enums::describe("cudnnBatchNormMode_t", mode), dims_str(xd.dims), dims_str(want));
+    if (!(pd.strides == packed_strides(pd.dims, DNNCOMPAT_TENSOR_NCHW)))
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "bnScaleBiasMeanVarDesc must be packed, strides are {}",
+             dims_str(pd.strides));
     check(epsilon >= DNNCOMPAT_BN_MIN_EPSILON, DNNCOMPAT_STATUS_BAD_PARAM,
           "epsilon {} is below CUDNN_BN_MIN_EPSILON ({})", epsilon, DNNCOMPAT_BN_MIN_EPSILON);
     if (lowp::is_low(xd.dtype)) {
         // HALF / BFLOAT16 data, FLOAT parameters (as cudnnDeriveBNTensorDescriptor gives): the
         // FLOAT path on FP32 shadows of x and y.
-        check(pd.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_BAD_PARAM,
-              "bnScaleBiasMeanVarDesc is {}, FLOAT expected for {} data", data_type_name(pd.dtype),
-              data_type_name(xd.dtype));
+        if (!(pd.dtype == DNNCOMPAT_DATA_FLOAT))
+            fail(DNNCOMPAT_STATUS_BAD_PARAM,
+                 "bnScaleBiasMeanVarDesc is {}, FLOAT expected for {} data", data_type_name(pd.dtype),
+                 data_type_name(xd.dtype));
         lowp::Shadows s(h, xd.dtype, kApi);
         const auto x32 = s.in(xd, x);
         const auto y32 = s.out(yd, y, beta != 0.0f);
@@ -143,44 +142,36 @@ void bn_forward_inference(dnncompatContext &h, dnncompatBatchNormMode_t mode, fl
         s.finish();
         return;
     }
-    check(xd.dtype == DNNCOMPAT_DATA_FLOAT && pd.dtype == DNNCOMPAT_DATA_FLOAT,
-          DNNCOMPAT_STATUS_NOT_SUPPORTED, "only FLOAT batch norm is implemented (x is {}, params {})",
-          data_type_name(xd.dtype), data_type_name(pd.dtype));
+    if (!(xd.dtype == DNNCOMPAT_DATA_FLOAT && pd.dtype == DNNCOMPAT_DATA_FLOAT))
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "only FLOAT batch norm is implemented (x is {}, params {})",
+             data_type_name(xd.dtype), data_type_name(pd.dtype));
 
     if (per_activation(mode)) diag::emit("DNNC-BN-MODE-PER_ACTIVATION", kApi);
     const auto plan = make_plan(h, mode, alpha, beta, xd, yd, epsilon);
 
     char *temp = static_cast<char *>(h.temp_buffer(plan->temp_bytes));
+    const auto &e = h.engine;
     const void *src = x;
     std::size_t used = 0;
     if (plan->reorder_in) {
-        dnnl::memory from(plan->x_md, h.engine, const_cast<void *>(x));
-        dnnl::memory to(plan->packed_md, h.engine, temp);
+        dnnl::memory from = plan->mem_x.at(e, plan->x_md, x);
+        dnnl::memory to = plan->mem_packed.at(e, plan->packed_md, temp);
         plan->pack_x.execute(h.stream, from, to);
         src = temp;
         used = static_cast<std::size_t>(element_count(xd.dims)) * 4;
     }
     void *bn_dst = plan->direct_out ? y : temp + used;
 
-    const int64_t channels = plan->bn_md.dims()[1];
-    const md param_md({channels}, dt::f32, {1});
-    auto param = [&](const void *p) {
-        return dnnl::memory(param_md, h.engine, const_cast<void *>(p));
-    };
-    plan->bn.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(plan->bn_md, h.engine, const_cast<void *>(src))},
-                                {DNNL_ARG_DST, dnnl::memory(plan->bn_md, h.engine, bn_dst)},
-                                {DNNL_ARG_MEAN, param(mean)},
-                                {DNNL_ARG_VARIANCE, param(var)},
-                                {DNNL_ARG_SCALE, param(scale)},
-                                {DNNL_ARG_SHIFT, param(bias)}});
+    plan->bn.execute(h.stream, {{DNNL_ARG_SRC, plan->mem_src.at(e, plan->bn_md, src)},
+                                {DNNL_ARG_DST, plan->mem_dst.at(e, plan->bn_md, bn_dst)},
+                                {DNNL_ARG_MEAN, plan->mem_mean.at(e, plan->param_md, mean)},
+                                {DNNL_ARG_VARIANCE, plan->mem_var.at(e, plan->param_md, var)},
+                                {DNNL_ARG_SCALE, plan->mem_scale.at(e, plan->param_md, scale)},
+                                {DNNL_ARG_SHIFT, plan->mem_shift.at(e, plan->param_md, bias)}});
     if (!plan->direct_out) {
         const md tmp_md = per_activation(mode) ? plan->packed_md : plan->x_md;
-        std::unordered_map<int, dnnl::memory> args;
-        int i = 0;
-        if (beta != 0.0f) args.emplace(DNNL_ARG_MULTIPLE_SRC + i++, dnnl::memory(plan->y_md, h.engine, y));
-        args.emplace(DNNL_ARG_MULTIPLE_SRC + i, dnnl::memory(tmp_md, h.engine, bn_dst));
-        args.emplace(DNNL_ARG_DST, dnnl::memory(plan->y_md, h.engine, y));
-        plan->blend.execute(h.stream, args);
+        run_blend(h.stream, plan->blend, plan->mem_y.at(e, plan->y_md, y), plan->mem_tmp.at(e, tmp_md, bn_dst),
+                  beta != 0.0f);
     }
     h.stream.wait();
 }

@@ -5,6 +5,7 @@
 #include "core/support.hpp"
 #include "norm/batchnorm.hpp"
 #include "ops/activation.hpp"
+#include "core/blend.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -82,8 +83,9 @@ bool has_add(dnncompatBatchNormOps_t ops) { return ops == DNNCOMPAT_BATCHNORM_OP
 void check_ops(const char *api, dnncompatBatchNormOps_t ops, const dnncompatActivationStruct *act) {
     enums::check("cudnnBatchNormOps_t", ops, "bnOps");
     if (!has_activation(ops)) return;
-    check(act != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "bnOps {} needs an activationDesc",
-          enums::describe("cudnnBatchNormOps_t", ops));
+    if (!(act != nullptr))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "bnOps {} needs an activationDesc",
+             enums::describe("cudnnBatchNormOps_t", ops));
     const auto *a = live(act);
     check(a->is_set, DNNCOMPAT_STATUS_BAD_PARAM, "activationDesc has not been set");
     if (a->mode != DNNCOMPAT_ACTIVATION_RELU)
@@ -93,10 +95,12 @@ void check_ops(const char *api, dnncompatBatchNormOps_t ops, const dnncompatActi
 
 void check_data(const char *api, const dnncompatTensorStruct &xd, const dnncompatTensorStruct &other,
                 const char *what) {
-    check(other.dims == xd.dims, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but {} is {}",
-          dims_str(xd.dims), what, dims_str(other.dims));
-    check(other.dtype == xd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but {} is {}",
-          data_type_name(xd.dtype), what, data_type_name(other.dtype));
+    if (!(other.dims == xd.dims))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but {} is {}",
+             dims_str(xd.dims), what, dims_str(other.dims));
+    if (!(other.dtype == xd.dtype))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but {} is {}",
+             data_type_name(xd.dtype), what, data_type_name(other.dtype));
 }
 
 void check_common(const char *api, dnncompatBatchNormMode_t mode, const dnncompatTensorStruct &xd,
@@ -105,19 +109,21 @@ void check_common(const char *api, dnncompatBatchNormMode_t mode, const dnncompa
     check(xd.dims.size() == 4 || xd.dims.size() == 5, DNNCOMPAT_STATUS_NOT_SUPPORTED,
           "batch norm of a {}-d tensor: only 4-d and 5-d tensors are supported", xd.dims.size());
     const dims_t want = bn_param_dims(xd.dims, mode);
-    check(pd.dims == want, DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} of x {} needs {}", pname,
-          dims_str(pd.dims), enums::describe("cudnnBatchNormMode_t", mode), dims_str(xd.dims),
-          dims_str(want));
-    check(pd.strides == packed_strides(pd.dims, DNNCOMPAT_TENSOR_NCHW),
-          DNNCOMPAT_STATUS_NOT_SUPPORTED, "{} must be packed, strides are {}", pname,
-          dims_str(pd.strides));
+    if (!(pd.dims == want))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} of x {} needs {}", pname,
+             dims_str(pd.dims), enums::describe("cudnnBatchNormMode_t", mode), dims_str(xd.dims),
+             dims_str(want));
+    if (!(pd.strides == packed_strides(pd.dims, DNNCOMPAT_TENSOR_NCHW)))
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "{} must be packed, strides are {}", pname,
+             dims_str(pd.strides));
     check(epsilon >= DNNCOMPAT_BN_MIN_EPSILON, DNNCOMPAT_STATUS_BAD_PARAM,
           "epsilon {} is below CUDNN_BN_MIN_EPSILON ({})", epsilon, DNNCOMPAT_BN_MIN_EPSILON);
     lowp::check_data_type(xd.dtype, api); // HALF / BFLOAT16 run through FP32 shadows
     // Parameters are FLOAT for FLOAT / HALF / BFLOAT16 data (DOUBLE data was refused above).
-    check(pd.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_BAD_PARAM,
-          "{} is {}, FLOAT expected for {} data", pname, data_type_name(pd.dtype),
-          data_type_name(xd.dtype));
+    if (!(pd.dtype == DNNCOMPAT_DATA_FLOAT))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "{} is {}, FLOAT expected for {} data", pname, data_type_name(pd.dtype),
+             data_type_name(xd.dtype));
 }
 
 dnnl::memory vec(dnncompatContext &h, int64_t n, const void *p) {
@@ -129,27 +135,11 @@ void run_reorder(dnncompatContext &h, const dnnl::reorder &r, dnnl::memory from,
     r.execute(h.stream, from, to);
 }
 
-dnnl::sum make_blend(dnncompatContext &h, const md &out_md, const md &tmp_md, float alpha,
-                     float beta) {
-    std::vector<float> scales;
-    std::vector<md> srcs;
-    if (beta != 0.0f) {
-        scales.push_back(beta);
-        srcs.push_back(out_md);
-    }
-    scales.push_back(alpha);
-    srcs.push_back(tmp_md);
-    return dnnl::sum(dnnl::sum::primitive_desc(out_md, scales, srcs, h.engine));
-}
-
-void run_blend(dnncompatContext &h, const dnnl::sum &blend, const md &out_md, void *out,
-               const md &tmp_md, void *tmp, float beta) {
-    std::unordered_map<int, dnnl::memory> args;
-    int i = 0;
-    if (beta != 0.0f) args.emplace(DNNL_ARG_MULTIPLE_SRC + i++, dnnl::memory(out_md, h.engine, out));
-    args.emplace(DNNL_ARG_MULTIPLE_SRC + i, dnnl::memory(tmp_md, h.engine, tmp));
-    args.emplace(DNNL_ARG_DST, dnnl::memory(out_md, h.engine, out));
-    blend.execute(h.stream, args);
+// out (out_md) = alpha * tmp (tmp_md) + beta * out, through core/blend.hpp's sum.
+void blend_into(dnncompatContext &h, const dnnl::sum &blend, const md &out_md, void *out, const md &tmp_md,
+                void *tmp, float beta) {
+    run_blend(h.stream, blend, dnnl::memory(out_md, h.engine, out), dnnl::memory(tmp_md, h.engine, tmp),
+              beta != 0.0f);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,7 +192,7 @@ std::shared_ptr<FwdPlan> fwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
                                            dnnl::algorithm::eltwise_relu, p->l.data_md, 0.0f, 0.0f);
             p->relu = dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(ed, h.engine));
         }
-        if (!p->direct_out) p->blend = make_blend(h, p->y_md, p->l.data_md, alpha, beta);
+        if (!p->direct_out) p->blend = blend_sum(h.engine, p->y_md, p->l.data_md, alpha, beta);
         TempLayout t;
         if (p->pack_x) p->off_x = t.add(p->l.bytes);
         if (!p->direct_out) p->off_out = t.add(p->l.bytes);
@@ -287,7 +277,7 @@ std::shared_ptr<BwdPlan> bwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
                 p->dz_out = reorder(p->l.data_md, p->dz_md);
             }
         }
-        if (!p->direct_out) p->blend = make_blend(h, p->dx_md, p->l.data_md, alpha, beta);
+        if (!p->direct_out) p->blend = blend_sum(h.engine, p->dx_md, p->l.data_md, alpha, beta);
 
         TempLayout t;
         const std::size_t cbytes = static_cast<std::size_t>(p->l.channels) * 4;
@@ -332,8 +322,9 @@ void bn_backward_check(const char *api, dnncompatBatchNormMode_t mode, const BnF
     check_data(api, xd, dxd, "dxDesc");
     check_ops(api, fusion.ops, act);
     if (has_activation(fusion.ops)) {
-        check(fusion.yd != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "bnOps {} needs yDesc",
-              enums::describe("cudnnBatchNormOps_t", fusion.ops));
+        if (!(fusion.yd != nullptr))
+            fail(DNNCOMPAT_STATUS_BAD_PARAM, "bnOps {} needs yDesc",
+                 enums::describe("cudnnBatchNormOps_t", fusion.ops));
         check_data(api, xd, *fusion.yd, "yDesc");
     }
     if (has_add(fusion.ops)) {
@@ -398,7 +389,7 @@ void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNor
                                                                   const_cast<void *>(fusion.z))},
                                     {DNNL_ARG_DST, out_mem}});
     if (p->act) p->relu.execute(h.stream, {{DNNL_ARG_SRC, out_mem}, {DNNL_ARG_DST, out_mem}});
-    if (!p->direct_out) run_blend(h, p->blend, p->y_md, y, p->l.data_md, out, beta);
+    if (!p->direct_out) blend_into(h, p->blend, p->y_md, y, p->l.data_md, out, beta);
     h.stream.wait();
 
     // O(C) bookkeeping oneDNN has no primitive for: saved statistics and the running averages
@@ -528,7 +519,7 @@ void bn_backward(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t 
                              {DNNL_ARG_DIFF_SRC, mem(p->l.bn_md, out)},
                              {DNNL_ARG_DIFF_SCALE, vec(h, C, ds)},
                              {DNNL_ARG_DIFF_SHIFT, vec(h, C, db)}});
-    if (!p->direct_out) run_blend(h, p->blend, p->dx_md, dx, p->l.data_md, out, beta_d);
+    if (!p->direct_out) blend_into(h, p->blend, p->dx_md, dx, p->l.data_md, out, beta_d);
     h.stream.wait();
 
     // Parameter-gradient blend, O(C): dscale = alpha * d + beta * dscale (not read when beta = 0).

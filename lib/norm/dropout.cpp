@@ -93,9 +93,10 @@ std::size_t dropout_reserve_bytes(const dnncompatTensorStruct &xd) {
 void dropout_run(dnncompatContext &h, const char *api, bool forward, const dnncompatDropoutStruct &d,
                  const dnncompatTensorStruct &xd, const void *x, const dnncompatTensorStruct &yd,
                  void *y, void *reserve, std::size_t reserve_bytes) {
-    check(xd.dims == yd.dims, DNNCOMPAT_STATUS_BAD_PARAM, "{} dims {} differ from {} dims {}",
-          forward ? "xdesc" : "dydesc", dims_str(xd.dims), forward ? "ydesc" : "dxdesc",
-          dims_str(yd.dims));
+    if (!(xd.dims == yd.dims))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} dims {} differ from {} dims {}",
+             forward ? "xdesc" : "dydesc", dims_str(xd.dims), forward ? "ydesc" : "dxdesc",
+             dims_str(yd.dims));
     check(xd.dtype == yd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "data types differ");
     lowp::check_data_type(xd.dtype, api);
     const std::size_t need = dropout_reserve_bytes(xd);

@@ -33,12 +33,13 @@ dnncompatBatchNormOps_t norm_to_bn_ops(dnncompatNormOps_t ops) {
 
 void check_mean_var_desc(const dnncompatTensorStruct &scale_bias, const dnncompatTensorStruct &mean_var,
                          const char *sb_name, const char *mv_name) {
-    check(mean_var.dims == scale_bias.dims, DNNCOMPAT_STATUS_BAD_PARAM,
-          "{} is {} but {} is {} (groupCnt 1 needs equal shapes)", mv_name,
-          dims_str(mean_var.dims), sb_name, dims_str(scale_bias.dims));
-    check(mean_var.strides == packed_strides(mean_var.dims, DNNCOMPAT_TENSOR_NCHW),
-          DNNCOMPAT_STATUS_NOT_SUPPORTED, "{} must be packed, strides are {}", mv_name,
-          dims_str(mean_var.strides));
+    if (!(mean_var.dims == scale_bias.dims))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "{} is {} but {} is {} (groupCnt 1 needs equal shapes)", mv_name,
+             dims_str(mean_var.dims), sb_name, dims_str(scale_bias.dims));
+    if (!(mean_var.strides == packed_strides(mean_var.dims, DNNCOMPAT_TENSOR_NCHW)))
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "{} must be packed, strides are {}", mv_name,
+             dims_str(mean_var.strides));
     check(mean_var.dtype == scale_bias.dtype, DNNCOMPAT_STATUS_BAD_PARAM,
           "{} and {} data types differ", mv_name, sb_name);
 }

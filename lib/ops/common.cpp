@@ -1,4 +1,5 @@
 #include "ops/common.hpp"
+#include "core/blend.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -25,10 +26,12 @@ std::size_t align64(std::size_t bytes) { return (bytes + 63) / 64 * 64; }
 
 void check_same_shape(const dnncompatTensorStruct &a, const char *an, const dnncompatTensorStruct &b,
                       const char *bn) {
-    check(a.dims == b.dims, DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} is {}", an,
-          dims_str(a.dims), bn, dims_str(b.dims));
-    check(a.dtype == b.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} is {}", an,
-          data_type_name(a.dtype), bn, data_type_name(b.dtype));
+    if (!(a.dims == b.dims))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} is {}", an,
+             dims_str(a.dims), bn, dims_str(b.dims));
+    if (!(a.dtype == b.dtype))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} is {}", an,
+             data_type_name(a.dtype), bn, data_type_name(b.dtype));
 }
 
 void check_float(const dnncompatTensorStruct &t, const char *api) { check_compute_type(t.dtype, api); }
@@ -37,25 +40,12 @@ Blend::Blend(const dnnl::engine &e, const md &y_md, const md &r_md, float alpha,
     : direct_(can_be_direct(alpha, beta) && y_md == r_md), reads_y_(beta != 0.0f), y_md_(y_md),
       r_md_(r_md) {
     if (direct_) return;
-    std::vector<float> scales;
-    std::vector<md> srcs;
-    if (reads_y_) {
-        scales.push_back(beta);
-        srcs.push_back(y_md);
-    }
-    scales.push_back(alpha);
-    srcs.push_back(r_md);
-    sum_ = dnnl::sum(dnnl::sum::primitive_desc(y_md, scales, srcs, e));
+    sum_ = blend_sum(e, y_md, r_md, alpha, beta);
 }
 
 void Blend::run(dnncompatContext &h, const void *r, void *y) const {
     if (direct_) return;
-    std::unordered_map<int, dnnl::memory> args;
-    int i = 0;
-    if (reads_y_) args.emplace(DNNL_ARG_MULTIPLE_SRC + i++, mem(h, y_md_, y));
-    args.emplace(DNNL_ARG_MULTIPLE_SRC + i, mem(h, r_md_, r));
-    args.emplace(DNNL_ARG_DST, mem(h, y_md_, y));
-    sum_.execute(h.stream, args);
+    run_blend(h.stream, sum_, mem(h, y_md_, y), mem(h, r_md_, r), reads_y_);
 }
 
 bool any_nan(const void *data, const dims_t &dims, const dims_t &strides) {

@@ -4,6 +4,8 @@
 #include "core/low_precision.hpp"
 #include "core/support.hpp"
 #include "ops/common.hpp"
+#include "core/bound_memory.hpp"
+#include "core/plan_key.hpp"
 
 #include <cmath>
 #include <limits>
@@ -43,11 +45,13 @@ struct Geometry {
 Geometry geometry(const dnncompatPoolingStruct &p, const dims_t &x_dims, const dims_t &y_dims,
                   const char *xn, const char *yn) {
     const std::size_t nb = p.window.size();
-    check(x_dims.size() == nb + 2 && y_dims.size() == nb + 2, DNNCOMPAT_STATUS_BAD_PARAM,
-          "pooling descriptor has {} spatial dims but {} is {} and {} is {}", nb, xn,
-          dims_str(x_dims), yn, dims_str(y_dims));
-    check(x_dims[0] == y_dims[0] && x_dims[1] == y_dims[1], DNNCOMPAT_STATUS_BAD_PARAM,
-          "{} {} and {} {} differ in N or C", xn, dims_str(x_dims), yn, dims_str(y_dims));
+    if (!(x_dims.size() == nb + 2 && y_dims.size() == nb + 2))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "pooling descriptor has {} spatial dims but {} is {} and {} is {}", nb, xn,
+             dims_str(x_dims), yn, dims_str(y_dims));
+    if (!(x_dims[0] == y_dims[0] && x_dims[1] == y_dims[1]))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "{} {} and {} {} differ in N or C", xn, dims_str(x_dims), yn, dims_str(y_dims));
     check(nb >= 1 && nb <= 3, DNNCOMPAT_STATUS_NOT_SUPPORTED,
           "pooling over {} spatial dims: oneDNN pools over 1 to 3", nb);
     Geometry g;
@@ -129,6 +133,7 @@ struct FwdPlan : CachedPlan {
     Blend blend;
     std::size_t temp_bytes = 0;
     std::string impl;
+    BoundMemory mem_x, mem_r; // pointed at each call's x and result (core/bound_memory.hpp)
 };
 
 struct BwdPlan : CachedPlan {
@@ -142,9 +147,9 @@ struct BwdPlan : CachedPlan {
     std::string impl;
 };
 
-std::string geometry_key(const Geometry &g) {
-    return fmt::format("{}/{}/{}/{}/{}", dims_str(g.in), dims_str(g.out), dims_str(g.window),
-                       dims_str(g.stride), dims_str(g.pad_l));
+// The geometry's part of a plan key (pad_r follows from the others).
+PlanKey &add_geometry(PlanKey &k, const Geometry &g) {
+    return k.add(g.in).add(g.out).add(g.window).add(g.stride).add(g.pad_l);
 }
 
 } // namespace
@@ -186,8 +191,9 @@ void set_pooling(dnncompatPoolingStruct *d, dnncompatPoolingMode_t mode,
 
 dims_t pooling_output_dims(const dnncompatPoolingStruct &p, const dims_t &x_dims) {
     const std::size_t nb = p.window.size();
-    check(x_dims.size() == nb + 2, DNNCOMPAT_STATUS_BAD_PARAM,
-          "pooling descriptor has {} spatial dims but the input tensor is {}", nb, dims_str(x_dims));
+    if (!(x_dims.size() == nb + 2))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "pooling descriptor has {} spatial dims but the input tensor is {}", nb, dims_str(x_dims));
     dims_t out{x_dims[0], x_dims[1]};
     for (std::size_t i = 0; i < nb; ++i) {
         const int64_t padded = x_dims[i + 2] + 2 * p.pad[i];
@@ -203,8 +209,9 @@ std::string pooling_forward(dnncompatContext &h, const dnncompatPoolingStruct &p
                             const dnncompatTensorStruct &xd, const void *x, float beta,
                             const dnncompatTensorStruct &yd, void *y) {
     constexpr const char *api = "cudnnPoolingForward";
-    check(xd.dtype == yd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
-          data_type_name(xd.dtype), data_type_name(yd.dtype));
+    if (!(xd.dtype == yd.dtype))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
+             data_type_name(xd.dtype), data_type_name(yd.dtype));
     const Geometry g = geometry(p, xd.dims, yd.dims, "xDesc", "yDesc");
     if (lowp::is_low(xd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
         lowp::Shadows s(h, xd.dtype, api);
@@ -233,9 +240,8 @@ std::string pooling_forward(dnncompatContext &h, const dnncompatPoolingStruct &p
             diag::emit("DNNC-POOL-PROPAGATE_NAN", api);
         }
     }
-    const std::string key = fmt::format("poolf/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(p.mode),
-                                        geometry_key(g), dims_str(xd.dims), dims_str(xd.strides),
-                                        dims_str(yd.dims), dims_str(yd.strides), alpha, beta);
+    PlanKey key("poolf");
+    add_geometry(key.add(p.mode), g).add(xd.dims).add(xd.strides).add(yd.dims).add(yd.strides).add(alpha).add(beta);
     auto plan = h.plan<FwdPlan>(key, [&] {
         auto pl = std::make_shared<FwdPlan>();
         pl->x_md = strided_md(xd.dims, xd.strides);
@@ -254,8 +260,8 @@ std::string pooling_forward(dnncompatContext &h, const dnncompatPoolingStruct &p
         return pl;
     });
     void *r = plan->blend.direct() ? y : h.temp_buffer(plan->temp_bytes);
-    plan->prim.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->x_md, x)},
-                                  {DNNL_ARG_DST, mem(h, plan->r_md, r)}});
+    plan->prim.execute(h.stream, {{DNNL_ARG_SRC, plan->mem_x.at(h.engine, plan->x_md, x)},
+                                  {DNNL_ARG_DST, plan->mem_r.at(h.engine, plan->r_md, r)}});
     h.stream.wait();
     if (!nan_flags.empty()) {
         // r has r_md's layout: y's strides (direct) or packed.
@@ -281,8 +287,9 @@ std::string pooling_backward(dnncompatContext &h, const dnncompatPoolingStruct &
     (void)y; // cuDNN passes y; the argmax is recomputed from x
     check_same_shape(yd, "yDesc", dyd, "dyDesc");
     check_same_shape(xd, "xDesc", dxd, "dxDesc");
-    check(xd.dtype == yd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
-          data_type_name(xd.dtype), data_type_name(yd.dtype));
+    if (!(xd.dtype == yd.dtype))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
+             data_type_name(xd.dtype), data_type_name(yd.dtype));
     const Geometry g = geometry(p, xd.dims, yd.dims, "xDesc", "yDesc");
     if (lowp::is_low(xd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
         lowp::Shadows s(h, xd.dtype, api);
@@ -302,10 +309,9 @@ std::string pooling_backward(dnncompatContext &h, const dnncompatPoolingStruct &
                           fmt::format("x {}, window {}, padding {}, stride {}, y {}",
                                       dims_str(xd.dims), dims_str(g.window), dims_str(g.pad_l),
                                       dims_str(g.stride), dims_str(yd.dims)));
-    const std::string key = fmt::format(
-        "poolb/{}/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(p.mode), geometry_key(g),
-        dims_str(xd.dims), dims_str(xd.strides), dims_str(dxd.strides), dims_str(yd.dims),
-        dims_str(dyd.strides), alpha, beta);
+    PlanKey key("poolb");
+    add_geometry(key.add(p.mode), g).add(xd.dims).add(xd.strides).add(dxd.strides).add(yd.dims).add(dyd.strides);
+    key.add(alpha).add(beta);
     auto plan = h.plan<BwdPlan>(key, [&] {
         auto pl = std::make_shared<BwdPlan>();
         const auto alg = pool_alg(p.mode);

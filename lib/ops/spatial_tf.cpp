@@ -66,26 +66,31 @@ dnncompatTensorStruct grid_desc(const dnncompatSpatialTransformerStruct &d) {
 // x (or dx) [N, C, H_in, W_in] of the descriptor's N and C and data type.
 void check_input(const dnncompatSpatialTransformerStruct &d, const dnncompatTensorStruct &t,
                  const char *what, const char *api) {
-    check(t.dims.size() == 4, DNNCOMPAT_STATUS_BAD_PARAM, "{} is {}: a 4-d tensor is required",
-          what, dims_str(t.dims));
-    check(t.dims[0] == d.dims[0] && t.dims[1] == d.dims[1], DNNCOMPAT_STATUS_BAD_PARAM,
-          "{} is {} but the spatial transformer descriptor's N, C are {}, {}", what,
-          dims_str(t.dims), d.dims[0], d.dims[1]);
-    check(t.dtype == d.dtype, DNNCOMPAT_STATUS_BAD_PARAM,
-          "{} is {} but the spatial transformer descriptor is {}", what, data_type_name(t.dtype),
-          data_type_name(d.dtype));
+    if (!(t.dims.size() == 4))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {}: a 4-d tensor is required",
+             what, dims_str(t.dims));
+    if (!(t.dims[0] == d.dims[0] && t.dims[1] == d.dims[1]))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "{} is {} but the spatial transformer descriptor's N, C are {}, {}", what,
+             dims_str(t.dims), d.dims[0], d.dims[1]);
+    if (!(t.dtype == d.dtype))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "{} is {} but the spatial transformer descriptor is {}", what, data_type_name(t.dtype),
+             data_type_name(d.dtype));
     check_float(t, api);
 }
 
 // y (or dy): exactly the descriptor's dims and data type.
 void check_output(const dnncompatSpatialTransformerStruct &d, const dnncompatTensorStruct &t,
                   const char *what, const char *api) {
-    check(t.dims == d.dims, DNNCOMPAT_STATUS_BAD_PARAM,
-          "{} is {} but the spatial transformer descriptor's output is {}", what,
-          dims_str(t.dims), dims_str(d.dims));
-    check(t.dtype == d.dtype, DNNCOMPAT_STATUS_BAD_PARAM,
-          "{} is {} but the spatial transformer descriptor is {}", what, data_type_name(t.dtype),
-          data_type_name(d.dtype));
+    if (!(t.dims == d.dims))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "{} is {} but the spatial transformer descriptor's output is {}", what,
+             dims_str(t.dims), dims_str(d.dims));
+    if (!(t.dtype == d.dtype))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "{} is {} but the spatial transformer descriptor is {}", what, data_type_name(t.dtype),
+             data_type_name(d.dtype));
     check_float(t, api);
 }
 
@@ -230,9 +235,10 @@ std::string spatial_tf_sampler_forward(dnncompatContext &h,
     constexpr const char *api = "cudnnSpatialTfSamplerForward";
     check_grid_type(d, api);
     if (lowp::is_low(d.dtype)) {
-        check(xd.dtype == d.dtype && yd.dtype == d.dtype, DNNCOMPAT_STATUS_BAD_PARAM,
-              "xDesc is {}, yDesc {}, but the spatial transformer descriptor is {}",
-              data_type_name(xd.dtype), data_type_name(yd.dtype), data_type_name(d.dtype));
+        if (!(xd.dtype == d.dtype && yd.dtype == d.dtype))
+            fail(DNNCOMPAT_STATUS_BAD_PARAM,
+                 "xDesc is {}, yDesc {}, but the spatial transformer descriptor is {}",
+                 data_type_name(xd.dtype), data_type_name(yd.dtype), data_type_name(d.dtype));
         lowp::Shadows s(h, d.dtype, api);
         const auto x32 = s.in(xd, x);
         const auto g32 = s.in(grid_desc(d), grid);
@@ -287,11 +293,11 @@ std::string spatial_tf_sampler_backward(dnncompatContext &h,
     constexpr const char *api = "cudnnSpatialTfSamplerBackward";
     check_grid_type(d, api);
     if (lowp::is_low(d.dtype)) {
-        check(xd.dtype == d.dtype && dxd.dtype == d.dtype && dyd.dtype == d.dtype,
-              DNNCOMPAT_STATUS_BAD_PARAM,
-              "xDesc is {}, dxDesc {}, dyDesc {}, but the spatial transformer descriptor is {}",
-              data_type_name(xd.dtype), data_type_name(dxd.dtype), data_type_name(dyd.dtype),
-              data_type_name(d.dtype));
+        if (!(xd.dtype == d.dtype && dxd.dtype == d.dtype && dyd.dtype == d.dtype))
+            fail(DNNCOMPAT_STATUS_BAD_PARAM,
+                 "xDesc is {}, dxDesc {}, dyDesc {}, but the spatial transformer descriptor is {}",
+                 data_type_name(xd.dtype), data_type_name(dxd.dtype), data_type_name(dyd.dtype),
+                 data_type_name(d.dtype));
         lowp::Shadows s(h, d.dtype, api);
         const auto x32 = s.in(xd, x);
         const auto dy32 = s.in(dyd, dy);

@@ -111,12 +111,14 @@ Bufs bufs(const char *name, const RunArgs &a) {
 // The per-call checks of run(): applicable, workspace large enough.
 void check_call(const Solver &s, const conv::Problem &p, Direction d, const RunArgs &a) {
     const Applicability ok = s.applicable(p, d);
-    check(ok.ok, DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", s.name(), direction_name(d),
-          p.key(), ok.reason);
+    if (!(ok.ok))
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", s.name(), direction_name(d),
+             p.key(), ok.reason);
     const std::size_t need = s.workspace(p, d);
-    check(a.workspace_size >= need && (need == 0 || a.workspace != nullptr), DNNCOMPAT_STATUS_BAD_PARAM,
-          "solver {} needs {} bytes of workspace for {} {}, got {} at {}", s.name(), need, direction_name(d),
-          p.key(), a.workspace_size, a.workspace);
+    if (!(a.workspace_size >= need && (need == 0 || a.workspace != nullptr)))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "solver {} needs {} bytes of workspace for {} {}, got {} at {}", s.name(), need, direction_name(d),
+             p.key(), a.workspace_size, a.workspace);
 }
 
 // ---------------------------------------------------------------------------------------------

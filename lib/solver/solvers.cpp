@@ -63,8 +63,9 @@ std::shared_ptr<const Prepared> prepare(const conv::Problem &p, Direction d, con
     auto pd = onednn::find(p, d, impl.name, impl.user_layout, impl.winograd);
     // An implementation oneDNN chose with format_tag::any may have resolved to the caller's layout.
     if (!pd && impl.user_layout) pd = onednn::find(p, d, impl.name, false, impl.winograd);
-    check(pd.has_value(), DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN no longer offers {} for {} {}", impl.name,
-          direction_name(d), p.key());
+    if (!(pd.has_value()))
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN no longer offers {} for {} {}", impl.name,
+             direction_name(d), p.key());
     auto r = std::make_shared<Prepared>();
     if (d == Direction::fwd) r->prim = dnnl::convolution_forward(pd->fwd);
     else if (d == Direction::bwd_data) r->prim = dnnl::convolution_backward_data(pd->bwd_data);
@@ -206,8 +207,9 @@ protected:
 
 void OnednnSolver::run(const conv::Problem &p, Direction d, const RunArgs &a) const {
     const Applicability ok = applicable(p, d);
-    check(ok.ok, DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name_, direction_name(d),
-          p.key(), ok.reason);
+    if (!(ok.ok))
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name_, direction_name(d),
+             p.key(), ok.reason);
     check(p.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED,
           "solver {} runs FLOAT data only (HALF and BFLOAT16 problems go through lib/conv's FP32 copies)",
           name_);
@@ -216,14 +218,16 @@ void OnednnSolver::run(const conv::Problem &p, Direction d, const RunArgs &a) co
           a.alpha, a.beta);
     check(a.x && a.w && a.y, DNNCOMPAT_STATUS_BAD_PARAM, "solver {}: x, w and y must not be null", name_);
     const std::size_t need = workspace(p, d);
-    check(a.workspace_size >= need, DNNCOMPAT_STATUS_BAD_PARAM,
-          "solver {} needs {} bytes of workspace for {} {}, got {}", name_, need, direction_name(d), p.key(),
-          a.workspace_size);
+    if (!(a.workspace_size >= need))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "solver {} needs {} bytes of workspace for {} {}, got {}", name_, need, direction_name(d), p.key(),
+             a.workspace_size);
     const auto prep = prepared(p, d, *pick(p, d));
     const Prepared &pr = *prep;
-    check(pr.bytes <= a.workspace_size && (pr.bytes == 0 || a.workspace != nullptr), DNNCOMPAT_STATUS_BAD_PARAM,
-          "solver {} needs a workspace of {} bytes for {} {}, got {} at {}", name_, pr.bytes, direction_name(d),
-          p.key(), a.workspace_size, a.workspace);
+    if (!(pr.bytes <= a.workspace_size && (pr.bytes == 0 || a.workspace != nullptr)))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM,
+             "solver {} needs a workspace of {} bytes for {} {}, got {} at {}", name_, pr.bytes, direction_name(d),
+             p.key(), a.workspace_size, a.workspace);
 
     using namespace conv::util;
     const dnnl::engine &e = onednn::engine();

@@ -164,13 +164,16 @@ void check_reduction(const dnncompatReduceTensorStruct &r, const dnncompatTensor
     check(ad.dims.size() == cd.dims.size(), BAD, "aDesc has {} dims but cDesc has {}", ad.dims.size(),
           cd.dims.size());
     for (std::size_t i = 0; i < ad.dims.size(); ++i)
-        check(cd.dims[i] == ad.dims[i] || cd.dims[i] == 1, BAD,
-              "cDesc {} is no reduction of aDesc {}: dim {} is {}, neither {} nor 1",
-              dims_str(cd.dims), dims_str(ad.dims), i, cd.dims[i], ad.dims[i]);
-    check(ad.dtype == cd.dtype, BAD, "aDesc is {} but cDesc is {}", data_type_name(ad.dtype),
-          data_type_name(cd.dtype));
-    check(r.comp_type == DNNCOMPAT_DATA_FLOAT || r.comp_type == DNNCOMPAT_DATA_DOUBLE, BAD,
-          "reduceTensorCompType {} is neither FLOAT nor DOUBLE", data_type_name(r.comp_type));
+        if (!(cd.dims[i] == ad.dims[i] || cd.dims[i] == 1))
+            fail(BAD,
+                 "cDesc {} is no reduction of aDesc {}: dim {} is {}, neither {} nor 1",
+                 dims_str(cd.dims), dims_str(ad.dims), i, cd.dims[i], ad.dims[i]);
+    if (!(ad.dtype == cd.dtype))
+        fail(BAD, "aDesc is {} but cDesc is {}", data_type_name(ad.dtype),
+             data_type_name(cd.dtype));
+    if (!(r.comp_type == DNNCOMPAT_DATA_FLOAT || r.comp_type == DNNCOMPAT_DATA_DOUBLE))
+        fail(BAD,
+             "reduceTensorCompType {} is neither FLOAT nor DOUBLE", data_type_name(r.comp_type));
     check_compute_type(r.comp_type, api);
     lowp::check_data_type(ad.dtype, api); // HALF / BFLOAT16 A and C reduce in FP32
     if (r.indices == DNNCOMPAT_REDUCE_TENSOR_FLATTENED_INDICES && has_indices_op(r.op)) {

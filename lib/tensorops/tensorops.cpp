@@ -26,21 +26,24 @@ void check_broadcast(const dnncompatTensorStruct &x, const char *xn, const dnnco
                      const char *yn) {
     check_same_rank(x, xn, y, yn);
     for (std::size_t i = 0; i < x.dims.size(); ++i)
-        check(x.dims[i] == y.dims[i] || x.dims[i] == 1, BAD,
-              "{} {} cannot broadcast onto {} {}: dim {} is {}, neither {} nor 1", xn,
-              dims_str(x.dims), yn, dims_str(y.dims), i, x.dims[i], y.dims[i]);
+        if (!(x.dims[i] == y.dims[i] || x.dims[i] == 1))
+            fail(BAD,
+                 "{} {} cannot broadcast onto {} {}: dim {} is {}, neither {} nor 1", xn,
+                 dims_str(x.dims), yn, dims_str(y.dims), i, x.dims[i], y.dims[i]);
 }
 
 void check_same_dims(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y,
                      const char *yn) {
     check_same_rank(x, xn, y, yn);
-    check(x.dims == y.dims, BAD, "{} is {} but {} is {}", xn, dims_str(x.dims), yn, dims_str(y.dims));
+    if (!(x.dims == y.dims))
+        fail(BAD, "{} is {} but {} is {}", xn, dims_str(x.dims), yn, dims_str(y.dims));
 }
 
 void check_same_type(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y,
                      const char *yn) {
-    check(x.dtype == y.dtype, BAD, "{} is {} but {} is {}", xn, data_type_name(x.dtype), yn,
-          data_type_name(y.dtype));
+    if (!(x.dtype == y.dtype))
+        fail(BAD, "{} is {} but {} is {}", xn, data_type_name(x.dtype), yn,
+             data_type_name(y.dtype));
 }
 
 // Strides of x read with y's dims: zero along broadcast dims.
@@ -172,8 +175,9 @@ std::string op_tensor(dnncompatContext &h, const dnncompatOpTensorStruct &op, fl
     // cuDNN: DOUBLE data computes in DOUBLE, every other data type in FLOAT.
     const dnncompatDataType_t want = cd.dtype == DNNCOMPAT_DATA_DOUBLE ? DNNCOMPAT_DATA_DOUBLE
                                                                        : DNNCOMPAT_DATA_FLOAT;
-    check(op.comp_type == want, BAD, "opTensorCompType {} does not fit {} tensors (needs {})",
-          data_type_name(op.comp_type), data_type_name(cd.dtype), data_type_name(want));
+    if (!(op.comp_type == want))
+        fail(BAD, "opTensorCompType {} does not fit {} tensors (needs {})",
+             data_type_name(op.comp_type), data_type_name(cd.dtype), data_type_name(want));
     if (lowp::is_low(cd.dtype)) { // HALF / BFLOAT16 with FLOAT compute: FP32 shadows
         lowp::Shadows s(h, cd.dtype, api);
         const auto a32 = s.in(ad, a);

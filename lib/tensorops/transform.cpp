@@ -30,7 +30,8 @@ void check_same_rank(const dnncompatTensorStruct &x, const char *xn, const dnnco
 void check_same_dims(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y,
                      const char *yn) {
     check_same_rank(x, xn, y, yn);
-    check(x.dims == y.dims, BAD, "{} is {} but {} is {}", xn, dims_str(x.dims), yn, dims_str(y.dims));
+    if (!(x.dims == y.dims))
+        fail(BAD, "{} is {} but {} is {}", xn, dims_str(x.dims), yn, dims_str(y.dims));
 }
 
 // FLOAT in a plain layout on both sides: the original FP32 path (common.hpp's cached blend).
@@ -77,10 +78,11 @@ bool convertible(dnncompatDataType_t t) {
 // for any pair of differing descriptors cuDNN does not convert).
 void check_types(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y,
                  const char *yn) {
-    check(x.dtype == y.dtype || (convertible(x.dtype) && convertible(y.dtype)), BAD,
-          "{} is {} but {} is {}: only FLOAT, HALF, BFLOAT16, INT32, INT8, UINT8, INT8x4, UINT8x4 "
-          "and INT8x32 convert into one another",
-          xn, data_type_name(x.dtype), yn, data_type_name(y.dtype));
+    if (!(x.dtype == y.dtype || (convertible(x.dtype) && convertible(y.dtype))))
+        fail(BAD,
+             "{} is {} but {} is {}: only FLOAT, HALF, BFLOAT16, INT32, INT8, UINT8, INT8x4, UINT8x4 "
+             "and INT8x32 convert into one another",
+             xn, data_type_name(x.dtype), yn, data_type_name(y.dtype));
 }
 
 // The tensor's memory descriptor: its strides, or NCHW_VECT_C as oneDNN's blocked layout (one
@@ -186,8 +188,9 @@ void transform_tensor_ex(dnncompatContext &h, const dnncompatTensorTransformStru
     bool padded = false;
     for (std::size_t i = 0; i < sd.dims.size(); ++i) {
         const int64_t want = sd.dims[i] + t.pad_before[i] + t.pad_after[i];
-        check(dd.dims[i] == want, BAD, "destDesc dim {} is {} but srcDesc {} padded by {}+{} gives {}",
-              i, dd.dims[i], dims_str(sd.dims), t.pad_before[i], t.pad_after[i], want);
+        if (!(dd.dims[i] == want))
+            fail(BAD, "destDesc dim {} is {} but srcDesc {} padded by {}+{} gives {}",
+                 i, dd.dims[i], dims_str(sd.dims), t.pad_before[i], t.pad_after[i], want);
         padded = padded || t.pad_before[i] != 0 || t.pad_after[i] != 0;
     }
     check_types(sd, "srcDesc", dd, "destDesc");

@@ -90,6 +90,12 @@ std::vector<ng::Entry> make_table() {
         dnncompatScaleTensor(w.h, w.x, w.buf(), &two); // a compute call to report on
         return std::make_tuple(w.h, w.out<dnncompatRunInfo_t>());
     }));
+    t.push_back(entry("dnncompatSetWeightCacheMode", dnncompatSetWeightCacheMode,
+                      ARGS(w.h, DNNCOMPAT_WEIGHT_CACHE_CONSTANT)));
+    t.push_back(entry("dnncompatGetWeightCacheMode", dnncompatGetWeightCacheMode,
+                      ARGS(w.h, w.out<dnncompatWeightCacheMode_t>())));
+    t.push_back(entry("dnncompatInvalidateWeights", dnncompatInvalidateWeights, ARGS(w.h, w.buffer()))
+                    .with({allow(Mut::null, "w", "a null w drops the copies of every filter")}));
 
     // ---- Tensor descriptors --------------------------------------------------------------------
     t.push_back(entry("dnncompatCreateTensorDescriptor", dnncompatCreateTensorDescriptor,

@@ -189,6 +189,81 @@ TEST(WeightCache, DisabledByEnvironmentGivesIdenticalResults) {
     EXPECT_TRUE(dt::expect_close(c.forward_ref(w), c.forward(h, w), c.rtol, 1.0, c.y));
 }
 
+// CONSTANT mode: a found entry is served without reading w (the caller's promise), so an
+// in-place change is not seen until dnncompatInvalidateWeights; after it the result follows w
+// again. Backward data shares the cache, so the same holds there.
+TEST(WeightCache, ConstantModeTrustsTheCallerUntilInvalidated) {
+    dt::Handle h;
+    Conv c(DNNCOMPAT_CONVOLUTION);
+    dnncompatWeightCacheMode_t mode{};
+    ASSERT_OK(dnncompatGetWeightCacheMode(h, &mode));
+    EXPECT_EQ(mode, DNNCOMPAT_WEIGHT_CACHE_VERIFIED);
+    ASSERT_OK(dnncompatSetWeightCacheMode(h, DNNCOMPAT_WEIGHT_CACHE_CONSTANT));
+    ASSERT_OK(dnncompatGetWeightCacheMode(h, &mode));
+    EXPECT_EQ(mode, DNNCOMPAT_WEIGHT_CACHE_CONSTANT);
+
+    std::vector<float> w = dt::random_vector(dt::element_count(c.w), 21);
+    const std::vector<double> ref_old = c.forward_ref(w);
+    const std::vector<float> first = c.forward(h, w);
+    EXPECT_TRUE(dt::expect_close(ref_old, first, c.rtol, 1.0, c.y));
+    if (stats(h).misses == 0) GTEST_SKIP() << "no weight relayout on this CPU";
+    EXPECT_EQ(c.forward(h, w), first);
+    EXPECT_EQ(stats(h).trusted, 1u);
+
+    w[3] += 2.0f; // a broken promise: the old copy is served
+    EXPECT_EQ(c.forward(h, w), first);
+    EXPECT_EQ(stats(h).trusted, 2u);
+    EXPECT_EQ(stats(h).misses, 1u);
+
+    ASSERT_OK(dnncompatInvalidateWeights(h, w.data()));
+    EXPECT_EQ(stats(h).entries, 0u);
+    const std::vector<float> fresh = c.forward(h, w);
+    EXPECT_TRUE(dt::expect_close(c.forward_ref(w), fresh, c.rtol, 1.0, c.y)) << "invalidated copy served";
+    EXPECT_EQ(stats(h).misses, 2u);
+
+    // Back to VERIFIED: the entry made in CONSTANT mode carries its fingerprint, so it hits,
+    // and a change is seen again without invalidation.
+    ASSERT_OK(dnncompatSetWeightCacheMode(h, DNNCOMPAT_WEIGHT_CACHE_VERIFIED));
+    EXPECT_EQ(c.forward(h, w), fresh);
+    EXPECT_EQ(stats(h).misses, 2u);
+    w[3] -= 1.0f;
+    EXPECT_TRUE(dt::expect_close(c.forward_ref(w), c.forward(h, w), c.rtol, 1.0, c.y));
+    EXPECT_EQ(stats(h).misses, 3u);
+
+    // A null w drops everything; OFF keeps nothing and transforms into the workspace.
+    ASSERT_OK(dnncompatInvalidateWeights(h, nullptr));
+    EXPECT_EQ(stats(h).entries, 0u);
+    EXPECT_EQ(stats(h).bytes, 0u);
+    c.forward(h, w);
+    EXPECT_EQ(stats(h).entries, 1u);
+    ASSERT_OK(dnncompatSetWeightCacheMode(h, DNNCOMPAT_WEIGHT_CACHE_OFF));
+    EXPECT_EQ(stats(h).entries, 0u);
+    EXPECT_TRUE(dt::expect_close(c.forward_ref(w), c.forward(h, w), c.rtol, 1.0, c.y));
+    EXPECT_EQ(stats(h).bypasses, 1u);
+
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatSetWeightCacheMode(h, static_cast<dnncompatWeightCacheMode_t>(3)));
+}
+
+// DNNCOMPAT_WEIGHT_CACHE=constant sets a new handle's default; backward data trusts it too.
+TEST(WeightCache, ConstantModeFromEnvironment) {
+    ScopedEnv env("DNNCOMPAT_WEIGHT_CACHE", "constant");
+    dt::Handle h;
+    Conv c(DNNCOMPAT_CROSS_CORRELATION);
+    std::vector<float> w = dt::random_vector(dt::element_count(c.w), 22);
+    const std::vector<float> first = c.backward_data(h, w);
+    EXPECT_TRUE(dt::expect_close(c.backward_data_ref(w), first, c.rtol, 1.0, c.x));
+    dnncompatWeightCacheMode_t mode{};
+    ASSERT_OK(dnncompatGetWeightCacheMode(h, &mode));
+    EXPECT_EQ(mode, DNNCOMPAT_WEIGHT_CACHE_CONSTANT);
+    if (stats(h).misses == 0) GTEST_SKIP() << "no weight relayout on this CPU";
+    w[0] += 1.0f;
+    EXPECT_EQ(c.backward_data(h, w), first);
+    EXPECT_EQ(stats(h).trusted, 1u);
+    ASSERT_OK(dnncompatInvalidateWeights(h, w.data()));
+    EXPECT_TRUE(dt::expect_close(c.backward_data_ref(w), c.backward_data(h, w), c.rtol, 1.0, c.x));
+}
+
 // A cap that holds one 16x16x3x3 entry: three weight tensors in turn evict each other, every
 // result correct; a cap below one entry bypasses the cache.
 TEST(WeightCache, EvictionUnderTinyCap) {
