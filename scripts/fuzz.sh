@@ -7,7 +7,7 @@
 #   scripts/fuzz.sh BUILD_DIR [SECONDS_PER_TARGET (20)] [TARGET...]
 #
 # BUILD_DIR is a clang build configured with -DDNNCOMPAT_FUZZ=ON and
-# CMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined",
+# CMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" (scripts/sanitize.sh),
 # built with `cmake --build BUILD_DIR --target fuzz`. FUZZ_WORK=DIR keeps the corpora and the
 # crashers there (default: a temporary folder, removed unless something crashed).
 set -euo pipefail

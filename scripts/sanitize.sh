@@ -38,12 +38,10 @@ dir=build-sanitize
 ./scripts/setup.sh build
 
 flags="-O0 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+# DNNCOMPAT_FUZZ=ON: the fuzzers, and libFuzzer's coverage instrumentation of the library
+# (tests/fuzz/CMakeLists.txt).
 fuzz=OFF
-if [ "$fuzz_seconds" != 0 ]; then
-  # Coverage instrumentation for libFuzzer everywhere; only the fuzz targets link libFuzzer itself.
-  flags="$flags -fsanitize=fuzzer-no-link"
-  fuzz=ON
-fi
+[ "$fuzz_seconds" != 0 ] && fuzz=ON
 # Warnings are the g++ build's business (scripts/test.sh, -Werror in CI); clang's own set is not
 # enforced here (the top-level CMakeLists turns -Werror on whenever CI is set: unset it).
 env -u CI CC=clang CXX=clang++ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG= -DCMAKE_C_FLAGS_DEBUG= \
