@@ -4,6 +4,7 @@
 #include "core/low_precision.hpp"
 #include "core/support.hpp"
 #include "norm/batchnorm.hpp"
+#include "norm/channel_stats.hpp"
 #include "ops/activation.hpp"
 #include "core/blend.hpp"
 
@@ -32,6 +33,7 @@ struct Layout {
     dims_t strides;      // canonical strides over x's dims
     md data_md;          // x's dims with the canonical strides
     md bn_md;            // what batch normalization sees
+    dims_t bn_dims, bn_strides; // bn_md's dims and strides: channel_stats' view
     int64_t channels = 0;
     int64_t count = 0;   // values reduced per channel
     std::size_t bytes = 0;
@@ -49,12 +51,16 @@ Layout layout_for(const dnncompatTensorStruct &xd, dnncompatBatchNormMode_t mode
             strides.push_back(1);
         }
         l.bn_md = strided(dims, strides);
+        l.bn_dims = dims;
+        l.bn_strides = strides;
         l.channels = chw;
         l.count = xd.dims[0];
         l.bytes = static_cast<std::size_t>(total) * 4;
     } else {
         l.strides = xd.strides;
         l.bn_md = strided(xd.dims, xd.strides);
+        l.bn_dims = xd.dims;
+        l.bn_strides = xd.strides;
         l.channels = xd.dims[1];
         l.count = total / xd.dims[1];
         l.bytes = static_cast<std::size_t>(span_elements(xd.dims, xd.strides)) * 4;
@@ -74,6 +80,20 @@ struct TempLayout {
 };
 
 const auto kTrainFlags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+// Forward training normalises with statistics dnncompat computes in double (channel_stats):
+// oneDNN's own are FP32 sums whose error grows with the count.
+const auto kGivenStatsFlags = kTrainFlags | dnnl::normalization_flags::use_global_stats;
+
+// Per-channel mean and biased variance of the packed x at `src`: in double into dmean / dvar,
+// rounded to FP32 into mean / var for oneDNN.
+void batch_stats(const Layout &l, const void *src, double *dmean, double *dvar, float *mean,
+                 float *var) {
+    channel_stats(static_cast<const float *>(src), l.bn_dims, l.bn_strides, dmean, dvar);
+    for (int64_t c = 0; c < l.channels; ++c) {
+        mean[c] = static_cast<float>(dmean[c]);
+        var[c] = static_cast<float>(dvar[c]);
+    }
+}
 
 std::string act_key(dnncompatBatchNormOps_t ops) { return std::to_string(static_cast<int>(ops)); }
 
@@ -154,7 +174,8 @@ struct FwdPlan : CachedPlan {
     dnnl::binary add_z;         // t = t + z
     dnnl::eltwise_forward relu; // t = relu(t), in place
     dnnl::sum blend;            // y = alpha * t + beta * y
-    std::size_t off_x = 0, off_out = 0, off_mean = 0, off_var = 0, temp_bytes = 0;
+    std::size_t off_x = 0, off_out = 0, off_mean = 0, off_var = 0, off_dmean = 0, off_dvar = 0,
+                temp_bytes = 0;
 };
 
 std::shared_ptr<FwdPlan> fwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t mode,
@@ -178,8 +199,8 @@ std::shared_ptr<FwdPlan> fwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
         if (p->pack_x)
             p->pack = dnnl::reorder(
                 dnnl::reorder::primitive_desc(h.engine, p->x_md, h.engine, p->l.data_md));
-        dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_training, p->l.bn_md,
-                                                  static_cast<float>(epsilon), kTrainFlags);
+        dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_inference, p->l.bn_md,
+                                                  static_cast<float>(epsilon), kGivenStatsFlags);
         p->bn = dnnl::batch_normalization_forward(
             dnnl::batch_normalization_forward::primitive_desc(d, h.engine));
         if (add) {
@@ -198,6 +219,8 @@ std::shared_ptr<FwdPlan> fwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
         if (!p->direct_out) p->off_out = t.add(p->l.bytes);
         p->off_mean = t.add(static_cast<std::size_t>(p->l.channels) * 4);
         p->off_var = t.add(static_cast<std::size_t>(p->l.channels) * 4);
+        p->off_dmean = t.add(static_cast<std::size_t>(p->l.channels) * 8);
+        p->off_dvar = t.add(static_cast<std::size_t>(p->l.channels) * 8);
         p->temp_bytes = t.total;
         return p;
     });
@@ -213,12 +236,11 @@ struct BwdPlan : CachedPlan {
          act = false, recompute = false;
     dnnl::reorder pack_x_r, pack_dy_r, pack_y_r, dz_out;
     dnnl::eltwise_backward relu_bwd;          // g = dy * (y > 0)
-    dnnl::batch_normalization_forward stats;  // recomputes mean / variance from x
     dnnl::batch_normalization_backward bn;
     dnnl::sum blend;                          // dx = alpha * t + beta * dx
-    std::size_t off_x = 0, off_dy = 0, off_y = 0, off_g = 0, off_stats_dst = 0, off_out = 0,
-                off_mean = 0, off_var = 0, off_dscale = 0, off_dshift = 0, off_shift = 0,
-                temp_bytes = 0;
+    std::size_t off_x = 0, off_dy = 0, off_y = 0, off_g = 0, off_out = 0, off_mean = 0,
+                off_var = 0, off_dmean = 0, off_dvar = 0, off_dscale = 0, off_dshift = 0,
+                off_shift = 0, temp_bytes = 0;
 };
 
 std::shared_ptr<BwdPlan> bwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t mode,
@@ -251,8 +273,7 @@ std::shared_ptr<BwdPlan> bwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
 
         dnnl::batch_normalization_forward::desc fd(dnnl::prop_kind::forward_training, p->l.bn_md,
                                                    static_cast<float>(epsilon), kTrainFlags);
-        dnnl::batch_normalization_forward::primitive_desc fpd(fd, h.engine);
-        if (recompute) p->stats = dnnl::batch_normalization_forward(fpd);
+        dnnl::batch_normalization_forward::primitive_desc fpd(fd, h.engine); // backward's hint
         dnnl::batch_normalization_backward::desc bd(dnnl::prop_kind::backward, p->l.bn_md,
                                                     p->l.bn_md, static_cast<float>(epsilon),
                                                     kTrainFlags);
@@ -285,10 +306,13 @@ std::shared_ptr<BwdPlan> bwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
         if (p->pack_dy) p->off_dy = t.add(p->l.bytes);
         if (p->pack_y) p->off_y = t.add(p->l.bytes);
         if (act) p->off_g = t.add(p->l.bytes);
-        if (recompute) p->off_stats_dst = t.add(p->l.bytes);
         if (!p->direct_out) p->off_out = t.add(p->l.bytes);
         p->off_mean = t.add(cbytes);
         p->off_var = t.add(cbytes);
+        if (recompute) {
+            p->off_dmean = t.add(2 * cbytes);
+            p->off_dvar = t.add(2 * cbytes);
+        }
         p->off_dscale = t.add(cbytes);
         p->off_dshift = t.add(cbytes);
         p->off_shift = t.add(cbytes);
@@ -375,7 +399,11 @@ void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNor
     void *out = p->direct_out ? y : temp + p->off_out;
     float *mean = reinterpret_cast<float *>(temp + p->off_mean);
     float *var = reinterpret_cast<float *>(temp + p->off_var);
+    double *dmean = reinterpret_cast<double *>(temp + p->off_dmean);
+    double *dvar = reinterpret_cast<double *>(temp + p->off_dvar);
     const int64_t C = p->l.channels;
+    h.stream.wait(); // the packing reorder wrote src
+    batch_stats(p->l, src, dmean, dvar, mean, var);
     p->bn.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(p->l.bn_md, h.engine, const_cast<void *>(src))},
                              {DNNL_ARG_DST, dnnl::memory(p->l.bn_md, h.engine, out)},
                              {DNNL_ARG_MEAN, vec(h, C, mean)},
@@ -394,13 +422,13 @@ void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNor
 
     // O(C) bookkeeping oneDNN has no primitive for: saved statistics and the running averages
     // with the unbiased variance (n / (n - 1); the biased one when n = 1, where the unbiased one
-    // is undefined). Computed in double from oneDNN's FP32 mean and biased variance.
+    // is undefined). In double, from the double statistics.
     const double n = static_cast<double>(p->l.count);
     const double unbias = n > 1.0 ? n / (n - 1.0) : 1.0;
     auto *sm = static_cast<float *>(save_mean), *si = static_cast<float *>(save_inv_var);
     auto *rm = static_cast<float *>(running_mean), *rv = static_cast<float *>(running_var);
     for (int64_t c = 0; c < C; ++c) {
-        const double m = mean[c], v = var[c];
+        const double m = dmean[c], v = dvar[c];
         if (sm != nullptr) {
             sm[c] = static_cast<float>(m);
             si[c] = static_cast<float>(1.0 / std::sqrt(v + epsilon));
@@ -490,13 +518,12 @@ void bn_backward(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t 
     float *var = reinterpret_cast<float *>(temp + p->off_var);
     const void *mean = saved_mean;
     if (recompute) {
+        // The statistics forward training saves, computed the same way.
         mean = temp + p->off_mean;
-        p->stats.execute(h.stream, {{DNNL_ARG_SRC, mem(p->l.bn_md, xs)},
-                                    {DNNL_ARG_DST, mem(p->l.bn_md, temp + p->off_stats_dst)},
-                                    {DNNL_ARG_MEAN, vec(h, C, mean)},
-                                    {DNNL_ARG_VARIANCE, vec(h, C, var)},
-                                    {DNNL_ARG_SCALE, vec(h, C, scale)},
-                                    {DNNL_ARG_SHIFT, vec(h, C, shift)}});
+        h.stream.wait(); // the packing reorders above wrote xs
+        batch_stats(p->l, xs, reinterpret_cast<double *>(temp + p->off_dmean),
+                    reinterpret_cast<double *>(temp + p->off_dvar),
+                    reinterpret_cast<float *>(temp + p->off_mean), var);
     } else {
         // oneDNN takes the variance; cuDNN saved 1/sqrt(var + eps). var = 1/inv^2 - eps per
         // channel (O(C), in double): oneDNN adds eps back, so var + eps is 1/inv^2 to FP32
