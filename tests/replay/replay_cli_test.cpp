@@ -373,3 +373,42 @@ TEST(ReplayCli, ConvolutionLayersShowTheirWtiRankedSolvers) {
     // Calls that are not convolutions carry no ranking.
     EXPECT_FALSE(find_call(r.report, 7)->contains("solvers"));
 }
+
+// --weight-cache constant trusts filters not to change, so replay must forget every buffer a call
+// writes: here the first layer of the example, then the same layer writing its y into the first
+// call's filter, then the first call again. Its filter changed: it is relaid out again (3 misses),
+// never served stale. Without the write the third call is a trusted hit.
+TEST(ReplayCli, ConstantWeightCacheForgetsFiltersThatACallOverwrote) {
+    const json example = json::parse(slurp(kResnetTrace));
+    std::size_t first_conv = 0;
+    while (example["calls"][first_conv]["api"] != "cudnnConvolutionForward") ++first_conv;
+    const json &conv = example["calls"][first_conv];
+    const fs::path dir = fs::path(testing::TempDir()) / "replay_weight_cache";
+    fs::create_directories(dir);
+    for (bool overwrite : {false, true}) {
+        json trace = example;
+        json second = conv;
+        second["args"]["wData"]["addr"] = "0x7000000000";
+        second["args"]["yData"]["addr"] = overwrite ? conv["args"]["wData"]["addr"] : json("0x7100000000");
+        trace["calls"] = json::array({example["calls"][0], example["calls"][1], conv, second, conv});
+        for (std::size_t i = 0; i < trace["calls"].size(); ++i) trace["calls"][i]["index"] = i;
+        const fs::path file = dir / (overwrite ? "overwrite.json" : "constant.json");
+        std::ofstream(file) << trace.dump();
+        for (const char *mode : {"constant", "verified"}) {
+            const Result r = replay(quote(file.string()) + " --warmup 0 --weight-cache " + mode);
+            ASSERT_EQ(r.rc, 0) << r.out << r.err;
+            expect_valid_report(r.report);
+            const json &w = r.report["summary"]["weight_cache"];
+            EXPECT_EQ(w["mode"], mode);
+            EXPECT_EQ(r.report["options"]["weight_cache"], mode);
+            EXPECT_EQ(w["misses"], overwrite ? 3 : 2) << mode << " overwrite " << overwrite;
+            EXPECT_EQ(w["hits"], overwrite ? 0 : 1) << mode << " overwrite " << overwrite;
+            EXPECT_EQ(w["trusted"], std::string(mode) == "constant" && !overwrite ? 1 : 0) << mode;
+        }
+    }
+    const Result off = replay(quote((dir / "constant.json").string()) + " --warmup 0 --weight-cache off");
+    ASSERT_EQ(off.rc, 0) << off.out << off.err;
+    EXPECT_EQ(off.report["summary"]["weight_cache"]["bypasses"], 3);
+    EXPECT_EQ(off.report["summary"]["weight_cache"]["misses"], 0);
+    EXPECT_EQ(replay(quote((dir / "constant.json").string()) + " --weight-cache sometimes", false).rc, 2);
+}

@@ -166,6 +166,14 @@ struct CallRecord {
     std::string solver_ran; ///< the solver that ran the call's algorithm (solver::for_algo)
 };
 
+/// The filter relayout cache's counts (conv/weight_cache.hpp's WeightCacheStats), summed over
+/// handles.
+struct WeightCacheCounts {
+    uint64_t hits = 0, trusted = 0, misses = 0, bypasses = 0, evictions = 0;
+    /// Adds handle h's counts (call before destroying it).
+    void add(dnncompatHandle_t h);
+};
+
 /// Replay state shared by all handlers.
 struct State {
     explicit State(uint64_t seed) : pool(seed) {}
@@ -178,6 +186,13 @@ struct State {
     BufferPool pool;
     Workspace workspace;
     int iterations = 1, warmup = 0;
+    /// --weight-cache: the mode every handle gets (unset: the library's default).
+    std::optional<dnncompatWeightCacheMode_t> weight_cache;
+    /// Host buffers the current call may have written: every one handed out by Call::data.
+    /// Under DNNCOMPAT_WEIGHT_CACHE_CONSTANT the replayer invalidates them after the call, so a
+    /// filter that a replayed call overwrote is never served from the cache.
+    std::vector<void *> written;
+    WeightCacheCounts destroyed_handles; ///< counts of the handles replayed calls destroyed
 };
 
 /// One call being replayed: its args, the shared state and the record to fill.
@@ -185,8 +200,12 @@ class Call {
 public:
     Call(Args a, State &s, CallRecord &r) : args(std::move(a)), state(s), record(r) {}
 
-    /// The host buffer for pointer argument `name` (nullptr for NULL_PTR).
+    /// The host buffer for pointer argument `name` (nullptr for NULL_PTR); the call may write
+    /// it (State::written).
     void *data(const std::string &name) const;
+    /// The same, for a filter the call only reads (convolution forward / backward-data wData):
+    /// kept out of State::written so the weight cache keeps its relaid-out copy.
+    void *filter_data(const std::string &name) const;
     /// Runs `op` --warmup times, then --iterations times timing each (stops at the first
     /// failure); records the times and their median. Returns the status of the runs.
     dnncompatStatus_t timed(const std::function<dnncompatStatus_t()> &op);

@@ -2,6 +2,7 @@
 #include "dnncompat-replay/handlers.hpp"
 
 #include "conv/problem.hpp"
+#include "conv/weight_cache.hpp"
 #include "core/error.hpp"
 #include "solver/immediate.hpp"
 #include "solver/select.hpp"
@@ -270,7 +271,22 @@ dnncompatStatus_t build(const ConvFields &f, ConvDesc &out) {
 
 // ---- Call ------------------------------------------------------------------------------------
 
+void WeightCacheCounts::add(dnncompatHandle_t h) {
+    const conv::WeightCacheStats &s = conv::weight_cache(*h).stats();
+    hits += s.hits;
+    trusted += s.trusted;
+    misses += s.misses;
+    bypasses += s.bypasses;
+    evictions += s.evictions;
+}
+
 void *Call::data(const std::string &name) const {
+    void *p = filter_data(name);
+    if (p != nullptr) state.written.push_back(p);
+    return p;
+}
+
+void *Call::filter_data(const std::string &name) const {
     const auto addr = args.pointer(name);
     return addr ? state.pool.get(*addr) : nullptr;
 }

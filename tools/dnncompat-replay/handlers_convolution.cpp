@@ -167,7 +167,7 @@ dnncompatStatus_t forward(Call &c) {
     const void *pb = dbl ? static_cast<const void *>(&beta) : &beta_f;
     if (c.args.has("workSpaceSizeInBytes"))
         c.record.ws_recorded = static_cast<uint64_t>(c.args.integer("workSpaceSizeInBytes"));
-    void *x = c.data("xData"), *w = c.data("wData"), *y = c.data("yData");
+    void *x = c.data("xData"), *w = c.filter_data("wData"), *y = c.data("yData");
     if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
 
     // Our own workspace, of the size dnncompat asks for with this algorithm.

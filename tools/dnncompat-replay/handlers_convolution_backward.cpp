@@ -134,7 +134,7 @@ dnncompatStatus_t backward_data(Call &c) {
     const Scalars ab(c, "alpha", "beta");
     if (c.args.has("workSpaceSizeInBytes"))
         c.record.ws_recorded = static_cast<uint64_t>(c.args.integer("workSpaceSizeInBytes"));
-    void *w = c.data("wData"), *dy = c.data("dyData"), *dx = c.data("dxData");
+    void *w = c.filter_data("wData"), *dy = c.data("dyData"), *dx = c.data("dxData");
     if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
     size_t ws = 0;
     if (dnncompatGetConvolutionBackwardDataWorkspaceSize(c.state.handle, s.w.d, s.b.d, s.conv.d, s.a.d, a, &ws) ==
@@ -168,7 +168,7 @@ dnncompatStatus_t find_data_impl(Call &c, bool ex) {
         st = dnncompatFindConvolutionBackwardDataAlgorithm(c.state.handle, s.w.d, s.b.d, s.conv.d, s.a.d, requested,
                                                            &returned, perf.data());
     } else {
-        void *w = c.data("wData"), *dy = c.data("dyData"), *dx = c.data("dxData");
+        void *w = c.filter_data("wData"), *dy = c.data("dyData"), *dx = c.data("dxData");
         const size_t ws = static_cast<size_t>(c.args.integer("workSpaceSizeInBytes"));
         c.record.ws_recorded = ws;
         if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
@@ -326,7 +326,7 @@ dnncompatStatus_t bias_activation_forward(Call &c) {
     const Scalars ab(c, "alpha1", "alpha2");
     if (c.args.has("workSpaceSizeInBytes"))
         c.record.ws_recorded = static_cast<uint64_t>(c.args.integer("workSpaceSizeInBytes"));
-    void *x = c.data("xData"), *w = c.data("wData"), *z = c.data("zData"), *bias = c.data("biasData"),
+    void *x = c.data("xData"), *w = c.filter_data("wData"), *z = c.data("zData"), *bias = c.data("biasData"),
          *y = c.data("yData");
     if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
     size_t ws = 0;
@@ -364,7 +364,7 @@ dnncompatStatus_t find_forward_impl(Call &c, bool ex) {
         st = dnncompatFindConvolutionForwardAlgorithm(c.state.handle, s.a.d, s.w.d, s.conv.d, s.b.d, requested,
                                                       &returned, perf.data());
     } else {
-        void *x = c.data(src_names ? "srcData" : "xData"), *w = c.data(src_names ? "filterData" : "wData"),
+        void *x = c.data(src_names ? "srcData" : "xData"), *w = c.filter_data(src_names ? "filterData" : "wData"),
              *y = c.data(src_names ? "destData" : "yData");
         const size_t ws = static_cast<size_t>(c.args.integer("workSpaceSizeInBytes"));
         c.record.ws_recorded = ws;

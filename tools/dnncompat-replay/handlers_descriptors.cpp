@@ -18,6 +18,7 @@ dnncompatStatus_t create_handle(Call &c) {
     if (s == DNNCOMPAT_STATUS_SUCCESS) {
         c.state.trace_handles.push_back(h);
         c.state.handle = h;
+        if (c.state.weight_cache) dnncompatSetWeightCacheMode(h, *c.state.weight_cache);
     }
     return s;
 }
@@ -32,6 +33,7 @@ dnncompatStatus_t destroy_handle(Call &c) {
     dnncompatHandle_t h = handles.back();
     handles.pop_back();
     c.state.handle = handles.empty() ? c.state.default_handle : handles.back();
+    c.state.destroyed_handles.add(h);
     return dnncompatDestroy(h);
 }
 

@@ -40,6 +40,10 @@ int main(int argc, char **argv) {
     app.add_flag("--verbose,-v", options.verbose, "every call's line, with query results");
     app.add_option("--max-memory", max_memory,
                    "most bytes of host buffers to allocate (K/M/G suffixes; default half the RAM)");
+    app.add_option("--weight-cache", options.weight_cache,
+                   "filter relayout cache: verified (default: fingerprints every filter on every call), constant "
+                   "(trusts filters not to change; replay forgets each buffer a call writes), off")
+        ->check(CLI::IsMember({"off", "verified", "constant"}));
     app.set_version_flag("--version", DNNCOMPAT_VERSION_STRING);
     try {
         app.parse(argc, argv);

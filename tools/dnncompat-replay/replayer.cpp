@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -94,6 +95,16 @@ void plan_buffers(const json &calls, BufferPool &pool) {
 
 std::string mib(uint64_t bytes) { return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0)); }
 
+/// Under the CONSTANT weight cache, what the last call may have written is no longer the filter
+/// the cache relaid out: every handle forgets it (a pointer the cache never saw costs a lookup).
+void forget_written(State &s) {
+    if (s.weight_cache != DNNCOMPAT_WEIGHT_CACHE_CONSTANT) return;
+    for (void *p : s.written) {
+        if (s.default_handle != nullptr) dnncompatInvalidateWeights(s.default_handle, p);
+        for (auto h : s.trace_handles) dnncompatInvalidateWeights(h, p);
+    }
+}
+
 /// Replays one call into `r`.
 void replay_call(const json &call, std::size_t i, State &state, CallRecord &r) {
     r.index = i;
@@ -151,6 +162,7 @@ void replay_call(const json &call, std::size_t i, State &state, CallRecord &r) {
     }
     Call c(Args(args_json, base + "/args"), state, r);
     diag::clear();
+    state.written.clear();
     try {
         r.status = h->second.fn(c);
         r.outcome = classify(r);
@@ -162,6 +174,7 @@ void replay_call(const json &call, std::size_t i, State &state, CallRecord &r) {
         r.error = fmt::format("{}: {}", base, e.what());
     }
     r.diagnostics = diag::collected();
+    forget_written(state);
 }
 
 /// Releases whatever the replayed calls left alive.
@@ -242,6 +255,15 @@ int run_replay(const Options &opt) {
     if (auto s = dnncompatCreate(&state.default_handle); s != DNNCOMPAT_STATUS_SUCCESS)
         throw InputError(fmt::format("cannot create a dnncompat handle: {}", short_status(s)));
     state.handle = state.default_handle;
+    if (opt.weight_cache == "off") state.weight_cache = DNNCOMPAT_WEIGHT_CACHE_OFF;
+    if (opt.weight_cache == "verified") state.weight_cache = DNNCOMPAT_WEIGHT_CACHE_VERIFIED;
+    if (opt.weight_cache == "constant") state.weight_cache = DNNCOMPAT_WEIGHT_CACHE_CONSTANT;
+    if (state.weight_cache) dnncompatSetWeightCacheMode(state.default_handle, *state.weight_cache);
+    dnncompatWeightCacheMode_t mode = DNNCOMPAT_WEIGHT_CACHE_VERIFIED;
+    dnncompatGetWeightCacheMode(state.default_handle, &mode);
+    state.weight_cache = mode; // the environment's choice (DNNCOMPAT_WEIGHT_CACHE) counts too
+    static const char *const kModeNames[] = {"off", "verified", "constant"};
+    const std::string mode_name = kModeNames[std::clamp(static_cast<int>(mode), 0, 2)];
 
     if (opt.verbose)
         fmt::print("replaying {} ({}, {} calls): {} buffers, {}; seed {}, {} iteration(s) after {} warmup\n",
@@ -249,6 +271,7 @@ int run_replay(const Options &opt) {
                    opt.iterations, opt.warmup);
 
     Summary summary;
+    summary.weight_cache_mode = mode_name;
     // What the importer could not map is part of the program that will not replay: say so.
     if (const json *unmapped = input.doc.contains("metadata") ? &input.doc["metadata"] : nullptr;
         unmapped != nullptr && unmapped->contains("unmapped") && (*unmapped)["unmapped"].is_array()) {
@@ -282,6 +305,9 @@ int run_replay(const Options &opt) {
     line.finish();
     const std::size_t allocated = state.pool.allocated_bytes(), workspace = state.workspace.capacity(),
                       buffers = state.pool.planned_count();
+    summary.weight_cache = state.destroyed_handles;
+    summary.weight_cache.add(state.default_handle);
+    for (auto h : state.trace_handles) summary.weight_cache.add(h);
     release(state);
 
     fmt::print("{}", summary_text(summary));
@@ -294,7 +320,8 @@ int run_replay(const Options &opt) {
         report["input"] = {{"path", opt.input}, {"kind", input.kind}};
         report["trace_metadata"] = input.doc.value("metadata", json::object());
         report["options"] = {{"iterations", opt.iterations}, {"warmup", opt.warmup},   {"seed", opt.seed},
-                             {"strict", opt.strict},         {"max_memory", limit}};
+                             {"strict", opt.strict},         {"max_memory", limit},
+                             {"weight_cache", mode_name}};
         report["memory"] = {{"buffers", buffers}, {"planned_bytes", needed},
                             {"allocated_bytes", allocated},         {"workspace_bytes", workspace}};
         json out_calls = json::array();

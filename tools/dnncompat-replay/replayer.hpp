@@ -26,6 +26,7 @@ struct Options {
     bool quiet = false;         ///< no per-call lines, no diagnostics on stderr
     bool verbose = false;       ///< query results and every call's line
     uint64_t max_memory = 0;    ///< host-buffer limit in bytes; 0 = half the machine's RAM
+    std::string weight_cache;   ///< "off", "verified", "constant"; empty = the library's default
 };
 
 /// Half the physical memory (sysconf), the default --max-memory.

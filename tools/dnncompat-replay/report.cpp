@@ -136,6 +136,10 @@ std::string summary_text(const Summary &s) {
     out += fmt::format("  compute time: {:.3f} ms\n", s.compute_ms);
     out += fmt::format("  convolution: {:.3f} GFLOP in {:.3f} ms = {:.2f} GFLOP/s ({} convolution calls)\n",
                        s.conv_flop / 1e9, s.conv_ms, s.conv_gflops(), s.conv_timed);
+    if (const auto &w = s.weight_cache; w.hits + w.misses + w.bypasses > 0)
+        out += fmt::format("  filter relayout cache ({}): {} relayout(s) cached, {} hit(s) ({} without a "
+                           "fingerprint), {} uncached relayout(s), {} eviction(s)\n",
+                           s.weight_cache_mode, w.misses, w.hits, w.trusted, w.bypasses, w.evictions);
     out += fmt::format("  result: {}\n", s.failures() ? fmt::format("{} failure(s)", s.failures())
                                                      : std::string("all calls ended with their recorded status"));
     return out;
@@ -213,6 +217,13 @@ nlohmann::json summary_json(const Summary &s) {
             {"conv_time_ms", s.conv_ms},
             {"conv_gflop", s.conv_flop / 1e9},
             {"conv_gflops", s.conv_gflops()},
+            {"weight_cache",
+             {{"mode", s.weight_cache_mode},
+              {"hits", s.weight_cache.hits},
+              {"trusted", s.weight_cache.trusted},
+              {"misses", s.weight_cache.misses},
+              {"bypasses", s.weight_cache.bypasses},
+              {"evictions", s.weight_cache.evictions}}},
             {"exit_code", s.exit_code()}};
 }
 

@@ -30,6 +30,9 @@ struct Summary {
     std::map<std::string, Diag> diagnostics_by_code;
     double compute_ms = 0, conv_ms = 0, conv_flop = 0;
     std::size_t conv_timed = 0;
+    /// The filter relayout cache's mode and counts over every handle the replay used.
+    std::string weight_cache_mode; ///< off | verified | constant
+    WeightCacheCounts weight_cache;
     /// Log records the importer could not map (truncated, unparsable): the replay is of an
     /// incomplete program, so each counts as a failure.
     std::size_t unmapped_records = 0;
