@@ -3,11 +3,13 @@
 #include <lzma.h>
 #include <zlib.h>
 
-#include <array>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <streambuf>
 #include <vector>
@@ -17,10 +19,70 @@ namespace {
 
 constexpr std::size_t kChunk = 1 << 16;
 
+// The bytes of a file descriptor as stored: a regular file, a pipe or standard input. Nothing
+// seeks, so the first bytes can be looked at (peek) and still read afterwards.
+class RawBuf : public std::streambuf {
+public:
+    RawBuf(int fd, bool owned) : fd_(fd), owned_(owned), buf_(kChunk) { setg(buf_.data(), buf_.data(), buf_.data()); }
+    ~RawBuf() override {
+        if (owned_) ::close(fd_);
+    }
+    RawBuf(const RawBuf&) = delete;
+    RawBuf& operator=(const RawBuf&) = delete;
+
+    // Up to n of the next bytes, without consuming them (fewer at the end of the data).
+    std::string peek(std::size_t n) {
+        while (static_cast<std::size_t>(egptr() - gptr()) < n && !eof_ && error_.empty()) {
+            const std::size_t have = static_cast<std::size_t>(egptr() - gptr());
+            std::memmove(buf_.data(), gptr(), have);
+            const std::size_t got = read_some(buf_.data() + have, buf_.size() - have);
+            setg(buf_.data(), buf_.data(), buf_.data() + have + got);
+        }
+        return std::string(gptr(), std::min(n, static_cast<std::size_t>(egptr() - gptr())));
+    }
+    const std::string& error() const { return error_; }
+    // Bytes handed out so far.
+    std::uint64_t consumed() const { return total_ - static_cast<std::uint64_t>(egptr() - gptr()); }
+
+protected:
+    int_type underflow() override {
+        if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+        const std::size_t got = read_some(buf_.data(), buf_.size());
+        setg(buf_.data(), buf_.data(), buf_.data() + got);
+        return got > 0 ? traits_type::to_int_type(*gptr()) : traits_type::eof();
+    }
+
+private:
+    std::size_t read_some(char* to, std::size_t n) {
+        if (eof_ || !error_.empty()) return 0;
+        for (;;) {
+            const ssize_t got = ::read(fd_, to, n);
+            if (got > 0) {
+                total_ += static_cast<std::uint64_t>(got);
+                return static_cast<std::size_t>(got);
+            }
+            if (got == 0) {
+                eof_ = true;
+                return 0;
+            }
+            if (errno == EINTR) continue;
+            error_ = std::string("read error: ") + std::strerror(errno);
+            return 0;
+        }
+    }
+
+    int fd_;
+    bool owned_;
+    std::vector<char> buf_;
+    std::uint64_t total_ = 0;
+    bool eof_ = false;
+    std::string error_;
+};
+
 // A read-only streambuf that pulls compressed bytes from `file_` and hands out decoded bytes.
 class DecodingBuf : public std::streambuf {
 public:
-    explicit DecodingBuf(std::ifstream& file) : file_(file), in_(kChunk), out_(kChunk) {}
+    explicit DecodingBuf(std::streambuf& file) : file_(file), in_(kChunk), out_(kChunk) {}
     const std::string& error() const { return error_; }
     std::uint64_t file_bytes() const { return file_bytes_; }
 
@@ -29,8 +91,7 @@ protected:
         if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
         while (!finished_ && error_.empty()) {
             if (in_avail_ == 0 && !file_eof_) {
-                file_.read(in_.data(), static_cast<std::streamsize>(in_.size()));
-                in_avail_ = static_cast<std::size_t>(file_.gcount());
+                in_avail_ = static_cast<std::size_t>(file_.sgetn(in_.data(), static_cast<std::streamsize>(in_.size())));
                 file_bytes_ += in_avail_;
                 in_pos_ = 0;
                 if (in_avail_ == 0) file_eof_ = true;
@@ -53,7 +114,7 @@ protected:
     // True when the input consumed so far ends exactly at the end of a compressed stream.
     virtual bool at_clean_end() const = 0;
 
-    std::ifstream& file_;
+    std::streambuf& file_;
     std::vector<char> in_, out_;
     std::size_t in_pos_ = 0, in_avail_ = 0;
     std::uint64_t file_bytes_ = 0;
@@ -64,7 +125,7 @@ protected:
 
 class XzBuf : public DecodingBuf {
 public:
-    explicit XzBuf(std::ifstream& file) : DecodingBuf(file) {
+    explicit XzBuf(std::streambuf& file) : DecodingBuf(file) {
         if (lzma_stream_decoder(&strm_, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
             error_ = "cannot initialise the xz decoder";
     }
@@ -92,7 +153,7 @@ private:
 
 class GzipBuf : public DecodingBuf {
 public:
-    explicit GzipBuf(std::ifstream& file) : DecodingBuf(file) {
+    explicit GzipBuf(std::streambuf& file) : DecodingBuf(file) {
         std::memset(&strm_, 0, sizeof strm_);
         if (inflateInit2(&strm_, 16 + MAX_WBITS) != Z_OK) error_ = "cannot initialise the gzip decoder";
         else initialised_ = true;
@@ -131,44 +192,43 @@ private:
 
 class FileInput : public InputFile {
 public:
-    explicit FileInput(const std::string& path) : file_(path, std::ios::binary) {
-        if (!file_) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
-        std::array<unsigned char, 6> magic{};
-        file_.read(reinterpret_cast<char*>(magic.data()), magic.size());
-        std::streamsize n = file_.gcount();
-        file_.clear();
-        file_.seekg(0);
-        std::error_code ec;
-        if (std::filesystem::is_regular_file(path, ec)) {
-            const auto bytes = std::filesystem::file_size(path, ec);
-            if (!ec) size_ = bytes;
+    explicit FileInput(const std::string& path) {
+        int fd = 0;
+        if (path != "-") {
+            fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
         }
-        static const unsigned char xz[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
-        if (n == 6 && std::memcmp(magic.data(), xz, 6) == 0) {
+        struct stat st {};
+        if (::fstat(fd, &st) == 0) {
+            if (S_ISDIR(st.st_mode)) {
+                if (fd != 0) ::close(fd);
+                throw std::runtime_error("cannot open '" + path + "': " + std::strerror(EISDIR));
+            }
+            if (S_ISREG(st.st_mode)) size_ = static_cast<std::uint64_t>(st.st_size);
+        }
+        raw_ = std::make_unique<RawBuf>(fd, fd != 0);
+        const std::string magic = raw_->peek(6);
+        static const char xz[6] = {'\xFD', '7', 'z', 'X', 'Z', '\0'};
+        if (magic.size() == 6 && std::memcmp(magic.data(), xz, 6) == 0) {
             compression_ = Compression::xz;
-            buf_ = std::make_unique<XzBuf>(file_);
-        } else if (n >= 2 && magic[0] == 0x1F && magic[1] == 0x8B) {
+            buf_ = std::make_unique<XzBuf>(*raw_);
+        } else if (magic.size() >= 2 && magic[0] == '\x1F' && magic[1] == '\x8B') {
             compression_ = Compression::gzip;
-            buf_ = std::make_unique<GzipBuf>(file_);
+            buf_ = std::make_unique<GzipBuf>(*raw_);
         }
-        stream_ = std::make_unique<std::istream>(buf_ ? static_cast<std::streambuf*>(buf_.get()) : file_.rdbuf());
+        stream_ = std::make_unique<std::istream>(buf_ ? static_cast<std::streambuf*>(buf_.get()) : raw_.get());
     }
     std::istream& stream() override { return *stream_; }
     std::string error() const override {
-        if (buf_) return buf_->error();
-        return file_.bad() ? "read error" : "";
+        if (!raw_->error().empty()) return raw_->error();
+        return buf_ ? buf_->error() : "";
     }
     Compression compression() const override { return compression_; }
     std::uint64_t size() const override { return size_; }
-    std::uint64_t bytes_read() const override {
-        if (buf_) return buf_->file_bytes();
-        // The position of the file's own buffer: no movement, the read buffer is kept.
-        const auto pos = file_.rdbuf()->pubseekoff(0, std::ios::cur, std::ios::in);
-        return pos == std::streampos(-1) ? 0 : static_cast<std::uint64_t>(std::streamoff(pos));
-    }
+    std::uint64_t bytes_read() const override { return buf_ ? buf_->file_bytes() : raw_->consumed(); }
 
 private:
-    std::ifstream file_;
+    std::unique_ptr<RawBuf> raw_;
     std::unique_ptr<DecodingBuf> buf_;
     std::unique_ptr<std::istream> stream_;
     Compression compression_ = Compression::none;

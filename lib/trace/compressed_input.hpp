@@ -25,8 +25,9 @@ public:
     virtual std::uint64_t bytes_read() const = 0;
 };
 
-/// Opens `path`; the compression is detected from the first bytes (xz: FD 37 7A 58 5A 00,
-/// gzip: 1F 8B), never from the file name. Throws std::runtime_error when it cannot be opened.
+/// Opens `path` ("-": standard input; pipes and FIFOs work, nothing seeks); the compression is
+/// detected from the first bytes (xz: FD 37 7A 58 5A 00, gzip: 1F 8B), never from the file name.
+/// Throws std::runtime_error when it cannot be opened or is a directory.
 std::unique_ptr<InputFile> open_input_file(const std::string& path);
 
 }  // namespace dnncompat::trace

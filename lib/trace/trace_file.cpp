@@ -6,9 +6,13 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <cctype>
 #include <filesystem>
 #include <memory>
+#include <streambuf>
+#include <vector>
 
 namespace dnncompat::trace {
 
@@ -29,16 +33,64 @@ void check_decoding(const InputFile &file, const std::string &path) {
     if (!file.error().empty()) throw ImportError(fmt::format("{}: {}", path, file.error()));
 }
 
+// Hands out at most `limit` bytes of `src`, then ends as if the input had; over() says whether
+// it stopped there. The parser then fails on the cut text, and the caller names the real cause.
+class LimitBuf : public std::streambuf {
+public:
+    LimitBuf(std::streambuf &src, uint64_t limit) : src_(src), limit_(limit), buf_(1 << 16) {}
+    bool over() const { return over_; }
+
+protected:
+    int_type underflow() override {
+        if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+        if (over_) return traits_type::eof();
+        const auto got = static_cast<std::size_t>(src_.sgetn(buf_.data(), static_cast<std::streamsize>(buf_.size())));
+        if (got == 0) return traits_type::eof();
+        if (total_ + got > limit_) {
+            over_ = true;
+            return traits_type::eof();
+        }
+        total_ += got;
+        setg(buf_.data(), buf_.data(), buf_.data() + got);
+        return traits_type::to_int_type(*gptr());
+    }
+
+private:
+    std::streambuf &src_;
+    uint64_t limit_, total_ = 0;
+    bool over_ = false;
+    std::vector<char> buf_;
+};
+
+uint64_t half_the_ram() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) return uint64_t{8} << 30;
+    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2;
+}
+
+std::string mib(uint64_t bytes) { return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0)); }
+
 } // namespace
 
-TraceFile load_trace_file(const std::string &path) {
+TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {
+    const std::string path = path_arg == "-" ? std::string("standard input") : path_arg;
     std::unique_ptr<InputFile> file;
     try {
-        file = open_input_file(path);
+        file = open_input_file(path_arg);
     } catch (const std::exception &e) {
         throw ImportError(fmt::format("cannot open {}: {}", path, e.what()));
     }
-    std::istream &in = file->stream();
+    const uint64_t memory = max_memory != 0 ? max_memory : half_the_ram();
+    const uint64_t max_text = std::max<uint64_t>(1, memory / kParsedBytesPerTextByte);
+    LimitBuf limited(*file->stream().rdbuf(), max_text);
+    std::istream in(&limited);
+    // Text over the limit: said instead of the parse or import error the cut caused.
+    auto check_size = [&] {
+        if (limited.over())
+            throw InputTooLarge(fmt::format("{}: the input is over {} of text, the most a trace may have in {} of "
+                                          "memory (parsed, it takes about {} bytes per byte of text)",
+                                          path, mib(max_text), mib(memory), kParsedBytesPerTextByte));
+    };
     while (in && std::isspace(in.peek())) in.get();
     TraceFile out;
     if (in.peek() == '{') {
@@ -52,9 +104,11 @@ TraceFile load_trace_file(const std::string &path) {
             });
         } catch (const json::exception &e) {
             check_decoding(*file, path);
+            check_size();
             throw ImportError(fmt::format("{}: not valid JSON: {}", path, e.what()));
         }
         check_decoding(*file, path);
+        check_size();
         const auto errors = validate(out.doc, "trace.schema.json");
         if (!errors.empty())
             throw ImportError(fmt::format("{}: not a valid dnncompat trace ({} schema error(s)):{}", path,
@@ -64,19 +118,21 @@ TraceFile load_trace_file(const std::string &path) {
     out.kind = "log";
     try {
         ImportOptions options;
-        options.source_name = std::filesystem::path(path).filename().string();
+        options.source_name = path_arg == "-" ? "stdin" : std::filesystem::path(path).filename().string();
         // The importer builds an insertion-ordered document; the tools read a plain one. Invalid
         // UTF-8 taken from the log becomes U+FFFD, as dnncompat-import writes it.
         out.doc = json::parse(
             import_log(in, options).trace.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     } catch (const std::exception &e) {
         check_decoding(*file, path);
+        check_size();
         throw ImportError(fmt::format("{}: cannot import as a cuDNN API log: {}", path, e.what()));
     }
     check_decoding(*file, path);
+    check_size();
     return out;
 }
 
-json read_trace_file(const std::string &path) { return load_trace_file(path).doc; }
+json read_trace_file(const std::string &path, uint64_t max_memory) { return load_trace_file(path, max_memory).doc; }
 
 } // namespace dnncompat::trace

@@ -2,8 +2,11 @@
 // or a raw cuDNN API log, told apart by content, the log imported in memory.
 #pragma once
 
+#include "trace/log_importer.hpp"
+
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace dnncompat::trace {
@@ -14,17 +17,29 @@ struct TraceFile {
     std::string kind;   ///< "trace": a JSON trace; "log": a cuDNN API log imported in memory
 };
 
-/// Reads `path`: a JSON trace (told apart by its first non-blank character '{'; validated against
+/// The input's text is over the bound below (load_trace_file's max_memory).
+class InputTooLarge : public ImportError {
+public:
+    using ImportError::ImportError;
+};
+
+/// Memory a parsed trace takes per byte of its text, for the bound below (measured: the example
+/// ResNet-50 trace, 0.77 MB of JSON, takes about 5 MB parsed; an imported log less than its text).
+constexpr uint64_t kParsedBytesPerTextByte = 8;
+
+/// Reads `path` ("-": standard input): a JSON trace (told apart by its first non-blank character '{'; validated against
 /// trace.schema.json) or a cuDNN API log (plain, xz or gzip, by magic bytes), imported in memory.
 /// Throws ImportError (log_importer.hpp) with a message naming the file when it cannot be used:
 /// "cannot open PATH: ...", "PATH: not valid JSON: ...", "PATH: not a valid dnncompat trace
 /// (N schema error(s)):" followed by up to 10 lines "  /pointer: reason", "PATH: not a valid
 /// dnncompat trace: nested deeper than 64 levels", "PATH: cannot import
 /// as a cuDNN API log: ...", or "PATH: " and the decompressor's error (corrupt or truncated xz or
-/// gzip data; it takes the place of the parse error it causes).
-TraceFile load_trace_file(const std::string &path);
+/// gzip data; it takes the place of the parse error it causes), or "PATH: the input is over N MiB
+/// of text, ..." (InputTooLarge) when its (decoded) text is over max_memory / kParsedBytesPerTextByte bytes, found
+/// while reading, before it is all held. max_memory 0: half the machine's physical memory.
+TraceFile load_trace_file(const std::string &path, uint64_t max_memory = 0);
 
-/// load_trace_file(path).doc.
-nlohmann::json read_trace_file(const std::string &path);
+/// load_trace_file(path, max_memory).doc.
+nlohmann::json read_trace_file(const std::string &path, uint64_t max_memory = 0);
 
 } // namespace dnncompat::trace

@@ -167,7 +167,8 @@ TEST(ReplayCli, UnsupportedCallsAreCountedPerApi) {
 }
 
 TEST(ReplayCli, MaxMemoryRefusesBeforeAllocating) {
-    const Result r = replay(quote(kResnetTrace) + " --max-memory 1");
+    // 150 MiB holds the parsed trace (its text bound is 18.75 MiB), not its 164.5 MiB of buffers.
+    const Result r = replay(quote(kResnetTrace) + " --max-memory 150M");
     EXPECT_EQ(r.rc, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("--max-memory"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("host buffers"), std::string::npos) << r.err;
@@ -411,4 +412,25 @@ TEST(ReplayCli, ConstantWeightCacheForgetsFiltersThatACallOverwrote) {
     EXPECT_EQ(off.report["summary"]["weight_cache"]["bypasses"], 3);
     EXPECT_EQ(off.report["summary"]["weight_cache"]["misses"], 0);
     EXPECT_EQ(replay(quote((dir / "constant.json").string()) + " --weight-cache sometimes", false).rc, 2);
+}
+
+// "-" reads standard input (a JSON trace or a log, compressed or not, as files are), and the
+// parsed trace counts against --max-memory: text over an eighth of it is refused while read.
+TEST(ReplayCli, StandardInputAndTheTraceTextBound) {
+    const Result trace = replay("- --quiet --warmup 0 < " + quote(kResnetTrace));
+    EXPECT_EQ(trace.rc, 0) << trace.out << trace.err;
+    ASSERT_FALSE(trace.report.is_null());
+    EXPECT_EQ(trace.report["summary"]["compute_calls"], 106);
+    EXPECT_EQ(trace.report["input"]["path"], "-");
+    const Result log = replay("- --quiet --warmup 0 < " + quote(kTraces + "/../logs/resnet50-eval-b4-fp32.log.xz"));
+    EXPECT_EQ(log.rc, 0) << log.out << log.err;
+    ASSERT_FALSE(log.report.is_null());
+    EXPECT_EQ(log.report["input"]["kind"], "log");
+    EXPECT_EQ(log.report["summary"]["compute_calls"], 106);
+    const Result big = replay(quote(kResnetTrace) + " --max-memory 1M", false);
+    EXPECT_EQ(big.rc, 2);
+    EXPECT_NE(big.err.find("the input is over 0.1 MiB of text, the most a trace may have in 1.0 MiB of memory"),
+              std::string::npos)
+            << big.err;
+    EXPECT_NE(big.err.find("; raise --max-memory"), std::string::npos) << big.err;
 }

@@ -8,10 +8,16 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -88,6 +94,54 @@ TEST(TraceFile, UnusableInputsNameTheFileAndTheProblem) {
     EXPECT_EQ(msg.rfind(bad_xz + ": ", 0), 0u) << msg;
     EXPECT_EQ(msg.find("cannot import"), std::string::npos) << msg;
     EXPECT_EQ(msg.find("empty"), std::string::npos) << msg;
+}
+
+// A pipe cannot seek: the compression is told from bytes that are then still read. Plain, xz
+// and gzip data through a FIFO load as the files themselves do (as with `replay <(xzcat log)`).
+TEST(TraceFile, PipesAreReadWithoutSeeking) {
+    const std::string logs = kData + "/logs/";
+    for (const char *name : {"cudnn-8.0.4-nhwc-conv-excerpt.log", "gzip-compressed-excerpt.bin"}) {
+        const fs::path fifo = fs::path(testing::TempDir()) / "trace_file_fifo";
+        fs::remove(fifo);
+        ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+        std::ifstream src(logs + name, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(src)), std::istreambuf_iterator<char>());
+        // The writer trickles the data in small pieces, so the magic bytes arrive split.
+        std::thread writer([&] {
+            std::ofstream out(fifo, std::ios::binary);
+            for (std::size_t i = 0; i < bytes.size(); i += 3) {
+                out.write(bytes.data() + i, static_cast<std::streamsize>(std::min<std::size_t>(3, bytes.size() - i)));
+                out.flush();
+            }
+        });
+        tr::TraceFile t;
+        EXPECT_NO_THROW(t = tr::load_trace_file(fifo.string())) << name;
+        writer.join();
+        json want = tr::load_trace_file(logs + name).doc;
+        ASSERT_TRUE(t.doc.contains("metadata")) << name;
+        EXPECT_EQ(t.doc["metadata"]["source"], fifo.filename().string());
+        want["metadata"]["source"] = t.doc["metadata"]["source"]; // the name read from
+        EXPECT_EQ(t.doc, want) << name;
+        fs::remove(fifo);
+    }
+}
+
+// The parsed trace is bounded before it is all held: text over max_memory / 8 is refused with
+// a message saying so, for JSON traces and logs (xz: the decoded text counts).
+TEST(TraceFile, TextOverTheMemoryBoundIsRefusedWhileReading) {
+    const std::string example = DNNCOMPAT_SOURCE_DIR "/examples/traces/resnet50-eval-b4-fp32.json";
+    const uint64_t text = fs::file_size(example);
+    EXPECT_NO_THROW(tr::load_trace_file(example, text * tr::kParsedBytesPerTextByte));
+    for (const std::string &path : {example, kData + "/logs/resnet50-eval-b4-fp32.log.xz"}) {
+        try {
+            tr::load_trace_file(path, 64 * 1024);
+            ADD_FAILURE() << path << " loaded within 64 KiB";
+        } catch (const tr::ImportError &e) {
+            const std::string msg = e.what();
+            EXPECT_EQ(msg.rfind(path + ": the input is over 0.0 MiB of text, the most a trace may have in 0.1 MiB", 0), 0u)
+                    << msg;
+        }
+    }
 }
 
 } // namespace

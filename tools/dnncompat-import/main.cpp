@@ -47,7 +47,7 @@ int run(int argc, char** argv) {
     CLI::App app{"Imports a cuDNN API log (plain, xz or gzip) into a dnncompat trace (JSON)", "dnncompat-import"};
     std::string input, output;
     bool quiet = false;
-    app.add_option("LOG", input, "cuDNN API log (CUDNN_LOGDEST_DBG output), plain, .xz or .gz")->required();
+    app.add_option("LOG", input, "cuDNN API log (CUDNN_LOGDEST_DBG output), plain, .xz or .gz; - reads standard input")->required();
     app.add_option("-o,--output", output, "trace file to write; - or none: standard output");
     app.add_flag("-q,--quiet", quiet, "print no summary and no progress line");
     app.set_version_flag("--version", tr::importer_id());

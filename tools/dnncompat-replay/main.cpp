@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
                  "recorded one.\nInput: a dnncompat JSON trace (dnncompat-import) or a raw cuDNN API log "
                  "(plain, xz or gzip), told apart by content.",
                  "dnncompat-replay"};
-    app.add_option("input", options.input, "JSON trace or cuDNN API log")->required();
+    app.add_option("input", options.input, "JSON trace or cuDNN API log (- reads standard input)")->required();
     app.add_option("--iterations", options.iterations, "timed runs per compute call (median shown)")
         ->check(CLI::Range(1, 1000000));
     app.add_option("--warmup", options.warmup, "untimed runs before the timed ones (default 1: the first run of a layer builds its oneDNN primitive)")->check(CLI::Range(0, 1000000));

@@ -22,11 +22,14 @@
 namespace dnncompat::replay {
 namespace {
 
-/// The input (a JSON trace or a cuDNN API log): trace::load_trace_file, whose errors make the
-/// input unusable (exit 2, its message as is).
-trace::TraceFile load(const std::string &path) {
+/// The input (a JSON trace or a cuDNN API log; "-": standard input): trace::load_trace_file,
+/// whose errors make the input unusable (exit 2, its message as is). The parsed trace counts
+/// against max_memory, as the host buffers do.
+trace::TraceFile load(const std::string &path, uint64_t max_memory) {
     try {
-        return trace::load_trace_file(path);
+        return trace::load_trace_file(path, max_memory);
+    } catch (const trace::InputTooLarge &e) {
+        throw InputError(std::string(e.what()) + "; raise --max-memory");
     } catch (const trace::ImportError &e) {
         throw InputError(e.what());
     }
@@ -237,7 +240,8 @@ int run_replay(const Options &opt) {
         if (fs::is_directory(opt.json_path, ec))
             throw InputError(fmt::format("--json {}: is a folder, not a file", opt.json_path));
     }
-    const trace::TraceFile input = load(opt.input);
+    const uint64_t limit = opt.max_memory ? opt.max_memory : default_max_memory();
+    const trace::TraceFile input = load(opt.input, limit);
     const json &calls = input.doc.at("calls");
     if (!calls.is_array()) throw InputError(fmt::format("{}: /calls is not an array", opt.input));
 
@@ -245,7 +249,6 @@ int run_replay(const Options &opt) {
     state.iterations = opt.iterations;
     state.warmup = opt.warmup;
     plan_buffers(calls, state.pool);
-    const uint64_t limit = opt.max_memory ? opt.max_memory : default_max_memory();
     const uint64_t needed = state.pool.planned_bytes();
     if (needed > limit)
         throw InputError(fmt::format("replay needs {} ({} B) of host buffers for {} recorded pointers, more than "

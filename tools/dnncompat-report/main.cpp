@@ -169,7 +169,7 @@ int main(int argc, char **argv) {
     std::string input, max_memory;
     bool run = false;
     int iterations = 3, warmup = 1;
-    trace_cmd->add_option("input", input, "JSON trace (dnncompat-import) or cuDNN API log (plain, xz or gzip)")->required();
+    trace_cmd->add_option("input", input, "JSON trace (dnncompat-import) or cuDNN API log (plain, xz or gzip); - reads standard input")->required();
     trace_cmd->add_flag("--run", run, "replay it first (dnncompat-replay) and add measured times and statuses");
     auto *iterations_opt = trace_cmd->add_option("--iterations", iterations, "with --run: timed runs per compute call (median)")->check(CLI::Range(1, 1000));
     auto *warmup_opt = trace_cmd->add_option("--warmup", warmup, "with --run: untimed runs first")->check(CLI::Range(0, 1000));

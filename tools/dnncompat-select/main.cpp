@@ -179,7 +179,7 @@ int main(int argc, char **argv) {
         ->check(CLI::Range(1.0, 3600.0));
     app.add_option("--trace", o.trace,
                    "rank every distinct convolution layer of FILE (JSON trace or cuDNN API log, plain, xz or "
-                   "gzip) in the directions it calls; with --measure, --runs, --json, --workspace-limit");
+                   "gzip; - reads standard input) in the directions it calls; with --measure, --runs, --json, --workspace-limit");
     std::string limit;
     auto *lim = app.add_option("--workspace-limit", limit, "leave out solvers needing more workspace (bytes)")
                     ->check([](const std::string &v) {
