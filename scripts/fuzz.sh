@@ -20,13 +20,13 @@ build=$(cd "$1" && pwd)
 seconds=${2:-20}
 shift $(( $# >= 2 ? 2 : 1 ))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(log_importer trace_file grammar)
+[ ${#targets[@]} -gt 0 ] || targets=(log_importer trace_file grammar replay)
 
 work=${FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/dnncompat-fuzz.XXXXXX")}
 mkdir -p "$work"
 seeds=$work/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{log_importer,trace_file,grammar}
+mkdir -p "$seeds"/{log_importer,trace_file,grammar,replay}
 
 # Seeds. Logs: pieces of each log's text (the first and last 16 KiB, cut at line ends), plain and
 # recompressed, and the files as they are when they decode to at most 256 KiB: small inputs keep
@@ -48,6 +48,9 @@ done
 # Traces: the JSON traces of the tests and the example, and a few logs (the reader takes both).
 cp "$here"/tests/data/traces/*.json "$here"/examples/traces/*.json "$seeds/trace_file/"
 cp "$seeds"/log_importer/*.head.txt "$seeds"/log_importer/*.head.xz "$logs"/*.bin "$seeds/trace_file/"
+# Replay: the tests' small traces (every handler kind, bad calls, fallbacks) and the log excerpts.
+cp "$here"/tests/data/traces/*.json "$seeds/replay/"
+cp "$seeds"/log_importer/*.head.txt "$logs"/*.bin "$seeds/replay/"
 # Grammar: the committed seed list, and every parse_problem("...") string of the tests.
 i=0
 {
@@ -59,7 +62,7 @@ i=0
   i=$((i + 1))
 done
 # Every crasher kept as a regression is a seed too.
-for t in log_importer trace_file grammar; do
+for t in log_importer trace_file grammar replay; do
   if [ -d "$here/tests/fuzz/regressions/$t" ] && [ -n "$(ls -A "$here/tests/fuzz/regressions/$t")" ]; then
     cp "$here/tests/fuzz/regressions/$t"/* "$seeds/$t/"
   fi
@@ -82,6 +85,7 @@ for t in "${targets[@]}"; do
     grammar) max_len=256; dict=$here/tests/fuzz/grammar.dict ;;
     log_importer) max_len=1048576; dict=$here/tests/fuzz/log_importer.dict ;;
     trace_file) max_len=1048576; dict=$work/trace_file.dict ;;
+    replay) max_len=262144; dict=$work/trace_file.dict ;;
     *) echo "fuzz: unknown target $t" >&2; exit 2 ;;
   esac
   corpus=$work/corpus/$t

@@ -97,6 +97,16 @@ TEST(FuzzRegressions, TraceFileSeedsAndCrashers) {
         if (f.extension() != ".xz") replay(fz::fuzz_trace_file, read_bytes(f), f.string());
 }
 
+// The replay fuzzer's seeds: the tests' traces (small; the example is replayed by replay_cli_test)
+// and the plain and gzip log excerpts.
+TEST(FuzzRegressions, ReplaySeedsAndCrashers) {
+    std::vector<fs::path> files = files_in({kSource / "tests" / "data" / "traces", kRegressions / "replay"});
+    for (const auto &f : files_in({kSource / "tests" / "data" / "logs"}))
+        if (f.extension() != ".xz") files.push_back(f);
+    for (const auto &f : files) replay(fz::fuzz_replay, read_bytes(f), f.string());
+    EXPECT_GE(files.size(), 7u);
+}
+
 TEST(FuzzRegressions, GrammarSeedsAndCrashers) {
     const auto seeds = grammar_seeds();
     EXPECT_GE(seeds.size(), 20u);

@@ -1,5 +1,6 @@
 #include "fuzz/fuzz_targets.hpp"
 
+#include "dnncompat-replay/replayer.hpp"
 #include "solver/grammar.hpp"
 #include "trace/compressed_input.hpp"
 #include "trace/log_importer.hpp"
@@ -11,6 +12,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <sys/mman.h>
@@ -188,6 +191,44 @@ int fuzz_trace_file(const uint8_t *data, std::size_t size) {
             require(!imported, std::string("load_trace_file refuses a log that import_log reads: ") + e.what());
         }
     }
+    return 0;
+}
+
+int fuzz_replay(const uint8_t *data, std::size_t size) {
+    const std::string &path = mem_file().write(data, size);
+    if (compressed(data, size) && decodes_too_large(path)) return 0;
+    static const std::string report =
+            (std::filesystem::temp_directory_path() / ("dnncompat-fuzz-replay-" + std::to_string(getpid()) + ".json"))
+                    .string();
+    std::filesystem::remove(report);
+    replay::Options o;
+    o.input = path;
+    o.quiet = true;
+    o.warmup = 0;
+    o.iterations = 1;
+    o.max_memory = kReplayMaxMemory;
+    o.json_path = report;
+    int rc = 0;
+    try {
+        rc = replay::run_replay(o);
+    } catch (const replay::InputError &) {
+        return 0;
+    }
+    require(rc == 0 || rc == 1, "run_replay returned " + std::to_string(rc));
+    std::ifstream in(report);
+    require(static_cast<bool>(in), "no --json report written");
+    const nlohmann::json r = nlohmann::json::parse(in);
+    std::filesystem::remove(report);
+    const auto errors = tr::validate(r, "replay-report.schema.json");
+    require(errors.empty(), "the report does not match replay-report.schema.json:" + tr::list_schema_errors(errors, 5));
+    const auto &s = r.at("summary");
+    const auto n = [&](const char *k) { return s.at(k).get<uint64_t>(); };
+    require(n("matches") + n("mismatches") + n("supported_here") + n("unsupported") + n("malformed") == n("calls"),
+            "the outcomes do not add up to the calls");
+    require(r.at("calls").size() == n("calls"), "summary.calls differs from the calls listed");
+    require(n("failures") == n("mismatches") + n("unsupported") + n("malformed") + s.value("unmapped_records", uint64_t{0}),
+            "failures is not mismatches + unsupported + malformed + unmapped");
+    require(s.at("exit_code") == rc, "summary.exit_code differs from the exit code");
     return 0;
 }
 

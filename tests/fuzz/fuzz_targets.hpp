@@ -34,6 +34,16 @@ int fuzz_log_importer(const uint8_t *data, std::size_t size);
 /// trace.schema.json.
 int fuzz_trace_file(const uint8_t *data, std::size_t size);
 
+/// Host memory a replayed fuzz input may ask for (--max-memory): larger traces are refused.
+constexpr uint64_t kReplayMaxMemory = uint64_t{64} << 20;
+
+/// dnncompat-replay's engine (replay::run_replay, --quiet --warmup 0 --iterations 1, --max-memory
+/// kReplayMaxMemory, --json) on the input: every handler decodes whatever arguments the calls
+/// carry. Catches InputError (exit 2). Checks: the exit code is 0 or 1, the report validates
+/// against replay-report.schema.json, and its counts add up (every call has one outcome,
+/// failures = mismatches + unsupported + malformed + unmapped, exit_code is the one returned).
+int fuzz_replay(const uint8_t *data, std::size_t size);
+
 /// solver::parse_problem on the input as text. Catches GrammarError and checks its message quotes
 /// the input. On success checks the problem's shape (sizes at least 1, output size and strides
 /// as computed from the parts) and the round trip: the benchdnn part of canonical() parses back
