@@ -941,7 +941,8 @@ dnncompatStatus_t dnncompatGetFoldedConvBackwardDataDescriptors(const dnncompatH
  * SPATIAL_PERSISTENT: over N and spatial) or per activation (PER_ACTIVATION: over N) batch mean m
  * and biased variance v; y = alpha * (scale * (x - m) / sqrt(v + epsilon) + bias) + beta * y
  * (y not read when beta = 0). x, y: [N, C, H, W] or [N, C, D, H, W], FLOAT, HALF or BFLOAT16
- * (computed in FP32, rounded once), any strides, equal dims. bnScaleBiasMeanVarDesc: as dnncompatDeriveBNTensorDescriptor gives (packed FLOAT).
+ * (HALF / BFLOAT16 computed in FP32), any strides, equal dims. m and v are summed in double;
+ * y is normalised in FP32 with m's FP32 rounding error folded into the shift. bnScaleBiasMeanVarDesc: as dnncompatDeriveBNTensorDescriptor gives (packed FLOAT).
  * resultRunningMean = (1 - factor) * runningMean + factor * m and resultRunningVariance likewise
  * with the unbiased variance v * n / (n - 1) (v itself when n = 1); factor 1 writes the batch
  * statistics without reading the old values. resultSaveMean = m, resultSaveInvVariance =

@@ -175,7 +175,7 @@ struct FwdPlan : CachedPlan {
     dnnl::eltwise_forward relu; // t = relu(t), in place
     dnnl::sum blend;            // y = alpha * t + beta * y
     std::size_t off_x = 0, off_out = 0, off_mean = 0, off_var = 0, off_dmean = 0, off_dvar = 0,
-                temp_bytes = 0;
+                off_shift = 0, temp_bytes = 0;
 };
 
 std::shared_ptr<FwdPlan> fwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t mode,
@@ -221,6 +221,7 @@ std::shared_ptr<FwdPlan> fwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
         p->off_var = t.add(static_cast<std::size_t>(p->l.channels) * 4);
         p->off_dmean = t.add(static_cast<std::size_t>(p->l.channels) * 8);
         p->off_dvar = t.add(static_cast<std::size_t>(p->l.channels) * 8);
+        p->off_shift = t.add(static_cast<std::size_t>(p->l.channels) * 4);
         p->temp_bytes = t.total;
         return p;
     });
@@ -404,12 +405,22 @@ void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNor
     const int64_t C = p->l.channels;
     h.stream.wait(); // the packing reorder wrote src
     batch_stats(p->l, src, dmean, dvar, mean, var);
+    // oneDNN normalises with the FP32 mean: y = scale * (x - mean_f) * inv + shift. x - mean_f is
+    // exact for x near the mean, so mean_f's rounding error is a per-channel constant that the
+    // shift takes back: shift - scale * inv * (mean - mean_f), in double. Without it, a mean of
+    // 1e5 would cost y ulp(1e5) * inv, 1e-2 for a unit spread.
+    float *shift = reinterpret_cast<float *>(temp + p->off_shift);
+    const auto *sc = static_cast<const float *>(scale), *sh = static_cast<const float *>(bias);
+    for (int64_t c = 0; c < C; ++c) {
+        const double inv = 1.0 / std::sqrt(dvar[c] + epsilon);
+        shift[c] = static_cast<float>(sh[c] - static_cast<double>(sc[c]) * inv * (dmean[c] - static_cast<double>(mean[c])));
+    }
     p->bn.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(p->l.bn_md, h.engine, const_cast<void *>(src))},
                              {DNNL_ARG_DST, dnnl::memory(p->l.bn_md, h.engine, out)},
                              {DNNL_ARG_MEAN, vec(h, C, mean)},
                              {DNNL_ARG_VARIANCE, vec(h, C, var)},
                              {DNNL_ARG_SCALE, vec(h, C, scale)},
-                             {DNNL_ARG_SHIFT, vec(h, C, bias)}});
+                             {DNNL_ARG_SHIFT, vec(h, C, shift)}});
     const dnnl::memory out_mem(p->l.data_md, h.engine, out);
     if (p->add)
         p->add_z.execute(h.stream, {{DNNL_ARG_SRC_0, out_mem},

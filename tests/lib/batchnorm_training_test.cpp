@@ -318,6 +318,30 @@ TEST(BatchNormTrainingForward, LargeCountsKeepFp32Accuracy) {
     }
 }
 
+// A mean far from zero (1e5, spread 2): the FP32 mean's rounding error (ulp(1e5) = 0.008) would
+// shift y by 0.008 * inv if oneDNN normalised with it uncorrected (1e-2 relative); the shift takes
+// it back, leaving y within 1e-6.
+TEST(BatchNormTrainingForward, MeansFarFromZeroKeepFp32Accuracy) {
+    for (Layout l : {NCHW, NHWC}) {
+        Case c = kCases[0];
+        c.x = {4, 5, 6, 7};
+        c.layout = c.dlayout = l;
+        Problem pb(c);
+        for (int64_t i = 0; i < dt::element_count(c.x); ++i)
+            pb.x[dt::strided_offset(c.x, pb.xs, i)] += 1e5f + 1000.0f * static_cast<float>(i % 5);
+        pb.set_descriptors();
+        if (HasFatalFailure()) return;
+        dt::Handle h;
+        FwdOut o;
+        ASSERT_OK(run_forward(h, pb, o));
+        const auto ref = dt::batchnorm_training(pb.xv(), pb.per_act, pb.scale, pb.bias, c.factor, pb.rmean0,
+                pb.rvar0, c.epsilon, c.alpha, c.beta, dt::View{pb.y0.data(), c.x, pb.xs});
+        EXPECT_TRUE(dt::expect_close(ref.y, dt::unpack_strided(o.y.data(), c.x, pb.xs), 1e-6, 1.0, c.x)) << "y; " << c;
+        EXPECT_TRUE(dt::expect_close(ref.mean, o.smean, 1e-6, 1.0)) << "resultSaveMean; " << c;
+        EXPECT_TRUE(dt::expect_close(ref.save_inv, o.sinv, 1e-6, 1.0)) << "resultSaveInvVariance; " << c;
+    }
+}
+
 TEST(BatchNormTrainingForward, RepeatedCallsAreIdenticalAndRunningStatsAccumulate) {
     Problem pb(kCases[0]);
     pb.set_descriptors();
