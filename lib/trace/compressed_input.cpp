@@ -196,13 +196,14 @@ public:
         int fd = 0;
         if (path != "-") {
             fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-            if (fd < 0) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
+            if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
         }
         struct stat st {};
         if (::fstat(fd, &st) == 0) {
             if (S_ISDIR(st.st_mode)) {
                 if (fd != 0) ::close(fd);
-                throw std::runtime_error("cannot open '" + path + "': " + std::strerror(EISDIR));
+                throw std::runtime_error("cannot open " + (fd == 0 ? std::string("standard input") : path) + ": " +
+                                         std::strerror(EISDIR));
             }
             if (S_ISREG(st.st_mode)) size_ = static_cast<std::uint64_t>(st.st_size);
         }

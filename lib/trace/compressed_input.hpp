@@ -25,6 +25,9 @@ public:
     virtual std::uint64_t bytes_read() const = 0;
 };
 
+/// "standard input" for "-", else path: how messages name an input.
+inline std::string display_name(const std::string& path) { return path == "-" ? "standard input" : path; }
+
 /// Opens `path` ("-": standard input; pipes and FIFOs work, nothing seeks); the compression is
 /// detected from the first bytes (xz: FD 37 7A 58 5A 00, gzip: 1F 8B), never from the file name.
 /// Throws std::runtime_error when it cannot be opened or is a directory.

@@ -1047,7 +1047,7 @@ ImportSummary import_log(std::istream& in, CallSink& sink, const ImportOptions& 
 ImportSummary import_log_file(const std::string& path, CallSink& sink, ImportOptions options) {
     if (options.source_name.empty() || options.source_name == ImportOptions{}.source_name) {
         std::size_t slash = path.find_last_of('/');
-        options.source_name = slash == std::string::npos ? path : path.substr(slash + 1);
+        options.source_name = path == "-" ? "stdin" : slash == std::string::npos ? path : path.substr(slash + 1);
     }
     std::unique_ptr<InputFile> file;
     try {
@@ -1059,10 +1059,10 @@ ImportSummary import_log_file(const std::string& path, CallSink& sink, ImportOpt
     try {
         summary = import_lines(file->stream(), sink, options, file.get());
     } catch (const ImportError& e) {
-        if (!file->error().empty()) throw ImportError(fmt::format("'{}': {}", path, file->error()));
-        throw ImportError(fmt::format("'{}': {}", path, e.what()));
+        if (!file->error().empty()) throw ImportError(fmt::format("'{}': {}", display_name(path), file->error()));
+        throw ImportError(fmt::format("'{}': {}", display_name(path), e.what()));
     }
-    if (!file->error().empty()) throw ImportError(fmt::format("'{}': {}", path, file->error()));
+    if (!file->error().empty()) throw ImportError(fmt::format("'{}': {}", display_name(path), file->error()));
     return std::move(*summary);
 }
 

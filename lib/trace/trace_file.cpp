@@ -39,6 +39,15 @@ class LimitBuf : public std::streambuf {
 public:
     LimitBuf(std::streambuf &src, uint64_t limit) : src_(src), limit_(limit), buf_(1 << 16) {}
     bool over() const { return over_; }
+    uint64_t bytes() const { return total_; }
+    // Lowers the limit; text already past it ends the input now.
+    void set_limit(uint64_t limit) {
+        limit_ = limit;
+        if (total_ > limit_) {
+            over_ = true;
+            setg(egptr(), egptr(), egptr());
+        }
+    }
 
 protected:
     int_type underflow() override {
@@ -68,33 +77,46 @@ uint64_t half_the_ram() {
     return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2;
 }
 
-std::string mib(uint64_t bytes) { return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0)); }
+// "512 B", "3.5 KiB", "22.0 MiB".
+std::string size_text(uint64_t bytes) {
+    if (bytes < 1024) return fmt::format("{} B", bytes);
+    if (bytes < (1u << 20)) return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / 1024.0);
+    return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+}
 
 } // namespace
 
 TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {
-    const std::string path = path_arg == "-" ? std::string("standard input") : path_arg;
+    const std::string path = display_name(path_arg);
     std::unique_ptr<InputFile> file;
     try {
         file = open_input_file(path_arg);
     } catch (const std::exception &e) {
-        throw ImportError(fmt::format("cannot open {}: {}", path, e.what()));
+        throw ImportError(e.what()); // "cannot open PATH: reason"
     }
     const uint64_t memory = max_memory != 0 ? max_memory : half_the_ram();
-    const uint64_t max_text = std::max<uint64_t>(1, memory / kParsedBytesPerTextByte);
-    LimitBuf limited(*file->stream().rdbuf(), max_text);
+    // No limit until the first bytes tell the kind (one 64 KiB chunk at most is read by then).
+    uint64_t per_byte = kParsedBytesPerLogByte;
+    LimitBuf limited(*file->stream().rdbuf(), UINT64_MAX);
     std::istream in(&limited);
+    TraceFile out;
     // Text over the limit: said instead of the parse or import error the cut caused.
     auto check_size = [&] {
         if (limited.over())
-            throw InputTooLarge(fmt::format("{}: the input is over {} of text, the most a trace may have in {} of "
-                                          "memory (parsed, it takes about {} bytes per byte of text)",
-                                          path, mib(max_text), mib(memory), kParsedBytesPerTextByte));
+            throw InputTooLarge(fmt::format("{}: the {} is over {} of text, the most that fits in {} of memory "
+                                            "(parsed, it takes about {} bytes per byte of text)",
+                                            path, out.kind == "trace" ? "trace" : "log",
+                                            size_text(std::max<uint64_t>(1, memory / per_byte)), size_text(memory),
+                                            per_byte));
+        out.text_bytes = limited.bytes();
+        out.memory_estimate = out.text_bytes * per_byte;
     };
     while (in && std::isspace(in.peek())) in.get();
-    TraceFile out;
     if (in.peek() == '{') {
         out.kind = "trace";
+        per_byte = kParsedBytesPerTextByte;
+        limited.set_limit(std::max<uint64_t>(1, memory / per_byte));
+        check_size();
         try {
             out.doc = json::parse(in, [&path](int depth, json::parse_event_t, json &) {
                 if (depth > kMaxJsonDepth)
@@ -116,6 +138,8 @@ TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {
         return out;
     }
     out.kind = "log";
+    limited.set_limit(std::max<uint64_t>(1, memory / per_byte));
+    check_size();
     try {
         ImportOptions options;
         options.source_name = path_arg == "-" ? "stdin" : std::filesystem::path(path).filename().string();

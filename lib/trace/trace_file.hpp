@@ -2,6 +2,7 @@
 // or a raw cuDNN API log, told apart by content, the log imported in memory.
 #pragma once
 
+#include "trace/compressed_input.hpp"
 #include "trace/log_importer.hpp"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,8 @@ namespace dnncompat::trace {
 struct TraceFile {
     nlohmann::json doc; ///< the trace, a document of schemas/trace.schema.json
     std::string kind;   ///< "trace": a JSON trace; "log": a cuDNN API log imported in memory
+    uint64_t text_bytes = 0;      ///< text read (decoded), in bytes
+    uint64_t memory_estimate = 0; ///< what the parsed document holds, about: text_bytes * 8 (trace) or * 4 (log)
 };
 
 /// The input's text is over the bound below (load_trace_file's max_memory).
@@ -24,8 +27,11 @@ public:
 };
 
 /// Memory a parsed trace takes per byte of its text, for the bound below (measured: the example
-/// ResNet-50 trace, 0.77 MB of JSON, takes about 5 MB parsed; an imported log less than its text).
+/// ResNet-50 trace, 0.77 MB of JSON, takes 5 to 10 MB parsed), and per byte of a log's text (its
+/// 2.9 MB log imports into that trace, through a larger transient document).
 constexpr uint64_t kParsedBytesPerTextByte = 8;
+constexpr uint64_t kParsedBytesPerLogByte = 4;
+
 
 /// Reads `path` ("-": standard input): a JSON trace (told apart by its first non-blank character '{'; validated against
 /// trace.schema.json) or a cuDNN API log (plain, xz or gzip, by magic bytes), imported in memory.
@@ -35,8 +41,9 @@ constexpr uint64_t kParsedBytesPerTextByte = 8;
 /// dnncompat trace: nested deeper than 64 levels", "PATH: cannot import
 /// as a cuDNN API log: ...", or "PATH: " and the decompressor's error (corrupt or truncated xz or
 /// gzip data; it takes the place of the parse error it causes), or "PATH: the input is over N MiB
-/// of text, ..." (InputTooLarge) when its (decoded) text is over max_memory / kParsedBytesPerTextByte bytes, found
-/// while reading, before it is all held. max_memory 0: half the machine's physical memory.
+/// of text, ..." (InputTooLarge) when its (decoded) text is over max_memory / kParsedBytesPerTextByte
+/// bytes (a log: / kParsedBytesPerLogByte), found while reading, before it is all held.
+/// max_memory 0: half the machine's physical memory.
 TraceFile load_trace_file(const std::string &path, uint64_t max_memory = 0);
 
 /// load_trace_file(path, max_memory).doc.

@@ -167,7 +167,11 @@ TEST(ReplayCli, UnsupportedCallsAreCountedPerApi) {
 }
 
 TEST(ReplayCli, MaxMemoryRefusesBeforeAllocating) {
-    // 150 MiB holds the parsed trace (its text bound is 18.75 MiB), not its 164.5 MiB of buffers.
+    // 150 MiB holds the parsed trace (its text bound is 18.75 MiB), not its 164.5 MiB of buffers;
+    // exactly the buffers' 172519168 B leaves nothing for the trace, which shares the budget.
+    const Result exact = replay(quote(kResnetTrace) + " --max-memory 172519168");
+    EXPECT_EQ(exact.rc, 2) << exact.out << exact.err;
+    EXPECT_NE(exact.err.find("for the parsed trace"), std::string::npos) << exact.err;
     const Result r = replay(quote(kResnetTrace) + " --max-memory 150M");
     EXPECT_EQ(r.rc, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("--max-memory"), std::string::npos) << r.err;
@@ -429,7 +433,7 @@ TEST(ReplayCli, StandardInputAndTheTraceTextBound) {
     EXPECT_EQ(log.report["summary"]["compute_calls"], 106);
     const Result big = replay(quote(kResnetTrace) + " --max-memory 1M", false);
     EXPECT_EQ(big.rc, 2);
-    EXPECT_NE(big.err.find("the input is over 0.1 MiB of text, the most a trace may have in 1.0 MiB of memory"),
+    EXPECT_NE(big.err.find("the trace is over 128.0 KiB of text, the most that fits in 1.0 MiB of memory"),
               std::string::npos)
             << big.err;
     EXPECT_NE(big.err.find("; raise --max-memory"), std::string::npos) << big.err;

@@ -234,6 +234,20 @@ TEST(ReportCli, RunAddsMeasuredTimesAndRunFindings) {
     EXPECT_TRUE(doc["summary"]["measured_ms"].is_number());
 }
 
+// Standard input is read once: --run replays the trace it held (a log, here, through a pipe).
+TEST(ReportCli, StandardInputWithRun) {
+    const std::string in = std::string(DNNCOMPAT_TEST_DATA) + "/traces/fft-fallback.json";
+    const auto r = dnncompat_test::run_cli(kTool, "trace - --run --iterations 1 --format json < " +
+                                                      dnncompat_test::shell_quote(in), false);
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const json doc = json::parse(r.out);
+    expect_valid(doc, "trace-report.schema.json");
+    ASSERT_TRUE(doc["run"].is_object()) << r.err;
+    EXPECT_EQ(doc["run"]["mismatches"], 0);
+    EXPECT_TRUE(doc["summary"]["measured_ms"].is_number());
+    EXPECT_EQ(r.out.find("\"-\""), std::string::npos) << "stdin is named \"standard input\"";
+}
+
 // The static prediction is what the library does: on every log and trace of the test data, each
 // fallback or emulation the report predicts is met when the trace is replayed, and each one the
 // replay meets was predicted (source "both"); a replayed call that fails makes the verdict

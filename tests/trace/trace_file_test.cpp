@@ -126,22 +126,28 @@ TEST(TraceFile, PipesAreReadWithoutSeeking) {
     }
 }
 
-// The parsed trace is bounded before it is all held: text over max_memory / 8 is refused with
-// a message saying so, for JSON traces and logs (xz: the decoded text counts).
+// The parsed trace is bounded before it is all held: text over max_memory / 8 (a log's: / 4) is
+// refused with a message saying so (xz: the decoded text counts).
 TEST(TraceFile, TextOverTheMemoryBoundIsRefusedWhileReading) {
     const std::string example = DNNCOMPAT_SOURCE_DIR "/examples/traces/resnet50-eval-b4-fp32.json";
     const uint64_t text = fs::file_size(example);
-    EXPECT_NO_THROW(tr::load_trace_file(example, text * tr::kParsedBytesPerTextByte));
-    for (const std::string &path : {example, kData + "/logs/resnet50-eval-b4-fp32.log.xz"}) {
+    const tr::TraceFile t = tr::load_trace_file(example, text * tr::kParsedBytesPerTextByte);
+    EXPECT_EQ(t.text_bytes, text);
+    EXPECT_EQ(t.memory_estimate, text * tr::kParsedBytesPerTextByte);
+    const std::string log = kData + "/logs/resnet50-eval-b4-fp32.log.xz";
+    for (const auto &[path, head] : {std::pair{example, ": the trace is over 8.0 KiB of text, the most that fits in 64.0 KiB"},
+                                     std::pair{log, ": the log is over 16.0 KiB of text, the most that fits in 64.0 KiB"}}) {
         try {
             tr::load_trace_file(path, 64 * 1024);
             ADD_FAILURE() << path << " loaded within 64 KiB";
-        } catch (const tr::ImportError &e) {
+        } catch (const tr::InputTooLarge &e) {
             const std::string msg = e.what();
-            EXPECT_EQ(msg.rfind(path + ": the input is over 0.0 MiB of text, the most a trace may have in 0.1 MiB", 0), 0u)
-                    << msg;
+            EXPECT_EQ(msg.rfind(path + head, 0), 0u) << msg;
         }
     }
+    // The bound is the text's, not the file's: 2.9 MB of log in 34 KiB of xz.
+    EXPECT_THROW(tr::load_trace_file(log, 8 << 20), tr::InputTooLarge);
+    EXPECT_NO_THROW(tr::load_trace_file(log, 16 << 20));
 }
 
 } // namespace

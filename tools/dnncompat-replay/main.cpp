@@ -39,11 +39,11 @@ int main(int argc, char **argv) {
     app.add_flag("--quiet,-q", options.quiet, "no per-call lines and no diagnostics on stderr");
     app.add_flag("--verbose,-v", options.verbose, "every call's line, with query results");
     app.add_option("--max-memory", max_memory,
-                   "most bytes of host buffers to allocate (K/M/G suffixes; default half the RAM)");
+                   "most bytes of host buffers and parsed trace to hold (K/M/G/T suffixes; default half the RAM)");
     app.add_option("--weight-cache", options.weight_cache,
                    "filter relayout cache: verified (default: fingerprints every filter on every call), constant "
                    "(trusts filters not to change; replay forgets each buffer a call writes), off")
-        ->check(CLI::IsMember({"off", "verified", "constant"}));
+        ->transform(CLI::IsMember({"off", "verified", "constant"}, CLI::ignore_case));
     app.set_version_flag("--version", DNNCOMPAT_VERSION_STRING);
     try {
         app.parse(argc, argv);

@@ -243,17 +243,21 @@ int run_replay(const Options &opt) {
     const uint64_t limit = opt.max_memory ? opt.max_memory : default_max_memory();
     const trace::TraceFile input = load(opt.input, limit);
     const json &calls = input.doc.at("calls");
-    if (!calls.is_array()) throw InputError(fmt::format("{}: /calls is not an array", opt.input));
+    const std::string input_name = trace::display_name(opt.input);
+    if (!calls.is_array()) throw InputError(fmt::format("{}: /calls is not an array", input_name));
 
     State state(opt.seed);
     state.iterations = opt.iterations;
     state.warmup = opt.warmup;
     plan_buffers(calls, state.pool);
+    // The host buffers and the parsed trace share --max-memory.
     const uint64_t needed = state.pool.planned_bytes();
-    if (needed > limit)
-        throw InputError(fmt::format("replay needs {} ({} B) of host buffers for {} recorded pointers, more than "
-                                     "--max-memory {} ({} B); raise --max-memory",
-                                     mib(needed), needed, state.pool.planned_count(), mib(limit), limit));
+    if (needed + input.memory_estimate > limit)
+        throw InputError(fmt::format("replay needs {} ({} B) of host buffers for {} recorded pointers and about {} "
+                                     "for the parsed {}, {} B in all, more than --max-memory {} ({} B); raise "
+                                     "--max-memory",
+                                     mib(needed), needed, state.pool.planned_count(), mib(input.memory_estimate),
+                                     input.kind, needed + input.memory_estimate, mib(limit), limit));
 
     if (auto s = dnncompatCreate(&state.default_handle); s != DNNCOMPAT_STATUS_SUCCESS)
         throw InputError(fmt::format("cannot create a dnncompat handle: {}", short_status(s)));
@@ -280,14 +284,14 @@ int run_replay(const Options &opt) {
         unmapped != nullptr && unmapped->contains("unmapped") && (*unmapped)["unmapped"].is_array()) {
         for (const auto &u : (*unmapped)["unmapped"]) {
             ++summary.unmapped_records;
-            fmt::print(stderr, "dnncompat-replay: {}: unmapped log record at line {}: {}\n", opt.input,
+            fmt::print(stderr, "dnncompat-replay: {}: unmapped log record at line {}: {}\n", input_name,
                        u.value("line", int64_t{0}), u.value("reason", std::string("?")));
         }
         // The importer lists the first 1000 and counts them all (metadata.records.unmapped).
         const json &records = unmapped->contains("records") ? (*unmapped)["records"] : json::object();
         if (const auto counted = records.value("unmapped", std::size_t{0}); counted > summary.unmapped_records) {
             fmt::print(stderr, "dnncompat-replay: {}: {} more unmapped log records, not listed in the trace\n",
-                       opt.input, counted - summary.unmapped_records);
+                       input_name, counted - summary.unmapped_records);
             summary.unmapped_records = counted;
         }
     }

@@ -106,11 +106,17 @@ private:
     std::filesystem::path path_;
 };
 
-json run_replay(const std::string &input, int iterations, int warmup, const std::string &max_memory) {
+json run_replay(const std::string &input, const json &doc, int iterations, int warmup, const std::string &max_memory) {
     const TempDir dir;
     const std::string report_path = (dir.path() / "replay.json").string();
     const std::string program = replay_program();
-    std::vector<std::string> args = {program, input, "--json", report_path, "--quiet",
+    // Standard input was read already: the replay gets the trace it held.
+    std::string replay_input = input;
+    if (input == "-") {
+        replay_input = (dir.path() / "input.json").string();
+        std::ofstream(replay_input) << doc.dump();
+    }
+    std::vector<std::string> args = {program, replay_input, "--json", report_path, "--quiet",
                                      "--iterations", std::to_string(iterations), "--warmup", std::to_string(warmup)};
     if (!max_memory.empty()) args.insert(args.end(), {"--max-memory", max_memory});
     std::vector<char *> argv;
@@ -220,8 +226,8 @@ int main(int argc, char **argv) {
         if (!run && (iterations_opt->count() + warmup_opt->count() + memory_opt->count()) > 0)
             say("warning: --iterations, --warmup and --max-memory apply to --run only; ignored");
         json replay = nullptr;
-        if (run) replay = run_replay(input, iterations, warmup, max_memory);
-        const json doc = report::trace_report(file.doc, input, file.kind, solver::current_machine(), replay);
+        if (run) replay = run_replay(input, file.doc, iterations, warmup, max_memory);
+        const json doc = report::trace_report(file.doc, trace::display_name(input), file.kind, solver::current_machine(), replay);
         emit(out, render(doc, out, "trace-report.schema.json", report::render_trace_text, report::render_trace_markdown));
         return doc["summary"]["verdict"] == "blocked" ? 1 : 0;
     } catch (const std::exception &e) {

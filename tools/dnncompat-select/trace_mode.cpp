@@ -103,7 +103,7 @@ int run_trace(const TraceOptions &o) {
         return 2;
     }
     const solver::Machine &m = solver::current_machine();
-    fmt::print("trace: {}: {} distinct convolution layer(s)\n", o.path, layers.layers.size());
+    fmt::print("trace: {}: {} distinct convolution layer(s)\n", trace::display_name(o.path), layers.layers.size());
     fmt::print("machine: {} ({}, {} threads, oneDNN {}), peak {:.1f} GFLOP/s, {:.1f} GB/s [{}]\n", m.cpu, m.isa,
                m.threads, m.onednn_version, m.peak_gflops, m.bandwidth_gbs, m.source);
     json report = report_head("trace");
