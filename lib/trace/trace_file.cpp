@@ -71,12 +71,6 @@ private:
     std::vector<char> buf_;
 };
 
-uint64_t half_the_ram() {
-    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page <= 0) return uint64_t{8} << 30;
-    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2;
-}
-
 // "512 B", "3.5 KiB", "22.0 MiB".
 std::string size_text(uint64_t bytes) {
     if (bytes < 1024) return fmt::format("{} B", bytes);
@@ -86,6 +80,12 @@ std::string size_text(uint64_t bytes) {
 
 } // namespace
 
+uint64_t default_max_memory() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) return uint64_t{8} << 30;
+    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2;
+}
+
 TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {
     const std::string path = display_name(path_arg);
     std::unique_ptr<InputFile> file;
@@ -94,7 +94,7 @@ TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {
     } catch (const std::exception &e) {
         throw ImportError(e.what()); // "cannot open PATH: reason"
     }
-    const uint64_t memory = max_memory != 0 ? max_memory : half_the_ram();
+    const uint64_t memory = max_memory != 0 ? max_memory : default_max_memory();
     // No limit until the first bytes tell the kind (one 64 KiB chunk at most is read by then).
     uint64_t per_byte = kParsedBytesPerLogByte;
     LimitBuf limited(*file->stream().rdbuf(), UINT64_MAX);

@@ -33,6 +33,10 @@ constexpr uint64_t kParsedBytesPerTextByte = 8;
 constexpr uint64_t kParsedBytesPerLogByte = 4;
 
 
+/// Half the machine's physical memory (sysconf; 8 GiB when unknown): the default memory bound of
+/// the trace tools (load_trace_file, dnncompat-replay --max-memory).
+uint64_t default_max_memory();
+
 /// Reads `path` ("-": standard input): a JSON trace (told apart by its first non-blank character '{'; validated against
 /// trace.schema.json) or a cuDNN API log (plain, xz or gzip, by magic bytes), imported in memory.
 /// Throws ImportError (log_importer.hpp) with a message naming the file when it cannot be used:

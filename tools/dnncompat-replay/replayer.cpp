@@ -196,12 +196,6 @@ void release(State &s) {
 
 } // namespace
 
-uint64_t default_max_memory() {
-    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page <= 0) return uint64_t{8} << 30;
-    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2;
-}
-
 uint64_t parse_size(const std::string &text) {
     std::size_t pos = 0;
     unsigned long long value = 0;
@@ -240,7 +234,7 @@ int run_replay(const Options &opt) {
         if (fs::is_directory(opt.json_path, ec))
             throw InputError(fmt::format("--json {}: is a folder, not a file", opt.json_path));
     }
-    const uint64_t limit = opt.max_memory ? opt.max_memory : default_max_memory();
+    const uint64_t limit = opt.max_memory ? opt.max_memory : trace::default_max_memory();
     const trace::TraceFile input = load(opt.input, limit);
     const json &calls = input.doc.at("calls");
     const std::string input_name = trace::display_name(opt.input);

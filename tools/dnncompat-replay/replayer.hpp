@@ -25,12 +25,9 @@ struct Options {
     bool strict = false;        ///< every fallback becomes an error (dnncompat::diag::set_strict)
     bool quiet = false;         ///< no per-call lines, no diagnostics on stderr
     bool verbose = false;       ///< query results and every call's line
-    uint64_t max_memory = 0;    ///< host-buffer limit in bytes; 0 = half the machine's RAM
+    uint64_t max_memory = 0;    ///< host buffers + parsed trace, in bytes; 0 = trace::default_max_memory()
     std::string weight_cache;   ///< "off", "verified", "constant"; empty = the library's default
 };
-
-/// Half the physical memory (sysconf), the default --max-memory.
-uint64_t default_max_memory();
 
 /// Parses a byte count with an optional K/M/G/T suffix (powers of 1024, "iB"/"B" allowed):
 /// "1", "512M", "2GiB". Throws std::invalid_argument for anything else.
