@@ -138,7 +138,7 @@ public:
     /// implementation on the same layouts, with the same relayout and blend).
     std::string differs_from(const dnncompat::conv::FwdPlan &plan) const {
         if (plan.custom) return "dnncompat ran a solver of its own (" + plan.impl + ")";
-        if (plan.inner || plan.int_ref) return "dnncompat ran a converted plan (" + plan.impl + ")";
+        if (plan.inner || plan.int_direct) return "dnncompat ran a converted plan (" + plan.impl + ")";
         if (plan.impl != impl_) return "dnncompat ran " + plan.impl;
         if (plan.flip_bytes != 0) return "CONVOLUTION mode: the filter flip is not mirrored";
         if (plan.relayout != relayout_) return "relayout differs";

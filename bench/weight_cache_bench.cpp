@@ -112,8 +112,10 @@ void BM_WeightReorder(benchmark::State &state) {
     dnnl::stream &s = l.h->stream;
     dnnl::memory user(p.user_w, e, l.wb.data());
     dnnl::memory blocked(p.pd.weights_desc(), e);
+    std::vector<char> mid(p.wei_reorder.mid_bytes() + dnncompat::conv::util::kAlign);
+    char *mid_at = dnncompat::conv::util::align_ptr(mid.data());
     for (auto _ : state) {
-        p.wei_reorder.execute(s, user, blocked);
+        p.wei_reorder.execute(s, user, blocked, mid_at);
         s.wait();
     }
     state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * l.wb.size() * sizeof(float)));

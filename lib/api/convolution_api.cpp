@@ -1,5 +1,6 @@
 // Convolution descriptors and convolution forward: extern "C" entry points, as cudnn_cnn.h
 // (cuDNN 9 API reference).
+#include "conv/backward_bias.hpp"
 #include "conv/find.hpp"
 #include "conv/forward.hpp"
 #include "conv/problem.hpp"
@@ -269,7 +270,7 @@ dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithm_v7(dnncompatHandle_t h
             c.status = DNNCOMPAT_STATUS_NOT_SUPPORTED;
             if (conv::forward_algo_runs(p, algo)) { // integer configurations: implicit GEMMs only
                 const auto plan = conv::forward_plan(h, p, algo, 1.0f, 0.0f);
-                c.workspace = plan->workspace_bytes;
+                c.workspace = conv::forward_workspace(h, p, algo);
                 c.solver = plan->solver_id;
                 if (plan->fallback_code.empty()) c.status = DNNCOMPAT_STATUS_SUCCESS;
             }
@@ -302,8 +303,8 @@ dnncompatStatus_t dnncompatGetConvolutionForwardWorkspaceSize(dnncompatHandle_t 
         const conv::Problem p = forward_problem(xDesc, wDesc, convDesc, yDesc);
         check_not_null(sizeInBytes, "sizeInBytes");
         conv::check_forward_types(p, "cudnnGetConvolutionForwardWorkspaceSize");
-        // Blending is a post-op and needs no scratchpad of its own: the plain plan's size holds.
-        *sizeInBytes = conv::forward_plan(h, p, algo, 1.0f, 0.0f)->workspace_bytes;
+        // The same for every alpha and beta, and enough for cudnnConvolutionBiasActivationForward.
+        *sizeInBytes = conv::forward_workspace(h, p, algo);
     });
 }
 

@@ -375,14 +375,14 @@ std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Probl
             if (c.pd.diff_dst_desc() != plan->user_dy) {
                 plan->dy_bytes = c.pd.diff_dst_desc().get_size();
                 plan->dy_off = reserve(cursor, plan->dy_bytes);
-                plan->dy_reorder = dnnl::reorder(
-                    dnnl::reorder::primitive_desc(e, plan->user_dy, e, c.pd.diff_dst_desc()));
+                plan->dy_reorder = Relayout(e, plan->user_dy, c.pd.diff_dst_desc());
+                plan->dy_mid_off = reserve(cursor, plan->dy_reorder.mid_bytes());
             }
             if (c.pd.weights_desc() != plan->user_w) {
                 plan->wei_bytes = c.pd.weights_desc().get_size();
                 plan->wei_off = reserve(cursor, plan->wei_bytes);
-                plan->wei_reorder = dnnl::reorder(
-                    dnnl::reorder::primitive_desc(e, plan->user_w, e, c.pd.weights_desc()));
+                plan->wei_reorder = Relayout(e, plan->user_w, c.pd.weights_desc());
+                plan->wei_mid_off = reserve(cursor, plan->wei_reorder.mid_bytes());
             }
             plan->dx_bytes = c.pd.diff_src_desc().get_size();
             plan->dx_off = reserve(cursor, plan->dx_bytes);
@@ -429,13 +429,13 @@ void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataP
         return;
     }
     const dnnl::memory ddst = relaid(s, plan.dy_reorder, dnnl::memory(plan.user_dy, e, const_cast<void *>(dy)),
-                                     pd.diff_dst_desc(), ws + plan.dy_off, plan.dy_bytes);
+                                     pd.diff_dst_desc(), ws + plan.dy_off, plan.dy_bytes, ws + plan.dy_mid_off);
     // Relaid-out weights come from the handle's weight cache (conv/weight_cache.hpp): flipped
     // and reordered again only when w's content changed.
     const dnnl::memory wei =
         plan.wei_bytes ? weight_cache(h).get(s, e, p, plan.wei_reorder, plan.user_w, plan.user_w.get_size(),
                                              pd.weights_desc(), plan.wei_bytes, w, ws + plan.flip_off, plan.flip_bytes,
-                                             ws + plan.wei_off)
+                                             ws + plan.wei_off, ws + plan.wei_mid_off)
                        : dnnl::memory(plan.user_w, e,
                                       const_cast<void *>(oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes)));
     dnnl::memory out(plan.user_dx, e, dx);
@@ -512,14 +512,14 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
             if (c.pd.src_desc() != plan->user_x) {
                 plan->src_bytes = c.pd.src_desc().get_size();
                 plan->src_off = reserve(cursor, plan->src_bytes);
-                plan->src_reorder = dnnl::reorder(
-                    dnnl::reorder::primitive_desc(e, plan->user_x, e, c.pd.src_desc()));
+                plan->src_reorder = Relayout(e, plan->user_x, c.pd.src_desc());
+                plan->src_mid_off = reserve(cursor, plan->src_reorder.mid_bytes());
             }
             if (c.pd.diff_dst_desc() != plan->user_dy) {
                 plan->dy_bytes = c.pd.diff_dst_desc().get_size();
                 plan->dy_off = reserve(cursor, plan->dy_bytes);
-                plan->dy_reorder = dnnl::reorder(
-                    dnnl::reorder::primitive_desc(e, plan->user_dy, e, c.pd.diff_dst_desc()));
+                plan->dy_reorder = Relayout(e, plan->user_dy, c.pd.diff_dst_desc());
+                plan->dy_mid_off = reserve(cursor, plan->dy_reorder.mid_bytes());
             }
         }
         // oneDNN's gradient goes to the workspace when it must be relaid out or flipped.
@@ -530,8 +530,8 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
         if (c.relayout && plan->flip && c.pd.diff_weights_desc() != plan->user_dw) {
             plan->plain_bytes = plan->user_dw.get_size();
             plan->plain_off = reserve(cursor, plan->plain_bytes);
-            plan->res_reorder = dnnl::reorder(
-                dnnl::reorder::primitive_desc(e, c.pd.diff_weights_desc(), e, plan->user_dw));
+            plan->res_reorder = Relayout(e, c.pd.diff_weights_desc(), plan->user_dw);
+            plan->res_mid_off = reserve(cursor, plan->res_reorder.mid_bytes());
         }
         // Blending: the flipped gradient (caller's layout) or oneDNN's relaid-out one is summed
         // into dw; without relayout or flip, oneDNN writes handle memory first.
@@ -588,9 +588,9 @@ void backward_filter_execute(dnncompatContext &h, const Problem &p, const BwdFil
         return;
     }
     const dnnl::memory src = relaid(s, plan.src_reorder, dnnl::memory(plan.user_x, e, const_cast<void *>(x)),
-                                    pd.src_desc(), ws + plan.src_off, plan.src_bytes);
+                                    pd.src_desc(), ws + plan.src_off, plan.src_bytes, ws + plan.src_mid_off);
     const dnnl::memory ddst = relaid(s, plan.dy_reorder, dnnl::memory(plan.user_dy, e, const_cast<void *>(dy)),
-                                     pd.diff_dst_desc(), ws + plan.dy_off, plan.dy_bytes);
+                                     pd.diff_dst_desc(), ws + plan.dy_off, plan.dy_bytes, ws + plan.dy_mid_off);
     dnnl::memory out(plan.user_dw, e, dw);
     dnnl::memory dwei = plan.res_bytes ? dnnl::memory(pd.diff_weights_desc(), e, ws + plan.res_off)
                         : plan.separate_blend
@@ -608,7 +608,7 @@ void backward_filter_execute(dnncompatContext &h, const Problem &p, const BwdFil
         const float *grad = static_cast<const float *>(dwei.get_data_handle());
         if (plan.plain_bytes) {
             dnnl::memory plain(plan.user_dw, e, ws + plan.plain_off);
-            plan.res_reorder.execute(s, dwei, plain);
+            plan.res_reorder.execute(s, dwei, plain, ws + plan.res_mid_off);
             grad = reinterpret_cast<const float *>(ws + plan.plain_off);
         }
         s.wait();

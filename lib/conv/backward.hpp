@@ -74,12 +74,13 @@ struct BwdPlanBase : CachedPlan {
 struct BwdDataPlan : BwdPlanBase {
     dnnl::convolution_backward_data::primitive_desc pd;
     dnnl::convolution_backward_data prim;
-    dnnl::reorder dy_reorder, wei_reorder; // relayout: user → oneDNN layouts
+    util::Relayout dy_reorder, wei_reorder; // relayout: user → oneDNN layouts
     dnnl::memory::desc user_dx, user_w, user_dy;
     std::size_t flip_off = 0, flip_bytes = 0; // CONVOLUTION mode: spatially flipped filter
     std::size_t dy_off = 0, dy_bytes = 0;     // relayout copies
     std::size_t wei_off = 0, wei_bytes = 0;
     std::size_t dx_off = 0, dx_bytes = 0;     // relayout: oneDNN's dx before blending
+    std::size_t dy_mid_off = 0, wei_mid_off = 0; // the relayouts' plain intermediates, if any
     std::shared_ptr<BwdDataPlan> inner;       // HALF / BFLOAT16: the FP32 plan
 };
 
@@ -88,14 +89,15 @@ struct BwdDataPlan : BwdPlanBase {
 struct BwdFilterPlan : BwdPlanBase {
     dnnl::convolution_backward_weights::primitive_desc pd;
     dnnl::convolution_backward_weights prim;
-    dnnl::reorder src_reorder, dy_reorder; // relayout: user → oneDNN layouts
-    dnnl::reorder res_reorder;             // relayout + flip: oneDNN's dw layout → caller's
+    util::Relayout src_reorder, dy_reorder; // relayout: user → oneDNN layouts
+    util::Relayout res_reorder;             // relayout + flip: oneDNN's dw layout → caller's
     dnnl::memory::desc user_x, user_dy, user_dw;
     bool flip = false;
     std::size_t src_off = 0, src_bytes = 0; // relayout copies
     std::size_t dy_off = 0, dy_bytes = 0;
     std::size_t res_off = 0, res_bytes = 0;     // oneDNN's dw (relayout or flip)
     std::size_t plain_off = 0, plain_bytes = 0; // relayout + flip: dw in the caller's layout
+    std::size_t src_mid_off = 0, dy_mid_off = 0, res_mid_off = 0; // plain intermediates, if any
     std::shared_ptr<BwdFilterPlan> inner;       // HALF / BFLOAT16: the FP32 plan
 };
 

@@ -253,6 +253,26 @@ struct Int8BiasActPlan : CachedPlan {
 
 } // namespace
 
+Problem int8_bias_activation_problem(const Problem &p) {
+    dims_t ydims{p.n, p.k};
+    ydims.insert(ydims.end(), p.out.begin(), p.out.end());
+    const bool channels_last = p.y_vect == 0 && p.y_strides == packed_strides(ydims, DNNCOMPAT_TENSOR_NHWC);
+    Problem pf = p;
+    pf.y_dtype = DNNCOMPAT_DATA_FLOAT;
+    pf.y_vect = 0;
+    pf.y_strides = packed_strides(ydims, channels_last ? DNNCOMPAT_TENSOR_NHWC : DNNCOMPAT_TENSOR_NCHW);
+    return pf;
+}
+
+std::size_t forward_workspace(dnncompatContext &h, const Problem &p, int algo) {
+    std::size_t bytes = forward_plan(h, p, algo, 1.0f, 0.0f)->workspace_bytes;
+    if (p.integer() && p.y_dtype != DNNCOMPAT_DATA_FLOAT)
+        bytes = std::max(bytes, forward_plan(h, int8_bias_activation_problem(p),
+                                             DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, 1.0f, 0.0f)
+                                    ->workspace_bytes);
+    return bytes;
+}
+
 std::shared_ptr<FwdPlan> bias_activation_forward_int8(dnncompatContext &h, const Problem &p, int algo, float alpha1,
                                   float alpha2, const void *x, const void *w, const void *z,
                                   const dnncompatTensorStruct &zd, const void *bias,
@@ -267,10 +287,7 @@ std::shared_ptr<FwdPlan> bias_activation_forward_int8(dnncompatContext &h, const
         auto pl = std::make_shared<Int8BiasActPlan>();
         dims_t ydims{p.n, p.k};
         ydims.insert(ydims.end(), p.out.begin(), p.out.end());
-        pl->pf = p;
-        pl->pf.y_dtype = DNNCOMPAT_DATA_FLOAT;
-        pl->pf.y_vect = 0;
-        pl->pf.y_strides = packed_strides(ydims, DNNCOMPAT_TENSOR_NCHW);
+        pl->pf = int8_bias_activation_problem(p);
         pl->yf.dims = ydims;
         pl->yf.strides = pl->pf.y_strides;
         pl->yf.dtype = DNNCOMPAT_DATA_FLOAT;

@@ -45,6 +45,17 @@ void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const Fw
 // saturated once (cuDNN 9 API reference, cudnnConvolutionBiasActivationForward, INT8 configs).
 // The workspace is the forward's; BAD_PARAM when workspace_size is below what the FP32-result
 // plan needs, or when z's strides differ from y's. Returns the convolution plan that ran.
+// The FLOAT-result problem bias_activation_forward_int8 runs p's convolution as: y FLOAT, packed
+// in y's own order (channels-last for an NHWC y, else NCHW), so the same kernel family runs.
+Problem int8_bias_activation_problem(const Problem &p);
+
+// What cudnnGetConvolutionForwardWorkspaceSize (and the _v7 / Find perf structs) report for
+// (p, algo): forward_plan's workspace, the same for every alpha and beta, and for an integer
+// configuration with integer y at least what cudnnConvolutionBiasActivationForward's
+// FLOAT-result plan needs, so that one query serves both calls, as in cuDNN. Throws as
+// forward_plan does.
+std::size_t forward_workspace(dnncompatContext &h, const Problem &p, int algo);
+
 std::shared_ptr<FwdPlan> bias_activation_forward_int8(dnncompatContext &h, const Problem &p, int algo, float alpha1,
                                   float alpha2, const void *x, const void *w, const void *z,
                                   const dnncompatTensorStruct &zd, const void *bias,

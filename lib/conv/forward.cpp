@@ -10,6 +10,7 @@
 #include "core/support.hpp"
 
 #include <cstring>
+#include <functional>
 
 namespace dnncompat::conv {
 
@@ -365,11 +366,33 @@ std::shared_ptr<FwdPlan> integer_f32_plan(dnncompatContext &h, const Problem &p,
     return plan;
 }
 
-std::shared_ptr<FwdPlan> integer_ref_plan(dnncompatContext &h, const Problem &p, int algo,
-                                          float alpha, float beta) {
+// Whether oneDNN's implementation `impl` sums int8 products exactly in int32: its kernels built
+// on VNNI (vpdpbusd adds four u8 x s8 products into an int32 lane), named after the VNNI ISA
+// they were generated for. oneDNN's other int8 kernels are not: without VNNI they add pairs of
+// products into saturating 16-bit sums (vpmaddubsw), and x64:gemm_s8s8s32 does so too on such
+// CPUs under a name that does not say which. Measured with extreme inputs (x and w at +-127 /
+// -128, u8 x at 255, C up to 256, 1x1 and 3x3) under every DNNL_MAX_CPU_ISA of an AVX-512 AMX
+// machine: the avx2_vnni and avx512_core_vnni kernels matched the int64 sums exactly; the avx2,
+// sse41 and avx512_core ones (and gemm_s8s8s32 without VNNI) were off by up to 2.6e7. The AMX
+// kernels are left out: one of them (jit_1x1:avx512_core_amx_int8) corrupted the heap in that
+// probe.
+bool exact_int8_kernel(const char *impl) {
+    const std::string name(impl);
+    for (const char *isa : {":avx512_core_vnni", ":avx2_vnni"}) {
+        const std::size_t n = std::strlen(isa);
+        if (name.size() >= n && name.compare(name.size() - n, n, isa) == 0) return true;
+    }
+    return false;
+}
+
+// oneDNN's own int8 convolution on the caller's x and y: with `jit`, the first exact jit kernel
+// (exact_int8_kernel) with w in its preferred layout, nullptr when the CPU has none; else the
+// reference kernel (int32 accumulation) on the caller's w.
+std::shared_ptr<FwdPlan> integer_direct_plan(dnncompatContext &h, const Problem &p, int algo, float alpha,
+                                             float beta, bool jit) {
     auto plan = std::make_shared<FwdPlan>();
     const auto &e = h.engine;
-    plan->int_ref = true;
+    plan->int_direct = true;
     plan->user_x = int_x_md(p);
     plan->user_w = int_w_md(p);
     plan->user_y = int_y_md(p);
@@ -381,37 +404,64 @@ std::shared_ptr<FwdPlan> integer_ref_plan(dnncompatContext &h, const Problem &p,
         plain.w_format = DNNCOMPAT_TENSOR_NCHW;
         plan->int_user_w = plan->user_w;
         plan->user_w = int_w_md(plain);
-        plan->wei_reorder =
-            dnnl::reorder(dnnl::reorder::primitive_desc(e, plan->int_user_w, e, plan->user_w));
+        plan->int_plain_reorder = Relayout(e, plan->int_user_w, plan->user_w);
+        plan->wplain_mid_off = reserve(cursor, plan->int_plain_reorder.mid_bytes());
         plan->wplain_bytes = plan->user_w.get_size();
         plan->wplain_off = reserve(cursor, plan->wplain_bytes);
         plan->flip_bytes = plan->wplain_bytes;
         plan->flip_off = reserve(cursor, plan->flip_bytes);
     }
-    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference,
-                                      dnnl::algorithm::convolution_direct, plan->user_x,
-                                      plan->user_w, plan->user_y, to_dnnl(p.stride),
-                                      to_dnnl(p.dilation, 1), to_dnnl(p.pad_l), to_dnnl(p.pad_r));
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
-    if (beta != 0.0f) {
-        dnnl::post_ops ops;
-        ops.append_sum(beta);
-        attr.set_post_ops(ops);
+    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                      plan->user_x, jit ? any_md(plan->user_w) : plan->user_w, plan->user_y,
+                                      to_dnnl(p.stride), to_dnnl(p.dilation, 1), to_dnnl(p.pad_l), to_dnnl(p.pad_r));
+    // alpha as output scale, beta as a sum post-op (absent for 1 and 0: beta 0 must not read y).
+    auto attr = [](float a, float b) {
+        dnnl::primitive_attr r;
+        r.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        if (a != 1.0f) r.set_output_scales(0, {a});
+        if (b != 0.0f) {
+            dnnl::post_ops ops;
+            ops.append_sum(b);
+            r.set_post_ops(ops);
+        }
+        return r;
+    };
+    // The first implementation `want` accepts, with attributes a; empty when there is none.
+    auto first = [&](const dnnl::primitive_attr &a, const std::function<bool(const char *)> &want) {
+        pd_t pd;
+        try {
+            pd = pd_t(d, a, e, /*allow_empty=*/true);
+        } catch (const dnnl::error &) {
+            return pd_t(); // e.g. layouts oneDNN's int8 kernels cannot describe
+        }
+        while (pd && !want(pd.impl_info_str()))
+            if (!pd.next_impl()) return pd_t();
+        return pd;
+    };
+    // The workspace query (cudnnGetConvolutionForwardWorkspaceSize) knows no alpha or beta, so
+    // the kernel is chosen, and its workspace sized, with both attributes present: every
+    // alpha / beta then runs the same kernel in at most that workspace.
+    const pd_t sized = first(attr(0.5f, 1.0f), [&](const char *impl) {
+        return jit ? exact_int8_kernel(impl) : impl_is(impl, "ref");
+    });
+    const std::string chosen = sized ? sized.impl_info_str() : "";
+    const pd_t pd = sized ? first(attr(alpha, beta), [&](const char *impl) { return chosen == impl; }) : pd_t();
+    if (!pd || pd.weights_desc() != sized.weights_desc()) {
+        if (jit) return nullptr;
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN has no exact int8 convolution for {}", p.key());
     }
-    pd_t pd(d, attr, e, /*allow_empty=*/true);
-    // Only the reference kernel accumulates exactly on CPUs without VNNI (the jit int8 kernels
-    // saturate 16-bit intermediate sums).
-    while (pd && !impl_is(pd.impl_info_str(), "ref"))
-        if (!pd.next_impl()) pd = pd_t();
-    if (!(static_cast<bool>(pd)))
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED,
-             "oneDNN has no exact int8 convolution for {}", p.key());
     plan->pd = pd;
     plan->prim = dnnl::convolution_forward(pd);
+    plan->wei_md = pd.weights_desc();
+    if (plan->wei_md != plan->user_w) {
+        plan->wei_reorder = Relayout(e, plan->user_w, plan->wei_md);
+        plan->user_w_bytes = plan->user_w.get_size();
+        plan->wei_bytes = plan->wei_md.get_size();
+        plan->wei_off = reserve(cursor, plan->wei_bytes);
+        plan->wei_mid_off = reserve(cursor, plan->wei_reorder.mid_bytes());
+    }
     plan->scratchpad_bytes = pd.scratchpad_desc().get_size();
-    plan->scratchpad_off = reserve(cursor, plan->scratchpad_bytes);
+    plan->scratchpad_off = reserve(cursor, std::max(plan->scratchpad_bytes, sized.scratchpad_desc().get_size()));
     plan->workspace_bytes = cursor == 0 ? 0 : cursor + kAlign;
     plan->beta = beta;
     plan->algo_requested = algo;
@@ -453,8 +503,9 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
                               fmt::format("{} for {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo),
                                           data_type_name(p.dtype)));
         return h.plan<FwdPlan>(key, [&] {
+            if (auto jit = integer_direct_plan(h, p, algo, alpha, beta, /*jit=*/true)) return jit;
             return f32_exact(p) ? integer_f32_plan(h, p, algo, alpha, beta)
-                                : integer_ref_plan(h, p, algo, alpha, beta);
+                                : integer_direct_plan(h, p, algo, alpha, beta, /*jit=*/false);
         });
     }
     if (low_precision(p.dtype)) {
@@ -528,14 +579,14 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
             if (c.pd.src_desc() != plan->user_x) {
                 plan->src_bytes = c.pd.src_desc().get_size();
                 plan->src_off = reserve(cursor, plan->src_bytes);
-                plan->src_reorder = dnnl::reorder(
-                    dnnl::reorder::primitive_desc(e, plan->user_x, e, c.pd.src_desc()));
+                plan->src_reorder = Relayout(e, plan->user_x, c.pd.src_desc());
+                plan->src_mid_off = reserve(cursor, plan->src_reorder.mid_bytes());
             }
             if (c.pd.weights_desc() != plan->user_w) {
                 plan->wei_bytes = c.pd.weights_desc().get_size();
                 plan->wei_off = reserve(cursor, plan->wei_bytes);
-                plan->wei_reorder = dnnl::reorder(
-                    dnnl::reorder::primitive_desc(e, plan->user_w, e, c.pd.weights_desc()));
+                plan->wei_reorder = Relayout(e, plan->user_w, c.pd.weights_desc());
+                plan->wei_mid_off = reserve(cursor, plan->wei_reorder.mid_bytes());
             }
             plan->dst_bytes = c.pd.dst_desc().get_size();
             plan->dst_off = reserve(cursor, plan->dst_bytes);
@@ -594,24 +645,31 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
     }
     const auto &pd = plan.pd;
 
-    if (plan.int_ref) {
+    if (plan.int_direct) {
+        // The filter the primitive reads: the caller's, or its flipped plain copy; then, for a
+        // jit kernel, in the kernel's layout (through the weight cache when not flipped).
         const void *weights = w;
         if (plan.flip_bytes != 0) {
             dnnl::memory user(plan.int_user_w, e, const_cast<void *>(w));
             dnnl::memory plain(plan.user_w, e, ws + plan.wplain_off);
-            plan.wei_reorder.execute(s, user, plain);
+            plan.int_plain_reorder.execute(s, user, plain, ws + plan.wplain_mid_off);
             s.wait();
             flip_int8(p, reinterpret_cast<const int8_t *>(ws + plan.wplain_off),
                       reinterpret_cast<int8_t *>(ws + plan.flip_off));
             weights = ws + plan.flip_off;
         }
-        std::unordered_map<int, dnnl::memory> args{
-            {DNNL_ARG_SRC, dnnl::memory(plan.user_x, e, const_cast<void *>(x))},
-            {DNNL_ARG_WEIGHTS, dnnl::memory(plan.user_w, e, const_cast<void *>(weights))},
-            {DNNL_ARG_DST, dnnl::memory(plan.user_y, e, y)}};
+        dnnl::memory wei(plan.user_w, e, const_cast<void *>(weights));
+        if (plan.wei_bytes != 0)
+            wei = plan.flip_bytes != 0
+                      ? relaid(s, plan.wei_reorder, wei, plan.wei_md, ws + plan.wei_off, plan.wei_bytes,
+                               ws + plan.wei_mid_off)
+                      : weight_cache(h).get(s, e, p, plan.wei_reorder, plan.user_w, plan.user_w_bytes, plan.wei_md,
+                                            plan.wei_bytes, w, nullptr, 0, ws + plan.wei_off, ws + plan.wei_mid_off);
+        std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(plan.user_x, e, const_cast<void *>(x))},
+                                                   {DNNL_ARG_WEIGHTS, wei},
+                                                   {DNNL_ARG_DST, dnnl::memory(plan.user_y, e, y)}};
         if (plan.scratchpad_bytes)
-            args.emplace(DNNL_ARG_SCRATCHPAD,
-                         dnnl::memory(pd.scratchpad_desc(), e, ws + plan.scratchpad_off));
+            args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(pd.scratchpad_desc(), e, ws + plan.scratchpad_off));
         plan.prim.execute(s, args);
         s.wait();
         return;
@@ -622,13 +680,14 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
     if (plan.src_bytes != 0) {
         dnnl::memory user = src;
         src = plan.mem_src.at(e, plan.src_md, ws + plan.src_off);
-        plan.src_reorder.execute(s, user, src);
+        plan.src_reorder.execute(s, user, src, ws + plan.src_mid_off);
     }
     // Relaid-out weights come from the handle's weight cache (conv/weight_cache.hpp): flipped
     // and reordered again only when w's content changed.
     const dnnl::memory wei =
         plan.wei_bytes ? weight_cache(h).get(s, e, p, plan.wei_reorder, plan.user_w, plan.user_w_bytes, plan.wei_md,
-                                             plan.wei_bytes, w, ws + plan.flip_off, plan.flip_bytes, ws + plan.wei_off)
+                                             plan.wei_bytes, w, ws + plan.flip_off, plan.flip_bytes, ws + plan.wei_off,
+                                             ws + plan.wei_mid_off)
                        : plan.mem_w.at(e, plan.user_w, oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes));
     const dnnl::memory &dst = plan.mem_y.at(e, plan.user_y, y);
     const dnnl::memory &conv_dst = plan.relayout ? plan.mem_dst.at(e, plan.dst_md, ws + plan.dst_off)

@@ -27,7 +27,7 @@ struct FwdPlan : CachedPlan {
     dnnl::convolution_forward::primitive_desc pd;
     dnnl::convolution_forward prim;
     bool relayout = false;
-    dnnl::reorder src_reorder, wei_reorder; // relayout: user → oneDNN layouts
+    util::Relayout src_reorder, wei_reorder; // relayout: user → oneDNN layouts
     bool separate_blend = false;            // a oneDNN sum applies alpha/beta after the convolution
     dnnl::sum blend;                        // y = alpha * dst + beta * y
     bool blend_reads_y = false;             // beta != 0
@@ -43,6 +43,7 @@ struct FwdPlan : CachedPlan {
     std::size_t src_off = 0, src_bytes = 0;   // relayout copies
     std::size_t wei_off = 0, wei_bytes = 0;
     std::size_t dst_off = 0, dst_bytes = 0;
+    std::size_t src_mid_off = 0, wei_mid_off = 0; // the relayouts' plain intermediates, if any
     std::size_t workspace_bytes = 0; // what the caller must pass (with alignment slack)
     // The memory objects of the plain FP32 path, pointed at each call's buffers.
     BoundMemory mem_x, mem_src, mem_w, mem_y, mem_dst, mem_scratch;
@@ -55,18 +56,22 @@ struct FwdPlan : CachedPlan {
     util::ShadowOperand sx, sw, sy; // the operands and their FP32 copies (offsets in the workspace)
     std::size_t inner_off = 0;      // the FP32 plan's own workspace
 
-    // Integer configurations. exact_f32: x and w converted to FP32 copies (exact), `inner` runs
-    // on them in FP32 (exact: every partial sum is an integer below 2^24), and y (INT8) is
-    // rounded to nearest even and saturated from the FP32 result, or (y_direct, FLOAT y) inner
-    // writes y itself. int_ref: the reduction is too long for FP32 to stay exact, so oneDNN's
-    // reference int8 kernel (int32 accumulation) runs on the caller's layouts, alpha as output
-    // scale and beta as a sum post-op; CONVOLUTION mode flips a plain INT8 copy of w.
+    // Integer configurations, in the order they are tried. int_direct with an exact jit kernel:
+    // where the CPU has VNNI, oneDNN's int8 kernels built on it (int32 accumulation) run on the
+    // caller's x and y, w reordered into their layout (through the weight cache), alpha as
+    // output scale and beta as a sum post-op. exact_f32: x and w converted to FP32 copies
+    // (exact), `inner` runs on them in FP32 (exact: every partial sum is an integer below 2^24),
+    // and y (INT8) is rounded to nearest even and saturated from the FP32 result, or (y_direct,
+    // FLOAT y) inner writes y itself. int_direct with the reference kernel: the reduction is too
+    // long for FP32 to stay exact, so oneDNN's reference int8 kernel runs on the caller's
+    // layouts. CONVOLUTION mode flips a plain INT8 copy of w (not cached).
     bool has_inner_problem = false;
     Problem inner_problem; // the FP32 problem `inner` runs (its layouts differ from the caller's)
     bool y_direct = false;
-    bool int_ref = false;
-    dnnl::memory::desc int_user_w; // int_ref with flip: the caller's w, reordered to user_w
-    std::size_t wplain_off = 0, wplain_bytes = 0;
+    bool int_direct = false;
+    dnnl::memory::desc int_user_w; // int_direct with flip: the caller's w, reordered to user_w
+    util::Relayout int_plain_reorder; // the caller's w -> plain user_w (flip)
+    std::size_t wplain_off = 0, wplain_bytes = 0, wplain_mid_off = 0;
 
     // A solver that is not a oneDNN convolution primitive (the GEMM solvers) runs the call
     // itself, alpha/beta included, on the cross-correlation form of the problem (the flipped

@@ -2,6 +2,7 @@
 
 #include "core/convert.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -83,11 +84,66 @@ void flip_filter(const Problem &p, const float *w, float *out) {
 }
 
 
-dnnl::memory relaid(dnnl::stream &s, const dnnl::reorder &r, const dnnl::memory &user, const md &to,
-                    char *at, std::size_t bytes) {
+namespace {
+
+// The plain row-major layout of m's dims (the intermediate of a two-step relayout).
+md plain_of(const md &m) {
+    const dnnl::memory::dims dims = m.dims();
+    dnnl::memory::dims strides(dims.size(), 1);
+    for (std::size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * std::max<dnnl::memory::dim>(dims[i], 1);
+    return md(dims, m.data_type(), strides);
+}
+
+dnnl::reorder::primitive_desc reorder_pd(const dnnl::engine &e, const md &from, const md &to) {
+    return dnnl::reorder::primitive_desc(e, from, e, to);
+}
+
+} // namespace
+
+Relayout::Relayout(const dnnl::engine &e, const md &from, const md &to) {
+    try {
+        first_ = dnnl::reorder(reorder_pd(e, from, to));
+        return;
+    } catch (const dnnl::error &) {
+        // No reorder for the pair: through the plain layout (rethrows when that fails too).
+    }
+    mid_ = plain_of(to);
+    first_ = dnnl::reorder(reorder_pd(e, from, mid_));
+    second_ = dnnl::reorder(reorder_pd(e, mid_, to));
+    mid_bytes_ = mid_.get_size();
+}
+
+std::optional<std::size_t> Relayout::intermediate_bytes(const dnnl::engine &e, const md &from, const md &to) {
+    try {
+        (void)reorder_pd(e, from, to);
+        return 0;
+    } catch (const dnnl::error &) {
+    }
+    try {
+        const md mid = plain_of(to);
+        (void)reorder_pd(e, from, mid);
+        (void)reorder_pd(e, mid, to);
+        return mid.get_size();
+    } catch (const dnnl::error &) {
+        return std::nullopt;
+    }
+}
+
+void Relayout::execute(dnnl::stream &s, const dnnl::memory &from, const dnnl::memory &to, void *mid) const {
+    if (!second_) {
+        first_.execute(s, const_cast<dnnl::memory &>(from), const_cast<dnnl::memory &>(to));
+        return;
+    }
+    dnnl::memory m(mid_, from.get_engine(), mid);
+    first_.execute(s, const_cast<dnnl::memory &>(from), m);
+    second_.execute(s, m, const_cast<dnnl::memory &>(to));
+}
+
+dnnl::memory relaid(dnnl::stream &s, const Relayout &r, const dnnl::memory &user, const md &to, char *at,
+                    std::size_t bytes, char *mid) {
     if (bytes == 0) return user;
     dnnl::memory copy(to, user.get_engine(), at);
-    r.execute(s, const_cast<dnnl::memory &>(user), copy);
+    r.execute(s, user, copy, mid);
     return copy;
 }
 

@@ -9,6 +9,7 @@
 #include <dnnl.hpp>
 
 #include <cstddef>
+#include <optional>
 
 namespace dnncompat::conv::util {
 
@@ -71,10 +72,36 @@ bool impl_is(const char *impl, const char *kind);
 // a oneDNN reorder cannot reverse an axis (memory descriptors take no negative strides).
 void flip_filter(const Problem &p, const float *w, float *out);
 
+// A layout copy of one tensor between two memory descriptors: one oneDNN reorder where oneDNN has
+// one for the pair, else two through the tensor's plain row-major layout (dims in order, packed),
+// which the caller's workspace holds. oneDNN 2.6, for instance, reorders into its Winograd weight
+// format only from plain oihw / hwio-like filters: an NHWC filter (ohwi) goes through oihw. The
+// result is the same either way (reorders between FP32 layouts copy values exactly).
+class Relayout {
+public:
+    Relayout() = default;
+    // The copy from -> to on engine e. Throws dnnl::error when oneDNN has neither a reorder for
+    // the pair nor both halves through the plain layout.
+    Relayout(const dnnl::engine &e, const md &from, const md &to);
+    // Bytes of the plain intermediate a copy from -> to needs: 0 for a direct reorder, nullopt
+    // when no copy exists. Creates primitive descriptors only; never throws.
+    static std::optional<std::size_t> intermediate_bytes(const dnnl::engine &e, const md &from, const md &to);
+    explicit operator bool() const { return static_cast<bool>(first_); }
+    // Bytes of workspace execute() needs at `mid` (0: none).
+    std::size_t mid_bytes() const { return mid_bytes_; }
+    // Copies `from` into `to` on s; mid: mid_bytes() of memory (kAlign-aligned) when non-zero.
+    void execute(dnnl::stream &s, const dnnl::memory &from, const dnnl::memory &to, void *mid) const;
+
+private:
+    dnnl::reorder first_, second_; // second_ empty: first_ copies from -> to directly
+    md mid_;
+    std::size_t mid_bytes_ = 0;
+};
+
 // The memory the primitive reads for an operand: `user` itself when bytes == 0, else `user`
-// reordered by r into the layout `to` at workspace address `at`.
-dnnl::memory relaid(dnnl::stream &s, const dnnl::reorder &r, const dnnl::memory &user, const md &to,
-                    char *at, std::size_t bytes);
+// copied by r into the layout `to` at workspace address `at` (r's intermediate, if any, at mid).
+dnnl::memory relaid(dnnl::stream &s, const Relayout &r, const dnnl::memory &user, const md &to, char *at,
+                    std::size_t bytes, char *mid);
 
 // The filter the primitive reads: w, or (flip_bytes != 0, CONVOLUTION mode) its flipped copy
 // written at `at`.

@@ -293,17 +293,17 @@ void WeightCache::clear() {
     stats_.entries = 0;
 }
 
-dnnl::memory WeightCache::get(dnnl::stream &s, const dnnl::engine &e, const Problem &p, const dnnl::reorder &r,
+dnnl::memory WeightCache::get(dnnl::stream &s, const dnnl::engine &e, const Problem &p, const util::Relayout &r,
                               const dnnl::memory::desc &user_md, std::size_t user_bytes,
                               const dnnl::memory::desc &inner_md, std::size_t inner_bytes, const void *user,
-                              char *flip_at, std::size_t flip_bytes, char *copy_at) {
+                              char *flip_at, std::size_t flip_bytes, char *copy_at, char *mid_at) {
     const std::size_t bytes = inner_bytes;
     auto oriented = [&] {
         return dnnl::memory(user_md, e, const_cast<void *>(util::oriented_filter(p, user, flip_at, flip_bytes)));
     };
     if (mode_ == DNNCOMPAT_WEIGHT_CACHE_OFF || bytes > cap_) {
         ++stats_.bypasses;
-        return util::relaid(s, r, oriented(), inner_md, copy_at, bytes);
+        return util::relaid(s, r, oriented(), inner_md, copy_at, bytes, mid_at);
     }
     const bool flip = flip_bytes != 0;
     auto it = find(user, user_md, inner_md, flip);
@@ -341,7 +341,7 @@ dnnl::memory WeightCache::get(dnnl::stream &s, const dnnl::engine &e, const Prob
     ++stats_.misses;
     try {
         dnnl::memory src = oriented();
-        r.execute(s, src, it->mem);
+        r.execute(s, src, it->mem, mid_at);
         s.wait(); // the entry is complete before it is marked fresh
         it->fp = fp;
         return it->mem;

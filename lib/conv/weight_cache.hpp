@@ -100,15 +100,17 @@ public:
 
     // The weights the primitive reads: `user` (the caller's w, memory descriptor user_md)
     // spatially flipped first when flip_bytes != 0 (CONVOLUTION mode, into flip_at), then
-    // reordered by r into inner_md. Served from the cache when an entry with the same key
+    // copied by r into inner_md. Served from the cache when an entry with the same key
     // holds the transform of the same content; else transformed into the cache, or, when the
     // cache is off or inner_md is larger than the cap, into the workspace at copy_at (as
-    // before the cache). user_bytes and inner_bytes: the sizes of user_md and inner_md (the
-    // plan's, not queried again on every call). Executes on s, on engine e (the caller waits on
-    // s before reading results).
-    dnnl::memory get(dnnl::stream &s, const dnnl::engine &e, const Problem &p, const dnnl::reorder &r,
+    // before the cache). mid_at: workspace for r's plain intermediate, when it has one.
+    // user_bytes and inner_bytes: the sizes of user_md and inner_md (the plan's, not queried
+    // again on every call). Executes on s, on engine e (the caller waits on s before reading
+    // results).
+    dnnl::memory get(dnnl::stream &s, const dnnl::engine &e, const Problem &p, const util::Relayout &r,
                      const dnnl::memory::desc &user_md, std::size_t user_bytes, const dnnl::memory::desc &inner_md,
-                     std::size_t inner_bytes, const void *user, char *flip_at, std::size_t flip_bytes, char *copy_at);
+                     std::size_t inner_bytes, const void *user, char *flip_at, std::size_t flip_bytes, char *copy_at,
+                     char *mid_at);
 
     bool enabled() const { return mode_ != DNNCOMPAT_WEIGHT_CACHE_OFF; }
     dnncompatWeightCacheMode_t mode() const { return mode_; }

@@ -87,6 +87,24 @@ std::size_t bytes_if_relaid(const md &chosen, const md &user) {
     return chosen == user ? 0 : chosen.get_size();
 }
 
+// The workspace of the plain intermediates the layout copies of an implementation on oneDNN's
+// layouts need (conv::util::Relayout): inputs are copied user -> chosen, the output chosen ->
+// user. nullopt when some copy cannot be made at all: the implementation is not listed.
+std::optional<std::size_t> relayout_mid_bytes(const Pd &pd, const Mds &user, Direction d) {
+    const md chosen[3] = {pd.x(), pd.w(), pd.y()};
+    const md mine[3] = {user.x, user.w, user.y};
+    const int out = d == Direction::fwd ? 2 : d == Direction::bwd_data ? 0 : 1;
+    std::size_t total = 0;
+    for (int i = 0; i < 3; ++i) {
+        if (chosen[i] == mine[i]) continue;
+        const auto mid = i == out ? Relayout::intermediate_bytes(engine(), chosen[i], mine[i])
+                                  : Relayout::intermediate_bytes(engine(), mine[i], chosen[i]);
+        if (!mid) return std::nullopt;
+        total += align_up(*mid);
+    }
+    return total;
+}
+
 } // namespace
 
 const dnnl::engine &engine() {
@@ -157,6 +175,9 @@ std::vector<Impl> enumerate(const conv::Problem &p, Direction d) {
                 i.winograd = winograd;
                 i.scratchpad = pd.base().scratchpad_desc().get_size();
                 if (!user_layout) {
+                    const auto mid = relayout_mid_bytes(pd, user, d);
+                    if (!mid) return true; // oneDNN cannot copy into (or out of) its layouts here
+                    i.relayout_mid = *mid;
                     i.relayout_w = bytes_if_relaid(pd.w(), user.w);
                     i.relayout = bytes_if_relaid(pd.x(), user.x) + i.relayout_w +
                                  bytes_if_relaid(pd.y(), user.y);

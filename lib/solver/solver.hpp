@@ -38,6 +38,8 @@ struct Impl {
     std::size_t relayout = 0;   // bytes of layout copies the call pays when !user_layout
     std::size_t relayout_w = 0; // the weights' share of relayout (fwd / bwd-data: reusable
                                 // across calls, conv/weight_cache.hpp)
+    std::size_t relayout_mid = 0; // plain intermediates of copies oneDNN cannot make in one
+                                  // reorder (conv::util::Relayout), bytes
 };
 
 // The buffers of one call, as cudnnConvolutionForward / BackwardData / BackwardFilter take them

@@ -44,9 +44,10 @@ double largest_tensor_bytes(const conv::Problem &p) {
 // the layout copies.
 struct Prepared {
     struct Operand {
-        md user, inner;  // the caller's layout, the primitive's
-        dnnl::reorder r; // user -> inner for inputs, inner -> user for the output
+        md user, inner;             // the caller's layout, the primitive's
+        conv::util::Relayout r;     // user -> inner for inputs, inner -> user for the output
         std::size_t bytes = 0, off = 0; // the copy (bytes 0: the primitive reads / writes user)
+        std::size_t mid_off = 0;        // r's intermediate, when it has one
     };
     dnnl::primitive prim;
     Operand op[3]; // x, w, y
@@ -89,8 +90,8 @@ std::shared_ptr<const Prepared> prepare(const conv::Problem &p, Direction d, con
         if (o.inner == o.user) continue;
         o.bytes = o.inner.get_size();
         o.off = reserve(cursor, o.bytes);
-        o.r = i == output_operand(d) ? dnnl::reorder(dnnl::reorder::primitive_desc(e, o.inner, e, o.user))
-                                     : dnnl::reorder(dnnl::reorder::primitive_desc(e, o.user, e, o.inner));
+        o.r = i == output_operand(d) ? Relayout(e, o.inner, o.user) : Relayout(e, o.user, o.inner);
+        o.mid_off = reserve(cursor, o.r.mid_bytes());
     }
     r->bytes = cursor == 0 ? 0 : cursor + kAlign;
     return r;
@@ -165,6 +166,7 @@ public:
         using conv::util::align_up;
         std::size_t ws = align_up(i->scratchpad);
         if (!i->user_layout && i->relayout) ws += i->relayout + 3 * conv::util::kAlign;
+        if (!i->user_layout && i->relayout_mid) ws += i->relayout_mid + 3 * conv::util::kAlign;
         if (p.mode == DNNCOMPAT_CONVOLUTION) ws += align_up(static_cast<std::size_t>(bytes_of(p, w_elems(p))));
         return ws == 0 ? 0 : ws + conv::util::kAlign;
     }
@@ -180,7 +182,8 @@ public:
         // calls) and the find-db then records. Counting it matched measured single calls on the
         // shared logs' layers (bench/solver_regret_bench: regret geomean 1.04-1.11 per log with
         // it, up to 1.27 without).
-        const double relayout = i->user_layout ? 0.0 : kRelayoutCost * static_cast<double>(i->relayout);
+        const double relayout =
+            i->user_layout ? 0.0 : kRelayoutCost * static_cast<double>(i->relayout + i->relayout_mid);
         return model(p, d, m, io_bytes(p) + relayout);
     }
 
@@ -245,7 +248,7 @@ void OnednnSolver::run(const conv::Problem &p, Direction d, const RunArgs &a) co
         if (i == out)
             mem[i] = o.bytes ? dnnl::memory(o.inner, e, ws + o.off) : user;
         else
-            mem[i] = relaid(s, o.r, user, o.inner, ws + o.off, o.bytes);
+            mem[i] = relaid(s, o.r, user, o.inner, ws + o.off, o.bytes, ws + o.mid_off);
     }
     const int arg_x = d == Direction::bwd_data ? DNNL_ARG_DIFF_SRC : DNNL_ARG_SRC;
     const int arg_w = d == Direction::bwd_filter ? DNNL_ARG_DIFF_WEIGHTS : DNNL_ARG_WEIGHTS;
@@ -255,7 +258,7 @@ void OnednnSolver::run(const conv::Problem &p, Direction d, const RunArgs &a) co
     pr.prim.execute(s, args);
     if (pr.op[out].bytes) {
         dnnl::memory user(pr.op[out].user, e, user_ptr[out]);
-        pr.op[out].r.execute(s, mem[out], user);
+        pr.op[out].r.execute(s, mem[out], user, ws + pr.op[out].mid_off);
     }
     s.wait();
     if (flip_out) flip_filter(p, reinterpret_cast<const float *>(ws + pr.flip_off), static_cast<float *>(a.w));

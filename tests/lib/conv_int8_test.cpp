@@ -5,11 +5,13 @@
 #include "support/api.hpp"
 #include "support/reference.hpp"
 
+#include <dnnl.hpp>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace {
@@ -78,6 +80,28 @@ dnncompatTensorFormat_t format_of(Layout l) {
                                : DNNCOMPAT_TENSOR_NCHW_VECT_C;
 }
 
+// oneDNN's int8 kernels built on VNNI sum exactly in int32 and are named after their VNNI ISA
+// (e.g. "jit_int8:avx512_core_vnni", "brgconv:avx512_core_vnni", "jit_uni_int8:avx2_vnni").
+bool vnni_kernel(const std::string &impl) {
+    for (const std::string isa : {":avx512_core_vnni", ":avx2_vnni"})
+        if (impl.size() >= isa.size() && impl.compare(impl.size() - isa.size(), isa.size(), isa) == 0) return true;
+    return false;
+}
+
+dnnl::memory::format_tag tag_of(Layout l) {
+    using tag = dnnl::memory::format_tag;
+    return l == Layout::NCHW ? tag::nchw : l == Layout::NHWC ? tag::nhwc : l == Layout::VECT4 ? tag::nChw4c : tag::nChw32c;
+}
+
+dnnl::memory::data_type lane_of(dnncompatDataType_t t) {
+    using d = dnnl::memory::data_type;
+    if (t == DNNCOMPAT_DATA_FLOAT) return d::f32;
+    return t == DNNCOMPAT_DATA_UINT8 || t == DNNCOMPAT_DATA_UINT8x4 ? d::u8 : d::s8;
+}
+
+struct Case;
+bool onednn_has_vnni_int8(const Case &t, const Dims &yd);
+
 struct Case {
     const char *name;
     dnncompatDataType_t xt, wt, yt;
@@ -138,6 +162,15 @@ void run_case(const Case &t) {
     std::vector<unsigned char> workspace(ws_bytes + 1);
     ASSERT_OK(dnncompatConvolutionForward(h, &t.alpha, xdesc, x, wdesc, ws.data(), cd, t.algo,
                                           workspace.data(), ws_bytes, &t.beta, ydesc, y));
+    // Where oneDNN has an int8 kernel built on VNNI for the caller's layouts (asked here), it runs;
+    // elsewhere the exact FP32 or reference path does.
+    dnncompatRunInfo_t info{};
+    ASSERT_OK(dnncompatGetLastRunInfo(h, &info));
+    if (onednn_has_vnni_int8(t, yd)) {
+        EXPECT_TRUE(vnni_kernel(info.impl)) << "oneDNN has a VNNI int8 kernel here, ran " << info.impl;
+    } else {
+        EXPECT_FALSE(vnni_kernel(info.impl)) << info.impl;
+    }
 
     // Exact accumulation in double, then cuDNN's epilogue.
     const auto acc = dt::conv_forward({xv.data(), t.x, dt::packed_strides(t.x)},
@@ -169,6 +202,40 @@ void run_case(const Case &t) {
     dnncompatDestroyTensorDescriptor(xdesc);
     dnncompatDestroyTensorDescriptor(ydesc);
     dnncompatDestroyFilterDescriptor(wdesc);
+}
+
+bool onednn_has_vnni_int8(const Case &t, const Dims &yd) {
+    using md = dnnl::memory::desc;
+    const dnnl::engine e(dnnl::engine::kind::cpu, 0);
+    const dnnl::memory::dims xd(t.x.begin(), t.x.end()), y(yd.begin(), yd.end());
+    dnnl::memory::dims wd{t.w[0], t.w[1], t.w[2], t.w[3]};
+    if (t.groups > 1) wd = {t.groups, t.w[0] / t.groups, t.w[1], t.w[2], t.w[3]};
+    dnnl::memory::dims stride, dil, pl, pr;
+    for (int i = 0; i < 2; ++i) {
+        stride.push_back(t.stride[i]);
+        dil.push_back(t.dil[i] - 1);
+        pl.push_back(t.pad[i]);
+        pr.push_back((yd[2 + i] - 1) * t.stride[i] + (t.w[2 + i] - 1) * t.dil[i] + 1 - t.x[2 + i] - t.pad[i]);
+    }
+    dnnl::primitive_attr attr;
+    if (t.alpha != 1.0f) attr.set_output_scales(0, {t.alpha});
+    if (t.beta != 0.0f) {
+        dnnl::post_ops ops;
+        ops.append_sum(t.beta);
+        attr.set_post_ops(ops);
+    }
+    try {
+        dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                          md(xd, lane_of(t.xt), tag_of(t.xl)),
+                                          md(wd, dnnl::memory::data_type::s8, dnnl::memory::format_tag::any),
+                                          md(y, lane_of(t.yt), tag_of(t.yl)), stride, dil, pl, pr);
+        dnnl::convolution_forward::primitive_desc pd(d, attr, e, /*allow_empty=*/true);
+        if (pd) do
+                if (vnni_kernel(pd.impl_info_str())) return true;
+            while (pd.next_impl());
+    } catch (const dnnl::error &) {
+    }
+    return false;
 }
 
 using DT = dnncompatDataType_t;

@@ -193,7 +193,10 @@ TEST(Immediate, WtiIsRelativeToPeakAndTimesFollowIt) {
     const auto r = solver::rank(p, Direction::fwd, m);
     for (const auto &c : r.ranked) {
         ASSERT_GT(c.wti, 0.0);
-        EXPECT_LE(c.wti, 1.0) << "no Winograd here: nothing beats the direct algorithm at peak";
+        // Only an algorithm with fewer multiplications can beat the direct one at peak: Winograd
+        // F(4x4, 3x3), where oneDNN has it (AVX-512), by at most 144 / 36.
+        const bool winograd = std::string(c.solver->name()) == "onednn.winograd";
+        EXPECT_LE(c.wti, winograd ? 4.0 : 1.0) << c.solver->name();
         EXPECT_NEAR(c.est_ms, p.flops() / (m.peak_gflops * 1e6) / c.wti, 1e-9 * c.est_ms);
     }
     for (std::size_t i = 1; i < r.ranked.size(); ++i) EXPECT_GE(r.ranked[i - 1].wti, r.ranked[i].wti);
