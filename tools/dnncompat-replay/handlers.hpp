@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -79,14 +80,21 @@ public:
 
     const std::string &base() const { return base_; }
 
+    /// From now on, every name asked for (has, at and every typed accessor; not the fields of a
+    /// descriptor) is added to *names; nullptr stops it. For the test that proves handlers read
+    /// declared names only.
+    void record_reads(std::set<std::string> *names) { reads_ = names; }
+
 private:
     const json &value(const std::string &name) const;
+    void note(const std::string &name) const;
     [[noreturn]] void malformed(const std::string &name, const char *problem) const;
     [[noreturn]] void missing(const std::string &name) const;
 
     const json *args_;
     std::string base_;
     std::string api_;
+    std::set<std::string> *reads_ = nullptr;
 };
 
 /// Channels per vector (4 or 32) when t is a vectorised type with cuDNN's NCHW_VECT_C strides

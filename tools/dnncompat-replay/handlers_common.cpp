@@ -32,11 +32,17 @@ void Args::missing(const std::string &name) const {
                                     trace::names_note(api_, args_ != nullptr ? *args_ : kNone)));
 }
 
+void Args::note(const std::string &name) const {
+    if (reads_ != nullptr) reads_->insert(name);
+}
+
 bool Args::has(const std::string &name) const {
+    note(name);
     return args_ && args_->is_object() && args_->contains(name);
 }
 
 const json &Args::at(const std::string &name) const {
+    note(name);
     if (!args_ || !args_->is_object()) {
         if (!api_.empty()) missing(name);
         throw MalformedCall(fmt::format("{} missing", base_));
