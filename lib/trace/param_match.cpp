@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 namespace dnncompat::trace {
@@ -84,34 +85,6 @@ const std::vector<Spelling> kSpellings = {
     {{"derivedBnDesc", "resultBnDesc"}}, {{"xDesc", "dataDesc"}},
 };
 // clang-format on
-
-// The spelling classes, as keys, that apply to a function (pointwise_backward: whether it is one).
-struct KeyClass {
-    std::set<std::string> keys;
-    Scope scope;
-};
-const std::vector<KeyClass> &key_classes() {
-    static const std::vector<KeyClass> classes = [] {
-        std::vector<KeyClass> out;
-        for (const Spelling &c : kSpellings) {
-            KeyClass k{{}, c.scope};
-            for (const char *n : c.names) k.keys.insert(key_of(n));
-            out.push_back(std::move(k));
-        }
-        return out;
-    }();
-    return classes;
-}
-
-// Whether a spelling class that applies to the function holds both keys.
-bool aliases(const std::string &a, const std::string &b, bool pointwise_backward) {
-    for (const KeyClass &c : key_classes()) {
-        if (c.scope == Scope::pointwise_backward && !pointwise_backward) continue;
-        if (c.scope == Scope::not_pointwise_backward && pointwise_backward) continue;
-        if (c.keys.count(a) && c.keys.count(b)) return true;
-    }
-    return false;
-}
 
 // A declared C type, split: "const int *" -> base "int", 1 star.
 struct CType {
@@ -197,23 +170,60 @@ bool compatible(const Recorded &r, const CType &d) {
     return true;
 }
 
-// The matching of recorded arguments rec to declared parameters decl.
+// A function's declared parameters as matching uses them, worked out once per function.
+struct Declaration {
+    const std::vector<ApiParameter> *params = nullptr;
+    std::vector<CType> types;
+    std::vector<std::string> keys;                 // key_of each name
+    std::vector<std::set<std::string>> alias_keys; // the keys of the spellings that apply to each
+    std::set<std::string, std::less<>> names;      // the declared names
+};
+
+const Declaration *declaration(std::string_view api) {
+    static const std::map<std::string, Declaration, std::less<>> table = [] {
+        std::map<std::string, Declaration, std::less<>> out;
+        for (const auto &[name, params] : support::detail::api_declarations()) {
+            Declaration d;
+            d.params = &params;
+            bool has_y = false, has_dy = false;
+            for (const ApiParameter &p : params) {
+                d.types.push_back(split_type(p.type));
+                d.keys.push_back(key_of(p.name));
+                d.names.insert(p.name);
+                has_y = has_y || d.keys.back() == "ydesc";
+                has_dy = has_dy || d.keys.back() == "dydesc";
+            }
+            const bool pointwise_backward = has_y && has_dy;
+            for (const std::string &k : d.keys) {
+                std::set<std::string> aliases;
+                for (const Spelling &c : kSpellings) {
+                    if ((c.scope == Scope::pointwise_backward && !pointwise_backward) ||
+                        (c.scope == Scope::not_pointwise_backward && pointwise_backward))
+                        continue;
+                    std::set<std::string> keys;
+                    for (const char *n : c.names) keys.insert(key_of(n));
+                    if (keys.count(k)) aliases.insert(keys.begin(), keys.end());
+                }
+                d.alias_keys.push_back(std::move(aliases));
+            }
+            out.emplace(name, std::move(d));
+        }
+        return out;
+    }();
+    auto it = table.find(api);
+    return it == table.end() ? nullptr : &it->second;
+}
+
+// The matching of recorded arguments rec to the parameters a function declares.
 class Matcher {
 public:
-    Matcher(const std::vector<ApiParameter> &decl, std::vector<Recorded> rec, bool ordered)
-        : decl_(decl), rec_(std::move(rec)), types_(decl.size()), keys_(decl.size()), to_(rec_.size(), -1),
-          from_(decl.size(), -1), rule_(rec_.size(), MatchRule::name) {
-        bool has_y = false, has_dy = false;
-        for (std::size_t j = 0; j < decl.size(); ++j) {
-            types_[j] = split_type(decl[j].type);
-            keys_[j] = key_of(decl[j].name);
-            has_y = has_y || keys_[j] == "ydesc";
-            has_dy = has_dy || keys_[j] == "dydesc";
-        }
-        pointwise_backward_ = has_y && has_dy;
+    Matcher(const Declaration &decl, std::vector<Recorded> rec, bool ordered)
+        : decl_(decl), rec_(std::move(rec)), to_(rec_.size(), -1), from_(decl.keys.size(), -1),
+          rule_(rec_.size(), MatchRule::name) {
+        const std::vector<ApiParameter> &params = *decl_.params;
         for (std::size_t i = 0; i < rec_.size(); ++i)
-            for (std::size_t j = 0; j < decl.size(); ++j)
-                if (from_[j] < 0 && rec_[i].name == decl[j].name) {
+            for (std::size_t j = 0; j < params.size(); ++j)
+                if (from_[j] < 0 && rec_[i].name == params[j].name) {
                     link(i, j, MatchRule::name);
                     break;
                 }
@@ -231,7 +241,7 @@ public:
         m.declared = true;
         for (std::size_t i = 0; i < rec_.size(); ++i) {
             if (to_[i] < 0) m.unmatched.push_back(rec_[i].name);
-            else m.matched.push_back({rec_[i].name, decl_[static_cast<std::size_t>(to_[i])].name, rule_[i]});
+            else m.matched.push_back({rec_[i].name, (*decl_.params)[static_cast<std::size_t>(to_[i])].name, rule_[i]});
         }
         return m;
     }
@@ -256,7 +266,7 @@ private:
 
     // The declared positions between the neighbours of recorded argument i already matched.
     std::pair<int, int> gap(std::size_t i) const {
-        int lo = -1, hi = static_cast<int>(decl_.size());
+        int lo = -1, hi = static_cast<int>(decl_.keys.size());
         for (std::size_t k = 0; k < i; ++k)
             if (to_[k] >= 0) lo = to_[k];
         for (std::size_t k = rec_.size(); k-- > i + 1;)
@@ -266,10 +276,10 @@ private:
 
     bool fits(std::size_t i, std::size_t j, MatchRule rule) const {
         const Recorded &r = rec_[i];
-        if (!compatible(r, types_[j])) return false;
+        if (!compatible(r, decl_.types[j])) return false;
         switch (rule) {
-        case MatchRule::spelling: return r.key == keys_[j];
-        case MatchRule::alias: return aliases(r.key, keys_[j], pointwise_backward_);
+        case MatchRule::spelling: return r.key == decl_.keys[j];
+        case MatchRule::alias: return decl_.alias_keys[j].count(r.key) != 0;
         case MatchRule::position: return r.kind != Recorded::unknown && !r.type.empty();
         case MatchRule::name: break;
         }
@@ -283,7 +293,7 @@ private:
             changed = false;
             for (std::size_t i = 0; i < rec_.size(); ++i) {
                 if (to_[i] >= 0) continue;
-                const auto [lo, hi] = in_gap ? gap(i) : std::pair<int, int>{-1, static_cast<int>(decl_.size())};
+                const auto [lo, hi] = in_gap ? gap(i) : std::pair<int, int>{-1, static_cast<int>(decl_.keys.size())};
                 int found = -1, count = 0;
                 for (int j = lo + 1; j < hi; ++j)
                     if (from_[static_cast<std::size_t>(j)] < 0 && fits(i, static_cast<std::size_t>(j), rule)) {
@@ -325,20 +335,17 @@ private:
         return changed;
     }
 
-    const std::vector<ApiParameter> &decl_;
+    const Declaration &decl_;
     std::vector<Recorded> rec_;
-    std::vector<CType> types_;
-    std::vector<std::string> keys_;
     std::vector<int> to_, from_; // recorded -> declared, declared -> recorded; -1: none
     std::vector<MatchRule> rule_;
-    bool pointwise_backward_ = false;
 };
 
 } // namespace
 
 ArgMatch match_args(std::string_view api, const json &args, const std::vector<std::string> &order) {
     ArgMatch none;
-    const std::vector<ApiParameter> *decl = support::detail::api_parameters(api);
+    const Declaration *decl = declaration(api);
     if (decl == nullptr || !args.is_object()) return none;
     // The recorded order: `order`'s names that args has (each once), then the rest, unordered.
     std::vector<Recorded> rec;
@@ -376,6 +383,11 @@ std::size_t canonicalize_trace(json &trace, const std::vector<std::vector<std::s
         auto api = call.find("api");
         auto args = call.find("args");
         if (api == call.end() || !api->is_string() || args == call.end() || !args->is_object()) continue;
+        const Declaration *decl = declaration(api->get_ref<const std::string &>());
+        if (decl == nullptr) continue;
+        bool all_declared = true; // most calls: nothing to rename
+        for (auto it = args->begin(); all_declared && it != args->end(); ++it) all_declared = decl->names.count(it.key());
+        if (all_declared) continue;
         const ArgMatch m = match_args(api->get_ref<const std::string &>(), *args, i < orders.size() ? orders[i] : kNoOrder);
         if (!m.declared) continue;
         if (!m.unmatched.empty()) ++unmatched;
@@ -404,13 +416,10 @@ std::string declared_names(std::string_view api) {
 
 std::vector<std::string> undeclared_args(std::string_view api, const json &args) {
     std::vector<std::string> out;
-    const std::vector<ApiParameter> *decl = support::detail::api_parameters(api);
+    const Declaration *decl = declaration(api);
     if (decl == nullptr || !args.is_object()) return out;
-    for (auto it = args.begin(); it != args.end(); ++it) {
-        bool found = false;
-        for (const ApiParameter &p : *decl) found = found || it.key() == p.name;
-        if (!found) out.push_back(it.key());
-    }
+    for (auto it = args.begin(); it != args.end(); ++it)
+        if (!decl->names.count(it.key())) out.push_back(it.key());
     return out;
 }
 
