@@ -196,15 +196,13 @@ std::vector<std::unique_ptr<Layer>> decode(const nlohmann::json &trace) {
             l->wf = a.filter("wDesc");
             l->cf = a.conv("convDesc");
             l->algo = a.enumeration("algo");
-            l->addrs = {pointer(a, "xData"), pointer(a, "wData"), pointer(a, "yData")};
+            l->addrs = {pointer(a, "x"), pointer(a, "w"), pointer(a, "y")};
         } else {
             l->bf = a.tensor("bnScaleBiasMeanVarDesc");
             l->mode = a.enumeration("mode");
             l->epsilon = a.real("epsilon");
-            // cuDNN 9 logs estimatedInvVariance, the prototype says estimatedVariance.
-            const char *var = a.has("estimatedInvVariance") ? "estimatedInvVariance" : "estimatedVariance";
-            l->addrs = {pointer(a, "xData"), pointer(a, "yData"), pointer(a, "bnScaleData"),
-                        pointer(a, "bnBiasData"), pointer(a, "estimatedMean"), pointer(a, var)};
+            l->addrs = {pointer(a, "x"), pointer(a, "y"), pointer(a, "bnScale"), pointer(a, "bnBias"),
+                        pointer(a, "estimatedMean"), pointer(a, "estimatedVariance")};
         }
         for (int t : {l->xf.dataType, l->yf.dataType, conv ? l->wf.dataType : l->bf.dataType})
             if (t != DNNCOMPAT_DATA_FLOAT)

@@ -1,8 +1,10 @@
 // The reference cuDNN legacy API as data: its functions and the values of its enums, read from
 // cudnn_api_table.inc (generated from the cuDNN headers by scripts/gen_cudnn_api.py). The support
-// catalogue builds its function and enum-value rows from it.
+// catalogue builds its function and enum-value rows from it; the trace reader matches recorded
+// arguments to the declared parameters of every function (the backend API's too).
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,7 +25,19 @@ struct ApiEnumValue {
     bool deprecated; // the value or its type is marked deprecated
 };
 
+/// One declared parameter of a function, as the header spells it.
+struct ApiParameter {
+    const char *name; // "xDesc"
+    const char *type; // normalised C type: "const cudnnTensorDescriptor_t", "const void *", "int *"
+    int position;     // 0-based, in declaration order
+};
+
 const std::vector<ApiFunction> &api_functions();
+/// Every function the headers declare (legacy and backend API) -> its parameters in declaration
+/// order (empty for a function declared `(void)`).
+const std::map<std::string, std::vector<ApiParameter>, std::less<>> &api_declarations();
+/// The parameters `function` declares; nullptr when the headers do not declare it.
+const std::vector<ApiParameter> *api_parameters(std::string_view function);
 const std::vector<ApiEnumValue> &api_enum_values();
 /// "9.19.0": the version of the headers the table was generated from.
 const char *api_version();

@@ -25,8 +25,8 @@ using json = nlohmann::json;
 // How an op uses a buffer: read, written, or both (counted twice).
 enum class Role { in, out, inout };
 
-// One data pointer of a compute call and the descriptor that sizes it, as cuDNN logs them
-// (the log's names differ from the header's for some APIs: both are listed, a call has one).
+// One data pointer of a compute call and the descriptor that sizes it, under the names the
+// function declares (the trace reader gives every call those, trace/param_match.hpp).
 // `label` names the buffer in the shapes string; nullptr leaves it out (per-channel statistics
 // and scratch buffers whose dims another label already shows).
 struct Buffer {
@@ -44,72 +44,64 @@ struct OpSpec {
 constexpr Role in = Role::in, out = Role::out, inout = Role::inout;
 
 // clang-format off
-const std::vector<Buffer> kPointwiseFwd = {
-    {"x", "xDesc", in, "x"}, {"srcData", "srcDesc", in, "x"},
-    {"y", "yDesc", out, "y"}, {"destData", "destDesc", out, "y"}};
+const std::vector<Buffer> kPointwiseFwd = {{"x", "xDesc", in, "x"}, {"y", "yDesc", out, "y"}};
 // Backward pointwise calls (activation, pooling, softmax, LRN): y, dy and x (softmax has none) in,
-// dx out; the log's src / dest names stand for y / x.
+// dx out.
 const std::vector<Buffer> kPointwiseBwd = {
-    {"y", "yDesc", in, "y"}, {"srcData", "srcDesc", in, "y"},
-    {"dy", "dyDesc", in, "dy"}, {"srcDiffData", "srcDiffDesc", in, "dy"},
-    {"x", "xDesc", in, "x"}, {"destData", "destDesc", in, "x"},
-    {"dx", "dxDesc", out, "dx"}, {"destDiffData", "destDiffDesc", out, "dx"}};
+    {"y", "yDesc", in, "y"}, {"dy", "dyDesc", in, "dy"}, {"x", "xDesc", in, "x"}, {"dx", "dxDesc", out, "dx"}};
 const std::vector<Buffer> kBnInference = {
-    {"xData", "xDesc", in, "x"}, {"x", "xDesc", in, "x"},
-    {"bnScaleData", "bnScaleBiasMeanVarDesc", in, "bn"}, {"bnScale", "bnScaleBiasMeanVarDesc", in, "bn"},
-    {"bnBiasData", "bnScaleBiasMeanVarDesc", in, "bn"}, {"bnBias", "bnScaleBiasMeanVarDesc", in, "bn"},
+    {"x", "xDesc", in, "x"},
+    {"bnScale", "bnScaleBiasMeanVarDesc", in, "bn"}, {"bnBias", "bnScaleBiasMeanVarDesc", in, "bn"},
     {"estimatedMean", "bnScaleBiasMeanVarDesc", in, nullptr},
-    {"estimatedInvVariance", "bnScaleBiasMeanVarDesc", in, nullptr},
     {"estimatedVariance", "bnScaleBiasMeanVarDesc", in, nullptr},
-    {"yData", "yDesc", out, "y"}, {"y", "yDesc", out, "y"}};
-const std::vector<Buffer> kBnTraining = {
-    {"xData", "xDesc", in, "x"}, {"x", "xDesc", in, "x"},
-    {"zData", "zDesc", in, "z"},
-    {"bnScaleData", "bnScaleBiasMeanVarDesc", in, "bn"}, {"bnScale", "bnScaleBiasMeanVarDesc", in, "bn"},
-    {"bnBiasData", "bnScaleBiasMeanVarDesc", in, "bn"}, {"bnBias", "bnScaleBiasMeanVarDesc", in, "bn"},
-    {"resultRunningMeanData", "bnScaleBiasMeanVarDesc", inout, nullptr},
+    {"y", "yDesc", out, "y"}};
+// The plain and Ex forms: x and y, or xData, zData and yData.
+const std::vector<Buffer> kBnTrainingStats = {
+    {"bnScale", "bnScaleBiasMeanVarDesc", in, "bn"}, {"bnBias", "bnScaleBiasMeanVarDesc", in, "bn"},
     {"resultRunningMean", "bnScaleBiasMeanVarDesc", inout, nullptr},
-    {"resultRunningVarianceData", "bnScaleBiasMeanVarDesc", inout, nullptr},
     {"resultRunningVariance", "bnScaleBiasMeanVarDesc", inout, nullptr},
-    {"saveMean", "bnScaleBiasMeanVarDesc", out, nullptr}, {"resultSaveMean", "bnScaleBiasMeanVarDesc", out, nullptr},
-    {"saveInvVariance", "bnScaleBiasMeanVarDesc", out, nullptr},
-    {"resultSaveInvVariance", "bnScaleBiasMeanVarDesc", out, nullptr},
-    {"yData", "yDesc", out, "y"}, {"y", "yDesc", out, "y"}};
+    {"resultSaveMean", "bnScaleBiasMeanVarDesc", out, nullptr},
+    {"resultSaveInvVariance", "bnScaleBiasMeanVarDesc", out, nullptr}};
+std::vector<Buffer> with(std::vector<Buffer> a, const std::vector<Buffer> &b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
 // bnBiasData is not read by the backward pass.
 const std::vector<Buffer> kBnBackward = {
-    {"xData", "xDesc", in, "x"}, {"x", "xDesc", in, "x"},
-    {"yData", "yDesc", in, "y"},
-    {"dyData", "dyDesc", in, "dy"}, {"dy", "dyDesc", in, "dy"},
-    {"bnScaleData", "dBnScaleBiasDesc", in, "bn"}, {"bnScale", "dBnScaleBiasDesc", in, "bn"},
+    {"x", "xDesc", in, "x"}, {"dy", "dyDesc", in, "dy"}, {"bnScale", "dBnScaleBiasDesc", in, "bn"},
     {"savedMean", "dBnScaleBiasDesc", in, nullptr}, {"savedInvVariance", "dBnScaleBiasDesc", in, nullptr},
-    {"dxData", "dxDesc", out, "dx"}, {"dx", "dxDesc", out, "dx"},
-    {"dzData", "dzDesc", out, "dz"},
-    {"dBnScaleData", "dBnScaleBiasDesc", out, "dbn"}, {"dBnScaleResult", "dBnScaleBiasDesc", out, "dbn"},
-    {"resultBnScaleDiff", "dBnScaleBiasDesc", out, "dbn"},
-    {"dBnBiasData", "dBnScaleBiasDesc", out, nullptr}, {"dBnBiasResult", "dBnScaleBiasDesc", out, nullptr},
-    {"resultBnBiasDiff", "dBnScaleBiasDesc", out, nullptr}};
+    {"dx", "dxDesc", out, "dx"}, {"dBnScaleResult", "dBnScaleBiasDesc", out, "dbn"},
+    {"dBnBiasResult", "dBnScaleBiasDesc", out, nullptr}};
+const std::vector<Buffer> kBnBackwardEx = {
+    {"xData", "xDesc", in, "x"}, {"yData", "yDesc", in, "y"}, {"dyData", "dyDesc", in, "dy"},
+    {"bnScaleData", "dBnScaleBiasDesc", in, "bn"},
+    {"savedMean", "dBnScaleBiasDesc", in, nullptr}, {"savedInvVariance", "dBnScaleBiasDesc", in, nullptr},
+    {"dxData", "dxDesc", out, "dx"}, {"dzData", "dzDesc", out, "dz"},
+    {"dBnScaleData", "dBnScaleBiasDesc", out, "dbn"}, {"dBnBiasData", "dBnScaleBiasDesc", out, nullptr}};
 
 // Every compute call estimate_layers knows: API -> op and buffers.
 const std::map<std::string, OpSpec, std::less<>> &op_table() {
     static const std::map<std::string, OpSpec, std::less<>> table{
         {"cudnnConvolutionForward", {"conv-fwd", {
-            {"xData", "xDesc", in, "x"}, {"wData", "wDesc", in, "w"}, {"yData", "yDesc", out, "y"}}}},
+            {"x", "xDesc", in, "x"}, {"w", "wDesc", in, "w"}, {"y", "yDesc", out, "y"}}}},
         {"cudnnConvolutionBiasActivationForward", {"conv-bias-act", {
-            {"xData", "xDesc", in, "x"}, {"wData", "wDesc", in, "w"}, {"zData", "zDesc", in, "z"},
-            {"biasData", "biasDesc", in, "bias"}, {"yData", "yDesc", out, "y"}}}},
+            {"x", "xDesc", in, "x"}, {"w", "wDesc", in, "w"}, {"z", "zDesc", in, "z"},
+            {"bias", "biasDesc", in, "bias"}, {"y", "yDesc", out, "y"}}}},
         {"cudnnConvolutionBackwardData", {"conv-bwd-data", {
-            {"wData", "wDesc", in, "w"}, {"dyData", "dyDesc", in, "dy"}, {"dxData", "dxDesc", out, "dx"}}}},
+            {"w", "wDesc", in, "w"}, {"dy", "dyDesc", in, "dy"}, {"dx", "dxDesc", out, "dx"}}}},
         {"cudnnConvolutionBackwardFilter", {"conv-bwd-filter", {
-            {"xData", "xDesc", in, "x"}, {"dyData", "dyDesc", in, "dy"}, {"dwData", "dwDesc", out, "dw"}}}},
-        {"cudnnConvolutionBackwardBias", {"other", {
-            {"dyData", "dyDesc", in, "dy"}, {"dy", "dyDesc", in, "dy"},
-            {"dbData", "dbDesc", out, "db"}, {"db", "dbDesc", out, "db"}}}},
+            {"x", "xDesc", in, "x"}, {"dy", "dyDesc", in, "dy"}, {"dw", "dwDesc", out, "dw"}}}},
+        {"cudnnConvolutionBackwardBias", {"other", {{"dy", "dyDesc", in, "dy"}, {"db", "dbDesc", out, "db"}}}},
 
         {"cudnnBatchNormalizationForwardInference", {"batch-norm", kBnInference}},
-        {"cudnnBatchNormalizationForwardTraining", {"batch-norm", kBnTraining}},
-        {"cudnnBatchNormalizationForwardTrainingEx", {"batch-norm", kBnTraining}},
+        {"cudnnBatchNormalizationForwardTraining", {"batch-norm", with({{"x", "xDesc", in, "x"}, {"y", "yDesc", out, "y"}},
+                                                                       kBnTrainingStats)}},
+        {"cudnnBatchNormalizationForwardTrainingEx", {"batch-norm", with({{"xData", "xDesc", in, "x"},
+                                                                         {"zData", "zDesc", in, "z"},
+                                                                         {"yData", "yDesc", out, "y"}},
+                                                                        kBnTrainingStats)}},
         {"cudnnBatchNormalizationBackward", {"batch-norm", kBnBackward}},
-        {"cudnnBatchNormalizationBackwardEx", {"batch-norm", kBnBackward}},
+        {"cudnnBatchNormalizationBackwardEx", {"batch-norm", kBnBackwardEx}},
         {"cudnnNormalizationForwardInference", {"batch-norm", {
             {"x", "xDesc", in, "x"}, {"normScale", "normScaleBiasDesc", in, "bn"},
             {"normBias", "normScaleBiasDesc", in, "bn"}, {"estimatedMean", "normMeanVarDesc", in, nullptr},
@@ -134,7 +126,8 @@ const std::map<std::string, OpSpec, std::less<>> &op_table() {
         {"cudnnActivationForward", {"activation", kPointwiseFwd}},
         {"cudnnActivationBackward", {"activation", kPointwiseBwd}},
         {"cudnnSoftmaxForward", {"softmax", kPointwiseFwd}},
-        {"cudnnSoftmaxBackward", {"softmax", kPointwiseBwd}},
+        {"cudnnSoftmaxBackward", {"softmax", {{"y", "yDesc", in, "y"}, {"dy", "dyDesc", in, "dy"},
+                                              {"dx", "dxDesc", out, "dx"}}}},
         {"cudnnLRNCrossChannelForward", {"lrn", kPointwiseFwd}},
         {"cudnnLRNCrossChannelBackward", {"lrn", kPointwiseBwd}},
         {"cudnnDivisiveNormalizationForward", {"lrn", {
@@ -145,27 +138,17 @@ const std::map<std::string, OpSpec, std::less<>> &op_table() {
             {"temp", "xDesc", inout, nullptr}, {"temp2", "xDesc", inout, nullptr},
             {"dx", "dXdMeansDesc", out, "dx"}, {"dMeans", "dXdMeansDesc", out, nullptr}}}},
 
-        {"cudnnAddTensor", {"tensor-op", {
-            {"A", "aDesc", in, "a"}, {"biasData", "biasDesc", in, "a"},
-            {"C", "cDesc", inout, "c"}, {"srcDestData", "srcDestDesc", inout, "c"}}}},
-        {"cudnnOpTensor", {"tensor-op", {
-            {"A", "aDesc", in, "a"}, {"aData", "aDesc", in, "a"},
-            {"B", "bDesc", in, "b"}, {"bData", "bDesc", in, "b"}, {"biasData", "biasDesc", in, "b"},
-            {"C", "cDesc", out, "c"}, {"destData", "destDesc", out, "c"}}}},
-        {"cudnnScaleTensor", {"tensor-op", {{"y", "yDesc", inout, "y"}, {"yData", "yDesc", inout, "y"}}}},
-        {"cudnnSetTensor", {"tensor-op", {{"y", "yDesc", out, "y"}, {"yData", "yDesc", out, "y"}}}},
-        {"cudnnTransformTensor", {"tensor-op", {
-            {"x", "xDesc", in, "x"}, {"srcData", "srcDesc", in, "x"},
-            {"y", "yDesc", out, "y"}, {"destData", "destDesc", out, "y"}}}},
+        {"cudnnAddTensor", {"tensor-op", {{"A", "aDesc", in, "a"}, {"C", "cDesc", inout, "c"}}}},
+        {"cudnnOpTensor", {"tensor-op", {{"A", "aDesc", in, "a"}, {"B", "bDesc", in, "b"}, {"C", "cDesc", out, "c"}}}},
+        {"cudnnScaleTensor", {"tensor-op", {{"y", "yDesc", inout, "y"}}}},
+        {"cudnnSetTensor", {"tensor-op", {{"y", "yDesc", out, "y"}}}},
+        {"cudnnTransformTensor", {"tensor-op", {{"x", "xDesc", in, "x"}, {"y", "yDesc", out, "y"}}}},
         {"cudnnTransformTensorEx", {"tensor-op", {
             {"srcData", "srcDesc", in, "x"}, {"destData", "destDesc", out, "y"}}}},
         {"cudnnReduceTensor", {"tensor-op", {{"A", "aDesc", in, "a"}, {"C", "cDesc", out, "c"}}}},
 
-        {"cudnnDropoutForward", {"other", {
-            {"x", "xdesc", in, "x"}, {"x", "xDesc", in, "x"}, {"y", "ydesc", out, "y"}, {"y", "yDesc", out, "y"}}}},
-        {"cudnnDropoutBackward", {"other", {
-            {"dy", "dydesc", in, "dy"}, {"dy", "dyDesc", in, "dy"},
-            {"dx", "dxdesc", out, "dx"}, {"dx", "dxDesc", out, "dx"}}}},
+        {"cudnnDropoutForward", {"other", {{"x", "xdesc", in, "x"}, {"y", "ydesc", out, "y"}}}},
+        {"cudnnDropoutBackward", {"other", {{"dy", "dydesc", in, "dy"}, {"dx", "dxdesc", out, "dx"}}}},
         {"cudnnSpatialTfSamplerForward", {"other", {{"x", "xDesc", in, "x"}, {"y", "yDesc", out, "y"}}}},
         {"cudnnSpatialTfSamplerBackward", {"other", {
             {"x", "xDesc", in, "x"}, {"dy", "dyDesc", in, "dy"}, {"dx", "dxDesc", out, "dx"}}}},
@@ -300,7 +283,7 @@ struct ConvChoice {
 
 // Solver, WTI and flop of a convolution call (flop / (peak x WTI) when the WTI is known).
 // `memo` holds the choices already made for (direction, algorithm, problem) in this trace.
-void estimate_conv(solver::Direction d, const json &args, const solver::Machine &machine,
+void estimate_conv(const std::string &api, solver::Direction d, const json &args, const solver::Machine &machine,
                    std::unordered_map<std::string, ConvChoice> &memo, LayerEstimate &l) {
     // A missing algorithm runs the overall winner (-1 is served by no solver).
     const auto algo = integer_value(args, "algo");
@@ -315,7 +298,7 @@ void estimate_conv(solver::Direction d, const json &args, const solver::Machine 
         algo && *algo >= 0 && *algo <= std::numeric_limits<int>::max() ? static_cast<int>(*algo) : -1;
     conv::Problem p;
     try {
-        p = trace::conv_call_problem(args, d);
+        p = trace::conv_call_problem(api, args);
     } catch (const std::exception &) {
         return; // descriptors the library rejects: estimated by bandwidth, no solver
     }
@@ -375,7 +358,7 @@ std::vector<LayerEstimate> estimate_layers(const json &trace, const solver::Mach
             l.recorded_status = call["status"].get<std::string>();
         try {
             measure_buffers(spec->second, args, l);
-            if (const auto d = trace::conv_call_direction(api)) estimate_conv(*d, args, machine, memo, l);
+            if (const auto d = trace::conv_call_direction(api)) estimate_conv(api, *d, args, machine, memo, l);
         } catch (const std::exception &) {
             // Whatever was estimated stands; the rest of the call is unreadable.
         }

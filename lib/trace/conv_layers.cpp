@@ -144,31 +144,46 @@ void set_conv(Conv &c, const json &args, const char *name) {
                                           static_cast<dnncompatReorderType_t>(integer(f, "reorderType", name, 0))));
 }
 
-// The descriptor names (x, w, conv, y) of each direction's calls, in the forms cuDNN logs them:
-// compute calls and workspace queries, then the _v7 queries' names.
-struct Names {
+// The direction of each convolution API and the declared names of its descriptors (x, w, conv,
+// y): the searches and the compute calls declare xDesc / dxDesc, wDesc / dwDesc, dyDesc / yDesc,
+// the _v7 queries the older srcDesc, filterDesc, diffDesc, gradDesc, destDesc (cuDNN 9 headers; the
+// trace reader gives every call those names, trace/param_match.hpp).
+struct ConvApi {
+    solver::Direction direction;
     const char *x, *w, *conv, *y;
 };
-const std::vector<Names> &names_of(solver::Direction d) {
-    static const std::vector<Names> fwd{{"xDesc", "wDesc", "convDesc", "yDesc"},
-                                        {"srcDesc", "filterDesc", "convDesc", "destDesc"}};
-    static const std::vector<Names> bwd_data{{"dxDesc", "wDesc", "convDesc", "dyDesc"},
-                                             {"gradDesc", "filterDesc", "convDesc", "diffDesc"}};
-    static const std::vector<Names> bwd_filter{{"xDesc", "dwDesc", "convDesc", "dyDesc"},
-                                               {"xDesc", "gradDesc", "convDesc", "dyDesc"},
-                                               {"srcDesc", "gradDesc", "convDesc", "diffDesc"}};
-    return d == solver::Direction::fwd ? fwd : d == solver::Direction::bwd_data ? bwd_data : bwd_filter;
+const ConvApi *conv_api(const std::string &api) {
+    using D = solver::Direction;
+    static const std::map<std::string, ConvApi, std::less<>> table{
+        {"cudnnConvolutionForward", {D::fwd, "xDesc", "wDesc", "convDesc", "yDesc"}},
+        {"cudnnConvolutionBiasActivationForward", {D::fwd, "xDesc", "wDesc", "convDesc", "yDesc"}},
+        {"cudnnGetConvolutionForwardAlgorithm_v7", {D::fwd, "srcDesc", "filterDesc", "convDesc", "destDesc"}},
+        {"cudnnGetConvolutionForwardWorkspaceSize", {D::fwd, "xDesc", "wDesc", "convDesc", "yDesc"}},
+        {"cudnnFindConvolutionForwardAlgorithm", {D::fwd, "xDesc", "wDesc", "convDesc", "yDesc"}},
+        {"cudnnFindConvolutionForwardAlgorithmEx", {D::fwd, "xDesc", "wDesc", "convDesc", "yDesc"}},
+        {"cudnnConvolutionBackwardData", {D::bwd_data, "dxDesc", "wDesc", "convDesc", "dyDesc"}},
+        {"cudnnGetConvolutionBackwardDataAlgorithm_v7", {D::bwd_data, "gradDesc", "filterDesc", "convDesc", "diffDesc"}},
+        {"cudnnGetConvolutionBackwardDataWorkspaceSize", {D::bwd_data, "dxDesc", "wDesc", "convDesc", "dyDesc"}},
+        {"cudnnFindConvolutionBackwardDataAlgorithm", {D::bwd_data, "dxDesc", "wDesc", "convDesc", "dyDesc"}},
+        {"cudnnFindConvolutionBackwardDataAlgorithmEx", {D::bwd_data, "dxDesc", "wDesc", "convDesc", "dyDesc"}},
+        {"cudnnConvolutionBackwardFilter", {D::bwd_filter, "xDesc", "dwDesc", "convDesc", "dyDesc"}},
+        {"cudnnGetConvolutionBackwardFilterAlgorithm_v7", {D::bwd_filter, "srcDesc", "gradDesc", "convDesc", "diffDesc"}},
+        {"cudnnGetConvolutionBackwardFilterWorkspaceSize", {D::bwd_filter, "xDesc", "gradDesc", "convDesc", "dyDesc"}},
+        {"cudnnFindConvolutionBackwardFilterAlgorithm", {D::bwd_filter, "xDesc", "dwDesc", "convDesc", "dyDesc"}},
+        {"cudnnFindConvolutionBackwardFilterAlgorithmEx", {D::bwd_filter, "xDesc", "dwDesc", "convDesc", "dyDesc"}},
+    };
+    auto it = table.find(api);
+    return it == table.end() ? nullptr : &it->second;
 }
 
-conv::Problem problem_of(const json &args, solver::Direction d, std::optional<int64_t> batch) {
+} // namespace
+
+conv::Problem conv_call_problem(const std::string &api, const json &args, std::optional<int64_t> batch) {
+    const ConvApi *names = conv_api(api);
+    if (!names) throw std::invalid_argument(api + " is not a convolution call");
     if (!args.is_object()) throw Malformed("the call has no arguments");
-    const Names *names = nullptr;
-    for (const Names &n : names_of(d))
-        if (args.contains(n.x) && args.contains(n.w) && args.contains(n.conv) && args.contains(n.y)) {
-            names = &n;
-            break;
-        }
-    if (!names) throw Malformed("the call lacks a tensor, filter or convolution descriptor");
+    for (const char *n : {names->x, names->w, names->conv, names->y})
+        if (!args.contains(n)) throw Malformed(fmt::format("the call lacks the descriptor {}", n));
     Tensor x, y;
     Filter w;
     Conv c;
@@ -179,35 +194,10 @@ conv::Problem problem_of(const json &args, solver::Direction d, std::optional<in
     return conv::make_problem(*x.d, *w.d, *c.d, y.d);
 }
 
-} // namespace
-
-conv::Problem conv_call_problem(const json &args, solver::Direction d, std::optional<int64_t> batch) {
-    return problem_of(args, d, batch);
-}
-
 std::optional<solver::Direction> conv_call_direction(const std::string &api) {
-    using D = solver::Direction;
-    static const std::map<std::string, D> table{
-        {"cudnnConvolutionForward", D::fwd},
-        {"cudnnConvolutionBiasActivationForward", D::fwd},
-        {"cudnnGetConvolutionForwardAlgorithm_v7", D::fwd},
-        {"cudnnGetConvolutionForwardWorkspaceSize", D::fwd},
-        {"cudnnFindConvolutionForwardAlgorithm", D::fwd},
-        {"cudnnFindConvolutionForwardAlgorithmEx", D::fwd},
-        {"cudnnConvolutionBackwardData", D::bwd_data},
-        {"cudnnGetConvolutionBackwardDataAlgorithm_v7", D::bwd_data},
-        {"cudnnGetConvolutionBackwardDataWorkspaceSize", D::bwd_data},
-        {"cudnnFindConvolutionBackwardDataAlgorithm", D::bwd_data},
-        {"cudnnFindConvolutionBackwardDataAlgorithmEx", D::bwd_data},
-        {"cudnnConvolutionBackwardFilter", D::bwd_filter},
-        {"cudnnGetConvolutionBackwardFilterAlgorithm_v7", D::bwd_filter},
-        {"cudnnGetConvolutionBackwardFilterWorkspaceSize", D::bwd_filter},
-        {"cudnnFindConvolutionBackwardFilterAlgorithm", D::bwd_filter},
-        {"cudnnFindConvolutionBackwardFilterAlgorithmEx", D::bwd_filter},
-    };
-    auto it = table.find(api);
-    if (it == table.end()) return std::nullopt;
-    return it->second;
+    const ConvApi *c = conv_api(api);
+    if (!c) return std::nullopt;
+    return c->direction;
 }
 
 ConvLayers conv_layers(const json &trace, const ConvLayerOptions &options) {
@@ -223,7 +213,7 @@ ConvLayers conv_layers(const json &trace, const ConvLayerOptions &options) {
         if (!d) continue;
         conv::Problem p;
         try {
-            p = conv_call_problem(call.contains("args") ? call["args"] : json(), *d, options.batch);
+            p = conv_call_problem(api, call.contains("args") ? call["args"] : json(), options.batch);
         } catch (const std::exception &e) {
             std::string reason = e.what();
             if (call.contains("status") && call["status"].is_string() && call["status"] != "CUDNN_STATUS_SUCCESS")

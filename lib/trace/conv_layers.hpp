@@ -52,17 +52,19 @@ struct ConvLayerOptions {
 /// cudnnFindConvolutionBackwardFilterAlgorithmEx, ...); nullopt for every other API.
 std::optional<solver::Direction> conv_call_direction(const std::string &api);
 
-/// The problem of one convolution call in direction d (see conv_call_direction), through the path
+/// The problem of one call of convolution API `api` (see conv_call_direction), through the path
 /// conv_layers takes for each call: the recorded descriptor fields of `args` (the call's "args"
-/// object, in any of the forms cuDNN logs the compute calls, workspace and _v7 queries and Find)
-/// set through the C API, then conv::make_problem. `batch` as in ConvLayerOptions. Throws
-/// std::runtime_error naming the missing or mistyped field, dnncompat::Error with the library's
-/// status and message for descriptors it rejects, std::invalid_argument for a batch out of range.
-conv::Problem conv_call_problem(const nlohmann::json &args, solver::Direction d,
+/// object, its arguments under the names `api` declares, as the trace reader gives them) set
+/// through the C API, then conv::make_problem. `batch` as in ConvLayerOptions. Throws
+/// std::runtime_error naming the missing or mistyped argument or field, dnncompat::Error with the
+/// library's status and message for descriptors it rejects, std::invalid_argument for a batch out
+/// of range or an API that is not a convolution's.
+conv::Problem conv_call_problem(const std::string &api, const nlohmann::json &args,
                                 std::optional<int64_t> batch = std::nullopt);
 
-/// The distinct convolution layers of `trace` (a document of schemas/trace.schema.json). Never
-/// throws for a malformed call: it goes to `skipped` with the reason.
+/// The distinct convolution layers of `trace` (a document of schemas/trace.schema.json, its
+/// arguments under their declared names as load_trace_file gives them). Never throws for a
+/// malformed call: it goes to `skipped` with the reason.
 ConvLayers conv_layers(const nlohmann::json &trace, const ConvLayerOptions &options = {});
 
 } // namespace dnncompat::trace

@@ -2,6 +2,7 @@
 
 #include "trace/compressed_input.hpp"
 #include "trace/log_importer.hpp"
+#include "trace/param_match.hpp"
 #include "trace/schemas.hpp"
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <memory>
 #include <streambuf>
+#include <string>
 #include <vector>
 
 namespace dnncompat::trace {
@@ -71,6 +73,46 @@ private:
     std::vector<char> buf_;
 };
 
+// Records, while a JSON trace is parsed, the order of each call's argument names (a parsed object
+// forgets it; canonicalize_trace matches by position where names do not tell). nlohmann's parser
+// reports an object or array opened at depth d, whose members' keys it reports at depth d + 1: the
+// root at 0, "calls" at 1, a call at 2, "args" at 3, an argument's name at 4.
+class ArgOrder {
+public:
+    void event(int depth, json::parse_event_t event, const json &parsed) {
+        if (depth < 0) return;
+        const auto d = static_cast<std::size_t>(depth);
+        switch (event) {
+        case json::parse_event_t::object_start:
+        case json::parse_event_t::array_start:
+            if (d == 2 && in_calls()) orders.emplace_back();
+            kind_.resize(d + 1);
+            kind_[d] = event == json::parse_event_t::object_start ? 'o' : 'a';
+            key_.resize(d + 2);
+            key_[d + 1].clear();
+            break;
+        case json::parse_event_t::key:
+            if (d >= key_.size() || !parsed.is_string()) break;
+            key_[d] = parsed.get<std::string>();
+            if (d == 1 && key_[1] == "calls") orders.clear(); // a repeated "calls" replaces the first
+            if (d == 4 && in_calls() && kind_.size() > 3 && kind_[2] == 'o' && kind_[3] == 'o' && key_[3] == "args" &&
+                !orders.empty())
+                orders.back().push_back(key_[4]);
+            break;
+        case json::parse_event_t::value:
+            if (d == 2 && in_calls()) orders.emplace_back();
+            break;
+        default: break;
+        }
+    }
+    std::vector<std::vector<std::string>> orders; // per element of "calls"
+
+private:
+    bool in_calls() const { return kind_.size() > 1 && kind_[0] == 'o' && kind_[1] == 'a' && key_[1] == "calls"; }
+    std::vector<char> kind_;        // the kind of the container opened at each depth: 'o' or 'a'
+    std::vector<std::string> key_;  // the last key reported at each depth
+};
+
 // "512 B", "3.5 KiB", "22.0 MiB".
 std::string size_text(uint64_t bytes) {
     if (bytes < 1024) return fmt::format("{} B", bytes);
@@ -117,11 +159,13 @@ TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {
         per_byte = kParsedBytesPerTextByte;
         limited.set_limit(std::max<uint64_t>(1, memory / per_byte));
         check_size();
+        ArgOrder order;
         try {
-            out.doc = json::parse(in, [&path](int depth, json::parse_event_t, json &) {
+            out.doc = json::parse(in, [&path, &order](int depth, json::parse_event_t event, json &parsed) {
                 if (depth > kMaxJsonDepth)
                     throw ImportError(fmt::format("{}: not a valid dnncompat trace: nested deeper than {} levels",
                                                   path, kMaxJsonDepth));
+                order.event(depth, event, parsed);
                 return true;
             });
         } catch (const json::exception &e) {
@@ -135,6 +179,7 @@ TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {
         if (!errors.empty())
             throw ImportError(fmt::format("{}: not a valid dnncompat trace ({} schema error(s)):{}", path,
                                           errors.size(), list_schema_errors(errors, kListedSchemaErrors)));
+        out.unmatched_calls = canonicalize_trace(out.doc, order.orders);
         return out;
     }
     out.kind = "log";
@@ -145,8 +190,16 @@ TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {
         options.source_name = path_arg == "-" ? "stdin" : std::filesystem::path(path).filename().string();
         // The importer builds an insertion-ordered document; the tools read a plain one. Invalid
         // UTF-8 taken from the log becomes U+FFFD, as dnncompat-import writes it.
-        out.doc = json::parse(
-            import_log(in, options).trace.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+        // The argument order (which the plain document forgets) is taken first.
+        std::vector<std::vector<std::string>> orders;
+        std::string text;
+        {
+            const nlohmann::ordered_json trace = import_log(in, options).trace;
+            orders = recorded_arg_order(trace);
+            text = trace.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+        }
+        out.doc = json::parse(text);
+        out.unmatched_calls = canonicalize_trace(out.doc, orders);
     } catch (const std::exception &e) {
         check_decoding(*file, path);
         check_size();

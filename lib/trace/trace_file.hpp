@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -14,10 +15,14 @@ namespace dnncompat::trace {
 
 /// A trace file as read.
 struct TraceFile {
-    nlohmann::json doc; ///< the trace, a document of schemas/trace.schema.json
+    /// The trace, a document of schemas/trace.schema.json, each call's arguments renamed to the
+    /// parameter names its function declares (trace/param_match.hpp; the file keeps the spelling
+    /// it was written with).
+    nlohmann::json doc;
     std::string kind;   ///< "trace": a JSON trace; "log": a cuDNN API log imported in memory
     uint64_t text_bytes = 0;      ///< text read (decoded), in bytes
     uint64_t memory_estimate = 0; ///< what the parsed document holds, about: text_bytes * 8 (trace) or * 4 (log)
+    std::size_t unmatched_calls = 0; ///< calls that kept an argument matching no declared parameter
 };
 
 /// The input's text is over the bound below (load_trace_file's max_memory).
@@ -47,7 +52,8 @@ uint64_t default_max_memory();
 /// gzip data; it takes the place of the parse error it causes), or "PATH: the input is over N MiB
 /// of text, ..." (InputTooLarge) when its (decoded) text is over max_memory / kParsedBytesPerTextByte
 /// bytes (a log: / kParsedBytesPerLogByte), found while reading, before it is all held.
-/// max_memory 0: half the machine's physical memory.
+/// max_memory 0: half the machine's physical memory. The calls' arguments are matched to their
+/// declared parameters and renamed (canonicalize_trace, with the order the text records them in).
 TraceFile load_trace_file(const std::string &path, uint64_t max_memory = 0);
 
 /// load_trace_file(path, max_memory).doc.

@@ -142,6 +142,12 @@ TEST(ReplayCli, MalformedCallFailsButReplayContinues) {
     EXPECT_EQ(r.rc, 1) << r.out << r.err;
     expect_valid_report(r.report);
     EXPECT_NE(r.out.find("malformed call: /calls/2/args/xDesc missing"), std::string::npos) << r.out;
+    // With what the call has (under the declared names the reader gave them) and what it should.
+    EXPECT_NE(r.out.find("missing; the call has algo, alpha, beta, convDesc, w, wDesc, workSpace, "
+                         "workSpaceSizeInBytes, x, y, yDesc; cudnnConvolutionForward declares handle, alpha, xDesc, "
+                         "x, wDesc, w, convDesc, algo, workSpace, workSpaceSizeInBytes, beta, yDesc, y"),
+              std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("malformed call: /calls/4/args/c/value is not an integer"), std::string::npos) << r.out;
     const json &s = r.report["summary"];
     EXPECT_EQ(s["malformed"], 2);
@@ -152,6 +158,23 @@ TEST(ReplayCli, MalformedCallFailsButReplayContinues) {
     EXPECT_EQ((*find_call(r.report, 5))["outcome"], "match");
     EXPECT_EQ((*find_call(r.report, 7))["api"], "cudnnDestroy");
     EXPECT_EQ((*find_call(r.report, 7))["outcome"], "match");
+}
+
+// An argument the reader cannot match to a parameter of its function makes the call malformed,
+// named with what the call has and what the function declares; the other calls replay.
+TEST(ReplayCli, AnArgumentMatchingNoParameterMakesTheCallMalformed) {
+    const Result r = replay(quote(kTraces + "/unmatched-argument.json"));
+    EXPECT_EQ(r.rc, 1) << r.out << r.err;
+    expect_valid_report(r.report);
+    EXPECT_NE(r.out.find("malformed call: /calls/1/args: padding matches no parameter of cudnnSetTensor4dDescriptor; "
+                         "the call has c, dataType, format, h, n, padding, w; cudnnSetTensor4dDescriptor declares "
+                         "tensorDesc, format, dataType, n, c, h, w"),
+              std::string::npos)
+        << r.out;
+    const json &s = r.report["summary"];
+    EXPECT_EQ(s["malformed"], 1);
+    EXPECT_EQ(s["matches"], 3);
+    EXPECT_EQ((*find_call(r.report, 2))["outcome"], "match");
 }
 
 TEST(ReplayCli, UnsupportedCallsAreCountedPerApi) {
@@ -212,6 +235,40 @@ TEST(ReplayCli, Fp16TrainingLogReplaysThroughTheFp32Emulation) {
     EXPECT_EQ(s["compute_by_api"]["cudnnConvolutionBackwardFilter"], 1);
     EXPECT_EQ(s["diagnostics_by_code"]["DNNC-CONV-DTYPE-HALF"]["calls"], 1);
     EXPECT_EQ(s["diagnostics_by_code"]["DNNC-CONV-BWD-DTYPE-HALF"]["calls"], 2);
+}
+
+// A cudnn.benchmark training step as cuDNN's logger writes it: the backward searches name their
+// arguments as the _v7 queries are declared (backward data: filterDesc/filterData,
+// diffDesc/diffData, gradDesc/gradData; backward filter: srcDesc/srcData, diffDesc/diffData,
+// gradDesc/gradData), the backward-filter workspace query prints dwDesc (its header says
+// gradDesc). The excerpt is derived from resnet18-train-b2-fp32.log.xz: for its two 1x1 stride-2
+// layers (512x256 and 256x128), the recorded cudnnConvolutionBackwardData and BackwardFilter
+// records, each preceded by a cudnnFindConvolutionBackward{Data,Filter}AlgorithmEx record built
+// from the same record (its handle, descriptors, pointers and workspace, renamed to the logger's
+// spellings and put in the searches' declaration order, plus requestedAlgoCount, returnedAlgoCount
+// and perfResults) and, before BackwardFilter, a cudnnGetConvolutionBackwardFilterWorkspaceSize
+// record of its descriptors and algorithm with dw as dwDesc.
+TEST(ReplayCli, BackwardSearchesInTheLoggersSpellingsReplayWithNoMalformedCall) {
+    const std::string log = DNNCOMPAT_TEST_DATA "/logs/resnet18-train-b2-find-spellings-derived-excerpt.log.xz";
+    const Result r = replay(quote(log) + " --quiet");
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    const json &s = r.report["summary"];
+    EXPECT_EQ(s["calls"], 10);
+    EXPECT_EQ(s["malformed"], 0);
+    EXPECT_EQ(s["matches"], 10);
+    EXPECT_EQ(s["calls_by_api"]["cudnnFindConvolutionBackwardDataAlgorithmEx"], 2);
+    EXPECT_EQ(s["calls_by_api"]["cudnnFindConvolutionBackwardFilterAlgorithmEx"], 2);
+    EXPECT_EQ(s["calls_by_api"]["cudnnGetConvolutionBackwardFilterWorkspaceSize"], 2);
+    for (const json &c : r.report["calls"]) {
+        EXPECT_EQ(c["outcome"], "match") << c.dump();
+        EXPECT_EQ(c["status"], "CUDNN_STATUS_SUCCESS") << c.dump();
+    }
+    // The searches ran on the recorded buffers and listed the algorithms they timed.
+    const json *find = find_call(r.report, 0);
+    ASSERT_NE(find, nullptr);
+    EXPECT_EQ((*find)["api"], "cudnnFindConvolutionBackwardDataAlgorithmEx");
+    EXPECT_EQ((*find)["info"].get<std::string>().rfind("6 algos:", 0), 0u) << find->dump();
 }
 
 // HALF / BFLOAT16 data in the non-convolution operations (set, add, batch-norm inference with

@@ -2,6 +2,7 @@
 // flop, bytes and times are computed here from the raw descriptor fields of the calls.
 #include "report/estimate.hpp"
 #include "solver/select.hpp"
+#include "trace/param_match.hpp"
 #include "trace/trace_file.hpp"
 
 #include <gtest/gtest.h>
@@ -92,16 +93,17 @@ json tiny_conv() {
             {"status", "CUDNN_STATUS_SUCCESS"},
             {"args",
              {{"xDesc", tensor({2, 3, 8, 8})},
-              {"xData", pointer("0x1000")},
+              {"x", pointer("0x1000")},
               {"wDesc", filter({4, 3, 3, 3})},
-              {"wData", pointer("0x2000")},
+              {"w", pointer("0x2000")},
               {"convDesc", conv2d(1, 1)},
               {"algo", {{"type", "cudnnConvolutionFwdAlgo_t"}, {"value", 0}}},
               {"yDesc", tensor({2, 4, 8, 8})},
-              {"yData", pointer("0x3000")}}}};
+              {"y", pointer("0x3000")}}}};
 }
 
-// 2x2 max pooling of 2x4x8x8, in the names cuDNN logs it with.
+// 2x2 max pooling of 2x4x8x8, in the names cuDNN logs it with (the trace reader renames them:
+// trace::canonicalize_trace).
 json tiny_pool(const char *dest = "0x5000") {
     return {{"api", "cudnnPoolingForward"},
             {"args",
@@ -175,7 +177,8 @@ TEST(Estimate, Resnet50ExampleConvolutionsByWtiBatchNormByBandwidth) {
 }
 
 TEST(Estimate, TinyConvolutionAndPoolingExactly) {
-    const json trace = {{"calls", {tiny_conv(), tiny_pool()}}};
+    json trace = {{"calls", {tiny_conv(), tiny_pool()}}};
+    ASSERT_EQ(dnncompat::trace::canonicalize_trace(trace), 0u);
     const solver::Machine m = test_machine();
     const auto layers = rp::estimate_layers(trace, m);
     ASSERT_EQ(layers.size(), 2u);
@@ -231,20 +234,21 @@ TEST(Estimate, MalformedAndRejectedCallsNeverThrow) {
     json half_bn = {{"api", "cudnnBatchNormalizationForwardInference"},
                     {"args",
                      {{"xDesc", tensor({1, 8, 2, 2}, 2)},
-                      {"xData", pointer("0x1")},
+                      {"x", pointer("0x1")},
                       {"yDesc", tensor({1, 8, 2, 2}, 2)},
-                      {"yData", pointer("0x2")},
+                      {"y", pointer("0x2")},
                       {"bnScaleBiasMeanVarDesc", tensor({1, 8, 1, 1})},
-                      {"bnScaleData", pointer("0x3")},
-                      {"bnBiasData", pointer("0x4")},
+                      {"bnScale", pointer("0x3")},
+                      {"bnBias", pointer("0x4")},
                       {"estimatedMean", pointer("0x5")},
-                      {"estimatedInvVariance", pointer(nullptr)}}}};
+                      {"estimatedVariance", pointer(nullptr)}}}};
     json null_dest = tiny_pool(nullptr);
     null_dest["status"] = "not a status";
-    const json trace = {{"calls",
-                         {json("not a call"), json{{"api", 7}}, rejected, no_filter,
-                          json{{"api", "cudnnAddTensor"}, {"args", "not an object"}}, null_dest,
-                          json{{"api", "cudnnGetVersion"}}, half_bn}}};
+    json trace = {{"calls",
+                   {json("not a call"), json{{"api", 7}}, rejected, no_filter,
+                    json{{"api", "cudnnAddTensor"}, {"args", "not an object"}}, null_dest,
+                    json{{"api", "cudnnGetVersion"}}, half_bn}}};
+    EXPECT_EQ(dnncompat::trace::canonicalize_trace(trace), 0u);
     const auto layers = rp::estimate_layers(trace, test_machine());
     ASSERT_EQ(layers.size(), 5u);
 

@@ -23,7 +23,8 @@ namespace {
 
 const std::string kLogs = std::string(DNNCOMPAT_TEST_DATA) + "/logs/";
 
-json imported(const std::string &log) { return json::parse(tr::import_log_file(kLogs + log).trace.dump()); }
+// A log as the trace tools read it: imported, its arguments under their declared names.
+json imported(const std::string &log) { return tr::read_trace_file(kLogs + log); }
 
 std::vector<int> dims(const json &desc, const char *field = "dimA") {
     return desc["fields"][field]["value"].get<std::vector<int>>();

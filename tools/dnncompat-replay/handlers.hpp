@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -47,10 +48,15 @@ struct ConvFields {
 
 /// Typed, checked access to one call's "args" object (or a descriptor's "fields" object).
 /// Every accessor throws MalformedCall naming the JSON pointer of a missing or mistyped value.
+/// A call's arguments carry the names its function declares (the trace reader renamed them,
+/// trace/param_match.hpp): handlers ask for declared names only.
 class Args {
 public:
     /// `args` may be null (the call has no args); `base` is its JSON pointer, e.g. "/calls/3/args".
-    Args(const json *args, std::string base) : args_(args), base_(std::move(base)) {}
+    /// `api`, for a call's arguments (not a descriptor's fields): a missing argument's message
+    /// then lists the names the call has and those `api` declares.
+    Args(const json *args, std::string base, std::string api = {})
+        : args_(args), base_(std::move(base)), api_(std::move(api)) {}
 
     bool has(const std::string &name) const;
     /// The raw argument object.
@@ -74,12 +80,21 @@ public:
 
     const std::string &base() const { return base_; }
 
+    /// From now on, every name asked for (has, at and every typed accessor; not the fields of a
+    /// descriptor) is added to *names; nullptr stops it. For the test that proves handlers read
+    /// declared names only.
+    void record_reads(std::set<std::string> *names) { reads_ = names; }
+
 private:
     const json &value(const std::string &name) const;
+    void note(const std::string &name) const;
     [[noreturn]] void malformed(const std::string &name, const char *problem) const;
+    [[noreturn]] void missing(const std::string &name) const;
 
     const json *args_;
     std::string base_;
+    std::string api_;
+    std::set<std::string> *reads_ = nullptr;
 };
 
 /// Channels per vector (4 or 32) when t is a vectorised type with cuDNN's NCHW_VECT_C strides

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "solver/immediate.hpp"
 #include "solver/select.hpp"
+#include "trace/param_match.hpp"
 
 #include <fmt/format.h>
 
@@ -22,14 +23,32 @@ void Args::malformed(const std::string &name, const char *problem) const {
     throw MalformedCall(fmt::format("{}/{} {}", base_, name, problem));
 }
 
+void Args::missing(const std::string &name) const {
+    if (api_.empty()) malformed(name, "missing");
+    // What the call has (names the reader could not match to a declared parameter kept as
+    // recorded) and what its function declares.
+    static const json kNone = json::object();
+    throw MalformedCall(fmt::format("{}/{} missing; {}", base_, name,
+                                    trace::names_note(api_, args_ != nullptr ? *args_ : kNone)));
+}
+
+void Args::note(const std::string &name) const {
+    if (reads_ != nullptr) reads_->insert(name);
+}
+
 bool Args::has(const std::string &name) const {
+    note(name);
     return args_ && args_->is_object() && args_->contains(name);
 }
 
 const json &Args::at(const std::string &name) const {
-    if (!args_ || !args_->is_object()) throw MalformedCall(fmt::format("{} missing", base_));
+    note(name);
+    if (!args_ || !args_->is_object()) {
+        if (!api_.empty()) missing(name);
+        throw MalformedCall(fmt::format("{} missing", base_));
+    }
     auto it = args_->find(name);
-    if (it == args_->end()) malformed(name, "missing");
+    if (it == args_->end()) missing(name);
     if (!it->is_object()) malformed(name, "is not an object");
     return *it;
 }

@@ -167,7 +167,7 @@ dnncompatStatus_t forward(Call &c) {
     const void *pb = dbl ? static_cast<const void *>(&beta) : &beta_f;
     if (c.args.has("workSpaceSizeInBytes"))
         c.record.ws_recorded = static_cast<uint64_t>(c.args.integer("workSpaceSizeInBytes"));
-    void *x = c.data("xData"), *w = c.filter_data("wData"), *y = c.data("yData");
+    void *x = c.data("x"), *w = c.filter_data("w"), *y = c.data("y");
     if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
 
     // Our own workspace, of the size dnncompat asks for with this algorithm.
@@ -201,7 +201,7 @@ void register_convolution_handlers(HandlerTable &t) {
     t["cudnnGetConvolutionForwardAlgorithmMaxCount"] = {algo_max_count};
     t["cudnnGetConvolutionForwardAlgorithm_v7"] = {algo_v7};
     t["cudnnGetConvolutionForwardWorkspaceSize"] = {workspace_size};
-    t["cudnnConvolutionForward"] = {forward, true, {{"xData", "xDesc"}, {"wData", "wDesc"}, {"yData", "yDesc"}}};
+    t["cudnnConvolutionForward"] = {forward, true, {{"x", "xDesc"}, {"w", "wDesc"}, {"y", "yDesc"}}};
 }
 
 } // namespace dnncompat::replay

@@ -134,7 +134,7 @@ dnncompatStatus_t backward_data(Call &c) {
     const Scalars ab(c, "alpha", "beta");
     if (c.args.has("workSpaceSizeInBytes"))
         c.record.ws_recorded = static_cast<uint64_t>(c.args.integer("workSpaceSizeInBytes"));
-    void *w = c.filter_data("wData"), *dy = c.data("dyData"), *dx = c.data("dxData");
+    void *w = c.filter_data("w"), *dy = c.data("dy"), *dx = c.data("dx");
     if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
     size_t ws = 0;
     if (dnncompatGetConvolutionBackwardDataWorkspaceSize(c.state.handle, s.w.d, s.b.d, s.conv.d, s.a.d, a, &ws) ==
@@ -168,7 +168,7 @@ dnncompatStatus_t find_data_impl(Call &c, bool ex) {
         st = dnncompatFindConvolutionBackwardDataAlgorithm(c.state.handle, s.w.d, s.b.d, s.conv.d, s.a.d, requested,
                                                            &returned, perf.data());
     } else {
-        void *w = c.filter_data("wData"), *dy = c.data("dyData"), *dx = c.data("dxData");
+        void *w = c.filter_data("w"), *dy = c.data("dy"), *dx = c.data("dx");
         const size_t ws = static_cast<size_t>(c.args.integer("workSpaceSizeInBytes"));
         c.record.ws_recorded = ws;
         if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
@@ -229,7 +229,7 @@ dnncompatStatus_t backward_filter(Call &c) {
     const Scalars ab(c, "alpha", "beta");
     if (c.args.has("workSpaceSizeInBytes"))
         c.record.ws_recorded = static_cast<uint64_t>(c.args.integer("workSpaceSizeInBytes"));
-    void *x = c.data("xData"), *dy = c.data("dyData"), *dw = c.data("dwData");
+    void *x = c.data("x"), *dy = c.data("dy"), *dw = c.data("dw");
     if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
     size_t ws = 0;
     if (dnncompatGetConvolutionBackwardFilterWorkspaceSize(c.state.handle, s.a.d, s.b.d, s.conv.d, s.w.d, a, &ws) ==
@@ -261,8 +261,8 @@ dnncompatStatus_t find_filter_impl(Call &c, bool ex) {
         st = dnncompatFindConvolutionBackwardFilterAlgorithm(c.state.handle, s.a.d, s.b.d, s.conv.d, s.w.d, requested,
                                                              &returned, perf.data());
     } else {
-        void *x = c.data("xData"), *dy = c.data(c.args.has("dyData") ? "dyData" : "yData"),
-             *dw = c.data("dwData");
+        // The headers (cuDNN 7 to 9) name this function's dy pointer y.
+        void *x = c.data("x"), *dy = c.data("y"), *dw = c.data("dw");
         const size_t ws = static_cast<size_t>(c.args.integer("workSpaceSizeInBytes"));
         c.record.ws_recorded = ws;
         if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
@@ -285,7 +285,7 @@ dnncompatStatus_t backward_bias(Call &c) {
     dnncompatStatus_t st = build(dyf, dyd);
     if (st == DNNCOMPAT_STATUS_SUCCESS) st = build(dbf, dbd);
     const Scalars ab(c, "alpha", "beta");
-    void *dy = c.data("dyData"), *db = c.data("dbData");
+    void *dy = c.data("dy"), *db = c.data("db");
     if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
     st = c.timed([&] {
         return dnncompatConvolutionBackwardBias(c.state.handle, ab.first(), dyd.d, dy, ab.second(), dbd.d, db);
@@ -326,8 +326,7 @@ dnncompatStatus_t bias_activation_forward(Call &c) {
     const Scalars ab(c, "alpha1", "alpha2");
     if (c.args.has("workSpaceSizeInBytes"))
         c.record.ws_recorded = static_cast<uint64_t>(c.args.integer("workSpaceSizeInBytes"));
-    void *x = c.data("xData"), *w = c.filter_data("wData"), *z = c.data("zData"), *bias = c.data("biasData"),
-         *y = c.data("yData");
+    void *x = c.data("x"), *w = c.filter_data("w"), *z = c.data("z"), *bias = c.data("bias"), *y = c.data("y");
     if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
     size_t ws = 0;
     if (dnncompatGetConvolutionForwardWorkspaceSize(c.state.handle, s.a.d, s.w.d, s.conv.d, s.b.d, a, &ws) ==
@@ -351,11 +350,7 @@ dnncompatStatus_t bias_activation_forward(Call &c) {
 
 dnncompatStatus_t find_forward_impl(Call &c, bool ex) {
     Setup s;
-    // Find names its descriptors as the v7 query does (srcDesc, filterDesc, destDesc); accept the
-    // forward call's names too.
-    const bool src_names = c.args.has("srcDesc");
-    dnncompatStatus_t st = src_names ? setup(c, s, "srcDesc", "filterDesc", "convDesc", "destDesc")
-                                     : setup(c, s, "xDesc", "wDesc", "convDesc", "yDesc");
+    dnncompatStatus_t st = setup(c, s, "xDesc", "wDesc", "convDesc", "yDesc");
     const int requested = requested_count(c);
     std::vector<dnncompatConvolutionFwdAlgoPerf_t> perf(std::clamp(requested, 1, 64));
     int returned = 0;
@@ -364,8 +359,7 @@ dnncompatStatus_t find_forward_impl(Call &c, bool ex) {
         st = dnncompatFindConvolutionForwardAlgorithm(c.state.handle, s.a.d, s.w.d, s.conv.d, s.b.d, requested,
                                                       &returned, perf.data());
     } else {
-        void *x = c.data(src_names ? "srcData" : "xData"), *w = c.filter_data(src_names ? "filterData" : "wData"),
-             *y = c.data(src_names ? "destData" : "yData");
+        void *x = c.data("x"), *w = c.filter_data("w"), *y = c.data("y");
         const size_t ws = static_cast<size_t>(c.args.integer("workSpaceSizeInBytes"));
         c.record.ws_recorded = ws;
         if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
@@ -385,28 +379,25 @@ void register_convolution_backward_handlers(HandlerTable &t) {
     t["cudnnGetConvolutionBackwardDataAlgorithmMaxCount"] = {data_max_count};
     t["cudnnGetConvolutionBackwardDataAlgorithm_v7"] = {data_v7};
     t["cudnnGetConvolutionBackwardDataWorkspaceSize"] = {data_workspace};
-    t["cudnnConvolutionBackwardData"] = {backward_data, true, {{"wData", "wDesc"}, {"dyData", "dyDesc"}, {"dxData", "dxDesc"}}};
+    t["cudnnConvolutionBackwardData"] = {backward_data, true, {{"w", "wDesc"}, {"dy", "dyDesc"}, {"dx", "dxDesc"}}};
     t["cudnnFindConvolutionBackwardDataAlgorithm"] = {find_data};
     t["cudnnFindConvolutionBackwardDataAlgorithmEx"] = {
-        find_data_ex, false, {{"wData", "wDesc"}, {"dyData", "dyDesc"}, {"dxData", "dxDesc"}}};
+        find_data_ex, false, {{"w", "wDesc"}, {"dy", "dyDesc"}, {"dx", "dxDesc"}}};
     t["cudnnGetConvolutionBackwardFilterAlgorithmMaxCount"] = {filter_max_count};
     t["cudnnGetConvolutionBackwardFilterAlgorithm_v7"] = {filter_v7};
     t["cudnnGetConvolutionBackwardFilterWorkspaceSize"] = {filter_workspace};
-    t["cudnnConvolutionBackwardFilter"] = {backward_filter, true, {{"xData", "xDesc"}, {"dyData", "dyDesc"}, {"dwData", "dwDesc"}}};
+    t["cudnnConvolutionBackwardFilter"] = {backward_filter, true, {{"x", "xDesc"}, {"dy", "dyDesc"}, {"dw", "dwDesc"}}};
     t["cudnnFindConvolutionBackwardFilterAlgorithm"] = {find_filter};
     t["cudnnFindConvolutionBackwardFilterAlgorithmEx"] = {
-        find_filter_ex, false, {{"xData", "xDesc"}, {"dyData", "dyDesc"}, {"yData", "dyDesc"}, {"dwData", "dwDesc"}}};
-    t["cudnnConvolutionBackwardBias"] = {backward_bias, true, {{"dyData", "dyDesc"}, {"dbData", "dbDesc"}}};
+        find_filter_ex, false, {{"x", "xDesc"}, {"y", "dyDesc"}, {"dw", "dwDesc"}}};
+    t["cudnnConvolutionBackwardBias"] = {backward_bias, true, {{"dy", "dyDesc"}, {"db", "dbDesc"}}};
     t["cudnnConvolutionBiasActivationForward"] = {
         bias_activation_forward,
         true,
-        {{"xData", "xDesc"}, {"wData", "wDesc"}, {"zData", "zDesc"}, {"biasData", "biasDesc"}, {"yData", "yDesc"}}};
+        {{"x", "xDesc"}, {"w", "wDesc"}, {"z", "zDesc"}, {"bias", "biasDesc"}, {"y", "yDesc"}}};
     t["cudnnFindConvolutionForwardAlgorithm"] = {find_forward};
     t["cudnnFindConvolutionForwardAlgorithmEx"] = {
-        find_forward_ex,
-        false,
-        {{"srcData", "srcDesc"}, {"filterData", "filterDesc"}, {"destData", "destDesc"}, {"xData", "xDesc"},
-         {"wData", "wDesc"}, {"yData", "yDesc"}}};
+        find_forward_ex, false, {{"x", "xDesc"}, {"w", "wDesc"}, {"y", "yDesc"}}};
 }
 
 } // namespace dnncompat::replay

@@ -190,23 +190,20 @@ dnncompatStatus_t destroy_conv(Call &c) {
 dnncompatStatus_t set_conv_2d(Call &c) {
     const Args &a = c.args;
     auto i = [&](const char *name) { return static_cast<int>(a.integer(name)); };
-    // cuDNN 9 logs the compute type as "dataType"; the prototype calls it computeType.
-    const int type = a.has("dataType") ? a.enumeration("dataType") : a.enumeration("computeType");
     return dnncompatSetConvolution2dDescriptor(current_conv(c), i("pad_h"), i("pad_w"), i("u"), i("v"),
                                                i("dilation_h"), i("dilation_w"),
                                                as<dnncompatConvolutionMode_t>(a.enumeration("mode")),
-                                               as<dnncompatDataType_t>(type));
+                                               as<dnncompatDataType_t>(a.enumeration("computeType")));
 }
 
 dnncompatStatus_t set_conv_nd(Call &c) {
     const Args &a = c.args;
     const int n = static_cast<int>(a.integer("arrayLength"));
-    std::vector<int> pad = a.ints("padA"), stride = a.ints("strideA"), dil = a.ints("dilationA");
+    std::vector<int> pad = a.ints("padA"), stride = a.ints("filterStrideA"), dil = a.ints("dilationA");
     for (auto *v : {&pad, &stride, &dil}) v->resize(std::max<std::size_t>(v->size(), DNNCOMPAT_DIM_MAX), 0);
-    const int type = a.has("dataType") ? a.enumeration("dataType") : a.enumeration("computeType");
     return dnncompatSetConvolutionNdDescriptor(current_conv(c), n, pad.data(), stride.data(), dil.data(),
                                                as<dnncompatConvolutionMode_t>(a.enumeration("mode")),
-                                               as<dnncompatDataType_t>(type));
+                                               as<dnncompatDataType_t>(a.enumeration("computeType")));
 }
 
 dnncompatStatus_t set_conv_groups(Call &c) {

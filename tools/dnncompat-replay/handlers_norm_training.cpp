@@ -16,10 +16,10 @@ bool has_desc(const Args &a, const char *name) {
     return a.has(name) && a.at(name).contains("fields");
 }
 
-/// The first of `names` the call has (cuDNN versions spell some arguments differently).
-const char *name_of(const Args &a, std::initializer_list<const char *> names) {
+/// The first of `names` a descriptor's fields have (cuDNN versions spell some fields differently).
+const char *field_name(const Args &f, std::initializer_list<const char *> names) {
     for (const char *n : names)
-        if (a.has(n)) return n;
+        if (f.has(n)) return n;
     return *names.begin();
 }
 
@@ -45,7 +45,7 @@ dnncompatStatus_t optional_activation(const Args &a, const char *name, ActDesc &
     const Args f = a.fields(name);
     dnncompatStatus_t s = dnncompatCreateActivationDescriptor(&out.d);
     if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
-    const char *nan = name_of(f, {"reluNanOpt", "nanOpt"});
+    const char *nan = field_name(f, {"reluNanOpt", "nanOpt"});
     return dnncompatSetActivationDescriptor(
         out.d, static_cast<dnncompatActivationMode_t>(f.enumeration("mode")),
         static_cast<dnncompatNanPropagation_t>(f.has(nan) ? f.enumeration(nan) : 0),
@@ -76,12 +76,10 @@ dnncompatStatus_t forward_training(Call &c, bool ex) {
     const auto ops = ex ? static_cast<dnncompatBatchNormOps_t>(a.enumeration("bnOps")) : DNNCOMPAT_BATCHNORM_OPS_BN;
     const Scalar alpha(a, "alpha"), beta(a, "beta");
     const double factor = a.real("exponentialAverageFactor"), epsilon = a.real("epsilon");
-    void *x = c.data(name_of(a, {"xData", "x"})), *y = c.data(name_of(a, {"yData", "y"})),
-         *scale = c.data(name_of(a, {"bnScaleData", "bnScale"})), *bias = c.data(name_of(a, {"bnBiasData", "bnBias"})),
-         *rmean = c.data(name_of(a, {"resultRunningMeanData", "resultRunningMean"})),
-         *rvar = c.data(name_of(a, {"resultRunningVarianceData", "resultRunningVariance"})),
-         *smean = c.data(name_of(a, {"saveMean", "resultSaveMean"})),
-         *sinv = c.data(name_of(a, {"saveInvVariance", "resultSaveInvVariance"}));
+    // The Ex form declares its data pointers xData, yData, zData; the plain one x, y.
+    void *x = c.data(ex ? "xData" : "x"), *y = c.data(ex ? "yData" : "y"), *scale = c.data("bnScale"),
+         *bias = c.data("bnBias"), *rmean = c.data("resultRunningMean"), *rvar = c.data("resultRunningVariance"),
+         *smean = c.data("resultSaveMean"), *sinv = c.data("resultSaveInvVariance");
     TensorDesc xd, yd, bd, zd;
     ActDesc act;
     dnncompatStatus_t s = build(xf, xd);
@@ -115,11 +113,12 @@ dnncompatStatus_t backward(Call &c, bool ex) {
     const auto ops = ex ? static_cast<dnncompatBatchNormOps_t>(a.enumeration("bnOps")) : DNNCOMPAT_BATCHNORM_OPS_BN;
     const Scalar ad(a, "alphaDataDiff"), bd_(a, "betaDataDiff"), ap(a, "alphaParamDiff"), bp(a, "betaParamDiff");
     const double epsilon = a.real("epsilon");
-    void *x = c.data(name_of(a, {"xData", "x"})), *dy = c.data(name_of(a, {"dyData", "dy"})),
-         *dx = c.data(name_of(a, {"dxData", "dx"})), *scale = c.data(name_of(a, {"bnScaleData", "bnScale"})),
-         *dscale = c.data(name_of(a, {"dBnScaleData", "dBnScaleResult", "resultBnScaleDiff"})),
-         *dbias = c.data(name_of(a, {"dBnBiasData", "dBnBiasResult", "resultBnBiasDiff"})),
-         *smean = c.data("savedMean"), *sinv = c.data("savedInvVariance");
+    // The Ex form declares xData, dyData, dxData, bnScaleData, dBnScaleData, dBnBiasData; the plain
+    // one x, dy, dx, bnScale, dBnScaleResult, dBnBiasResult.
+    void *x = c.data(ex ? "xData" : "x"), *dy = c.data(ex ? "dyData" : "dy"), *dx = c.data(ex ? "dxData" : "dx"),
+         *scale = c.data(ex ? "bnScaleData" : "bnScale"), *dscale = c.data(ex ? "dBnScaleData" : "dBnScaleResult"),
+         *dbias = c.data(ex ? "dBnBiasData" : "dBnBiasResult"), *smean = c.data("savedMean"),
+         *sinv = c.data("savedInvVariance");
     TensorDesc xd, dyd, dxd, bd, yd, dzd;
     ActDesc act;
     dnncompatStatus_t s = build(xf, xd);
@@ -317,49 +316,43 @@ dnncompatStatus_t dropout_get(Call &c) {
 } // namespace
 
 void register_norm_training_handlers(HandlerTable &t) {
-    const std::vector<BufferParam> fwd = {
-        {"xData", "xDesc"},
-        {"x", "xDesc"},
-        {"zData", "zDesc"},
-        {"yData", "yDesc"},
-        {"y", "yDesc"},
-        {"bnScaleData", "bnScaleBiasMeanVarDesc"},
+    // Running statistics are read and written: variances must start positive.
+    const std::vector<BufferParam> stats = {
         {"bnScale", "bnScaleBiasMeanVarDesc"},
-        {"bnBiasData", "bnScaleBiasMeanVarDesc"},
         {"bnBias", "bnScaleBiasMeanVarDesc"},
-        // Running statistics are read and written: variances must start positive.
-        {"resultRunningMeanData", "bnScaleBiasMeanVarDesc"},
         {"resultRunningMean", "bnScaleBiasMeanVarDesc"},
-        {"resultRunningVarianceData", "bnScaleBiasMeanVarDesc", Fill::positive},
         {"resultRunningVariance", "bnScaleBiasMeanVarDesc", Fill::positive},
-        {"saveMean", "bnScaleBiasMeanVarDesc"},
         {"resultSaveMean", "bnScaleBiasMeanVarDesc"},
-        {"saveInvVariance", "bnScaleBiasMeanVarDesc", Fill::positive},
         {"resultSaveInvVariance", "bnScaleBiasMeanVarDesc", Fill::positive}};
+    std::vector<BufferParam> fwd = {{"x", "xDesc"}, {"y", "yDesc"}}, fwd_ex = {
+        {"xData", "xDesc"}, {"zData", "zDesc"}, {"yData", "yDesc"}};
+    fwd.insert(fwd.end(), stats.begin(), stats.end());
+    fwd_ex.insert(fwd_ex.end(), stats.begin(), stats.end());
     const std::vector<BufferParam> bwd = {
-        {"xData", "xDesc"},
         {"x", "xDesc"},
+        {"dy", "dyDesc"},
+        {"dx", "dxDesc"},
+        {"bnScale", "dBnScaleBiasDesc"},
+        {"dBnScaleResult", "dBnScaleBiasDesc"},
+        {"dBnBiasResult", "dBnScaleBiasDesc"},
+        {"savedMean", "dBnScaleBiasDesc"},
+        {"savedInvVariance", "dBnScaleBiasDesc", Fill::positive}};
+    const std::vector<BufferParam> bwd_ex = {
+        {"xData", "xDesc"},
         {"yData", "yDesc"},
         {"dyData", "dyDesc"},
-        {"dy", "dyDesc"},
         {"dzData", "dzDesc"},
         {"dxData", "dxDesc"},
-        {"dx", "dxDesc"},
         {"bnScaleData", "dBnScaleBiasDesc"},
-        {"bnScale", "dBnScaleBiasDesc"},
         {"bnBiasData", "dBnScaleBiasDesc"},
         {"dBnScaleData", "dBnScaleBiasDesc"},
-        {"dBnScaleResult", "dBnScaleBiasDesc"},
-        {"resultBnScaleDiff", "dBnScaleBiasDesc"},
         {"dBnBiasData", "dBnScaleBiasDesc"},
-        {"dBnBiasResult", "dBnScaleBiasDesc"},
-        {"resultBnBiasDiff", "dBnScaleBiasDesc"},
         {"savedMean", "dBnScaleBiasDesc"},
         {"savedInvVariance", "dBnScaleBiasDesc", Fill::positive}};
     t["cudnnBatchNormalizationForwardTraining"] = {forward_training_plain, true, fwd};
-    t["cudnnBatchNormalizationForwardTrainingEx"] = {forward_training_ex, true, fwd};
+    t["cudnnBatchNormalizationForwardTrainingEx"] = {forward_training_ex, true, fwd_ex};
     t["cudnnBatchNormalizationBackward"] = {backward_plain, true, bwd};
-    t["cudnnBatchNormalizationBackwardEx"] = {backward_ex, true, bwd};
+    t["cudnnBatchNormalizationBackwardEx"] = {backward_ex, true, bwd_ex};
     t["cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize"] = {fwd_ex_workspace};
     t["cudnnGetBatchNormalizationBackwardExWorkspaceSize"] = {bwd_ex_workspace};
     t["cudnnGetBatchNormalizationTrainingExReserveSpaceSize"] = {reserve_size};

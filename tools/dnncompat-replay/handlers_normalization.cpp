@@ -8,8 +8,7 @@ namespace {
 
 dnncompatStatus_t derive_bn(Call &c) {
     // The derived descriptor is an output: a fresh descriptor receives it.
-    const char *xname = c.args.has("dataDesc") ? "dataDesc" : "xDesc";
-    const TensorFields xf = c.args.tensor(xname);
+    const TensorFields xf = c.args.tensor("xDesc");
     TensorDesc x, derived;
     c.record.shapes = "x " + shape_string(xf.dims);
     dnncompatStatus_t s = build(xf, x);
@@ -27,12 +26,6 @@ dnncompatStatus_t derive_bn(Call &c) {
     return s;
 }
 
-/// The variance argument's name: cuDNN 9 logs estimatedInvVariance, the prototype says
-/// estimatedVariance.
-const char *variance_name(const Args &a) {
-    return a.has("estimatedInvVariance") ? "estimatedInvVariance" : "estimatedVariance";
-}
-
 dnncompatStatus_t forward_inference(Call &c) {
     const Args &a = c.args;
     const TensorFields xf = a.tensor("xDesc"), yf = a.tensor("yDesc"), bf = a.tensor("bnScaleBiasMeanVarDesc");
@@ -44,8 +37,8 @@ dnncompatStatus_t forward_inference(Call &c) {
     const float alpha_f = static_cast<float>(alpha), beta_f = static_cast<float>(beta);
     const void *pa = dbl ? static_cast<const void *>(&alpha) : &alpha_f;
     const void *pb = dbl ? static_cast<const void *>(&beta) : &beta_f;
-    void *x = c.data("xData"), *y = c.data("yData"), *scale = c.data("bnScaleData"), *bias = c.data("bnBiasData"),
-         *mean = c.data("estimatedMean"), *var = c.data(variance_name(a));
+    void *x = c.data("x"), *y = c.data("y"), *scale = c.data("bnScale"), *bias = c.data("bnBias"),
+         *mean = c.data("estimatedMean"), *var = c.data("estimatedVariance");
     TensorDesc xd, yd, bd;
     dnncompatStatus_t s = build(xf, xd);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build(yf, yd);
@@ -66,12 +59,11 @@ void register_normalization_handlers(HandlerTable &t) {
     t["cudnnBatchNormalizationForwardInference"] = {
         forward_inference,
         true,
-        {{"xData", "xDesc"},
-         {"yData", "yDesc"},
-         {"bnScaleData", "bnScaleBiasMeanVarDesc"},
-         {"bnBiasData", "bnScaleBiasMeanVarDesc"},
+        {{"x", "xDesc"},
+         {"y", "yDesc"},
+         {"bnScale", "bnScaleBiasMeanVarDesc"},
+         {"bnBias", "bnScaleBiasMeanVarDesc"},
          {"estimatedMean", "bnScaleBiasMeanVarDesc"},
-         {"estimatedInvVariance", "bnScaleBiasMeanVarDesc", Fill::positive},
          {"estimatedVariance", "bnScaleBiasMeanVarDesc", Fill::positive}}};
 }
 

@@ -1,8 +1,8 @@
 // Activation, pooling, softmax, LRN and divisive normalization: descriptor lifecycle (on scratch
 // descriptors, as handlers_descriptors.cpp does: the log does not say which descriptor a
 // Set/Destroy touches) and compute calls, whose descriptors are rebuilt from the call's inline
-// fields. cuDNN's log names some parameters by their old names (srcDesc / srcData for x,
-// destDesc / destData for y, srcDiff* / destDiff* for gradients): both spellings are accepted.
+// fields. Arguments carry their declared names (the trace reader renamed the log's srcDesc,
+// destDesc, srcDiff* and destDiff* spellings).
 #include "dnncompat-replay/handlers.hpp"
 
 #include <fmt/format.h>
@@ -61,16 +61,6 @@ using PoolOwned = Owned<dnncompatPoolingDescriptor_t, dnncompatDestroyPoolingDes
 using LrnOwned = Owned<dnncompatLRNDescriptor_t, dnncompatDestroyLRNDescriptor>;
 
 // ---- argument helpers --------------------------------------------------------------------------
-
-/// The first of `names` the call has (the last one when none, so the error names it).
-std::string pick(const Args &a, std::initializer_list<const char *> names) {
-    const char *last = nullptr;
-    for (const char *n : names) {
-        if (a.has(n)) return n;
-        last = n;
-    }
-    return last;
-}
 
 /// A recorded alpha/beta: float, or double when the log says CUDNN_DATA_DOUBLE.
 struct Scalar {
@@ -150,11 +140,10 @@ dnncompatStatus_t get_swish_beta(Call &) {
 
 dnncompatStatus_t activation_forward(Call &c) {
     const Args &a = c.args;
-    const std::string xn = pick(a, {"xDesc", "srcDesc"}), yn = pick(a, {"yDesc", "destDesc"});
-    const TensorFields xf = a.tensor(xn), yf = a.tensor(yn);
+    const TensorFields xf = a.tensor("xDesc"), yf = a.tensor("yDesc");
     c.record.shapes = fmt::format("x {} y {}", shape_string(xf.dims), shape_string(yf.dims));
     const Scalar alpha(a, "alpha"), beta(a, "beta");
-    void *x = c.data(pick(a, {"x", "srcData"})), *y = c.data(pick(a, {"y", "destData"}));
+    void *x = c.data("x"), *y = c.data("y");
     ActOwned act;
     TensorDesc xd, yd;
     dnncompatStatus_t s = build_activation(a.fields("activationDesc"), act);
@@ -165,7 +154,7 @@ dnncompatStatus_t activation_forward(Call &c) {
     return s;
 }
 
-// Backward: y, dy, x, dx (log names: srcDesc, srcDiffDesc, destDesc, destDiffDesc).
+// Backward: y, dy, x, dx (logged as srcDesc, srcDiffDesc, destDesc, destDiffDesc).
 struct BwdTensors {
     TensorFields y, dy, x, dx;
     void *py, *pdy, *px, *pdx;
@@ -175,22 +164,20 @@ struct BwdTensors {
 
 void bwd_tensors(Call &c, bool has_x, BwdTensors &t) {
     const Args &a = c.args;
-    t.y = a.tensor(pick(a, {"yDesc", "srcDesc"}));
-    t.dy = a.tensor(pick(a, {"dyDesc", "srcDiffDesc"}));
-    t.dx = a.tensor(pick(a, {"dxDesc", "destDiffDesc"}));
-    t.x = has_x ? a.tensor(pick(a, {"xDesc", "destDesc"})) : t.y;
-    t.py = c.data(pick(a, {"y", "srcData"}));
-    t.pdy = c.data(pick(a, {"dy", "srcDiffData"}));
-    t.px = has_x ? c.data(pick(a, {"x", "destData"})) : nullptr;
-    t.pdx = c.data(pick(a, {"dx", "destDiffData"}));
+    t.y = a.tensor("yDesc");
+    t.dy = a.tensor("dyDesc");
+    t.dx = a.tensor("dxDesc");
+    t.x = has_x ? a.tensor("xDesc") : t.y;
+    t.py = c.data("y");
+    t.pdy = c.data("dy");
+    t.px = has_x ? c.data("x") : nullptr;
+    t.pdx = c.data("dx");
     c.record.shapes = fmt::format("y {} x {}", shape_string(t.y.dims), shape_string(t.dx.dims));
 }
 
-const std::vector<BufferParam> kBwdBuffers = {
-    {"y", "yDesc"}, {"srcData", "srcDesc"}, {"dy", "dyDesc"}, {"srcDiffData", "srcDiffDesc"},
-    {"x", "xDesc"}, {"destData", "destDesc"}, {"dx", "dxDesc"}, {"destDiffData", "destDiffDesc"}};
-const std::vector<BufferParam> kFwdBuffers = {
-    {"x", "xDesc"}, {"srcData", "srcDesc"}, {"y", "yDesc"}, {"destData", "destDesc"}};
+const std::vector<BufferParam> kBwdBuffers = {{"y", "yDesc"}, {"dy", "dyDesc"}, {"x", "xDesc"}, {"dx", "dxDesc"}};
+const std::vector<BufferParam> kSoftmaxBwdBuffers = {{"y", "yDesc"}, {"dy", "dyDesc"}, {"dx", "dxDesc"}};
+const std::vector<BufferParam> kFwdBuffers = {{"x", "xDesc"}, {"y", "yDesc"}};
 
 dnncompatStatus_t activation_backward(Call &c) {
     const Args &a = c.args;
@@ -280,10 +267,10 @@ dnncompatStatus_t pooling_output_dim_nd(Call &c) { return pooling_output_dim(c, 
 
 dnncompatStatus_t pooling_forward(Call &c) {
     const Args &a = c.args;
-    const TensorFields xf = a.tensor(pick(a, {"xDesc", "srcDesc"})), yf = a.tensor(pick(a, {"yDesc", "destDesc"}));
+    const TensorFields xf = a.tensor("xDesc"), yf = a.tensor("yDesc");
     c.record.shapes = fmt::format("x {} y {}", shape_string(xf.dims), shape_string(yf.dims));
     const Scalar alpha(a, "alpha"), beta(a, "beta");
-    void *x = c.data(pick(a, {"x", "srcData"})), *y = c.data(pick(a, {"y", "destData"}));
+    void *x = c.data("x"), *y = c.data("y");
     PoolOwned pool;
     TensorDesc xd, yd;
     dnncompatStatus_t s = build_pooling(a.fields("poolingDesc"), pool);
@@ -313,16 +300,16 @@ dnncompatStatus_t pooling_backward(Call &c) {
 
 // ---- softmax ---------------------------------------------------------------------------------
 
-int softmax_algo(const Args &a) { return a.enumeration(pick(a, {"algo", "algorithm"})); }
+int softmax_algo(const Args &a) { return a.enumeration("algo"); }
 
 dnncompatStatus_t softmax_forward(Call &c) {
     const Args &a = c.args;
-    const TensorFields xf = a.tensor(pick(a, {"xDesc", "srcDesc"})), yf = a.tensor(pick(a, {"yDesc", "destDesc"}));
+    const TensorFields xf = a.tensor("xDesc"), yf = a.tensor("yDesc");
     c.record.shapes = fmt::format("x {} y {}", shape_string(xf.dims), shape_string(yf.dims));
     const auto algo = static_cast<dnncompatSoftmaxAlgorithm_t>(softmax_algo(a));
     const auto mode = static_cast<dnncompatSoftmaxMode_t>(a.enumeration("mode"));
     const Scalar alpha(a, "alpha"), beta(a, "beta");
-    void *x = c.data(pick(a, {"x", "srcData"})), *y = c.data(pick(a, {"y", "destData"}));
+    void *x = c.data("x"), *y = c.data("y");
     TensorDesc xd, yd;
     if (auto s = build_all({{&xf, &xd}, {&yf, &yd}}); s != DNNCOMPAT_STATUS_SUCCESS) return s;
     const dnncompatStatus_t s = c.timed(
@@ -356,11 +343,10 @@ dnncompatStatus_t destroy_lrn(Call &) {
 }
 dnncompatStatus_t set_lrn(Call &c) {
     const Args &a = c.args;
-    const int64_t n = a.integer(pick(a, {"lrnN", "n"}));
+    const int64_t n = a.integer("lrnN");
     c.record.shapes = fmt::format("n {}", n);
     return dnncompatSetLRNDescriptor(current_lrn(), static_cast<unsigned>(std::max<int64_t>(n, 0)),
-                                     a.real(pick(a, {"lrnAlpha", "alpha"})), a.real(pick(a, {"lrnBeta", "beta"})),
-                                     a.real(pick(a, {"lrnK", "k"})));
+                                     a.real("lrnAlpha"), a.real("lrnBeta"), a.real("lrnK"));
 }
 dnncompatStatus_t get_lrn(Call &) {
     unsigned n;
@@ -370,11 +356,11 @@ dnncompatStatus_t get_lrn(Call &) {
 
 dnncompatStatus_t lrn_forward(Call &c) {
     const Args &a = c.args;
-    const TensorFields xf = a.tensor(pick(a, {"xDesc", "srcDesc"})), yf = a.tensor(pick(a, {"yDesc", "destDesc"}));
+    const TensorFields xf = a.tensor("xDesc"), yf = a.tensor("yDesc");
     c.record.shapes = fmt::format("x {} y {}", shape_string(xf.dims), shape_string(yf.dims));
     const auto mode = static_cast<dnncompatLRNMode_t>(a.enumeration("lrnMode"));
     const Scalar alpha(a, "alpha"), beta(a, "beta");
-    void *x = c.data(pick(a, {"x", "srcData"})), *y = c.data(pick(a, {"y", "destData"}));
+    void *x = c.data("x"), *y = c.data("y");
     LrnOwned lrn;
     TensorDesc xd, yd;
     dnncompatStatus_t s = build_lrn(a.fields("normDesc"), lrn);
@@ -461,7 +447,7 @@ void register_pointwise_ops_handlers(HandlerTable &t) {
     t["cudnnPoolingBackward"] = {pooling_backward, true, kBwdBuffers};
 
     t["cudnnSoftmaxForward"] = {softmax_forward, true, kFwdBuffers};
-    t["cudnnSoftmaxBackward"] = {softmax_backward, true, kBwdBuffers};
+    t["cudnnSoftmaxBackward"] = {softmax_backward, true, kSoftmaxBwdBuffers};
 
     t["cudnnCreateLRNDescriptor"] = {create_lrn};
     t["cudnnDestroyLRNDescriptor"] = {destroy_lrn};

@@ -4,8 +4,9 @@
 //
 // cuDNN's log names some arguments after their role rather than the prototype (AddTensor:
 // biasDesc/biasData and srcDestDesc/srcDestData; OpTensor: opDesc, aData, biasDesc/biasData for B,
-// destDesc/destData; TransformTensor: srcDesc/srcData, destDesc/destData): each handler accepts
-// both spellings. As for tensor descriptors (handlers_descriptors.cpp), a Set or Destroy of a
+// destDesc/destData; TransformTensor: srcDesc/srcData, destDesc/destData): the trace reader renames
+// them to the declared names, which the handlers read. As for tensor descriptors
+// (handlers_descriptors.cpp), a Set or Destroy of a
 // descriptor acts on the most recently created one of its kind; compute calls build their own
 // descriptors from the inline fields the log prints.
 #include "dnncompat-replay/handlers.hpp"
@@ -16,13 +17,6 @@
 
 namespace dnncompat::replay {
 namespace {
-
-/// The first of `names` present in the call (the first one when none is, so that the error names it).
-const char *pick(const Args &a, std::initializer_list<const char *> names) {
-    for (const char *n : names)
-        if (a.has(n)) return n;
-    return *names.begin();
-}
 
 /// A recorded scaling factor: float, or double when the log says CUDNN_DATA_DOUBLE.
 struct Scalar {
@@ -39,7 +33,8 @@ Scalar scalar(const Args &a, const char *name) {
     return s;
 }
 
-/// An integer field under any of several names (descriptor field spellings vary), or `dflt`.
+/// An integer under the first of `names` present (a descriptor's fields go by several spellings in
+/// the log; a call's arguments by their declared name), or `dflt`.
 int field(const Args &f, std::initializer_list<const char *> names, int dflt) {
     for (const char *n : names)
         if (f.has(n)) return static_cast<int>(f.integer(n));
@@ -100,6 +95,7 @@ struct TransformDesc {
     ~TransformDesc() { if (d) dnncompatDestroyTensorTransformDescriptor(d); }
 };
 
+/// The descriptor from a compute call's logged fields.
 dnncompatStatus_t set_op(dnncompatOpTensorDescriptor_t d, const Args &f) {
     return dnncompatSetOpTensorDescriptor(
         d, static_cast<dnncompatOpTensorOp_t>(field(f, {"op", "opTensorOp"}, 0)),
@@ -107,6 +103,7 @@ dnncompatStatus_t set_op(dnncompatOpTensorDescriptor_t d, const Args &f) {
         static_cast<dnncompatNanPropagation_t>(field(f, {"nanOpt", "opTensorNanOpt"}, 0)));
 }
 
+/// The descriptor from a compute call's logged fields.
 dnncompatStatus_t set_reduce(dnncompatReduceTensorDescriptor_t d, const Args &f) {
     return dnncompatSetReduceTensorDescriptor(
         d, static_cast<dnncompatReduceTensorOp_t>(field(f, {"reduceTensorOp", "op"}, 0)),
@@ -116,7 +113,9 @@ dnncompatStatus_t set_reduce(dnncompatReduceTensorDescriptor_t d, const Args &f)
         static_cast<dnncompatIndicesType_t>(field(f, {"reduceTensorIndicesType", "indicesType"}, 0)));
 }
 
-dnncompatStatus_t set_transform(dnncompatTensorTransformDescriptor_t d, const Args &f) {
+/// The descriptor from a compute call's logged fields (`logged_fields`) or from the declared
+/// parameters of cudnnSetTensorTransformDescriptor.
+dnncompatStatus_t set_transform(dnncompatTensorTransformDescriptor_t d, const Args &f, bool logged_fields) {
     const int nb = field(f, {"nbDims"}, 4);
     auto ints = [&](const char *n, int fill) {
         std::vector<int> v = f.has(n) ? f.ints(n) : std::vector<int>{};
@@ -127,7 +126,8 @@ dnncompatStatus_t set_transform(dnncompatTensorTransformDescriptor_t d, const Ar
     const std::vector<int32_t> b(before.begin(), before.end()), a(after.begin(), after.end());
     const std::vector<uint32_t> fold(fold_i.begin(), fold_i.end());
     return dnncompatSetTensorTransformDescriptor(
-        d, static_cast<uint32_t>(nb), static_cast<dnncompatTensorFormat_t>(field(f, {"destFormat", "format"}, 0)),
+        d, static_cast<uint32_t>(nb), static_cast<dnncompatTensorFormat_t>(logged_fields ? field(f, {"destFormat", "format"}, 0)
+                                                                        : field(f, {"destFormat"}, 0)),
         b.data(), a.data(), fold.data(),
         static_cast<dnncompatFoldingDirection_t>(field(f, {"direction"}, 0)));
 }
@@ -138,7 +138,12 @@ dnncompatStatus_t create_op(Call &) {
     return create_scratch<dnncompatOpTensorDescriptor_t, dnncompatCreateOpTensorDescriptor>(op_descs());
 }
 dnncompatStatus_t set_op_desc(Call &c) {
-    return set_op(current<dnncompatOpTensorDescriptor_t, dnncompatCreateOpTensorDescriptor>(op_descs()), c.args);
+    const Args &a = c.args;
+    return dnncompatSetOpTensorDescriptor(
+        current<dnncompatOpTensorDescriptor_t, dnncompatCreateOpTensorDescriptor>(op_descs()),
+        static_cast<dnncompatOpTensorOp_t>(field(a, {"opTensorOp"}, 0)),
+        static_cast<dnncompatDataType_t>(field(a, {"opTensorCompType"}, 0)),
+        static_cast<dnncompatNanPropagation_t>(field(a, {"opTensorNanOpt"}, 0)));
 }
 dnncompatStatus_t destroy_op(Call &) {
     return destroy_scratch<dnncompatOpTensorDescriptor_t, dnncompatCreateOpTensorDescriptor,
@@ -148,8 +153,14 @@ dnncompatStatus_t create_reduce(Call &) {
     return create_scratch<dnncompatReduceTensorDescriptor_t, dnncompatCreateReduceTensorDescriptor>(reduce_descs());
 }
 dnncompatStatus_t set_reduce_desc(Call &c) {
-    return set_reduce(
-        current<dnncompatReduceTensorDescriptor_t, dnncompatCreateReduceTensorDescriptor>(reduce_descs()), c.args);
+    const Args &a = c.args;
+    return dnncompatSetReduceTensorDescriptor(
+        current<dnncompatReduceTensorDescriptor_t, dnncompatCreateReduceTensorDescriptor>(reduce_descs()),
+        static_cast<dnncompatReduceTensorOp_t>(field(a, {"reduceTensorOp"}, 0)),
+        static_cast<dnncompatDataType_t>(field(a, {"reduceTensorCompType"}, 0)),
+        static_cast<dnncompatNanPropagation_t>(field(a, {"reduceTensorNanOpt"}, 0)),
+        static_cast<dnncompatReduceTensorIndices_t>(field(a, {"reduceTensorIndices"}, 0)),
+        static_cast<dnncompatIndicesType_t>(field(a, {"reduceTensorIndicesType"}, 0)));
 }
 dnncompatStatus_t destroy_reduce(Call &) {
     return destroy_scratch<dnncompatReduceTensorDescriptor_t, dnncompatCreateReduceTensorDescriptor,
@@ -162,7 +173,7 @@ dnncompatStatus_t create_transform(Call &) {
 dnncompatStatus_t set_transform_desc(Call &c) {
     return set_transform(
         current<dnncompatTensorTransformDescriptor_t, dnncompatCreateTensorTransformDescriptor>(transform_descs()),
-        c.args);
+        c.args, false);
 }
 dnncompatStatus_t destroy_transform(Call &) {
     return destroy_scratch<dnncompatTensorTransformDescriptor_t, dnncompatCreateTensorTransformDescriptor,
@@ -173,11 +184,10 @@ dnncompatStatus_t destroy_transform(Call &) {
 
 dnncompatStatus_t add_tensor(Call &c) {
     const Args &a = c.args;
-    const char *an = pick(a, {"aDesc", "biasDesc"}), *cn = pick(a, {"cDesc", "srcDestDesc"});
-    const TensorFields af = a.tensor(an), cf = a.tensor(cn);
+    const TensorFields af = a.tensor("aDesc"), cf = a.tensor("cDesc");
     c.record.shapes = fmt::format("A {} C {}", shape_string(af.dims), shape_string(cf.dims));
     const Scalar alpha = scalar(a, "alpha"), beta = scalar(a, "beta");
-    void *A = c.data(pick(a, {"A", "biasData"})), *C = c.data(pick(a, {"C", "srcDestData"}));
+    void *A = c.data("A"), *C = c.data("C");
     TensorDesc ad, cd;
     dnncompatStatus_t s = build(af, ad);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build(cf, cd);
@@ -189,18 +199,16 @@ dnncompatStatus_t add_tensor(Call &c) {
 
 dnncompatStatus_t op_tensor(Call &c) {
     const Args &a = c.args;
-    const Args of = a.fields(pick(a, {"opTensorDesc", "opDesc"}));
-    const char *bn = pick(a, {"bDesc", "biasDesc"});
-    const TensorFields af = a.tensor("aDesc"), cf = a.tensor(pick(a, {"cDesc", "destDesc"}));
-    const bool has_b = a.has(bn);
-    const TensorFields bf = has_b ? a.tensor(bn) : TensorFields{};
+    const Args of = a.fields("opTensorDesc");
+    const TensorFields af = a.tensor("aDesc"), cf = a.tensor("cDesc");
+    const bool has_b = a.has("bDesc");
+    const TensorFields bf = has_b ? a.tensor("bDesc") : TensorFields{};
     c.record.shapes = fmt::format("A {} B {} C {}", shape_string(af.dims), has_b ? shape_string(bf.dims) : "-",
                                   shape_string(cf.dims));
     const Scalar alpha1 = scalar(a, "alpha1"), beta = scalar(a, "beta");
     const Scalar alpha2 = a.has("alpha2") ? scalar(a, "alpha2") : Scalar{};
-    void *A = c.data(pick(a, {"A", "aData"})), *C = c.data(pick(a, {"C", "destData"}));
-    const char *bdata = pick(a, {"B", "biasData", "bData"});
-    void *B = a.has(bdata) ? c.data(bdata) : nullptr;
+    void *A = c.data("A"), *C = c.data("C");
+    void *B = a.has("B") ? c.data("B") : nullptr;
     OpDesc d;
     TensorDesc ad, bd, cd;
     dnncompatStatus_t s = dnncompatCreateOpTensorDescriptor(&d.d);
@@ -222,7 +230,7 @@ dnncompatStatus_t scale_tensor(Call &c) {
     const TensorFields yf = a.tensor("yDesc");
     c.record.shapes = "y " + shape_string(yf.dims);
     const Scalar alpha = scalar(a, "alpha");
-    void *y = c.data(pick(a, {"y", "yData"}));
+    void *y = c.data("y");
     TensorDesc yd;
     if (auto s = build(yf, yd); s != DNNCOMPAT_STATUS_SUCCESS) return s;
     const dnncompatStatus_t s = c.timed([&] { return dnncompatScaleTensor(c.state.handle, yd.d, y, alpha.ptr()); });
@@ -234,8 +242,8 @@ dnncompatStatus_t set_tensor(Call &c) {
     const Args &a = c.args;
     const TensorFields yf = a.tensor("yDesc");
     c.record.shapes = "y " + shape_string(yf.dims);
-    const Scalar value = scalar(a, pick(a, {"valuePtr", "value"}));
-    void *y = c.data(pick(a, {"y", "yData"}));
+    const Scalar value = scalar(a, "valuePtr");
+    void *y = c.data("y");
     TensorDesc yd;
     if (auto s = build(yf, yd); s != DNNCOMPAT_STATUS_SUCCESS) return s;
     // valuePtr holds one element of y's data type: HALF / BFLOAT16 y take a 16-bit value.
@@ -249,10 +257,10 @@ dnncompatStatus_t set_tensor(Call &c) {
 
 dnncompatStatus_t transform_tensor(Call &c) {
     const Args &a = c.args;
-    const TensorFields xf = a.tensor(pick(a, {"xDesc", "srcDesc"})), yf = a.tensor(pick(a, {"yDesc", "destDesc"}));
+    const TensorFields xf = a.tensor("xDesc"), yf = a.tensor("yDesc");
     c.record.shapes = fmt::format("x {} y {}", shape_string(xf.dims), shape_string(yf.dims));
     const Scalar alpha = scalar(a, "alpha"), beta = scalar(a, "beta");
-    void *x = c.data(pick(a, {"x", "srcData"})), *y = c.data(pick(a, {"y", "destData"}));
+    void *x = c.data("x"), *y = c.data("y");
     TensorDesc xd, yd;
     dnncompatStatus_t s = build(xf, xd);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build(yf, yd);
@@ -271,7 +279,7 @@ dnncompatStatus_t transform_tensor_ex(Call &c) {
     TransformDesc t;
     TensorDesc sd, dd;
     dnncompatStatus_t s = dnncompatCreateTensorTransformDescriptor(&t.d);
-    if (s == DNNCOMPAT_STATUS_SUCCESS) s = set_transform(t.d, a.fields(pick(a, {"transDesc", "transformDesc"})));
+    if (s == DNNCOMPAT_STATUS_SUCCESS) s = set_transform(t.d, a.fields("transDesc"), true);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build(sf, sd);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build(df, dd);
     if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
@@ -289,7 +297,7 @@ dnncompatStatus_t init_transform_dest(Call &c) {
     TransformDesc t;
     TensorDesc sd, dest;
     dnncompatStatus_t s = dnncompatCreateTensorTransformDescriptor(&t.d);
-    if (s == DNNCOMPAT_STATUS_SUCCESS) s = set_transform(t.d, a.fields(pick(a, {"transformDesc", "transDesc"})));
+    if (s == DNNCOMPAT_STATUS_SUCCESS) s = set_transform(t.d, a.fields("transformDesc"), true);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build(sf, sd);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = dnncompatCreateTensorDescriptor(&dest.d);
     if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
@@ -377,20 +385,11 @@ void register_tensor_ops_handlers(HandlerTable &t) {
     t["cudnnGetReductionIndicesSize"] = {reduction_indices_size};
     t["cudnnGetReductionWorkspaceSize"] = {reduction_workspace_size};
 
-    t["cudnnAddTensor"] = {add_tensor, true,
-                           {{"A", "aDesc"}, {"biasData", "biasDesc"}, {"C", "cDesc"}, {"srcDestData", "srcDestDesc"}}};
-    t["cudnnOpTensor"] = {op_tensor, true,
-                          {{"A", "aDesc"},
-                           {"aData", "aDesc"},
-                           {"B", "bDesc"},
-                           {"biasData", "biasDesc"},
-                           {"bData", "bDesc"},
-                           {"C", "cDesc"},
-                           {"destData", "destDesc"}}};
-    t["cudnnScaleTensor"] = {scale_tensor, true, {{"y", "yDesc"}, {"yData", "yDesc"}}};
-    t["cudnnSetTensor"] = {set_tensor, true, {{"y", "yDesc"}, {"yData", "yDesc"}}};
-    t["cudnnTransformTensor"] = {transform_tensor, true,
-                                 {{"x", "xDesc"}, {"srcData", "srcDesc"}, {"y", "yDesc"}, {"destData", "destDesc"}}};
+    t["cudnnAddTensor"] = {add_tensor, true, {{"A", "aDesc"}, {"C", "cDesc"}}};
+    t["cudnnOpTensor"] = {op_tensor, true, {{"A", "aDesc"}, {"B", "bDesc"}, {"C", "cDesc"}}};
+    t["cudnnScaleTensor"] = {scale_tensor, true, {{"y", "yDesc"}}};
+    t["cudnnSetTensor"] = {set_tensor, true, {{"y", "yDesc"}}};
+    t["cudnnTransformTensor"] = {transform_tensor, true, {{"x", "xDesc"}, {"y", "yDesc"}}};
     t["cudnnTransformTensorEx"] = {transform_tensor_ex, true, {{"srcData", "srcDesc"}, {"destData", "destDesc"}}};
     t["cudnnReduceTensor"] = {reduce_tensor, true, {{"A", "aDesc"}, {"C", "cDesc"}}};
 }

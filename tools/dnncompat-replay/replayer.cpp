@@ -8,6 +8,7 @@
 #include <core/support.hpp>
 #include <core/logging.hpp>
 #include <trace/log_importer.hpp>
+#include <trace/param_match.hpp>
 #include <trace/trace_file.hpp>
 
 #include <fmt/format.h>
@@ -76,7 +77,7 @@ void plan_buffers(const json &calls, BufferPool &pool) {
         auto it = table.find(call["api"].get<std::string>());
         if (it == table.end()) continue;
         const json *args_json = call.contains("args") ? &call["args"] : nullptr;
-        const Args args(args_json, fmt::format("/calls/{}/args", i));
+        const Args args(args_json, fmt::format("/calls/{}/args", i), it->first);
         for (const BufferParam &b : it->second.buffers) {
             try {
                 if (!args.has(b.pointer) || !args.has(b.descriptor)) continue;
@@ -162,8 +163,16 @@ void replay_call(const json &call, std::size_t i, State &state, CallRecord &r) {
             return;
         }
         args_json = &*it;
+        // An argument the reader could not match to a parameter the function declares: the call
+        // is not understood (whatever the handler would make of the rest).
+        if (const auto odd = trace::undeclared_args(r.api, *args_json); !odd.empty()) {
+            r.outcome = Outcome::malformed;
+            r.error = fmt::format("{}/args: {} {} no parameter of {}; {}", base, fmt::join(odd, ", "),
+                                  odd.size() == 1 ? "matches" : "match", r.api, trace::names_note(r.api, *args_json));
+            return;
+        }
     }
-    Call c(Args(args_json, base + "/args"), state, r);
+    Call c(Args(args_json, base + "/args", r.api), state, r);
     diag::clear();
     state.written.clear();
     try {
