@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -215,6 +216,18 @@ bool read_file(const std::string &path, std::string &text) {
 std::string set_aside(const std::string &path) {
     const std::string aside = path + ".corrupt";
     return ::rename(path.c_str(), aside.c_str()) == 0 ? aside : std::string();
+}
+
+TempDir::TempDir(const std::string &prefix) {
+    std::string tmpl = (fs::temp_directory_path() / (prefix + "XXXXXX")).string();
+    if (::mkdtemp(tmpl.data()) == nullptr)
+        throw std::runtime_error(fmt::format("cannot create a temporary folder '{}': {}", tmpl, std::strerror(errno)));
+    path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
 }
 
 } // namespace dnncompat::files

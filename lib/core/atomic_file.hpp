@@ -3,6 +3,7 @@
 // or the new one, never half of one; updates of a shared database run under an advisory lock.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -51,5 +52,21 @@ bool read_file(const std::string &path, std::string &text);
 // Moves a corrupt file aside to path + ".corrupt" (replacing an older one) and returns the new
 // name; empty when the rename failed.
 std::string set_aside(const std::string &path);
+
+// A private temporary folder: mkdtemp(3) of prefix + "XXXXXX" under
+// std::filesystem::temp_directory_path() ($TMPDIR, else /tmp), so mode 0700 and a name no other
+// process holds; removed with everything in it when destroyed. The constructor throws
+// std::runtime_error when the folder cannot be created.
+class TempDir {
+public:
+    explicit TempDir(const std::string &prefix);
+    ~TempDir();
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+    const std::filesystem::path &path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
 
 } // namespace dnncompat::files

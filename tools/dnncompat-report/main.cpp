@@ -85,29 +85,8 @@ std::string replay_program() {
 }
 
 // Replays `input` with dnncompat-replay --json into a temporary file and returns its report.
-// A private temporary folder (mkdtemp: mode 0700, a fresh name), removed with what it holds.
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "dnncompat-report-XXXXXX").string();
-        if (::mkdtemp(tmpl.data()) == nullptr)
-            throw std::runtime_error(std::string("--run: cannot create a temporary folder: ") + std::strerror(errno));
-        path_ = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir &) = delete;
-    TempDir &operator=(const TempDir &) = delete;
-    const std::filesystem::path &path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
-
 json run_replay(const std::string &input, const json &doc, int iterations, int warmup, const std::string &max_memory) {
-    const TempDir dir;
+    const files::TempDir dir("dnncompat-report-");
     const std::string report_path = (dir.path() / "replay.json").string();
     const std::string program = replay_program();
     // Standard input was read already: the replay gets the trace it held.
