@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -181,6 +182,12 @@ void write_atomically(const std::string &path, const std::string &text) {
     AtomicWriter writer(path);
     writer.stream().write(text.data(), static_cast<std::streamsize>(text.size()));
     writer.commit();
+}
+
+void write_output(const std::string &path, const std::string &text) {
+    if (path != "-") return write_atomically(path, text);
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+        throw std::runtime_error("error writing to standard output");
 }
 
 void with_lock(const std::string &path, const std::function<void()> &fn) {

@@ -18,6 +18,11 @@ namespace dnncompat::files {
 // 0666 minus the umask, a replaced file keeps its permissions.
 void write_atomically(const std::string &path, const std::string &text);
 
+// What every tool's output option (-o, --json) does with its argument: "-" writes text to
+// standard output (and flushes it), anything else is write_atomically(path, text). Throws
+// std::runtime_error naming the path, or "standard output", on failure.
+void write_output(const std::string &path, const std::string &text);
+
 // A file written piece by piece (a trace imported call by call) and put in place as
 // write_atomically does: the text goes to a temporary file next to the target and commit()
 // renames it over the target; destroyed without commit() (an error on the way), the writer

@@ -297,6 +297,19 @@ TEST(ReplayCli, UnwritableReportPathIsRefusedBeforeReplaying) {
     EXPECT_EQ(r.out.find("cudnnConvolutionForward"), std::string::npos) << "replayed anyway";
 }
 
+// --json - puts the report, alone, on standard output; the per-call lines and the summary go to
+// standard error; no file named "-" appears in the working directory.
+TEST(ReplayCli, JsonDashWritesTheReportToStandardOutput) {
+    const Result r = replay(quote(kTraces + "/set-tensor-bad-param.json") + " --json -", false);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    json report;
+    ASSERT_NO_THROW(report = json::parse(r.out)) << r.out;
+    expect_valid_report(report);
+    EXPECT_EQ(report["summary"]["exit_code"], 0);
+    EXPECT_NE(r.err.find("cudnnConvolutionForward"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists("-"));
+}
+
 TEST(ReplayCli, NonFiniteScalarsSpelledByCudnnAreNumbersNotMalformed) {
     // JSON cannot hold NaN or infinity, so the importer keeps cuDNN's "nan" / "-inf" as strings;
     // replay reads them back as the numbers they are.

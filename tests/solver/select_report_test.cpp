@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -109,6 +110,22 @@ TEST(SelectReport, TraceModeOfALogAndOfAJsonTraceFollowsTheSchema) {
     EXPECT_EQ(r.report["input_kind"], "trace");
     ASSERT_EQ(r.report["layers"].size(), 1u);
     EXPECT_EQ(r.report["layers"][0]["calls"], 1);
+}
+
+// --json - puts the report, alone, on standard output (as every tool's "-" does) and the text
+// on standard error, in both modes; no file named "-" appears in the working directory.
+TEST(SelectReport, JsonDashWritesTheReportToStandardOutput) {
+    for (const std::string &mode :
+         {"--conv " + shell_quote(kTiny), "--trace " + shell_quote(DNNCOMPAT_TEST_DATA "/traces/fft-fallback.json")}) {
+        const CliResult r = dnncompat_test::run_cli(kSelect, mode + " --json -", false);
+        ASSERT_EQ(r.rc, 0) << mode << "\n" << r.err;
+        json report;
+        ASSERT_NO_THROW(report = json::parse(r.out)) << mode << "\n" << r.out;
+        EXPECT_EQ(schema_errors(report), "") << mode;
+        EXPECT_EQ(report["mode"], mode.rfind("--conv", 0) == 0 ? "conv" : "trace");
+        EXPECT_NE(r.err.find("machine: "), std::string::npos) << mode << "\n" << r.err;
+        EXPECT_FALSE(std::filesystem::exists("-")) << mode;
+    }
 }
 
 TEST(SelectReport, SchemaRejectsWrongReports) {

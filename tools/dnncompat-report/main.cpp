@@ -50,17 +50,10 @@ void say(const std::string &m) { std::fputs(("dnncompat-report: " + m + "\n").c_
 
 struct Output {
     std::string format = "text";
-    std::string path; // empty: stdout
+    std::string path = "-"; // "-": standard output
 };
 
-void emit(const Output &out, const std::string &text) {
-    if (out.path.empty()) {
-        if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-            throw std::runtime_error("error writing to standard output");
-        return;
-    }
-    files::write_atomically(out.path, text);
-}
+void emit(const Output &out, const std::string &text) { files::write_output(out.path, text); }
 
 std::string render(const json &doc, const Output &out, const char *schema,
                    std::string (*text)(const json &), std::string (*markdown)(const json &)) {
@@ -172,7 +165,6 @@ int main(int argc, char **argv) {
         say("-o: empty file name (use - for standard output)");
         return 2;
     }
-    if (out.path == "-") out.path.clear(); // "-o -": standard output
     try {
         if (features->parsed()) {
             report::SupportFilter filter;
@@ -191,7 +183,7 @@ int main(int argc, char **argv) {
             return 0;
         }
         std::error_code ec;
-        if (!out.path.empty() && std::filesystem::equivalent(out.path, input, ec)) {
+        if (out.path != "-" && std::filesystem::equivalent(out.path, input, ec)) {
             say("-o " + out.path + " is the input: refusing to overwrite it");
             return 2;
         }
