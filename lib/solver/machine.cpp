@@ -1,16 +1,40 @@
 #include "solver/machine.hpp"
 
+#include "core/atomic_file.hpp"
+#include "solver/json_db.hpp"
 #include "solver/perf_db.hpp"
 
 #include <dnnl.hpp>
 #include <fmt/format.h>
 
 #include <sched.h>
+#include <sys/mman.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
 #include <fstream>
+#include <functional>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
 #include <string>
+#include <system_error>
+#include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 namespace dnncompat::solver {
 
@@ -32,8 +56,9 @@ std::string isa_name(dnnl::cpu_isa isa) {
     }
 }
 
-// FP32 FLOP per cycle per core: two FMA pipes x lanes x 2.
-double flop_per_cycle(const std::string &isa) {
+// FP32 FLOP per cycle per core of an ISA on the usual core (two FMA pipes x lanes x 2): the
+// fallback where the cores cannot be measured.
+double nominal_flop_per_cycle(const std::string &isa) {
     if (isa.find("avx512") != std::string::npos) return 64.0;
     if (isa.find("avx2") != std::string::npos) return 32.0;
     if (isa == "avx") return 16.0;
@@ -87,6 +112,207 @@ int thread_count() {
     return 1;
 }
 
+// Physical cores among the CPUs this process may run on: SMT siblings share one core's FMA units
+// and caches, so they count once. The CPU count when the topology cannot be read.
+int physical_cores() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
+    std::set<std::pair<std::string, std::string>> cores;
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (!CPU_ISSET(cpu, &set)) continue;
+        const std::string dir = fmt::format("/sys/devices/system/cpu/cpu{}/topology/", cpu);
+        std::string package, core;
+        std::ifstream(dir + "physical_package_id") >> package;
+        std::ifstream(dir + "core_id") >> core;
+        if (package.empty() || core.empty()) return std::max(1, CPU_COUNT(&set));
+        cores.emplace(package, core);
+    }
+    return std::max<int>(1, static_cast<int>(cores.size()));
+}
+
+// x to two significant digits (116.3 -> 120, 94.2 -> 94, 4.53 -> 4.5): what a few milliseconds
+// of measuring can tell.
+double two_digits(double x) {
+    if (!(x > 0)) return x;
+    const int e = static_cast<int>(std::floor(std::log10(x))) - 1;
+    const double scale = std::pow(10.0, std::abs(e));
+    return e >= 0 ? std::round(x / scale) * scale : std::round(x * scale) / scale;
+}
+
+// cache_dir() without DNNCOMPAT_CACHE_DIR, XDG_CACHE_HOME or HOME: relative to the working folder.
+constexpr const char *kNoHomeCacheDir = ".dnncompat-cache";
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t) {
+    return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+// Runs fn() on `workers` threads at once (the calling thread is one of them) and returns the sum
+// of what they return: what the cores do together, sharing caches, memory and power.
+double on_threads(int workers, const std::function<double()> &fn) {
+    std::vector<double> got(static_cast<std::size_t>(workers), 0.0);
+    std::vector<std::thread> pool;
+    try {
+        for (int w = 1; w < workers; ++w) pool.emplace_back([&got, &fn, w] { got[static_cast<std::size_t>(w)] = fn(); });
+    } catch (const std::system_error &) {
+        // fewer threads than asked: the sum covers those that ran
+    }
+    got[0] = fn();
+    for (auto &t : pool) t.join();
+    double sum = 0;
+    for (double g : got) sum += g;
+    return sum;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+thread_local volatile float g_sink; // keeps the kernels' results alive
+
+// A kernel of 12 independent vector updates per iteration (more than FMA latency x FMA units in
+// flight on every x86 core: 4-5 cycles x 2), summed into g_sink at the end so nothing is dropped.
+// UPDATE(k, a) is one update of accumulator a; k (0 or 1, alternating) picks the operation where
+// the ISA has two.
+#define DNNCOMPAT_FLOP_KERNEL(name, isa, V, set1, add, store, lanes, UPDATE)                         \
+    __attribute__((target(isa))) void name(long iterations) {                                       \
+        V a0 = set1(1.00f), a1 = set1(1.01f), a2 = set1(1.02f), a3 = set1(1.03f), a4 = set1(1.04f);  \
+        V a5 = set1(1.05f), a6 = set1(1.06f), a7 = set1(1.07f), a8 = set1(1.08f), a9 = set1(1.09f);  \
+        V a10 = set1(1.10f), a11 = set1(1.11f);                                                       \
+        const V b = set1(0.999999f), c = set1(1e-7f);                                                 \
+        for (long i = 0; i < iterations; ++i) {                                                       \
+            a0 = UPDATE(0, a0), a1 = UPDATE(1, a1), a2 = UPDATE(0, a2), a3 = UPDATE(1, a3);           \
+            a4 = UPDATE(0, a4), a5 = UPDATE(1, a5), a6 = UPDATE(0, a6), a7 = UPDATE(1, a7);           \
+            a8 = UPDATE(0, a8), a9 = UPDATE(1, a9), a10 = UPDATE(0, a10), a11 = UPDATE(1, a11);       \
+        }                                                                                             \
+        a0 = add(add(add(a0, a1), add(a2, a3)), add(add(a4, a5), add(a6, a7)));                       \
+        a0 = add(a0, add(add(a8, a9), add(a10, a11)));                                                \
+        float out[lanes];                                                                             \
+        store(out, a0);                                                                               \
+        g_sink = out[0];                                                                              \
+    }
+
+// FMA ISAs: a = a * b + c, 2 FLOP per lane. Without FMA (SSE4.1, AVX): half the accumulators
+// multiply, half add (the two pipes of those cores), 1 FLOP per lane.
+#define DNNCOMPAT_ZMM_FMA(k, a) _mm512_fmadd_ps(a, b, c)
+#define DNNCOMPAT_YMM_FMA(k, a) _mm256_fmadd_ps(a, b, c)
+#define DNNCOMPAT_YMM_MULADD(k, a) ((k) == 0 ? _mm256_mul_ps(a, b) : _mm256_add_ps(a, c))
+#define DNNCOMPAT_XMM_MULADD(k, a) ((k) == 0 ? _mm_mul_ps(a, b) : _mm_add_ps(a, c))
+DNNCOMPAT_FLOP_KERNEL(zmm_fma, "avx512f", __m512, _mm512_set1_ps, _mm512_add_ps, _mm512_storeu_ps, 16, DNNCOMPAT_ZMM_FMA)
+DNNCOMPAT_FLOP_KERNEL(ymm_fma, "avx2,fma", __m256, _mm256_set1_ps, _mm256_add_ps, _mm256_storeu_ps, 8, DNNCOMPAT_YMM_FMA)
+DNNCOMPAT_FLOP_KERNEL(ymm_muladd, "avx", __m256, _mm256_set1_ps, _mm256_add_ps, _mm256_storeu_ps, 8, DNNCOMPAT_YMM_MULADD)
+DNNCOMPAT_FLOP_KERNEL(xmm_muladd, "sse4.1", __m128, _mm_set1_ps, _mm_add_ps, _mm_storeu_ps, 4, DNNCOMPAT_XMM_MULADD)
+
+#endif
+
+// The FLOP/s of one core running the vector kernel of `isa` (the widest it has): best of 50
+// blocks of 4000 iterations (~10 us each) after 2 ms of the same work, which covers a core's
+// switch to its wide-vector clock and keeps a preempted block from counting. 0 when this
+// build cannot measure it.
+double core_gflops(const std::string &isa) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    void (*kernel)(long) = xmm_muladd;
+    double flop_per_iteration = 12 * 4;
+    if (isa.find("avx512") != std::string::npos) kernel = zmm_fma, flop_per_iteration = 12 * 16 * 2;
+    else if (isa.find("avx2") != std::string::npos) kernel = ymm_fma, flop_per_iteration = 12 * 8 * 2;
+    else if (isa == "avx") kernel = ymm_muladd, flop_per_iteration = 12 * 8;
+    constexpr long kIterations = 4000;
+    const auto warm = clock_type::now();
+    while (seconds_since(warm) < 2e-3) kernel(kIterations);
+    double best = std::numeric_limits<double>::infinity();
+    for (int rep = 0; rep < 50; ++rep) {
+        const auto t = clock_type::now();
+        kernel(kIterations);
+        best = std::min(best, seconds_since(t));
+    }
+    return flop_per_iteration * kIterations / best / 1e9;
+#else
+    (void)isa;
+    return 0;
+#endif
+}
+
+// The copy bandwidth of one thread, GB/s (bytes read + written): best of 5 copies of 2 MiB into
+// another 2 MiB, together more than a core's own L2, as the tensors of a layer are. Huge pages are
+// asked for, to fault the 4 MiB in quickly. 0 when the memory cannot be had.
+double thread_copy_gbs() {
+    constexpr std::size_t kBytes = std::size_t{2} << 20, kAlign = std::size_t{2} << 20;
+    const std::size_t length = 2 * kBytes + kAlign;
+    void *map = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) return 0;
+    const auto base = (reinterpret_cast<std::uintptr_t>(map) + kAlign - 1) & ~(kAlign - 1);
+    char *src = reinterpret_cast<char *>(base), *dst = src + kBytes;
+    ::madvise(src, 2 * kBytes, MADV_HUGEPAGE);
+    std::memset(src, 1, kBytes);
+    std::memset(dst, 0, kBytes);
+    double best = std::numeric_limits<double>::infinity();
+    for (int rep = 0; rep < 5; ++rep) {
+        const auto t = clock_type::now();
+        std::memcpy(dst, src, kBytes);
+        best = std::min(best, seconds_since(t));
+        src[rep] = dst[kBytes - 1 - rep]; // each copy depends on the last: none is elided
+    }
+    ::munmap(map, length);
+    return 2.0 * static_cast<double>(kBytes) / best / 1e9;
+}
+
+// The copy test runs on at most this many threads: more would hold 4 MiB each for one number.
+constexpr int kCopyThreads = 8;
+
+// The share of a 2 ms FMA burst that convolutions keep up for seconds: a core holds a lower clock
+// through long wide-vector work than the one it starts at (turbo headroom, AVX-512 clocks), and
+// a real kernel spends issue slots on loads and stores. On a 2-vCPU Sapphire Rapids guest the
+// FMA kernel itself settled at 0.7 of its burst within 100 ms and oneDNN's sgemm (what
+// --calibrate takes as the peak) ran at 0.63 of it; on a 2-vCPU Zen 5 guest the fastest
+// convolutions ran at 508 GFLOP/s, 0.85-0.9 of what two such cores issue at their 4.3-4.5 GHz.
+constexpr double kSustained = 0.8;
+
+// The model's peak and bandwidth as the cores of this process measure them (a few
+// milliseconds), or from the ISA's usual FLOP per cycle and clock where they cannot be measured.
+std::pair<double, double> measure(const std::string &isa, int threads) {
+    const int cores = std::max(1, std::min(threads, physical_cores()));
+    double peak = two_digits(kSustained * on_threads(cores, [&] { return core_gflops(isa); }));
+    double bandwidth = two_digits(on_threads(std::min(cores, kCopyThreads), thread_copy_gbs));
+    if (!(peak > 0)) peak = two_digits(kSustained * cores * clock_ghz() * nominal_flop_per_cycle(isa));
+    if (!(bandwidth > 0)) bandwidth = std::min(40.0, 10.0 * cores);
+    return {peak, bandwidth};
+}
+
+// The peak and bandwidth of the machine with this signature: this process's earlier answer for
+// this machine-db, else the machine-db's entry, else measured now and stored there (under the
+// machine-db's lock, so that processes starting together measure once, one after the other, and
+// agree). A machine-db that cannot be written leaves the measurement to this process alone.
+std::pair<double, double> measured(const Machine &m) {
+    static std::mutex mutex;
+    static std::map<std::string, std::pair<double, double>> known;
+    const std::lock_guard<std::mutex> lock(mutex);
+    const std::string sig = m.signature(), path = machine_db_path();
+    if (auto it = known.find(sig + "\n" + path); it != known.end()) return it->second;
+    std::optional<std::pair<double, double>> got;
+    // Without a cache folder of the user's, no machine-db in whatever folder the program runs in.
+    if (cache_dir() != kNoHomeCacheDir) {
+        try {
+            files::with_lock(path, [&] {
+                std::string problem;
+                nlohmann::json db = read_json_db(path, "machine-db.schema.json", "machine-db", problem)
+                                        .value_or(nlohmann::json{{"version", 1}, {"machines", nlohmann::json::object()}});
+                if (!problem.empty()) std::fprintf(stderr, "dnncompat warning: %s\n", problem.c_str());
+                if (auto it = db["machines"].find(sig); it != db["machines"].end()) {
+                    got = std::make_pair((*it)["peak_gflops"].get<double>(), (*it)["bandwidth_gbs"].get<double>());
+                    return;
+                }
+                got = measure(m.isa, m.threads);
+                db["machines"][sig] = {{"peak_gflops", got->first}, {"bandwidth_gbs", got->second}, {"measured", utc_now()}};
+                files::write_atomically(path, db.dump(2) + "\n");
+            });
+        } catch (const std::exception &) {
+            // the cache folder cannot be written: what this process measured (or measures now)
+        }
+    }
+    if (!got) got = measure(m.isa, m.threads);
+    return known.emplace(sig + "\n" + path, *got).first->second;
+}
+
 } // namespace
 
 std::string Machine::signature() const {
@@ -100,8 +326,7 @@ Machine builtin_machine() {
     m.threads = thread_count();
     const dnnl_version_t *v = dnnl_version();
     m.onednn_version = fmt::format("{}.{}.{}", v->major, v->minor, v->patch);
-    m.peak_gflops = m.threads * clock_ghz() * flop_per_cycle(m.isa);
-    m.bandwidth_gbs = std::min(40.0, 10.0 * m.threads);
+    std::tie(m.peak_gflops, m.bandwidth_gbs) = measured(m);
     m.source = "built-in";
     return m;
 }
@@ -130,9 +355,20 @@ std::string cache_dir() {
     if (const char *d = std::getenv("DNNCOMPAT_CACHE_DIR"); d && *d) return d;
     if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/dnncompat";
     if (const char *h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/dnncompat";
-    return ".dnncompat-cache";
+    return kNoHomeCacheDir;
 }
 
 std::string perf_db_path() { return cache_dir() + "/perf-db.json"; }
+
+std::string machine_db_path() { return cache_dir() + "/machine-db.json"; }
+
+std::string utc_now() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
 
 } // namespace dnncompat::solver
