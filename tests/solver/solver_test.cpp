@@ -197,7 +197,13 @@ TEST(Immediate, WtiIsRelativeToPeakAndTimesFollowIt) {
     const auto r = solver::rank(p, Direction::fwd, m);
     for (const auto &c : r.ranked) {
         ASSERT_GT(c.wti, 0.0);
-        EXPECT_LE(c.wti, 1.0) << "no Winograd here: nothing beats the direct algorithm at peak";
+        // Nothing beats the direct algorithm at peak but Winograd, which multiplies less (it applies
+        // here with AVX-512, and passes 1 where the machine's bandwidth is high for its peak).
+        const int algo = c.solver->cudnn_algo(Direction::fwd);
+        if (algo != DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD && algo != DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED) {
+            EXPECT_LE(c.wti, 1.0) << c.solver->name() << " on " << m.peak_gflops << " GFLOP/s, " << m.bandwidth_gbs
+                                  << " GB/s";
+        }
         EXPECT_NEAR(c.est_ms, p.flops() / (m.peak_gflops * 1e6) / c.wti, 1e-9 * c.est_ms);
     }
     for (std::size_t i = 1; i < r.ranked.size(); ++i) EXPECT_GE(r.ranked[i - 1].wti, r.ranked[i].wti);
