@@ -235,6 +235,10 @@ TEST(ReplayCli, UnusableInputsExitTwo) {
     EXPECT_EQ(bad_size.rc, 2);
     EXPECT_NE(bad_size.err.find("not a size"), std::string::npos) << bad_size.err;
     EXPECT_EQ(replay("--iterations 0 " + quote(kResnetTrace), false).rc, 2);
+    // An empty report path is refused, as dnncompat-select's is ("-" is standard output).
+    const Result empty_json = replay(quote(kResnetTrace) + " --json ''", false);
+    EXPECT_EQ(empty_json.rc, 2);
+    EXPECT_NE(empty_json.err.find("--json"), std::string::npos) << empty_json.err;
 }
 
 } // namespace

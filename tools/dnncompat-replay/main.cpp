@@ -36,7 +36,8 @@ int main(int argc, char **argv) {
     app.add_option("--seed", options.seed, "seed of the pseudo-random input data")->check(CLI::NonNegativeNumber);
     app.add_option("--json", options.json_path,
                    "write a machine-readable report to FILE (- for standard output; the per-call lines and "
-                   "summary then go to standard error)");
+                   "summary then go to standard error)")
+        ->check([](const std::string &v) { return v.empty() ? std::string("the report path is empty") : std::string(); });
     app.add_flag("--strict", options.strict, "every fallback becomes an error");
     app.add_flag("--quiet,-q", options.quiet, "no per-call lines and no diagnostics on stderr");
     app.add_flag("--verbose,-v", options.verbose, "every call's line, with query results");
