@@ -123,7 +123,7 @@ int physical_cores() {
     return std::max<int>(1, static_cast<int>(cores.size()));
 }
 
-// x to two significant digits (116.3 -> 120, 94.2 -> 94, 4.53 -> 4.5): what a few milliseconds
+// x to two significant digits (116.3 -> 120, 94.2 -> 94, 4.53 -> 4.5): what ~15 milliseconds
 // of measuring can tell.
 double two_digits(double x) {
     if (!(x > 0)) return x;
@@ -163,12 +163,22 @@ constexpr int kCopyThreads = 8;
 // convolutions ran at 508 GFLOP/s, 0.85-0.9 of what two such cores issue at their 4.3-4.5 GHz.
 constexpr double kSustained = 0.8;
 
-// The model's peak and bandwidth as the cores of this process measure them (a few
-// milliseconds), or from the ISA's usual FLOP per cycle and clock where they cannot be measured.
+// Rounds of measuring, the best of them kept: another process's burst on the cores or the memory
+// only ever slows one down.
+constexpr int kRounds = 3;
+
+// The model's peak and bandwidth as the cores of this process measure them (the best of kRounds
+// rounds, ~15 ms in all), or from the ISA's usual FLOP per cycle and clock where they cannot be
+// measured.
 std::pair<double, double> measure(const std::string &isa, int threads) {
     const int cores = std::max(1, std::min(threads, physical_cores()));
-    double peak = two_digits(kSustained * on_threads(cores, [&] { return core_speed::fma_gflops(isa); }));
-    double bandwidth = two_digits(on_threads(std::min(cores, kCopyThreads), core_speed::copy_gbs));
+    double peak = 0, bandwidth = 0;
+    for (int round = 0; round < kRounds; ++round) {
+        peak = std::max(peak, on_threads(cores, [&] { return core_speed::fma_gflops(isa); }));
+        bandwidth = std::max(bandwidth, on_threads(std::min(cores, kCopyThreads), core_speed::copy_gbs));
+    }
+    peak = two_digits(kSustained * peak);
+    bandwidth = two_digits(bandwidth);
     if (!(peak > 0)) peak = two_digits(kSustained * cores * clock_ghz() * nominal_flop_per_cycle(isa));
     if (!(bandwidth > 0)) bandwidth = std::min(40.0, 10.0 * cores);
     return {peak, bandwidth};

@@ -30,7 +30,7 @@ struct Machine {
 };
 
 // The built-in model of this machine, from what its cores do (measured once per machine
-// signature, a few milliseconds; see the machine-db below; a process asks the machine-db once):
+// signature, ~15 ms; see the machine-db below; a process asks the machine-db once):
 // - peak: on every physical core oneDNN's threads run on (SMT siblings count once, as they share
 //   the FMA units) at once, the FP32 FLOP/s of a register-only kernel of 12 independent vector
 //   updates at the width of oneDNN's effective ISA (dnnl::get_effective_cpu_isa(), so that
@@ -43,7 +43,8 @@ struct Machine {
 // - bandwidth: up to 8 of those cores at once each copying 2 MiB to another 2 MiB (more than a
 //   core's own L2, as a layer's tensors are), bytes read + written, the best of 5 copies each,
 //   summed.
-// Both are rounded to two significant digits. The first process to need the model stores it in
+// Each is the best of 3 rounds (another process's burst only ever slows a round down), rounded to
+// two significant digits; all of it takes ~15 ms. The first process to need the model stores it in
 // the machine-db (machine_db_path(), under a lock) and every later one on the machine takes it
 // from there, so that all hold one model and rank alike (measurements of one machine differ by
 // several percent from one run to the next, enough to swap solvers of close WTI); remove the file
