@@ -20,7 +20,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -92,35 +91,20 @@ double clock_ghz() {
     return 2.5;
 }
 
+// The CPUs this process may run on.
+int allowed_cpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    return sched_getaffinity(0, sizeof(set), &set) == 0 ? std::max(1, CPU_COUNT(&set)) : 1;
+}
+
 // oneDNN's thread count: OMP_NUM_THREADS when set, else the CPUs this process may run on.
 int thread_count() {
     if (const char *env = std::getenv("OMP_NUM_THREADS")) {
         const int v = std::atoi(env);
         if (v > 0) return v;
     }
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
-    return 1;
-}
-
-// Physical cores among the CPUs this process may run on: SMT siblings share one core's FMA units
-// and caches, so they count once. The CPU count when the topology cannot be read.
-int physical_cores() {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
-    std::set<std::pair<std::string, std::string>> cores;
-    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-        if (!CPU_ISSET(cpu, &set)) continue;
-        const std::string dir = fmt::format("/sys/devices/system/cpu/cpu{}/topology/", cpu);
-        std::string package, core;
-        std::ifstream(dir + "physical_package_id") >> package;
-        std::ifstream(dir + "core_id") >> core;
-        if (package.empty() || core.empty()) return std::max(1, CPU_COUNT(&set));
-        cores.emplace(package, core);
-    }
-    return std::max<int>(1, static_cast<int>(cores.size()));
+    return allowed_cpus();
 }
 
 // x to two significant digits (116.3 -> 120, 94.2 -> 94, 4.53 -> 4.5): what ~15 milliseconds
@@ -171,7 +155,9 @@ constexpr int kRounds = 3;
 // rounds, ~15 ms in all), or from the ISA's usual FLOP per cycle and clock where they cannot be
 // measured.
 std::pair<double, double> measure(const std::string &isa, int threads) {
-    const int cores = std::max(1, std::min(threads, physical_cores()));
+    // One thread per CPU oneDNN's threads use: SMT siblings run at once too, and so measure their
+    // shares of one core's units (a topology that says otherwise, as a VM's may, does not count).
+    const int cores = std::max(1, std::min(threads, allowed_cpus()));
     double peak = 0, bandwidth = 0;
     for (int round = 0; round < kRounds; ++round) {
         peak = std::max(peak, on_threads(cores, [&] { return core_speed::fma_gflops(isa); }));

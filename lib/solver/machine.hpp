@@ -31,16 +31,16 @@ struct Machine {
 
 // The built-in model of this machine, from what its cores do (measured once per machine
 // signature, ~15 ms; see the machine-db below; a process asks the machine-db once):
-// - peak: on every physical core oneDNN's threads run on (SMT siblings count once, as they share
-//   the FMA units) at once, the FP32 FLOP/s of a register-only kernel of 12 independent vector
-//   updates at the width of oneDNN's effective ISA (dnnl::get_effective_cpu_isa(), so that
-//   DNNL_MAX_CPU_ISA=AVX2 models an AVX2 machine): FMA on zmm (AVX-512) or ymm (AVX2), multiply
-//   and add on ymm (AVX) or xmm (SSE4.1); the fastest of 50 blocks of ~10 us after 2 ms of the
-//   same work. That measures lanes x FMA units x clock as the machine has them (a Zen 4 core runs
+// - peak: on one thread per CPU oneDNN's threads use, all at once (SMT siblings measure their
+//   shares of one core's FMA units), the summed FP32 FLOP/s of a register-only kernel of 12
+//   independent vector updates at the width of oneDNN's effective ISA
+//   (dnnl::get_effective_cpu_isa(), so that DNNL_MAX_CPU_ISA=AVX2 models an AVX2 machine): FMA on
+//   zmm (AVX-512) or ymm (AVX2), multiply and add on ymm (AVX) or xmm (SSE4.1); each thread's
+//   fastest of 50 blocks of ~10 us after 2 ms of the same work. That measures lanes x FMA units x clock as the machine has them (a Zen 4 core runs
 //   AVX-512 on 256-bit units: 32 FLOP/cycle; Zen 5 and most Xeons have two 512-bit units: 64;
 //   a core's wide-vector clock). Times 0.8, the share of that burst convolutions keep up for
 //   seconds (lower clocks over long runs, loads and stores between the FMAs).
-// - bandwidth: up to 8 of those cores at once each copying 2 MiB to another 2 MiB (more than a
+// - bandwidth: up to 8 of those threads at once each copying 2 MiB to another 2 MiB (more than a
 //   core's own L2, as a layer's tensors are), bytes read + written, the best of 5 copies each,
 //   summed.
 // Each is the best of 3 rounds (another process's burst only ever slows a round down), rounded to
@@ -50,10 +50,10 @@ struct Machine {
 // several percent from one run to the next, enough to swap solvers of close WTI); remove the file
 // to measure again. A machine-db that cannot be read is set aside and one that cannot be written
 // leaves each process its own measurement. Where the cores cannot be measured (not x86-64):
-// cores x clock (cpufreq's maximum, else /proc/cpuinfo) x the ISA's usual FLOP/cycle (AVX-512
-// 64, AVX2 32, AVX 16, SSE4.1 8) x 0.8, and 10 GB/s per core up to 40 GB/s. The signature does
-// not depend on what is measured: a perf-db entry (dnncompat-select --calibrate) replaces these
-// numbers.
+// threads (at most the CPUs) x clock (cpufreq's maximum, else /proc/cpuinfo) x the ISA's usual
+// FLOP/cycle (AVX-512 64, AVX2 32, AVX 16, SSE4.1 8) x 0.8, and 10 GB/s per thread up to 40 GB/s.
+// The signature does not depend on what is measured: a perf-db entry (dnncompat-select
+// --calibrate) replaces these numbers.
 Machine builtin_machine();
 
 // The model in use: load_machine(perf_db_path()), computed once per process (the first call
