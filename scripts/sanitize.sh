@@ -66,18 +66,18 @@ if [ $mode = quick ]; then
   filter+=':SelectTraceCli.*'
 fi
 
-# Each binary as ctest runs its tests: from build-sanitize/tests, with its own emptied cache folder
-# (tests/CMakeLists.txt). Output per binary under build-sanitize/sanitize-logs/.
+# Each binary as ctest runs its tests: from build-sanitize/tests; every test process makes its own
+# temporary and cache folder (tests/support/test_main.cpp), so two binaries at once share no path.
+# Output per binary under build-sanitize/sanitize-logs/.
 tests_dir=$(cd "$dir/tests" && pwd)
 logs=$(cd "$dir" && pwd)/sanitize-logs
-rm -rf "$tests_dir/test-cache" "$logs"
+rm -rf "$logs"
 mkdir -p "$logs"
 run_binary() {
   local bin=$1 name start rc
   name=$(basename "$bin")
   start=$SECONDS
-  (cd "$tests_dir" && DNNCOMPAT_CACHE_DIR="$tests_dir/test-cache/$name" "$bin" --gtest_filter="$filter") \
-    >"$logs/$name.log" 2>&1 && rc=0 || rc=$?
+  (cd "$tests_dir" && "$bin" --gtest_filter="$filter") >"$logs/$name.log" 2>&1 && rc=0 || rc=$?
   printf '%-32s %4ds  %s\n' "$name" $((SECONDS - start)) "$([ $rc = 0 ] && echo passed || echo "FAILED (exit $rc)")"
   return $rc
 }

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -182,6 +184,12 @@ void write_atomically(const std::string &path, const std::string &text) {
     writer.commit();
 }
 
+void write_output(const std::string &path, const std::string &text) {
+    if (path != "-") return write_atomically(path, text);
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+        throw std::runtime_error("error writing to standard output");
+}
+
 void with_lock(const std::string &path, const std::function<void()> &fn) {
     const fs::path target(path);
     std::error_code ec;
@@ -215,6 +223,18 @@ bool read_file(const std::string &path, std::string &text) {
 std::string set_aside(const std::string &path) {
     const std::string aside = path + ".corrupt";
     return ::rename(path.c_str(), aside.c_str()) == 0 ? aside : std::string();
+}
+
+TempDir::TempDir(const std::string &prefix) {
+    std::string tmpl = (fs::temp_directory_path() / (prefix + "XXXXXX")).string();
+    if (::mkdtemp(tmpl.data()) == nullptr)
+        throw std::runtime_error(fmt::format("cannot create a temporary folder '{}': {}", tmpl, std::strerror(errno)));
+    path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
 }
 
 } // namespace dnncompat::files

@@ -3,6 +3,7 @@
 // or the new one, never half of one; updates of a shared database run under an advisory lock.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -16,6 +17,11 @@ namespace dnncompat::files {
 // /dev/stdout) is written in place, never replaced; a directory is refused. A new file gets
 // 0666 minus the umask, a replaced file keeps its permissions.
 void write_atomically(const std::string &path, const std::string &text);
+
+// What every tool's output option (-o, --json) does with its argument: "-" writes text to
+// standard output (and flushes it), anything else is write_atomically(path, text). Throws
+// std::runtime_error naming the path, or "standard output", on failure.
+void write_output(const std::string &path, const std::string &text);
 
 // A file written piece by piece (a trace imported call by call) and put in place as
 // write_atomically does: the text goes to a temporary file next to the target and commit()
@@ -51,5 +57,21 @@ bool read_file(const std::string &path, std::string &text);
 // Moves a corrupt file aside to path + ".corrupt" (replacing an older one) and returns the new
 // name; empty when the rename failed.
 std::string set_aside(const std::string &path);
+
+// A private temporary folder: mkdtemp(3) of prefix + "XXXXXX" under
+// std::filesystem::temp_directory_path() ($TMPDIR, else /tmp), so mode 0700 and a name no other
+// process holds; removed with everything in it when destroyed. The constructor throws
+// std::runtime_error when the folder cannot be created.
+class TempDir {
+public:
+    explicit TempDir(const std::string &prefix);
+    ~TempDir();
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+    const std::filesystem::path &path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
 
 } // namespace dnncompat::files

@@ -1,5 +1,6 @@
 #include "fuzz/fuzz_targets.hpp"
 
+#include "core/atomic_file.hpp"
 #include "dnncompat-replay/replayer.hpp"
 #include "solver/grammar.hpp"
 #include "trace/compressed_input.hpp"
@@ -197,9 +198,9 @@ int fuzz_trace_file(const uint8_t *data, std::size_t size) {
 int fuzz_replay(const uint8_t *data, std::size_t size) {
     const std::string &path = mem_file().write(data, size);
     if (compressed(data, size) && decodes_too_large(path)) return 0;
-    static const std::string report =
-            (std::filesystem::temp_directory_path() / ("dnncompat-fuzz-replay-" + std::to_string(getpid()) + ".json"))
-                    .string();
+    // In a folder of this process's own (the fuzzers run side by side, several per target).
+    static const dnncompat::files::TempDir dir("dnncompat-fuzz-replay-");
+    static const std::string report = (dir.path() / "report.json").string();
     std::filesystem::remove(report);
     replay::Options o;
     o.input = path;

@@ -292,6 +292,10 @@ TEST(ReplayCli, UnusableInputsExitTwo) {
     EXPECT_EQ(bad_size.rc, 2);
     EXPECT_NE(bad_size.err.find("not a size"), std::string::npos) << bad_size.err;
     EXPECT_EQ(replay("--iterations 0 " + quote(kResnetTrace), false).rc, 2);
+    // An empty report path is refused, as dnncompat-select's is ("-" is standard output).
+    const Result empty_json = replay(quote(kResnetTrace) + " --json ''", false);
+    EXPECT_EQ(empty_json.rc, 2);
+    EXPECT_NE(empty_json.err.find("--json"), std::string::npos) << empty_json.err;
 }
 
 } // namespace
@@ -352,6 +356,19 @@ TEST(ReplayCli, UnwritableReportPathIsRefusedBeforeReplaying) {
     EXPECT_EQ(r.rc, 2);
     EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("cudnnConvolutionForward"), std::string::npos) << "replayed anyway";
+}
+
+// --json - puts the report, alone, on standard output; the per-call lines and the summary go to
+// standard error; no file named "-" appears in the working directory.
+TEST(ReplayCli, JsonDashWritesTheReportToStandardOutput) {
+    const Result r = replay(quote(kTraces + "/set-tensor-bad-param.json") + " --json -", false);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    json report;
+    ASSERT_NO_THROW(report = json::parse(r.out)) << r.out;
+    expect_valid_report(report);
+    EXPECT_EQ(report["summary"]["exit_code"], 0);
+    EXPECT_NE(r.err.find("cudnnConvolutionForward"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists("-"));
 }
 
 TEST(ReplayCli, NonFiniteScalarsSpelledByCudnnAreNumbersNotMalformed) {

@@ -192,15 +192,18 @@ TEST(PerfDbEntry, CurrentMachinePicksUpTheStoredEntry) {
 }
 
 TEST(Calibrate, TinyRunFitsAndStoresAValidEntry) {
+    // One pass over one small problem ends long before the budget; the budget only has to cover
+    // the peak and bandwidth measurements (2 x 2 x the last-level cache of memory to fault in)
+    // on a machine that ctest -j8 loads with other tests: with 2 s they took it all there.
     solver::CalibrationOptions o;
-    o.budget_s = 2.0;
+    o.budget_s = 10.0;
     o.problems = {"n=1,c=8,h=8,k=3"};
     o.directions = {solver::Direction::fwd};
     o.passes = 1;
     int lines = 0;
     o.progress = [&](const std::string &) { ++lines; };
     const solver::Calibration c = solver::calibrate(o);
-    EXPECT_LT(c.seconds, 6.0) << "a 2 s budget";
+    EXPECT_LT(c.seconds, 2 * o.budget_s) << "the budget holds";
     EXPECT_GT(lines, 2);
     EXPECT_GT(c.after.peak_gflops, 0);
     EXPECT_GT(c.after.bandwidth_gbs, 0);

@@ -3,6 +3,7 @@
 // this process; and the schema is strict enough to reject a wrong report.
 #include "solver/grammar.hpp"
 #include "solver/immediate.hpp"
+#include "solver/machine.hpp"
 #include "support/cli.hpp"
 #include "trace/schemas.hpp"
 
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -109,6 +111,38 @@ TEST(SelectReport, TraceModeOfALogAndOfAJsonTraceFollowsTheSchema) {
     EXPECT_EQ(r.report["input_kind"], "trace");
     ASSERT_EQ(r.report["layers"].size(), 1u);
     EXPECT_EQ(r.report["layers"][0]["calls"], 1);
+}
+
+// The built-in model measures the cores at oneDNN's effective ISA: capped at SSE4.1 (4 lanes,
+// multiply and add, 8 FLOP per cycle at most), a machine with AVX2 or AVX-512 (FMA on 8 or 16
+// lanes: 32 or more) has under half its peak.
+TEST(SelectReport, BuiltinPeakFollowsOneDnnsIsa) {
+    const sv::Machine native = sv::builtin_machine();
+    if (native.isa.find("avx2") == std::string::npos && native.isa.find("avx512") == std::string::npos)
+        GTEST_SKIP() << "oneDNN runs " << native.isa << " here: no wider ISA to compare SSE4.1 with";
+    const CliResult r =
+        dnncompat_test::run_cli("env", "DNNL_MAX_CPU_ISA=SSE41 " + shell_quote(kSelect) + " --conv " + shell_quote(kTiny), true);
+    expect_valid(r);
+    const json &m = r.report["machine"];
+    EXPECT_NE(m["signature"].get<std::string>().find("|sse41|"), std::string::npos) << m.dump();
+    EXPECT_EQ(m["model"], "built-in");
+    EXPECT_LT(m["peak_gflops"].get<double>(), native.peak_gflops / 2) << m.dump() << " native " << native.peak_gflops;
+}
+
+// --json - puts the report, alone, on standard output (as every tool's "-" does) and the text
+// on standard error, in both modes; no file named "-" appears in the working directory.
+TEST(SelectReport, JsonDashWritesTheReportToStandardOutput) {
+    for (const std::string &mode :
+         {"--conv " + shell_quote(kTiny), "--trace " + shell_quote(DNNCOMPAT_TEST_DATA "/traces/fft-fallback.json")}) {
+        const CliResult r = dnncompat_test::run_cli(kSelect, mode + " --json -", false);
+        ASSERT_EQ(r.rc, 0) << mode << "\n" << r.err;
+        json report;
+        ASSERT_NO_THROW(report = json::parse(r.out)) << mode << "\n" << r.out;
+        EXPECT_EQ(schema_errors(report), "") << mode;
+        EXPECT_EQ(report["mode"], mode.rfind("--conv", 0) == 0 ? "conv" : "trace");
+        EXPECT_NE(r.err.find("machine: "), std::string::npos) << mode << "\n" << r.err;
+        EXPECT_FALSE(std::filesystem::exists("-")) << mode;
+    }
 }
 
 TEST(SelectReport, SchemaRejectsWrongReports) {

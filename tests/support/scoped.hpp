@@ -21,7 +21,8 @@ private:
     std::string old_;
 };
 
-// An empty folder named `name` under GoogleTest's temporary directory (emptied if it exists).
+// An empty folder named `name` under GoogleTest's temporary directory, which is this test
+// process's own (tests/support/test_main.cpp); emptied if it exists.
 std::filesystem::path temp_dir(const char *name);
 
 } // namespace dnncompat_test

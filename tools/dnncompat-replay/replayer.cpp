@@ -3,6 +3,7 @@
 #include "dnncompat-replay/handlers.hpp"
 #include "dnncompat-replay/report.hpp"
 
+#include <core/atomic_file.hpp>
 #include <core/diagnostics.hpp>
 #include <core/progress.hpp>
 #include <core/support.hpp>
@@ -233,7 +234,9 @@ int run_replay(const Options &opt) {
         log::set_level(log::Level::off);
     }
 
-    if (!opt.json_path.empty()) {
+    // The per-call lines and the summary; standard error when the report takes standard output.
+    std::FILE *text = opt.json_path == "-" ? stderr : stdout;
+    if (!opt.json_path.empty() && opt.json_path != "-") {
         // Refuse a report path that cannot be written before spending the replay on it.
         namespace fs = std::filesystem;
         const fs::path dir = fs::path(opt.json_path).parent_path();
@@ -276,7 +279,7 @@ int run_replay(const Options &opt) {
     const std::string mode_name = kModeNames[std::clamp(static_cast<int>(mode), 0, 2)];
 
     if (opt.verbose)
-        fmt::print("replaying {} ({}, {} calls): {} buffers, {}; seed {}, {} iteration(s) after {} warmup\n",
+        fmt::print(text, "replaying {} ({}, {} calls): {} buffers, {}; seed {}, {} iteration(s) after {} warmup\n",
                    opt.input, input.kind, calls.size(), state.pool.planned_count(), mib(needed), opt.seed,
                    opt.iterations, opt.warmup);
 
@@ -301,15 +304,16 @@ int run_replay(const Options &opt) {
     std::vector<CallRecord> records;
     records.reserve(calls.size());
     // On a terminal, while the per-call lines go elsewhere (a file, --quiet aside), a progress line.
-    progress::Line line("replaying", calls.size(), !opt.quiet && progress::terminal() && ::isatty(STDOUT_FILENO) == 0);
+    progress::Line line("replaying", calls.size(),
+                        !opt.quiet && progress::terminal() && text == stdout && ::isatty(STDOUT_FILENO) == 0);
     for (std::size_t i = 0; i < calls.size(); ++i) {
         line.update(i);
         CallRecord &r = records.emplace_back();
         replay_call(calls[i], i, state, r);
         summary.add(r);
         if (!opt.quiet && (r.compute || opt.verbose || r.outcome != Outcome::match)) {
-            fmt::print("{}\n", call_line(r, opt.verbose));
-            std::fflush(stdout);
+            fmt::print(text, "{}\n", call_line(r, opt.verbose));
+            std::fflush(text);
         }
     }
     line.finish();
@@ -320,7 +324,7 @@ int run_replay(const Options &opt) {
     for (auto h : state.trace_handles) summary.weight_cache.add(h);
     release(state);
 
-    fmt::print("{}", summary_text(summary));
+    fmt::print(text, "{}", summary_text(summary));
     if (!opt.json_path.empty()) {
         json report;
         report["format"] = "dnncompat-replay-report";
@@ -338,7 +342,7 @@ int run_replay(const Options &opt) {
         for (const auto &r : records) out_calls.push_back(call_json(r));
         report["calls"] = std::move(out_calls);
         report["summary"] = summary_json(summary);
-        write_json_file(opt.json_path, report);
+        files::write_output(opt.json_path, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
     }
     return summary.exit_code();
 }

@@ -21,7 +21,7 @@ struct Options {
     int iterations = 1;         ///< timed runs per compute call (median reported)
     int warmup = 1;             ///< untimed runs before them (the first run builds the oneDNN primitive)
     uint64_t seed = 42;         ///< seeds the data fill
-    std::string json_path;      ///< machine-readable report, when not empty
+    std::string json_path;      ///< machine-readable report, when not empty; "-": standard output
     bool strict = false;        ///< every fallback becomes an error (dnncompat::diag::set_strict)
     bool quiet = false;         ///< no per-call lines, no diagnostics on stderr
     bool verbose = false;       ///< query results and every call's line
@@ -33,7 +33,8 @@ struct Options {
 /// "1", "512M", "2GiB". Throws std::invalid_argument for anything else.
 uint64_t parse_size(const std::string &text);
 
-/// Replays options.input and prints the per-call lines and summary to stdout. Returns the exit
+/// Replays options.input and prints the per-call lines and summary to stdout (to stderr when
+/// the JSON report goes to stdout), then writes the report (files::write_output). Returns the exit
 /// code: 0 when every call ended with its recorded status, 1 when any did not or was
 /// unsupported or malformed. Throws InputError (exit 2) when the input is unusable.
 int run_replay(const Options &options);

@@ -2,12 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <set>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace dnncompat::replay {
 namespace {
@@ -225,25 +221,6 @@ nlohmann::json summary_json(const Summary &s) {
               {"bypasses", s.weight_cache.bypasses},
               {"evictions", s.weight_cache.evictions}}},
             {"exit_code", s.exit_code()}};
-}
-
-void write_json_file(const std::string &path, const nlohmann::json &doc) {
-    const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", tmp, std::strerror(errno)));
-        out << doc.dump(2) << '\n';
-        out.flush();
-        if (!out) {
-            std::remove(tmp.c_str());
-            throw std::runtime_error(fmt::format("cannot write {}", tmp));
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        std::remove(tmp.c_str());
-        throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp, path, std::strerror(err)));
-    }
 }
 
 } // namespace dnncompat::replay

@@ -59,8 +59,4 @@ nlohmann::json call_json(const CallRecord &r);
 /// The summary as JSON.
 nlohmann::json summary_json(const Summary &s);
 
-/// Writes `doc` to `path` through a temporary file in the same folder and a rename, so readers
-/// never see a partial report. Throws std::runtime_error on failure.
-void write_json_file(const std::string &path, const nlohmann::json &doc);
-
 } // namespace dnncompat::replay

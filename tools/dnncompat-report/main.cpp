@@ -50,17 +50,10 @@ void say(const std::string &m) { std::fputs(("dnncompat-report: " + m + "\n").c_
 
 struct Output {
     std::string format = "text";
-    std::string path; // empty: stdout
+    std::string path = "-"; // "-": standard output
 };
 
-void emit(const Output &out, const std::string &text) {
-    if (out.path.empty()) {
-        if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-            throw std::runtime_error("error writing to standard output");
-        return;
-    }
-    files::write_atomically(out.path, text);
-}
+void emit(const Output &out, const std::string &text) { files::write_output(out.path, text); }
 
 std::string render(const json &doc, const Output &out, const char *schema,
                    std::string (*text)(const json &), std::string (*markdown)(const json &)) {
@@ -85,29 +78,8 @@ std::string replay_program() {
 }
 
 // Replays `input` with dnncompat-replay --json into a temporary file and returns its report.
-// A private temporary folder (mkdtemp: mode 0700, a fresh name), removed with what it holds.
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "dnncompat-report-XXXXXX").string();
-        if (::mkdtemp(tmpl.data()) == nullptr)
-            throw std::runtime_error(std::string("--run: cannot create a temporary folder: ") + std::strerror(errno));
-        path_ = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir &) = delete;
-    TempDir &operator=(const TempDir &) = delete;
-    const std::filesystem::path &path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
-
 json run_replay(const std::string &input, const json &doc, int iterations, int warmup, const std::string &max_memory) {
-    const TempDir dir;
+    const files::TempDir dir("dnncompat-report-");
     const std::string report_path = (dir.path() / "replay.json").string();
     const std::string program = replay_program();
     // Standard input was read already: the replay gets the trace it held.
@@ -193,7 +165,6 @@ int main(int argc, char **argv) {
         say("-o: empty file name (use - for standard output)");
         return 2;
     }
-    if (out.path == "-") out.path.clear(); // "-o -": standard output
     try {
         if (features->parsed()) {
             report::SupportFilter filter;
@@ -212,7 +183,7 @@ int main(int argc, char **argv) {
             return 0;
         }
         std::error_code ec;
-        if (!out.path.empty() && std::filesystem::equivalent(out.path, input, ec)) {
+        if (out.path != "-" && std::filesystem::equivalent(out.path, input, ec)) {
             say("-o " + out.path + " is the input: refusing to overwrite it");
             return 2;
         }

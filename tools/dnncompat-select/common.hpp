@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -45,9 +46,14 @@ json machine_json(const solver::Machine &m);
 // when timing failed. i is the candidate's index in the ranking.
 json candidate_json(std::size_t i, const solver::Candidate &c, solver::Direction d, const Timings *timings);
 
-// Writes the report to path (atomically) after validating it against select-report.schema.json.
-// Throws std::logic_error, naming the schema errors, when it does not validate: that is a bug of
-// the tool, and nothing is written.
+// Where the text report goes: standard output, or standard error when the JSON report takes
+// standard output (--json -), so that what comes out there is one JSON document.
+std::FILE *text_stream(const std::string &json_path);
+
+// Writes the report to path (atomically; "-": standard output) after validating it against
+// select-report.schema.json. Throws std::logic_error, naming the schema errors, when it does not
+// validate: that is a bug of the tool, and nothing is written; std::runtime_error when it cannot
+// be written.
 void write_report(const std::string &path, const json &report);
 
 } // namespace dnncompat::select

@@ -3,7 +3,8 @@
 // --calibrate measures this machine and stores its model in the perf-db (see solver/calibrate.hpp).
 // --trace ranks every distinct convolution layer of a trace or cuDNN log (see trace_mode.hpp).
 // --json FILE writes the report of either mode (schemas/select-report.schema.json), checked
-// against the schema before it is written.
+// against the schema before it is written; --json - writes it to standard output, and the text
+// report goes to standard error instead.
 // Exit codes: 0 ranked, 2 unusable command line, problem string or trace (or an internal error:
 // a report that does not match its schema).
 // With --calibrate: 1 when the calibration fails or the perf-db cannot be written.
@@ -48,20 +49,21 @@ std::string ms_str(double ms) { return ms < 0 ? "-" : fmt::format("{:.3f}", ms);
 std::string wti_str(double w) { return w == solver::kWtiUnknown ? "unknown" : fmt::format("{:.3f}", w); }
 
 json rank_direction(const conv::Problem &p, solver::Direction d, const Options &o, const solver::Machine &m) {
+    std::FILE *out = select::text_stream(o.json_path);
     const solver::Ranking r = solver::rank(p, d, m, o.workspace_limit);
     json j;
     j["direction"] = solver::direction_name(d);
-    fmt::print("\n{} ({} GFLOP)\n", solver::direction_name(d), p.flops() / 1e9);
+    fmt::print(out, "\n{} ({} GFLOP)\n", solver::direction_name(d), p.flops() / 1e9);
     std::optional<select::Timings> timed;
     if (o.measure) timed = select::time_ranked(p, d, r, o.runs);
     const std::vector<double> measured = timed ? timed->ms : std::vector<double>(r.ranked.size(), -1.0);
-    fmt::print("  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>14}{}\n", "rank", "solver", "oneDNN impl",
+    fmt::print(out, "  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>14}{}\n", "rank", "solver", "oneDNN impl",
                "cuDNN algorithm", "WTI", "est. ms", "workspace B", o.measure ? "   meas. ms" : "");
     json ranked = json::array();
     for (std::size_t i = 0; i < r.ranked.size(); ++i) {
         const auto &c = r.ranked[i];
         const std::string algo = select::cudnn_algo_name(d, c.solver->cudnn_algo(d));
-        fmt::print("  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>14}{}\n", i + 1, c.solver->name(), c.impl, algo,
+        fmt::print(out, "  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>14}{}\n", i + 1, c.solver->name(), c.impl, algo,
                    wti_str(c.wti), ms_str(c.est_ms), c.workspace,
                    o.measure ? fmt::format(" {:>10}", ms_str(measured[i])) : "");
         ranked.push_back(select::candidate_json(i, c, d, timed ? &*timed : nullptr));
@@ -69,23 +71,23 @@ json rank_direction(const conv::Problem &p, solver::Direction d, const Options &
     json excluded = json::array();
     for (const auto &c : r.excluded) {
         if (!o.explain && c.reason == "no such direction for this solver") continue;
-        fmt::print("     -  {:<22} left out: {}\n", c.solver->name(), c.reason);
+        fmt::print(out, "     -  {:<22} left out: {}\n", c.solver->name(), c.reason);
         excluded.push_back({{"solver", c.solver->name()}, {"solver_id", c.solver->id()}, {"reason", c.reason}});
     }
     j["ranked"] = ranked;
     j["excluded"] = excluded;
     if (r.ranked.empty()) {
-        fmt::print("  choice: none (no solver applies)\n");
+        fmt::print(out, "  choice: none (no solver applies)\n");
         j["choice"] = nullptr;
         return j;
     }
     const auto &top = r.ranked.front();
-    fmt::print("  choice: {} ({}, WTI {})\n", top.solver->name(), select::cudnn_algo_name(d, top.solver->cudnn_algo(d)),
+    fmt::print(out, "  choice: {} ({}, WTI {})\n", top.solver->name(), select::cudnn_algo_name(d, top.solver->cudnn_algo(d)),
                wti_str(top.wti));
     j["choice"] = top.solver->name();
     if (timed && timed->best_ms > 0 && measured[0] > 0) {
         const double regret = measured[0] / timed->best_ms;
-        fmt::print("  measured best: {} {:.3f} ms; regret of the choice {:.3f}x\n",
+        fmt::print(out, "  measured best: {} {:.3f} ms; regret of the choice {:.3f}x\n",
                    r.ranked[timed->best].solver->name(), timed->best_ms, regret);
         j["measured_best"] = r.ranked[timed->best].solver->name();
         j["regret"] = regret;
@@ -106,8 +108,9 @@ int run(const Options &o) {
     if (o.dir == "bwd-data" || o.dir == "all") dirs.push_back(solver::Direction::bwd_data);
     if (o.dir == "bwd-filter" || o.dir == "all") dirs.push_back(solver::Direction::bwd_filter);
     const solver::Machine &m = solver::current_machine();
-    fmt::print("problem: {}\n", solver::canonical(p));
-    fmt::print("machine: {} ({}, {} threads, oneDNN {}), peak {:.1f} GFLOP/s, {:.1f} GB/s [{}]\n", m.cpu, m.isa,
+    std::FILE *out = select::text_stream(o.json_path);
+    fmt::print(out, "problem: {}\n", solver::canonical(p));
+    fmt::print(out, "machine: {} ({}, {} threads, oneDNN {}), peak {:.1f} GFLOP/s, {:.1f} GB/s [{}]\n", m.cpu, m.isa,
                m.threads, m.onednn_version, m.peak_gflops, m.bandwidth_gbs, m.source);
     json report = select::report_head("conv");
     report["problem"] = solver::canonical(p);
@@ -115,7 +118,7 @@ int run(const Options &o) {
     report["directions"] = json::array();
     for (auto d : dirs) report["directions"].push_back(rank_direction(p, d, o, m));
     if (!o.json_path.empty()) select::write_report(o.json_path, report);
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    if (std::fflush(out) != 0 || std::ferror(out)) {
         say("error writing to standard output");
         return 2;
     }
@@ -125,6 +128,7 @@ int run(const Options &o) {
 // --calibrate: measures the machine, prints the before / after report and stores the model under
 // this machine's signature in the perf-db. 0 on success, 1 when it cannot measure or write.
 int calibrate(const Options &o) {
+    std::FILE *out = select::text_stream(o.json_path);
     const std::string path = solver::perf_db_path();
     try {
         files::with_lock(path, [] {}); // fail before measuring when the perf-db cannot be written
@@ -142,15 +146,15 @@ int calibrate(const Options &o) {
         say(std::string("calibration failed: ") + e.what());
         return 1;
     }
-    fmt::print("{}", solver::format_report(c));
+    fmt::print(out, "{}", solver::format_report(c));
     try {
         solver::store_machine(path, c.after);
     } catch (const std::exception &e) {
         say(std::string("cannot write the perf-db: ") + e.what());
         return 1;
     }
-    fmt::print("perf-db: stored the calibrated model of \"{}\" in {}\n", c.after.signature(), path);
-    std::fflush(stdout);
+    fmt::print(out, "perf-db: stored the calibrated model of \"{}\" in {}\n", c.after.signature(), path);
+    std::fflush(out);
     return 0;
 }
 
@@ -169,7 +173,7 @@ int main(int argc, char **argv) {
     app.add_flag("--measure", o.measure, "time every ranked solver and show the regret of the choice");
     app.add_option("--runs", o.runs, "timed runs per solver with --measure (median)")->check(CLI::Range(1, 1000));
     app.add_flag("--explain", o.explain, "also list the solvers that do not serve a direction at all");
-    app.add_option("--json", o.json_path, "write the report as JSON to FILE")->check([](const std::string &v) {
+    app.add_option("--json", o.json_path, "write the report as JSON to FILE (- for standard output; the text then goes to standard error)")->check([](const std::string &v) {
         return v.empty() ? std::string("the report path is empty") : std::string();
     });
     app.add_flag("--calibrate", o.calibrate,

@@ -40,6 +40,7 @@ struct RegretStats {
 // times of every ranked solver (see time_ranked).
 json rank_one(const conv::Problem &p, solver::Direction d, const TraceOptions &o, const solver::Machine &m,
               RegretStats &stats) {
+    std::FILE *out = text_stream(o.json_path);
     const solver::Ranking r = solver::rank(p, d, m, o.workspace_limit);
     json j;
     j["direction"] = solver::direction_name(d);
@@ -50,7 +51,7 @@ json rank_one(const conv::Problem &p, solver::Direction d, const TraceOptions &o
     for (std::size_t i = 0; i < r.ranked.size() && i < kTop; ++i) {
         const auto &c = r.ranked[i];
         const std::string algo = cudnn_algo_name(d, c.solver->cudnn_algo(d));
-        fmt::print("  {:<10} {:>2}  {:<22} {:>8} {:>10}{}  {}\n", i == 0 ? solver::direction_name(d) : "", i + 1,
+        fmt::print(out, "  {:<10} {:>2}  {:<22} {:>8} {:>10}{}  {}\n", i == 0 ? solver::direction_name(d) : "", i + 1,
                    c.solver->name(), wti_str(c.wti), ms_str(c.est_ms),
                    o.measure ? fmt::format(" {:>10}", ms_str(measured[i])) : "", algo);
         ranked.push_back(candidate_json(i, c, d, timed ? &*timed : nullptr));
@@ -64,7 +65,7 @@ json rank_one(const conv::Problem &p, solver::Direction d, const TraceOptions &o
                 why = fmt::format(" ({}: {})", c.solver->name(), c.reason);
                 break;
             }
-        fmt::print("  {:<10}     no solver applies{}\n", solver::direction_name(d), why);
+        fmt::print(out, "  {:<10}     no solver applies{}\n", solver::direction_name(d), why);
         j["choice"] = nullptr;
         return j;
     }
@@ -85,7 +86,7 @@ json rank_one(const conv::Problem &p, solver::Direction d, const TraceOptions &o
         line += "; the choice could not be measured: " + timed->errors[0];
         j["error"] = timed->errors[0];
     }
-    fmt::print("{}\n", line);
+    fmt::print(out, "{}\n", line);
     return j;
 }
 
@@ -103,8 +104,9 @@ int run_trace(const TraceOptions &o) {
         return 2;
     }
     const solver::Machine &m = solver::current_machine();
-    fmt::print("trace: {}: {} distinct convolution layer(s)\n", trace::display_name(o.path), layers.layers.size());
-    fmt::print("machine: {} ({}, {} threads, oneDNN {}), peak {:.1f} GFLOP/s, {:.1f} GB/s [{}]\n", m.cpu, m.isa,
+    std::FILE *out = text_stream(o.json_path);
+    fmt::print(out, "trace: {}: {} distinct convolution layer(s)\n", trace::display_name(o.path), layers.layers.size());
+    fmt::print(out, "machine: {} ({}, {} threads, oneDNN {}), peak {:.1f} GFLOP/s, {:.1f} GB/s [{}]\n", m.cpu, m.isa,
                m.threads, m.onednn_version, m.peak_gflops, m.bandwidth_gbs, m.source);
     json report = report_head("trace");
     report["trace"] = o.path;
@@ -116,9 +118,9 @@ int run_trace(const TraceOptions &o) {
     for (std::size_t i = 0; i < layers.layers.size(); ++i) {
         const trace::ConvLayer &l = layers.layers[i];
         const std::string canon = solver::canonical(l.problem);
-        fmt::print("\nlayer {}/{}: {} ({} call{}, {:.3f} GFLOP)\n", i + 1, layers.layers.size(), canon, l.calls,
+        fmt::print(out, "\nlayer {}/{}: {} ({} call{}, {:.3f} GFLOP)\n", i + 1, layers.layers.size(), canon, l.calls,
                    l.calls == 1 ? "" : "s", l.problem.flops() / 1e9);
-        fmt::print("  {:<10} {:>2}  {:<22} {:>8} {:>10}{}  {}\n", "dir", "#", "solver", "WTI", "est. ms",
+        fmt::print(out, "  {:<10} {:>2}  {:<22} {:>8} {:>10}{}  {}\n", "dir", "#", "solver", "WTI", "est. ms",
                    o.measure ? fmt::format(" {:>10}", "meas. ms") : "", "cuDNN algorithm");
         json e;
         e["layer"] = i + 1;
@@ -133,22 +135,22 @@ int run_trace(const TraceOptions &o) {
         }
         e["directions"] = dirs;
         jl.push_back(e);
-        std::fflush(stdout);
+        std::fflush(out);
     }
     report["layers"] = jl;
     json sk = json::array();
-    if (!layers.skipped.empty()) fmt::print("\nconvolution calls left out ({}):\n", layers.skipped.size());
+    if (!layers.skipped.empty()) fmt::print(out, "\nconvolution calls left out ({}):\n", layers.skipped.size());
     for (const auto &s : layers.skipped) {
-        fmt::print("  call {} {}: {}\n", s.index, s.api, s.reason);
+        fmt::print(out, "  call {} {}: {}\n", s.index, s.api, s.reason);
         sk.push_back({{"call", s.index}, {"api", s.api}, {"reason", s.reason}});
     }
     report["skipped"] = sk;
     json summary = {{"layers", layers.layers.size()}, {"layer_directions", directions}};
-    fmt::print("\n{} layer(s), {} layer-direction(s) ranked, {} call(s) left out\n", layers.layers.size(), directions,
+    fmt::print(out, "\n{} layer(s), {} layer-direction(s) ranked, {} call(s) left out\n", layers.layers.size(), directions,
                layers.skipped.size());
     if (o.measure && stats.n > 0) {
         const double geo = std::exp(stats.log_sum / stats.n);
-        fmt::print("regret of the immediate choice: geomean {:.3f}, worst {:.3f}, within 5% {}/{}\n", geo,
+        fmt::print(out, "regret of the immediate choice: geomean {:.3f}, worst {:.3f}, within 5% {}/{}\n", geo,
                    stats.worst, stats.within5, stats.n);
         summary["regret_geomean"] = geo;
         summary["regret_worst"] = stats.worst;
@@ -157,7 +159,7 @@ int run_trace(const TraceOptions &o) {
     }
     report["summary"] = summary;
     if (!o.json_path.empty()) write_report(o.json_path, report);
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    if (std::fflush(out) != 0 || std::ferror(out)) {
         say("error writing to standard output");
         return 2;
     }

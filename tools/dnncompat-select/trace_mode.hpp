@@ -13,11 +13,11 @@ struct TraceOptions {
     std::string path;       // JSON trace or cuDNN API log (plain, xz or gzip)
     bool measure = false;   // time every ranked solver; show measured ms and the regret
     int runs = 5;           // timed runs per solver (median)
-    std::string json_path;  // write the report as JSON here when not empty
+    std::string json_path;  // write the report as JSON here when not empty ("-": standard output)
     std::optional<std::size_t> workspace_limit;
 };
 
-// Prints the per-layer tables to stdout. Returns the exit code: 0 ranked (layers whose calls
+// Prints the per-layer tables to text_stream(json_path). Returns the exit code: 0 ranked (layers whose calls
 // cannot be turned into a problem are listed, not fatal), 2 when the trace cannot be read.
 int run_trace(const TraceOptions &o);
 
