@@ -189,15 +189,81 @@ struct WeightCacheCounts {
     void add(dnncompatHandle_t h);
 };
 
-/// Replay state shared by all handlers.
+/// The descriptors of one kind that replayed Create calls made, newest last. A log does not say
+/// which descriptor a Set, Get or Destroy call touches, so Create pushes one, Destroy pops the
+/// newest, and Set/Get apply to the newest (made when none is alive). What the replayed calls
+/// leave alive is destroyed by release() or the destructor.
+template <typename D, dnncompatStatus_t (*Create)(D *), dnncompatStatus_t (*Destroy)(D)>
+class Scratch {
+public:
+    Scratch() = default;
+    Scratch(const Scratch &) = delete;
+    Scratch &operator=(const Scratch &) = delete;
+    ~Scratch() { release(); }
+
+    /// As the recorded Create call: one more live descriptor. Returns Create's status.
+    dnncompatStatus_t create() {
+        D d = nullptr;
+        const dnncompatStatus_t s = Create(&d);
+        if (s == DNNCOMPAT_STATUS_SUCCESS) live_.push_back(d);
+        return s;
+    }
+    /// As the recorded Destroy call: destroys the newest (one made for the purpose when none is
+    /// alive, so the Destroy itself is replayed). Returns Destroy's or Create's status.
+    dnncompatStatus_t destroy() {
+        if (live_.empty())
+            if (const dnncompatStatus_t s = create(); s != DNNCOMPAT_STATUS_SUCCESS) return s;
+        const D d = live_.back();
+        live_.pop_back();
+        return Destroy(d);
+    }
+    /// The descriptor a Set or Get call applies to; null when none could be made.
+    D current() {
+        if (live_.empty() && create() != DNNCOMPAT_STATUS_SUCCESS) return nullptr;
+        return live_.back();
+    }
+    /// Destroys every live descriptor.
+    void release() {
+        for (const D d : live_) Destroy(d);
+        live_.clear();
+    }
+
+private:
+    std::vector<D> live_;
+};
+
+/// Replay state shared by all handlers. The destructor releases what the replayed calls left
+/// alive (release()).
 struct State {
     explicit State(uint64_t seed) : pool(seed) {}
+    State(const State &) = delete;
+    State &operator=(const State &) = delete;
+    ~State() { release(); }
+    /// Destroys every scratch descriptor and handle the replay made; handle becomes null.
+    void release();
+
     dnncompatHandle_t handle = nullptr;           ///< the handle calls run on
     dnncompatHandle_t default_handle = nullptr;   ///< created by the replayer
     std::vector<dnncompatHandle_t> trace_handles; ///< created by replayed cudnnCreate calls
-    std::vector<dnncompatTensorDescriptor_t> tensors; ///< scratch descriptors, newest last
-    std::vector<dnncompatFilterDescriptor_t> filters;
-    std::vector<dnncompatConvolutionDescriptor_t> convs;
+    Scratch<dnncompatTensorDescriptor_t, dnncompatCreateTensorDescriptor, dnncompatDestroyTensorDescriptor> tensors;
+    Scratch<dnncompatFilterDescriptor_t, dnncompatCreateFilterDescriptor, dnncompatDestroyFilterDescriptor> filters;
+    Scratch<dnncompatConvolutionDescriptor_t, dnncompatCreateConvolutionDescriptor,
+            dnncompatDestroyConvolutionDescriptor>
+        convs;
+    Scratch<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor,
+            dnncompatDestroyActivationDescriptor>
+        activations;
+    Scratch<dnncompatPoolingDescriptor_t, dnncompatCreatePoolingDescriptor, dnncompatDestroyPoolingDescriptor>
+        poolings;
+    Scratch<dnncompatLRNDescriptor_t, dnncompatCreateLRNDescriptor, dnncompatDestroyLRNDescriptor> lrns;
+    Scratch<dnncompatOpTensorDescriptor_t, dnncompatCreateOpTensorDescriptor, dnncompatDestroyOpTensorDescriptor>
+        op_tensors;
+    Scratch<dnncompatReduceTensorDescriptor_t, dnncompatCreateReduceTensorDescriptor,
+            dnncompatDestroyReduceTensorDescriptor>
+        reduce_tensors;
+    Scratch<dnncompatTensorTransformDescriptor_t, dnncompatCreateTensorTransformDescriptor,
+            dnncompatDestroyTensorTransformDescriptor>
+        transforms;
     BufferPool pool;
     Workspace workspace;
     int iterations = 1, warmup = 0;

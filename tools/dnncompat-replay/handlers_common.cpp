@@ -288,6 +288,24 @@ dnncompatStatus_t build(const ConvFields &f, ConvDesc &out) {
     return s;
 }
 
+// ---- State -----------------------------------------------------------------------------------
+
+void State::release() {
+    tensors.release();
+    filters.release();
+    convs.release();
+    activations.release();
+    poolings.release();
+    lrns.release();
+    op_tensors.release();
+    reduce_tensors.release();
+    transforms.release();
+    for (auto h : trace_handles) dnncompatDestroy(h);
+    if (default_handle) dnncompatDestroy(default_handle);
+    trace_handles.clear();
+    handle = default_handle = nullptr;
+}
+
 // ---- Call ------------------------------------------------------------------------------------
 
 void WeightCacheCounts::add(dnncompatHandle_t h) {

@@ -47,42 +47,9 @@ dnncompatStatus_t get_stream(Call &c) {
     return dnncompatGetStream(c.state.handle, &stream);
 }
 
-// ---- scratch descriptors ---------------------------------------------------------------------
-
-template <typename D, dnncompatStatus_t (*Create)(D *)>
-dnncompatStatus_t create_scratch(std::vector<D> &live) {
-    D d = nullptr;
-    const dnncompatStatus_t s = Create(&d);
-    if (s == DNNCOMPAT_STATUS_SUCCESS) live.push_back(d);
-    return s;
-}
-
-template <typename D, dnncompatStatus_t (*Create)(D *), dnncompatStatus_t (*Destroy)(D)>
-dnncompatStatus_t destroy_scratch(std::vector<D> &live) {
-    if (live.empty()) {
-        if (auto s = create_scratch<D, Create>(live); s != DNNCOMPAT_STATUS_SUCCESS) return s;
-    }
-    D d = live.back();
-    live.pop_back();
-    return Destroy(d);
-}
-
-/// The descriptor a Set call applies to; creates one when none is alive. Null on failure.
-template <typename D, dnncompatStatus_t (*Create)(D *)>
-D current(std::vector<D> &live) {
-    if (live.empty() && create_scratch<D, Create>(live) != DNNCOMPAT_STATUS_SUCCESS) return nullptr;
-    return live.back();
-}
-
-dnncompatTensorDescriptor_t current_tensor(Call &c) {
-    return current<dnncompatTensorDescriptor_t, dnncompatCreateTensorDescriptor>(c.state.tensors);
-}
-dnncompatFilterDescriptor_t current_filter(Call &c) {
-    return current<dnncompatFilterDescriptor_t, dnncompatCreateFilterDescriptor>(c.state.filters);
-}
-dnncompatConvolutionDescriptor_t current_conv(Call &c) {
-    return current<dnncompatConvolutionDescriptor_t, dnncompatCreateConvolutionDescriptor>(c.state.convs);
-}
+dnncompatTensorDescriptor_t current_tensor(Call &c) { return c.state.tensors.current(); }
+dnncompatFilterDescriptor_t current_filter(Call &c) { return c.state.filters.current(); }
+dnncompatConvolutionDescriptor_t current_conv(Call &c) { return c.state.convs.current(); }
 
 template <typename T>
 T as(int v) {
@@ -92,11 +59,10 @@ T as(int v) {
 // ---- tensor ----------------------------------------------------------------------------------
 
 dnncompatStatus_t create_tensor(Call &c) {
-    return create_scratch<dnncompatTensorDescriptor_t, dnncompatCreateTensorDescriptor>(c.state.tensors);
+    return c.state.tensors.create();
 }
 dnncompatStatus_t destroy_tensor(Call &c) {
-    return destroy_scratch<dnncompatTensorDescriptor_t, dnncompatCreateTensorDescriptor,
-                           dnncompatDestroyTensorDescriptor>(c.state.tensors);
+    return c.state.tensors.destroy();
 }
 
 dnncompatStatus_t set_tensor_4d(Call &c) {
@@ -151,11 +117,10 @@ dnncompatStatus_t get_tensor_size(Call &c) {
 // ---- filter ----------------------------------------------------------------------------------
 
 dnncompatStatus_t create_filter(Call &c) {
-    return create_scratch<dnncompatFilterDescriptor_t, dnncompatCreateFilterDescriptor>(c.state.filters);
+    return c.state.filters.create();
 }
 dnncompatStatus_t destroy_filter(Call &c) {
-    return destroy_scratch<dnncompatFilterDescriptor_t, dnncompatCreateFilterDescriptor,
-                           dnncompatDestroyFilterDescriptor>(c.state.filters);
+    return c.state.filters.destroy();
 }
 
 dnncompatStatus_t set_filter_4d(Call &c) {
@@ -180,11 +145,10 @@ dnncompatStatus_t set_filter_nd(Call &c) {
 // ---- convolution -----------------------------------------------------------------------------
 
 dnncompatStatus_t create_conv(Call &c) {
-    return create_scratch<dnncompatConvolutionDescriptor_t, dnncompatCreateConvolutionDescriptor>(c.state.convs);
+    return c.state.convs.create();
 }
 dnncompatStatus_t destroy_conv(Call &c) {
-    return destroy_scratch<dnncompatConvolutionDescriptor_t, dnncompatCreateConvolutionDescriptor,
-                           dnncompatDestroyConvolutionDescriptor>(c.state.convs);
+    return c.state.convs.destroy();
 }
 
 dnncompatStatus_t set_conv_2d(Call &c) {

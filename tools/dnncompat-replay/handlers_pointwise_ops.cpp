@@ -12,39 +12,6 @@
 namespace dnncompat::replay {
 namespace {
 
-// ---- scratch descriptors (newest last) -------------------------------------------------------
-
-template <typename D>
-std::vector<D> &scratch() {
-    static std::vector<D> live;
-    return live;
-}
-
-template <typename D, dnncompatStatus_t (*Create)(D *)>
-dnncompatStatus_t create_scratch() {
-    D d = nullptr;
-    const dnncompatStatus_t s = Create(&d);
-    if (s == DNNCOMPAT_STATUS_SUCCESS) scratch<D>().push_back(d);
-    return s;
-}
-
-template <typename D, dnncompatStatus_t (*Create)(D *), dnncompatStatus_t (*Destroy)(D)>
-dnncompatStatus_t destroy_scratch() {
-    auto &live = scratch<D>();
-    if (live.empty())
-        if (auto s = create_scratch<D, Create>(); s != DNNCOMPAT_STATUS_SUCCESS) return s;
-    D d = live.back();
-    live.pop_back();
-    return Destroy(d);
-}
-
-template <typename D, dnncompatStatus_t (*Create)(D *)>
-D current() {
-    auto &live = scratch<D>();
-    if (live.empty() && create_scratch<D, Create>() != DNNCOMPAT_STATUS_SUCCESS) return nullptr;
-    return live.back();
-}
-
 /// Owned descriptor for a compute call.
 template <typename D, dnncompatStatus_t (*Destroy)(D)>
 struct Owned {
@@ -107,35 +74,34 @@ dnncompatStatus_t build_lrn(const Args &f, LrnOwned &out) {
 
 // ---- activation ------------------------------------------------------------------------------
 
-dnncompatStatus_t create_activation(Call &) {
-    return create_scratch<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor>();
+dnncompatStatus_t create_activation(Call &c) {
+    return c.state.activations.create();
 }
-dnncompatStatus_t destroy_activation(Call &) {
-    return destroy_scratch<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor,
-                           dnncompatDestroyActivationDescriptor>();
+dnncompatStatus_t destroy_activation(Call &c) {
+    return c.state.activations.destroy();
 }
 dnncompatStatus_t set_activation(Call &c) {
     const Args &a = c.args;
     return dnncompatSetActivationDescriptor(
-        current<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor>(),
+        c.state.activations.current(),
         static_cast<dnncompatActivationMode_t>(a.enumeration("mode")),
         static_cast<dnncompatNanPropagation_t>(a.enumeration("reluNanOpt")), a.real("coef"));
 }
-dnncompatStatus_t get_activation(Call &) {
+dnncompatStatus_t get_activation(Call &c) {
     dnncompatActivationMode_t m;
     dnncompatNanPropagation_t n;
     double coef;
     return dnncompatGetActivationDescriptor(
-        current<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor>(), &m, &n, &coef);
+        c.state.activations.current(), &m, &n, &coef);
 }
 dnncompatStatus_t set_swish_beta(Call &c) {
     return dnncompatSetActivationDescriptorSwishBeta(
-        current<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor>(), c.args.real("swish_beta"));
+        c.state.activations.current(), c.args.real("swish_beta"));
 }
-dnncompatStatus_t get_swish_beta(Call &) {
+dnncompatStatus_t get_swish_beta(Call &c) {
     double b;
     return dnncompatGetActivationDescriptorSwishBeta(
-        current<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor>(), &b);
+        c.state.activations.current(), &b);
 }
 
 dnncompatStatus_t activation_forward(Call &c) {
@@ -198,15 +164,14 @@ dnncompatStatus_t activation_backward(Call &c) {
 
 // ---- pooling ---------------------------------------------------------------------------------
 
-dnncompatPoolingDescriptor_t current_pooling() {
-    return current<dnncompatPoolingDescriptor_t, dnncompatCreatePoolingDescriptor>();
+dnncompatPoolingDescriptor_t current_pooling(Call &c) {
+    return c.state.poolings.current();
 }
-dnncompatStatus_t create_pooling(Call &) {
-    return create_scratch<dnncompatPoolingDescriptor_t, dnncompatCreatePoolingDescriptor>();
+dnncompatStatus_t create_pooling(Call &c) {
+    return c.state.poolings.create();
 }
-dnncompatStatus_t destroy_pooling(Call &) {
-    return destroy_scratch<dnncompatPoolingDescriptor_t, dnncompatCreatePoolingDescriptor,
-                           dnncompatDestroyPoolingDescriptor>();
+dnncompatStatus_t destroy_pooling(Call &c) {
+    return c.state.poolings.destroy();
 }
 dnncompatStatus_t set_pooling_2d(Call &c) {
     const Args &a = c.args;
@@ -214,7 +179,7 @@ dnncompatStatus_t set_pooling_2d(Call &c) {
     c.record.shapes = fmt::format("window {}x{} pad {}x{} stride {}x{}", i("windowHeight"), i("windowWidth"),
                                   i("verticalPadding"), i("horizontalPadding"), i("verticalStride"),
                                   i("horizontalStride"));
-    return dnncompatSetPooling2dDescriptor(current_pooling(), static_cast<dnncompatPoolingMode_t>(a.enumeration("mode")),
+    return dnncompatSetPooling2dDescriptor(current_pooling(c), static_cast<dnncompatPoolingMode_t>(a.enumeration("mode")),
                                            static_cast<dnncompatNanPropagation_t>(a.enumeration("maxpoolingNanOpt")),
                                            i("windowHeight"), i("windowWidth"), i("verticalPadding"),
                                            i("horizontalPadding"), i("verticalStride"), i("horizontalStride"));
@@ -224,21 +189,21 @@ dnncompatStatus_t set_pooling_nd(Call &c) {
     std::vector<int> w = a.ints("windowDimA"), p = a.ints("paddingA"), st = a.ints("strideA");
     c.record.shapes = "window " + shape_string(w);
     for (auto *v : {&w, &p, &st}) v->resize(std::max<std::size_t>(v->size(), DNNCOMPAT_DIM_MAX), 0);
-    return dnncompatSetPoolingNdDescriptor(current_pooling(), static_cast<dnncompatPoolingMode_t>(a.enumeration("mode")),
+    return dnncompatSetPoolingNdDescriptor(current_pooling(c), static_cast<dnncompatPoolingMode_t>(a.enumeration("mode")),
                                            static_cast<dnncompatNanPropagation_t>(a.enumeration("maxpoolingNanOpt")),
                                            static_cast<int>(a.integer("nbDims")), w.data(), p.data(), st.data());
 }
-dnncompatStatus_t get_pooling_2d(Call &) {
+dnncompatStatus_t get_pooling_2d(Call &c) {
     dnncompatPoolingMode_t m;
     dnncompatNanPropagation_t n;
     int v[6];
-    return dnncompatGetPooling2dDescriptor(current_pooling(), &m, &n, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
+    return dnncompatGetPooling2dDescriptor(current_pooling(c), &m, &n, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
 }
-dnncompatStatus_t get_pooling_nd(Call &) {
+dnncompatStatus_t get_pooling_nd(Call &c) {
     dnncompatPoolingMode_t m;
     dnncompatNanPropagation_t n;
     int nb = 0, w[DNNCOMPAT_DIM_MAX], p[DNNCOMPAT_DIM_MAX], s[DNNCOMPAT_DIM_MAX];
-    return dnncompatGetPoolingNdDescriptor(current_pooling(), DNNCOMPAT_DIM_MAX, &m, &n, &nb, w, p, s);
+    return dnncompatGetPoolingNdDescriptor(current_pooling(c), DNNCOMPAT_DIM_MAX, &m, &n, &nb, w, p, s);
 }
 
 dnncompatStatus_t pooling_output_dim(Call &c, bool two_d) {
@@ -336,22 +301,22 @@ dnncompatStatus_t softmax_backward(Call &c) {
 
 // ---- LRN and divisive normalization ----------------------------------------------------------
 
-dnncompatLRNDescriptor_t current_lrn() { return current<dnncompatLRNDescriptor_t, dnncompatCreateLRNDescriptor>(); }
-dnncompatStatus_t create_lrn(Call &) { return create_scratch<dnncompatLRNDescriptor_t, dnncompatCreateLRNDescriptor>(); }
-dnncompatStatus_t destroy_lrn(Call &) {
-    return destroy_scratch<dnncompatLRNDescriptor_t, dnncompatCreateLRNDescriptor, dnncompatDestroyLRNDescriptor>();
+dnncompatLRNDescriptor_t current_lrn(Call &c) { return c.state.lrns.current(); }
+dnncompatStatus_t create_lrn(Call &c) { return c.state.lrns.create(); }
+dnncompatStatus_t destroy_lrn(Call &c) {
+    return c.state.lrns.destroy();
 }
 dnncompatStatus_t set_lrn(Call &c) {
     const Args &a = c.args;
     const int64_t n = a.integer("lrnN");
     c.record.shapes = fmt::format("n {}", n);
-    return dnncompatSetLRNDescriptor(current_lrn(), static_cast<unsigned>(std::max<int64_t>(n, 0)),
+    return dnncompatSetLRNDescriptor(current_lrn(c), static_cast<unsigned>(std::max<int64_t>(n, 0)),
                                      a.real("lrnAlpha"), a.real("lrnBeta"), a.real("lrnK"));
 }
-dnncompatStatus_t get_lrn(Call &) {
+dnncompatStatus_t get_lrn(Call &c) {
     unsigned n;
     double al, be, k;
-    return dnncompatGetLRNDescriptor(current_lrn(), &n, &al, &be, &k);
+    return dnncompatGetLRNDescriptor(current_lrn(c), &n, &al, &be, &k);
 }
 
 dnncompatStatus_t lrn_forward(Call &c) {

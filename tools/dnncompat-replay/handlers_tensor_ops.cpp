@@ -41,46 +41,6 @@ int field(const Args &f, std::initializer_list<const char *> names, int dflt) {
     return dflt;
 }
 
-// ---- scratch descriptors of the kinds this file owns -----------------------------------------
-
-template <typename D>
-struct Scratch {
-    std::vector<D> live;
-};
-Scratch<dnncompatOpTensorDescriptor_t> &op_descs() {
-    static Scratch<dnncompatOpTensorDescriptor_t> s;
-    return s;
-}
-Scratch<dnncompatReduceTensorDescriptor_t> &reduce_descs() {
-    static Scratch<dnncompatReduceTensorDescriptor_t> s;
-    return s;
-}
-Scratch<dnncompatTensorTransformDescriptor_t> &transform_descs() {
-    static Scratch<dnncompatTensorTransformDescriptor_t> s;
-    return s;
-}
-
-template <typename D, dnncompatStatus_t (*Create)(D *)>
-dnncompatStatus_t create_scratch(Scratch<D> &s) {
-    D d = nullptr;
-    const dnncompatStatus_t st = Create(&d);
-    if (st == DNNCOMPAT_STATUS_SUCCESS) s.live.push_back(d);
-    return st;
-}
-template <typename D, dnncompatStatus_t (*Create)(D *)>
-D current(Scratch<D> &s) {
-    if (s.live.empty() && create_scratch<D, Create>(s) != DNNCOMPAT_STATUS_SUCCESS) return nullptr;
-    return s.live.back();
-}
-template <typename D, dnncompatStatus_t (*Create)(D *), dnncompatStatus_t (*Destroy)(D)>
-dnncompatStatus_t destroy_scratch(Scratch<D> &s) {
-    if (s.live.empty())
-        if (auto st = create_scratch<D, Create>(s); st != DNNCOMPAT_STATUS_SUCCESS) return st;
-    D d = s.live.back();
-    s.live.pop_back();
-    return Destroy(d);
-}
-
 /// Owned descriptors built for one compute call.
 struct OpDesc {
     dnncompatOpTensorDescriptor_t d = nullptr;
@@ -134,50 +94,46 @@ dnncompatStatus_t set_transform(dnncompatTensorTransformDescriptor_t d, const Ar
 
 // ---- descriptor lifecycle ----------------------------------------------------------------------
 
-dnncompatStatus_t create_op(Call &) {
-    return create_scratch<dnncompatOpTensorDescriptor_t, dnncompatCreateOpTensorDescriptor>(op_descs());
+dnncompatStatus_t create_op(Call &c) {
+    return c.state.op_tensors.create();
 }
 dnncompatStatus_t set_op_desc(Call &c) {
     const Args &a = c.args;
     return dnncompatSetOpTensorDescriptor(
-        current<dnncompatOpTensorDescriptor_t, dnncompatCreateOpTensorDescriptor>(op_descs()),
+        c.state.op_tensors.current(),
         static_cast<dnncompatOpTensorOp_t>(field(a, {"opTensorOp"}, 0)),
         static_cast<dnncompatDataType_t>(field(a, {"opTensorCompType"}, 0)),
         static_cast<dnncompatNanPropagation_t>(field(a, {"opTensorNanOpt"}, 0)));
 }
-dnncompatStatus_t destroy_op(Call &) {
-    return destroy_scratch<dnncompatOpTensorDescriptor_t, dnncompatCreateOpTensorDescriptor,
-                           dnncompatDestroyOpTensorDescriptor>(op_descs());
+dnncompatStatus_t destroy_op(Call &c) {
+    return c.state.op_tensors.destroy();
 }
-dnncompatStatus_t create_reduce(Call &) {
-    return create_scratch<dnncompatReduceTensorDescriptor_t, dnncompatCreateReduceTensorDescriptor>(reduce_descs());
+dnncompatStatus_t create_reduce(Call &c) {
+    return c.state.reduce_tensors.create();
 }
 dnncompatStatus_t set_reduce_desc(Call &c) {
     const Args &a = c.args;
     return dnncompatSetReduceTensorDescriptor(
-        current<dnncompatReduceTensorDescriptor_t, dnncompatCreateReduceTensorDescriptor>(reduce_descs()),
+        c.state.reduce_tensors.current(),
         static_cast<dnncompatReduceTensorOp_t>(field(a, {"reduceTensorOp"}, 0)),
         static_cast<dnncompatDataType_t>(field(a, {"reduceTensorCompType"}, 0)),
         static_cast<dnncompatNanPropagation_t>(field(a, {"reduceTensorNanOpt"}, 0)),
         static_cast<dnncompatReduceTensorIndices_t>(field(a, {"reduceTensorIndices"}, 0)),
         static_cast<dnncompatIndicesType_t>(field(a, {"reduceTensorIndicesType"}, 0)));
 }
-dnncompatStatus_t destroy_reduce(Call &) {
-    return destroy_scratch<dnncompatReduceTensorDescriptor_t, dnncompatCreateReduceTensorDescriptor,
-                           dnncompatDestroyReduceTensorDescriptor>(reduce_descs());
+dnncompatStatus_t destroy_reduce(Call &c) {
+    return c.state.reduce_tensors.destroy();
 }
-dnncompatStatus_t create_transform(Call &) {
-    return create_scratch<dnncompatTensorTransformDescriptor_t, dnncompatCreateTensorTransformDescriptor>(
-        transform_descs());
+dnncompatStatus_t create_transform(Call &c) {
+    return c.state.transforms.create();
 }
 dnncompatStatus_t set_transform_desc(Call &c) {
     return set_transform(
-        current<dnncompatTensorTransformDescriptor_t, dnncompatCreateTensorTransformDescriptor>(transform_descs()),
+        c.state.transforms.current(),
         c.args, false);
 }
-dnncompatStatus_t destroy_transform(Call &) {
-    return destroy_scratch<dnncompatTensorTransformDescriptor_t, dnncompatCreateTensorTransformDescriptor,
-                           dnncompatDestroyTensorTransformDescriptor>(transform_descs());
+dnncompatStatus_t destroy_transform(Call &c) {
+    return c.state.transforms.destroy();
 }
 
 // ---- compute calls -------------------------------------------------------------------------------

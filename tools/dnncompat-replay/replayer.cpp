@@ -190,20 +190,6 @@ void replay_call(const json &call, std::size_t i, State &state, CallRecord &r) {
     forget_written(state);
 }
 
-/// Releases whatever the replayed calls left alive.
-void release(State &s) {
-    for (auto d : s.tensors) dnncompatDestroyTensorDescriptor(d);
-    for (auto d : s.filters) dnncompatDestroyFilterDescriptor(d);
-    for (auto d : s.convs) dnncompatDestroyConvolutionDescriptor(d);
-    for (auto h : s.trace_handles) dnncompatDestroy(h);
-    if (s.default_handle) dnncompatDestroy(s.default_handle);
-    s.tensors.clear();
-    s.filters.clear();
-    s.convs.clear();
-    s.trace_handles.clear();
-    s.handle = s.default_handle = nullptr;
-}
-
 } // namespace
 
 uint64_t parse_size(const std::string &text) {
@@ -322,7 +308,7 @@ int run_replay(const Options &opt) {
     summary.weight_cache = state.destroyed_handles;
     summary.weight_cache.add(state.default_handle);
     for (auto h : state.trace_handles) summary.weight_cache.add(h);
-    release(state);
+    state.release();
 
     fmt::print(text, "{}", summary_text(summary));
     if (!opt.json_path.empty()) {
