@@ -44,7 +44,7 @@
 //   OMP_NUM_THREADS=2 build/bench/replay_ratio_bench
 #include "side_by_side.hpp"
 
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 #include "conv/weight_cache.hpp"
 #include "core/handle.hpp"
 #include "dnncompat-replay/handlers.hpp"

@@ -12,11 +12,11 @@
 //            --runs N (timed runs per measurement, median)  --rounds N (interleaved rounds, best
 //            median kept; steadier on a loaded machine)  --kernel RxS (only those filters)
 //            --traces (also *.json traces)  --latency-reps N; --benchmark_* go to Google Benchmark.
-#include "conv/onednn_util.hpp"
-#include "solver/grammar.hpp"
+#include "problem/onednn_util.hpp"
+#include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
 #include "solver/measure.hpp"
-#include "trace/conv_layers.hpp"
+#include "report/conv_layers.hpp"
 #include "trace/trace_file.hpp"
 
 #include <benchmark/benchmark.h>

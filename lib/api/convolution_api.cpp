@@ -3,7 +3,7 @@
 #include "conv/backward_bias.hpp"
 #include "conv/find.hpp"
 #include "conv/forward.hpp"
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 #include "core/api_guard.hpp"
 #include "core/descriptors.hpp"
 #include "core/diagnostics.hpp"

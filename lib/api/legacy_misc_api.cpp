@@ -1,7 +1,7 @@
 // Remaining legacy entry points of cudnn_ops.h / cudnn_cnn.h (cuDNN 9 API reference):
 // cudnnOpsVersionCheck, cudnnCnnVersionCheck, the Normalization API (thin wrappers over the
 // batch-norm implementation), cudnnIm2Col, cudnnTransformFilter and cudnnReorderFilterAndBias.
-#include "conv/im2col.hpp"
+#include "problem/im2col.hpp"
 #include "core/api_guard.hpp"
 #include "core/descriptors.hpp"
 #include "core/diagnostics.hpp"

@@ -1,6 +1,6 @@
 #include "conv/backward.hpp"
 
-#include "conv/onednn_util.hpp"
+#include "problem/onednn_util.hpp"
 #include "conv/solver_pick.hpp"
 #include "solver/select.hpp"
 #include "conv/weight_cache.hpp"

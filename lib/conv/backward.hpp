@@ -19,8 +19,8 @@
 // gradient is rounded once (catalogue rows DNNC-CONV-BWD-DTYPE-*).
 #pragma once
 
-#include "conv/onednn_util.hpp"
-#include "conv/problem.hpp"
+#include "problem/onednn_util.hpp"
+#include "problem/problem.hpp"
 #include "core/handle.hpp"
 #include "solver/solver.hpp"
 

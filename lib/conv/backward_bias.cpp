@@ -2,7 +2,7 @@
 
 #include "conv/backward.hpp"
 #include "conv/forward.hpp"
-#include "conv/onednn_util.hpp"
+#include "problem/onednn_util.hpp"
 #include "core/descriptors.hpp"
 #include "core/blend.hpp"
 

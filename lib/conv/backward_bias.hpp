@@ -4,7 +4,7 @@
 #pragma once
 
 #include "conv/forward.hpp"
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 #include "core/handle.hpp"
 
 #include <dnnl.hpp>

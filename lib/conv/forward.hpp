@@ -3,8 +3,8 @@
 // where the plan needs them, the flipped filter and layout copies.
 #pragma once
 
-#include "conv/onednn_util.hpp"
-#include "conv/problem.hpp"
+#include "problem/onednn_util.hpp"
+#include "problem/problem.hpp"
 #include "core/bound_memory.hpp"
 #include "core/handle.hpp"
 #include "solver/solver.hpp"

@@ -13,7 +13,7 @@
 // Support catalogue rows: DNNC-FUSED-*.
 #pragma once
 
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 #include "core/descriptors.hpp"
 #include "core/handle.hpp"
 #include "ops/activation.hpp"

@@ -2,7 +2,7 @@
 // the three convolution plans.
 #pragma once
 
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 #include "core/handle.hpp"
 #include "solver/onednn_impls.hpp"
 #include "solver/solver.hpp"

@@ -46,8 +46,8 @@
 // handle.
 #pragma once
 
-#include "conv/onednn_util.hpp"
-#include "conv/problem.hpp"
+#include "problem/onednn_util.hpp"
+#include "problem/problem.hpp"
 #include "core/handle.hpp"
 
 #include <dnnl.hpp>

@@ -2,7 +2,7 @@
 
 #include "core/enums.hpp"
 #include "solver/select.hpp"
-#include "trace/conv_layers.hpp"
+#include "report/conv_layers.hpp"
 
 #include <dnncompat/dnncompat.h>
 

@@ -1,6 +1,6 @@
 #include "solver/calibrate.hpp"
 
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
 #include "solver/measure.hpp"
 

@@ -34,7 +34,7 @@
 // back plus the single-threaded im2col / col2im / packing loops.
 #include "solver/gemm_solvers.hpp"
 
-#include "conv/onednn_util.hpp"
+#include "problem/onednn_util.hpp"
 #include "core/error.hpp"
 #include "solver/model.hpp"
 #include "solver/onednn_impls.hpp"

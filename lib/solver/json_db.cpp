@@ -1,7 +1,7 @@
 #include "solver/json_db.hpp"
 
 #include "core/atomic_file.hpp"
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 
 namespace dnncompat::solver {
 
@@ -13,7 +13,7 @@ std::optional<nlohmann::json> read_json_db(const std::string &path, const char *
     std::string why;
     try {
         nlohmann::json doc = nlohmann::json::parse(text);
-        const auto errors = trace::validate(doc, schema);
+        const auto errors = schemas::validate(doc, schema);
         if (errors.empty()) return doc;
         why = "schema: " + (errors[0].pointer.empty() ? std::string("/") : errors[0].pointer) + ": " +
               errors[0].reason;

@@ -1,6 +1,6 @@
 #include "solver/onednn_impls.hpp"
 
-#include "conv/onednn_util.hpp"
+#include "problem/onednn_util.hpp"
 
 #include <functional>
 #include <set>

@@ -10,7 +10,7 @@
 // one, so perf-db and find-db entries never change meaning.
 #pragma once
 
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 #include "solver/machine.hpp"
 
 #include <cstddef>
@@ -22,10 +22,9 @@
 
 namespace dnncompat::solver {
 
-enum class Direction { fwd = 0, bwd_data = 1, bwd_filter = 2 };
-
-// "fwd", "bwd-data", "bwd-filter".
-const char *direction_name(Direction d);
+// The direction is part of the problem (problem/problem.hpp).
+using conv::Direction;
+using conv::direction_name;
 
 constexpr double kWtiUnknown = -2.0;
 

@@ -9,7 +9,7 @@
 // depthwise problems (field case F15) slow on the dense kernels.
 #include "solver/solver.hpp"
 
-#include "conv/onednn_util.hpp"
+#include "problem/onednn_util.hpp"
 #include "core/error.hpp"
 #include "solver/gemm_solvers.hpp"
 #include "solver/model.hpp"
@@ -368,15 +368,6 @@ protected:
 constexpr int kNone = -1;
 
 } // namespace
-
-const char *direction_name(Direction d) {
-    switch (d) {
-    case Direction::fwd: return "fwd";
-    case Direction::bwd_data: return "bwd-data";
-    case Direction::bwd_filter: return "bwd-filter";
-    }
-    return "?";
-}
 
 const std::vector<const Solver *> &all() {
     // Ids are append-only: never renumber, never reuse.

@@ -3,7 +3,7 @@
 #include "trace/compressed_input.hpp"
 #include "trace/log_importer.hpp"
 #include "trace/param_match.hpp"
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 
 #include <fmt/format.h>
 
@@ -175,10 +175,10 @@ TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {
         }
         check_decoding(*file, path);
         check_size();
-        const auto errors = validate(out.doc, "trace.schema.json");
+        const auto errors = schemas::validate(out.doc, "trace.schema.json");
         if (!errors.empty())
             throw ImportError(fmt::format("{}: not a valid dnncompat trace ({} schema error(s)):{}", path,
-                                          errors.size(), list_schema_errors(errors, kListedSchemaErrors)));
+                                          errors.size(), schemas::list_schema_errors(errors, kListedSchemaErrors)));
         out.unmatched_calls = canonicalize_trace(out.doc, order.orders);
         return out;
     }

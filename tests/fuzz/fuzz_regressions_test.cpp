@@ -4,9 +4,9 @@
 // (fuzz_targets.hpp), fails here as it crashed the fuzzer. Below, one readable test per bug found.
 #include "fuzz/fuzz_targets.hpp"
 
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 #include "trace/log_importer.hpp"
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 #include "trace/trace_file.hpp"
 
 #include <fmt/format.h>
@@ -147,7 +147,7 @@ tr::ImportResult import_text(const std::string &text) {
 
 // The one unmapped record's reason, after checking the trace matches its schema.
 std::string only_unmapped_reason(const tr::ImportResult &r) {
-    EXPECT_TRUE(tr::validate(r.trace, "trace.schema.json").empty());
+    EXPECT_TRUE(dnncompat::schemas::validate(r.trace, "trace.schema.json").empty());
     EXPECT_EQ(r.unmapped.size(), 1u);
     return r.unmapped.empty() ? "" : r.unmapped[0].reason;
 }
@@ -234,7 +234,7 @@ TEST(FuzzRegressions, NegativeDeviceNumbersAreLeftOut) {
                                           "i!             deviceVer: type=int; val=-900;\n"
                                           "i!             multiProcessorCount: type=int; val=132;\n"
                                           "i!             totalGlobalMem: type=size_t; val=-1;\n"));
-    EXPECT_TRUE(tr::validate(r.trace, "trace.schema.json").empty());
+    EXPECT_TRUE(dnncompat::schemas::validate(r.trace, "trace.schema.json").empty());
     EXPECT_EQ(r.trace["metadata"]["device"],
               nlohmann::ordered_json({{"name", "GPU"}, {"multiprocessors", 132}}));
 }

@@ -2,10 +2,10 @@
 
 #include "core/atomic_file.hpp"
 #include "dnncompat-replay/replayer.hpp"
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 #include "trace/compressed_input.hpp"
 #include "trace/log_importer.hpp"
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 #include "trace/trace_file.hpp"
 
 #include <nlohmann/json.hpp>
@@ -80,11 +80,11 @@ bool decodes_too_large(const std::string &path) {
     return false;
 }
 
-// Json: nlohmann::json or nlohmann::ordered_json (trace::validate takes both).
+// Json: nlohmann::json or nlohmann::ordered_json (schemas::validate takes both).
 template <class Json> void require_valid_trace(const Json &doc, const std::string &what) {
-    const auto errors = tr::validate(doc, "trace.schema.json");
+    const auto errors = dnncompat::schemas::validate(doc, "trace.schema.json");
     require(errors.empty(), what + " does not match trace.schema.json (" + std::to_string(errors.size()) +
-                                " schema error(s)):" + tr::list_schema_errors(errors, 5));
+                                " schema error(s)):" + dnncompat::schemas::list_schema_errors(errors, 5));
 }
 
 void check_import(const tr::ImportResult &r) {
@@ -220,8 +220,8 @@ int fuzz_replay(const uint8_t *data, std::size_t size) {
     require(static_cast<bool>(in), "no --json report written");
     const nlohmann::json r = nlohmann::json::parse(in);
     std::filesystem::remove(report);
-    const auto errors = tr::validate(r, "replay-report.schema.json");
-    require(errors.empty(), "the report does not match replay-report.schema.json:" + tr::list_schema_errors(errors, 5));
+    const auto errors = dnncompat::schemas::validate(r, "replay-report.schema.json");
+    require(errors.empty(), "the report does not match replay-report.schema.json:" + dnncompat::schemas::list_schema_errors(errors, 5));
     const auto &s = r.at("summary");
     const auto n = [&](const char *k) { return s.at(k).get<uint64_t>(); };
     require(n("matches") + n("mismatches") + n("supported_here") + n("unsupported") + n("malformed") == n("calls"),

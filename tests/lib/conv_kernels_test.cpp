@@ -27,9 +27,9 @@
 
 #include "conv/backward.hpp"
 #include "conv/forward.hpp"
-#include "conv/onednn_util.hpp"
+#include "problem/onednn_util.hpp"
 #include "conv/weight_cache.hpp"
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 #include "solver/solver.hpp"
 
 #include <dnncompat/dnncompat.h>

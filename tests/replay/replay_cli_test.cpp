@@ -1,7 +1,7 @@
 // Black-box tests of dnncompat-replay: runs the built binary and checks its exit code, its
 // text output and its --json report (validated against schemas/replay-report.schema.json).
 #include "support/cli.hpp"
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -32,7 +32,7 @@ Result replay(const std::string &args, bool with_json = true) {
 /// Asserts the report follows the report schema.
 void expect_valid_report(const json &report) {
     ASSERT_FALSE(report.is_null()) << "no --json report written";
-    const auto errors = dnncompat::trace::validate(report, "replay-report.schema.json");
+    const auto errors = dnncompat::schemas::validate(report, "replay-report.schema.json");
     for (const auto &e : errors) ADD_FAILURE() << "report schema: " << e.pointer << ": " << e.reason;
 }
 

@@ -9,7 +9,7 @@
 #include "report/trace_report.hpp"
 #include "solver/machine.hpp"
 #include "support/cli.hpp"
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 #include "trace/trace_file.hpp"
 
 #include <gtest/gtest.h>
@@ -29,8 +29,8 @@ namespace fs = std::filesystem;
 const std::string kTool = std::string(DNNCOMPAT_BINARY_DIR) + "/dnncompat-report";
 
 void expect_valid(const json &doc, const char *schema) {
-    const auto errors = trace::validate(doc, schema);
-    EXPECT_TRUE(errors.empty()) << schema << ":" << trace::list_schema_errors(errors);
+    const auto errors = schemas::validate(doc, schema);
+    EXPECT_TRUE(errors.empty()) << schema << ":" << schemas::list_schema_errors(errors);
 }
 
 std::vector<std::string> test_inputs() {

@@ -4,7 +4,7 @@
 // and the set-aside of corrupt files by load_perf_db are in solver_test.cpp.
 #include "core/atomic_file.hpp"
 #include "solver/calibrate.hpp"
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 #include "solver/perf_db.hpp"
 
 #include "support/scoped.hpp"

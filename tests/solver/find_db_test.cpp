@@ -2,11 +2,11 @@
 // measured order replacing the WTI order in the algorithm → solver choice, and the three modes
 // through cudnnFindConvolutionForwardAlgorithm.
 #include "conv/forward.hpp"
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 #include "core/atomic_file.hpp"
 #include "core/descriptors.hpp"
 #include "solver/find_db.hpp"
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
 #include "solver/select.hpp"
 #include "support/api.hpp"

@@ -4,7 +4,7 @@
 // double references; applicability reasons, workspace checks and the alpha / beta contract.
 #include "core/error.hpp"
 #include "solver/gemm_solvers.hpp"
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
 #include "solver/measure.hpp"
 #include "support/reference.hpp"

@@ -1,11 +1,11 @@
 // dnncompat-select --json: the report of each mode (--conv, --conv --measure, --trace of a log and
 // of a JSON trace) follows schemas/select-report.schema.json and holds the rankings computed in
 // this process; and the schema is strict enough to reject a wrong report.
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
 #include "solver/machine.hpp"
 #include "support/cli.hpp"
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -32,7 +32,7 @@ CliResult select(const std::string &args) { return dnncompat_test::run_cli(kSele
 
 std::string schema_errors(const json &report) {
     std::string all;
-    for (const auto &e : dnncompat::trace::validate(report, kSchema)) all += e.pointer + ": " + e.reason + "\n";
+    for (const auto &e : dnncompat::schemas::validate(report, kSchema)) all += e.pointer + ": " + e.reason + "\n";
     return all;
 }
 

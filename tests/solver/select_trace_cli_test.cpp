@@ -1,11 +1,11 @@
 // Black-box tests of dnncompat-select --trace: runs the built binary on logs and traces of
 // tests/data and checks its exit code, text output and --json report against the layers and
 // rankings computed in this process (trace::conv_layers, solver::rank).
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
 #include "support/cli.hpp"
-#include "trace/conv_layers.hpp"
-#include "trace/schemas.hpp"
+#include "report/conv_layers.hpp"
+#include "core/schemas.hpp"
 #include "trace/trace_file.hpp"
 
 #include <gtest/gtest.h>
@@ -36,7 +36,7 @@ Result select(const std::string &args, bool with_json = true) {
 
 // The --json report follows schemas/select-report.schema.json.
 void expect_valid_report(const json &report) {
-    for (const auto &e : tr::validate(report, "select-report.schema.json"))
+    for (const auto &e : dnncompat::schemas::validate(report, "select-report.schema.json"))
         ADD_FAILURE() << "report schema: " << e.pointer << ": " << e.reason;
 }
 

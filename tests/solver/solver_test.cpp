@@ -1,11 +1,11 @@
 // Solver layer: the problem grammar, immediate-mode ranking invariants (field cases F15-F19),
 // the perf-db round trip and corrupt-file handling, and one measurement.
 #include "core/atomic_file.hpp"
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
 #include "solver/measure.hpp"
 #include "solver/perf_db.hpp"
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 
 #include "support/cli.hpp"
 #include "support/scoped.hpp"
@@ -278,7 +278,7 @@ TEST(BuiltinMachine, TheMachineDbHoldsOneModelPerMachine) {
         else std::ofstream(path) << nlohmann::json{{"version", 1}, {"machines", {{"another CPU|avx2|4t|onednn-2.6.3", other}}}}.dump();
         const solver::Machine m = solver::builtin_machine();
         const nlohmann::json db = nlohmann::json::parse(dnncompat_test::read_text_file(path.string()));
-        EXPECT_TRUE(trace::validate(db, "machine-db.schema.json").empty()) << db.dump();
+        EXPECT_TRUE(schemas::validate(db, "machine-db.schema.json").empty()) << db.dump();
         ASSERT_TRUE(db["machines"].contains(sig)) << db.dump();
         EXPECT_EQ(db["machines"][sig]["peak_gflops"], m.peak_gflops);
         EXPECT_EQ(db["machines"][sig]["bandwidth_gbs"], m.bandwidth_gbs);

@@ -3,7 +3,7 @@
 // gives an ImportError whose message names the file and the problem.
 #include "trace/log_importer.hpp"
 #include "trace/param_match.hpp"
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 #include "trace/trace_file.hpp"
 
 #include <gtest/gtest.h>
@@ -74,7 +74,7 @@ TEST(TraceFile, LogsAreImportedAsTheImporterDoes) {
         json want = json::parse(imported.trace.dump());
         EXPECT_EQ(tr::canonicalize_trace(want, tr::recorded_arg_order(imported.trace)), 0u) << name;
         EXPECT_EQ(t.doc, want) << name;
-        EXPECT_TRUE(tr::validate(t.doc, "trace.schema.json").empty()) << name;
+        EXPECT_TRUE(dnncompat::schemas::validate(t.doc, "trace.schema.json").empty()) << name;
         EXPECT_FALSE(t.doc["calls"].empty()) << name;
     }
 }
@@ -82,7 +82,7 @@ TEST(TraceFile, LogsAreImportedAsTheImporterDoes) {
 TEST(TraceFile, SchemaErrorsAreCountedAndListed) {
     const std::string path = kData + "/traces/invalid-schema.json";
     std::ifstream in(path);
-    const auto errors = tr::validate(json::parse(in), "trace.schema.json");
+    const auto errors = dnncompat::schemas::validate(json::parse(in), "trace.schema.json");
     ASSERT_FALSE(errors.empty());
     const std::string msg = load_error(path);
     const std::string head =

@@ -2,7 +2,7 @@
 // Expected call counts are computed here from the raw log text, independently of the importer.
 #include "trace/compressed_input.hpp"
 #include "trace/log_importer.hpp"
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 
 #include <gtest/gtest.h>
 
@@ -89,7 +89,7 @@ std::map<std::string, int> trace_calls(const nlohmann::ordered_json& trace) {
 }
 
 void expect_valid(const nlohmann::ordered_json& trace) {
-    auto errors = tr::validate(trace, "trace.schema.json");
+    auto errors = dnncompat::schemas::validate(trace, "trace.schema.json");
     for (std::size_t i = 0; i < errors.size() && i < 10; ++i)
         ADD_FAILURE() << "schema: " << errors[i].pointer << ": " << errors[i].reason;
 }
@@ -450,20 +450,20 @@ TEST(Robustness, CompressionDetectedByMagicNotName) {
 // Schema.
 
 TEST(Schema, EmbeddedAndNamesTheFailingPointer) {
-    ASSERT_NE(tr::find_schema("trace.schema.json"), nullptr);
-    EXPECT_EQ(tr::find_schema("nope.schema.json"), nullptr);
-    EXPECT_THROW(tr::validate(nlohmann::json::object(), "nope.schema.json"), std::invalid_argument);
+    ASSERT_NE(dnncompat::schemas::find_schema("trace.schema.json"), nullptr);
+    EXPECT_EQ(dnncompat::schemas::find_schema("nope.schema.json"), nullptr);
+    EXPECT_THROW(dnncompat::schemas::validate(nlohmann::json::object(), "nope.schema.json"), std::invalid_argument);
 
     tr::ImportResult r = tr::import_log_file(kLogs + "resnet50-eval-b4-fp32.log.xz");
     nlohmann::json doc = nlohmann::json::parse(r.trace.dump());
-    EXPECT_TRUE(tr::validate(doc, "trace.schema.json").empty());
+    EXPECT_TRUE(dnncompat::schemas::validate(doc, "trace.schema.json").empty());
 
     std::size_t conv = 0;
     while (doc["calls"][conv]["api"] != "cudnnConvolutionForward") ++conv;
     doc["calls"][conv]["args"]["xDesc"] = 42;
     doc["calls"][3].erase("status_source");
     doc["metadata"]["records"]["total"] = -1;
-    auto errors = tr::validate(doc, "trace.schema.json");
+    auto errors = dnncompat::schemas::validate(doc, "trace.schema.json");
     auto has = [&](const std::string& pointer) {
         for (const auto& e : errors)
             if (e.pointer == pointer && !e.reason.empty()) return true;
@@ -473,7 +473,7 @@ TEST(Schema, EmbeddedAndNamesTheFailingPointer) {
     EXPECT_TRUE(has("/calls/3"));
     EXPECT_TRUE(has("/metadata/records/total"));
     doc = nlohmann::json::object({{"format", "something-else"}});
-    EXPECT_TRUE(!tr::validate(doc, "trace.schema.json").empty());
+    EXPECT_TRUE(!dnncompat::schemas::validate(doc, "trace.schema.json").empty());
 }
 
 TEST(Schema, CommittedExampleTraceIsValidAndCurrent) {

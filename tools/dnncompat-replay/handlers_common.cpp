@@ -1,7 +1,7 @@
 // Shared handler helpers: argument access, descriptors from recorded fields, timing.
 #include "dnncompat-replay/handlers.hpp"
 
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 #include "conv/weight_cache.hpp"
 #include "core/error.hpp"
 #include "solver/immediate.hpp"

@@ -17,7 +17,7 @@
 #include "report/support_report.hpp"
 #include "report/trace_report.hpp"
 #include "solver/machine.hpp"
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 #include "trace/trace_file.hpp"
 
 #include <CLI/CLI.hpp>
@@ -58,12 +58,12 @@ void emit(const Output &out, const std::string &text) { files::write_output(out.
 std::string render(const json &doc, const Output &out, const char *schema,
                    std::string (*text)(const json &), std::string (*markdown)(const json &)) {
     if (out.format == "json") {
-        trace::require_valid(doc, schema);
+        schemas::require_valid(doc, schema);
         return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     }
     if (out.format == "markdown") return markdown(doc);
     if (out.format == "html") {
-        trace::require_valid(doc, schema);
+        schemas::require_valid(doc, schema);
         return report::render_html(doc);
     }
     return text(doc);

@@ -3,7 +3,7 @@
 #include "core/atomic_file.hpp"
 #include "core/enums.hpp"
 #include "solver/measure.hpp"
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 
 #include <fmt/format.h>
 
@@ -82,7 +82,7 @@ json candidate_json(std::size_t i, const solver::Candidate &c, solver::Direction
 std::FILE *text_stream(const std::string &json_path) { return json_path == "-" ? stderr : stdout; }
 
 void write_report(const std::string &path, const json &report) {
-    trace::require_valid(report, kSchema);
+    schemas::require_valid(report, kSchema);
     // Invalid UTF-8 (a path, a reason quoted from a log) is written as U+FFFD, as validate() read it.
     files::write_output(path, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }

@@ -3,7 +3,7 @@
 // writer, which checks the report against its schema before writing it.
 #pragma once
 
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 #include "solver/immediate.hpp"
 #include "solver/machine.hpp"
 #include "solver/solver.hpp"

@@ -12,7 +12,7 @@
 #include "dnncompat-select/common.hpp"
 #include "dnncompat-select/trace_mode.hpp"
 #include "solver/calibrate.hpp"
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
 #include "solver/perf_db.hpp"
 

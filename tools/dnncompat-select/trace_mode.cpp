@@ -1,9 +1,9 @@
 #include "dnncompat-select/trace_mode.hpp"
 
 #include "dnncompat-select/common.hpp"
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
-#include "trace/conv_layers.hpp"
+#include "report/conv_layers.hpp"
 #include "trace/trace_file.hpp"
 
 #include <fmt/format.h>

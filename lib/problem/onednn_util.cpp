@@ -1,4 +1,4 @@
-#include "conv/onednn_util.hpp"
+#include "problem/onednn_util.hpp"
 
 #include "core/convert.hpp"
 

@@ -2,7 +2,7 @@
 // descriptor, turned into the canonical convolution problem.
 #pragma once
 
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 
 #include <stdexcept>
 #include <string>

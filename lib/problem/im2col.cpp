@@ -1,6 +1,6 @@
 // A hand-written loop: im2col is the whole operation here, and oneDNN exposes no im2col primitive
 // (its gemm convolution builds the matrix internally, in its own blocked layout).
-#include "conv/im2col.hpp"
+#include "problem/im2col.hpp"
 
 #include "core/error.hpp"
 

@@ -1,4 +1,4 @@
-#include "trace/schemas.hpp"
+#include "core/schemas.hpp"
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace dnncompat::trace {
+namespace dnncompat::schemas {
 namespace {
 
 struct EmbeddedSchema {
@@ -122,4 +122,4 @@ void require_valid(const nlohmann::json& doc, std::string_view schema_file) {
                            " schema error(s)):" + list_schema_errors(errors));
 }
 
-}  // namespace dnncompat::trace
+}  // namespace dnncompat::schemas

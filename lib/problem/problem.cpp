@@ -1,4 +1,4 @@
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 
 #include "core/enums.hpp"
 
@@ -8,6 +8,15 @@
 #include <utility>
 
 namespace dnncompat::conv {
+
+const char *direction_name(Direction d) {
+    switch (d) {
+    case Direction::fwd: return "fwd";
+    case Direction::bwd_data: return "bwd-data";
+    case Direction::bwd_filter: return "bwd-filter";
+    }
+    return "?";
+}
 
 namespace {
 

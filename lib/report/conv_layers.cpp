@@ -1,4 +1,4 @@
-#include "trace/conv_layers.hpp"
+#include "report/conv_layers.hpp"
 
 #include "core/error.hpp"
 

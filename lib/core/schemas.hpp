@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dnncompat::trace {
+namespace dnncompat::schemas {
 
 /// One schema violation: where (a JSON pointer such as "/calls/3/args/xDesc", "" for the root)
 /// and why (valijson's description).
@@ -38,4 +38,4 @@ void require_valid(const nlohmann::json& doc, std::string_view schema_file);
 /// what follows a message's "N schema error(s):".
 std::string list_schema_errors(const std::vector<SchemaError>& errors, std::size_t max_listed = 10);
 
-}  // namespace dnncompat::trace
+}  // namespace dnncompat::schemas

@@ -1,4 +1,4 @@
-#include "solver/grammar.hpp"
+#include "problem/grammar.hpp"
 
 #include <fmt/format.h>
 

@@ -10,6 +10,12 @@
 
 namespace dnncompat::conv {
 
+/// The three convolution directions (cuDNN's forward, backward data, backward filter).
+enum class Direction { fwd = 0, bwd_data = 1, bwd_filter = 2 };
+
+/// "fwd", "bwd-data", "bwd-filter".
+const char *direction_name(Direction d);
+
 struct Problem {
     int nsp = 2;                 // spatial dimensions (2 or 3)
     int64_t n = 0, c = 0, k = 0; // batch, input channels, output channels

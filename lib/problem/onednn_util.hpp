@@ -2,7 +2,7 @@
 // caller's layouts, the workspace layout helpers, and the filter flip of CONVOLUTION mode.
 #pragma once
 
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 
 #include <dnncompat/dnncompat.h>
 

@@ -1,7 +1,7 @@
-// Tests for the distinct convolution layers of a trace (lib/trace/conv_layers). Expected layer
+// Tests for the distinct convolution layers of a trace (lib/report/conv_layers). Expected layer
 // sets are computed here from the raw descriptor fields of the imported calls, independently of
 // the descriptor -> problem path under test.
-#include "trace/conv_layers.hpp"
+#include "report/conv_layers.hpp"
 #include "trace/log_importer.hpp"
 #include "trace/trace_file.hpp"
 

@@ -4,7 +4,7 @@
 // with the directions the trace asks for. Shared by dnncompat-select --trace and the benches.
 #pragma once
 
-#include "conv/problem.hpp"
+#include "problem/problem.hpp"
 #include "solver/solver.hpp"
 
 #include <nlohmann/json.hpp>
