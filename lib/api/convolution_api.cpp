@@ -333,9 +333,9 @@ dnncompatStatus_t dnncompatConvolutionForward(dnncompatHandle_t handle, const vo
                        fmt::format("ran {} for {}",
                                    enums::describe("cudnnConvolutionFwdAlgo_t", plan->algo_ran),
                                    p.key()));
-        if (p.mode == DNNCOMPAT_CONVOLUTION) diag::emit("DNNC-CONV-MODE-CONVOLUTION", api);
-        if (p.dtype == DNNCOMPAT_DATA_HALF) diag::emit("DNNC-CONV-DTYPE-HALF", api);
-        if (p.dtype == DNNCOMPAT_DATA_BFLOAT16) diag::emit("DNNC-CONV-DTYPE-BFLOAT16", api);
+        if (p.mode == DNNCOMPAT_CONVOLUTION) diag::emit(diag::code::conv_mode_convolution, api);
+        if (p.dtype == DNNCOMPAT_DATA_HALF) diag::emit(diag::code::conv_dtype_half, api);
+        if (p.dtype == DNNCOMPAT_DATA_BFLOAT16) diag::emit(diag::code::conv_dtype_bfloat16, api);
         conv::forward_execute(h, p, *plan, x, w, y, workSpace, workSpaceSizeInBytes);
         h.record_run(api, plan->impl, algo, plan->algo_ran, plan->workspace_bytes,
                      static_cast<int>(diag::collected_count() - before));

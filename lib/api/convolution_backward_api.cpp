@@ -284,12 +284,12 @@ void find_fwd(dnncompatContext &h, const conv::Problem &p, const void *x, const 
 }
 
 // Emits the diagnostics of a plan that runs: its fallback, CONVOLUTION mode's flip.
-void emit_plan_diagnostics(const std::string &fallback, const char *api, const char *algo_enum,
+void emit_plan_diagnostics(diag::Code fallback, const char *api, const char *algo_enum,
                            int algo_ran, const conv::Problem &p) {
     if (!fallback.empty())
         diag::emit(fallback, api,
                    fmt::format("ran {} for {}", enums::describe(algo_enum, algo_ran), p.key()));
-    if (p.mode == DNNCOMPAT_CONVOLUTION) diag::emit("DNNC-CONV-MODE-CONVOLUTION", api);
+    if (p.mode == DNNCOMPAT_CONVOLUTION) diag::emit(diag::code::conv_mode_convolution, api);
 }
 
 // The HALF / BFLOAT16 emulation rows: the backward directions' (DNNC-CONV-BWD-DTYPE-*) or, for
@@ -297,7 +297,7 @@ void emit_plan_diagnostics(const std::string &fallback, const char *api, const c
 void emit_dtype_diagnostic(dnncompatDataType_t t, const char *api, bool forward) {
     if (!conv::low_precision(t)) return;
     if (forward)
-        diag::emit(t == DNNCOMPAT_DATA_HALF ? "DNNC-CONV-DTYPE-HALF" : "DNNC-CONV-DTYPE-BFLOAT16", api);
+        diag::emit(t == DNNCOMPAT_DATA_HALF ? diag::code::conv_dtype_half : diag::code::conv_dtype_bfloat16, api);
     else
         diag::emit(conv::backward_dtype_row(t), api);
 }
@@ -622,7 +622,7 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
                      "biasDesc is {}: the integer configurations take a CUDNN_DATA_FLOAT bias",
                      data_type_name(bd.dtype));
             if (!conv::forward_algo_runs(p, algo))
-                diag::unsupported("DNNC-CONV-INT8-ALGO", api,
+                diag::unsupported(diag::code::conv_int8_algo, api,
                                   fmt::format("{} for {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo),
                                               data_type_name(p.dtype)));
         }

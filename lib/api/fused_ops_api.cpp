@@ -155,7 +155,7 @@ dnncompatStatus_t dnncompatGetFoldedConvBackwardDataDescriptors(const dnncompatH
         live(diffPadTransDesc);
         live(gradFoldTransDesc);
         live(gradUnfoldTransDesc);
-        diag::unsupported("DNNC-FUSED-FOLDED-DGRAD", api);
+        diag::unsupported(diag::code::fused_folded_dgrad, api);
     });
 }
 

@@ -100,7 +100,7 @@ dnncompatStatus_t dnncompatNormalizationForwardInference(dnncompatHandle_t handl
                                "estimatedMean", "estimatedVariance"};
         for (int i = 0; i < 8; ++i) check_not_null(ptrs[i], names[i]);
         if (normOps != DNNCOMPAT_NORM_OPS_NORM)
-            diag::unsupported("DNNC-NORM-INFERENCE-OPS", api,
+            diag::unsupported(diag::code::norm_inference_ops, api,
                               enums::describe("cudnnNormOps_t", normOps));
         (void)zDesc;
         (void)z;
@@ -359,7 +359,7 @@ dnncompatStatus_t dnncompatReorderFilterAndBias(dnncompatHandle_t handle,
             check_not_null(biasData, "biasData");
             check_not_null(reorderedBiasData, "reorderedBiasData");
         }
-        diag::unsupported("DNNC-CONV-REORDER-FILTER-BIAS", api);
+        diag::unsupported(diag::code::conv_reorder_filter_bias, api);
     });
 }
 

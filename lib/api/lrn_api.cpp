@@ -112,7 +112,7 @@ dnncompatStatus_t dnncompatDivisiveNormalizationForward(dnncompatHandle_t handle
         const char *names[] = {"alpha", "beta", "x", "y", "temp", "temp2"};
         for (int i = 0; i < 6; ++i) check_not_null(ptrs[i], names[i]);
         (void)means;
-        diag::unsupported("DNNC-DIVNORM", api);
+        diag::unsupported(diag::code::divnorm, api);
     });
 }
 
@@ -133,7 +133,7 @@ dnncompatStatus_t dnncompatDivisiveNormalizationBackward(dnncompatHandle_t handl
         for (int i = 0; i < 7; ++i) check_not_null(ptrs[i], names[i]);
         (void)means;
         (void)dMeans;
-        diag::unsupported("DNNC-DIVNORM", api);
+        diag::unsupported(diag::code::divnorm, api);
     });
 }
 

@@ -67,7 +67,7 @@ struct Choice {
     Pd pd;
     bool relayout = false;
     int algo_ran = 0;
-    std::string fallback_code;
+    diag::Code fallback_code;
     const solver::Solver *solver = nullptr; // the solver that runs (nullptr: own mapping)
     bool custom = false;                    // the solver runs itself (no oneDNN primitive)
 };
@@ -137,13 +137,13 @@ Choice<Pd> best_pd(dnncompatContext &h, const Problem &p, dnnl::algorithm alg) {
 // when the layer has none. fallback_row: the catalogue row when another algorithm's solver runs.
 template <typename Pd>
 Choice<Pd> from_solver(dnncompatContext &h, const Problem &p, solver::Direction d, int algo,
-                       const solver::Solver *forced, const char *fallback_row) {
+                       const solver::Solver *forced, diag::Code fallback_row) {
     const SolverPick pick = pick_solver(h, p, d, algo, forced);
     Choice<Pd> c;
     if (pick.solver == nullptr) return c;
     c.solver = pick.solver;
     c.algo_ran = pick.own ? algo : pick.solver->cudnn_algo(d);
-    c.fallback_code = pick.own ? "" : fallback_row;
+    c.fallback_code = pick.own ? diag::Code{} : fallback_row;
     if (!pick.pd) {
         c.custom = true;
         return c;
@@ -159,7 +159,7 @@ Choice<Pd> from_solver(dnncompatContext &h, const Problem &p, solver::Direction 
 // solver layer has no solver for the problem.
 Choice<bwd_d_pd_t> choose_data(dnncompatContext &h, const Problem &p, int algo) {
     const int direct_algo = DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1;
-    auto direct = [&](int ran, const char *fallback) {
+    auto direct = [&](int ran, diag::Code fallback) {
         auto c = best_pd<bwd_d_pd_t>(h, p, dnnl::algorithm::convolution_direct);
         c.algo_ran = ran;
         c.fallback_code = fallback;
@@ -167,11 +167,11 @@ Choice<bwd_d_pd_t> choose_data(dnncompatContext &h, const Problem &p, int algo) 
     };
     switch (algo) {
     case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0:
-    case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1: return direct(algo, "");
+    case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1: return direct(algo, diag::Code{});
     case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT:
-        return direct(direct_algo, "DNNC-CONV-BWD-DATA-ALGO-FFT");
+        return direct(direct_algo, diag::code::conv_bwd_data_algo_fft);
     case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING:
-        return direct(direct_algo, "DNNC-CONV-BWD-DATA-ALGO-FFT_TILING");
+        return direct(direct_algo, diag::code::conv_bwd_data_algo_fft_tiling);
     case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD:
     case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED: {
         auto c = best_pd<bwd_d_pd_t>(h, p, dnnl::algorithm::convolution_winograd);
@@ -180,8 +180,8 @@ Choice<bwd_d_pd_t> choose_data(dnncompatContext &h, const Problem &p, int algo) 
             return c;
         }
         return direct(direct_algo, algo == DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD
-                                       ? "DNNC-CONV-BWD-DATA-ALGO-WINOGRAD-FALLBACK"
-                                       : "DNNC-CONV-BWD-DATA-ALGO-WINOGRAD_NONFUSED-FALLBACK");
+                                       ? diag::code::conv_bwd_data_algo_winograd_fallback
+                                       : diag::code::conv_bwd_data_algo_winograd_nonfused_fallback);
     }
     default:
         fail(DNNCOMPAT_STATUS_BAD_PARAM, "algo: {} is not a valid cudnnConvolutionBwdDataAlgo_t",
@@ -193,7 +193,7 @@ Choice<bwd_d_pd_t> choose_data(dnncompatContext &h, const Problem &p, int algo) 
 // the solver layer has no solver for the problem.
 Choice<bwd_w_pd_t> choose_filter(dnncompatContext &h, const Problem &p, int algo) {
     const int direct_algo = DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1;
-    auto direct = [&](int ran, const char *fallback) {
+    auto direct = [&](int ran, diag::Code fallback) {
         auto c = best_pd<bwd_w_pd_t>(h, p, dnnl::algorithm::convolution_direct);
         c.algo_ran = ran;
         c.fallback_code = fallback;
@@ -202,20 +202,20 @@ Choice<bwd_w_pd_t> choose_filter(dnncompatContext &h, const Problem &p, int algo
     switch (algo) {
     case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0:
     case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1:
-    case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_3: return direct(algo, "");
+    case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_3: return direct(algo, diag::Code{});
     case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT:
-        return direct(direct_algo, "DNNC-CONV-BWD-FILTER-ALGO-FFT");
+        return direct(direct_algo, diag::code::conv_bwd_filter_algo_fft);
     case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING:
-        return direct(direct_algo, "DNNC-CONV-BWD-FILTER-ALGO-FFT_TILING");
+        return direct(direct_algo, diag::code::conv_bwd_filter_algo_fft_tiling);
     case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD:
-        diag::unsupported("DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD", "cudnnConvolutionBackwardFilter");
+        diag::unsupported(diag::code::conv_bwd_filter_algo_winograd, "cudnnConvolutionBackwardFilter");
     case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED: {
         auto c = best_pd<bwd_w_pd_t>(h, p, dnnl::algorithm::convolution_winograd);
         if (c.pd) {
             c.algo_ran = algo;
             return c;
         }
-        return direct(direct_algo, "DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD_NONFUSED-FALLBACK");
+        return direct(direct_algo, diag::code::conv_bwd_filter_algo_winograd_nonfused_fallback);
     }
     default:
         fail(DNNCOMPAT_STATUS_BAD_PARAM,
@@ -316,10 +316,10 @@ solver::RunArgs custom_args(const BwdPlanBase &plan, char *ws, void *x, void *w,
 
 } // namespace
 
-const char *backward_dtype_row(dnncompatDataType_t t) {
-    if (t == DNNCOMPAT_DATA_HALF) return "DNNC-CONV-BWD-DTYPE-HALF";
-    if (t == DNNCOMPAT_DATA_BFLOAT16) return "DNNC-CONV-BWD-DTYPE-BFLOAT16";
-    return "";
+diag::Code backward_dtype_row(dnncompatDataType_t t) {
+    if (t == DNNCOMPAT_DATA_HALF) return diag::code::conv_bwd_dtype_half;
+    if (t == DNNCOMPAT_DATA_BFLOAT16) return diag::code::conv_bwd_dtype_bfloat16;
+    return {};
 }
 
 std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Problem &p, int algo,
@@ -458,7 +458,7 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
                                                     const solver::Solver *forced) {
     enums::check("cudnnConvolutionBwdFilterAlgo_t", algo, "algo");
     if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
-        diag::unsupported("DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD", "cudnnConvolutionBackwardFilter");
+        diag::unsupported(diag::code::conv_bwd_filter_algo_winograd, "cudnnConvolutionBackwardFilter");
     const std::string key = plan_key("bwd_filter", p, algo, alpha, beta, forced);
     if (low_precision(p.dtype)) {
         return h.plan<BwdFilterPlan>(key, [&] {

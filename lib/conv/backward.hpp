@@ -19,6 +19,7 @@
 // gradient is rounded once (catalogue rows DNNC-CONV-BWD-DTYPE-*).
 #pragma once
 
+#include "core/diag_codes.hpp"
 #include "problem/onednn_util.hpp"
 #include "problem/problem.hpp"
 #include "core/handle.hpp"
@@ -33,7 +34,7 @@ using util::ShadowOperand;
 
 // The catalogue row of the HALF / BFLOAT16 emulation of the backward directions
 // (DNNC-CONV-BWD-DTYPE-*); empty for FLOAT.
-const char *backward_dtype_row(dnncompatDataType_t t);
+diag::Code backward_dtype_row(dnncompatDataType_t t);
 
 // What both backward plans share: the chosen implementation, blending and workspace layout.
 struct BwdPlanBase : CachedPlan {
@@ -57,7 +58,7 @@ struct BwdPlanBase : CachedPlan {
 
     int algo_requested = 0;
     int algo_ran = 0;          // the algorithm whose path runs
-    std::string fallback_code; // catalogue row of the fallback, empty when native
+    diag::Code fallback_code; // catalogue row of the fallback, empty when native
     std::string impl;          // oneDNN implementation name
 
     // HALF / BFLOAT16 problems: the FP32 plan (`inner` of the derived plan) runs on FP32 copies

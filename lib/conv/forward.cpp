@@ -65,7 +65,7 @@ struct Choice {
     dnnl::algorithm alg = dnnl::algorithm::convolution_direct;
     bool relayout = false;
     int algo_ran = 0;
-    std::string fallback_code;
+    diag::Code fallback_code;
     const solver::Solver *solver = nullptr; // the solver that runs (nullptr: own mapping)
     bool custom = false;                    // the solver runs itself (no oneDNN primitive)
 };
@@ -97,7 +97,7 @@ Choice choose(dnncompatContext &h, const Problem &p, int algo, float alpha, floa
     Choice c;
     c.solver = pick.solver;
     c.algo_ran = pick.own ? algo : pick.solver->cudnn_algo(solver::Direction::fwd);
-    c.fallback_code = pick.own ? "" : solver::substitution_row(solver::Direction::fwd, algo);
+    c.fallback_code = pick.own ? diag::Code{} : solver::substitution_row(solver::Direction::fwd, algo);
     if (!pick.pd) {
         c.custom = true;
         return c;
@@ -111,7 +111,7 @@ Choice choose(dnncompatContext &h, const Problem &p, int algo, float alpha, floa
 // The cuDNN algorithm → oneDNN mapping (support catalogue rows DNNC-CONV-FWD-ALGO-*).
 Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta) {
     const int direct_algo = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
-    auto direct = [&](int ran, const char *fallback) {
+    auto direct = [&](int ran, diag::Code fallback) {
         Choice c = best_pd(h, p, dnnl::algorithm::convolution_direct, nullptr, alpha, beta);
         c.algo_ran = ran;
         c.fallback_code = fallback;
@@ -120,7 +120,7 @@ Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alph
     switch (algo) {
     case DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM:
     case DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM:
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_DIRECT: return direct(algo, "");
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_DIRECT: return direct(algo, diag::Code{});
     case DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM: {
         // oneDNN's gemm-based implementation is explicit im2col + GEMM: find it in the list.
         Choice c;
@@ -138,11 +138,11 @@ Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alph
             c.algo_ran = algo;
             return c;
         }
-        return direct(direct_algo, "DNNC-CONV-FWD-ALGO-GEMM-FALLBACK");
+        return direct(direct_algo, diag::code::conv_fwd_algo_gemm_fallback);
     }
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT: return direct(direct_algo, "DNNC-CONV-FWD-ALGO-FFT");
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT: return direct(direct_algo, diag::code::conv_fwd_algo_fft);
     case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING:
-        return direct(direct_algo, "DNNC-CONV-FWD-ALGO-FFT_TILING");
+        return direct(direct_algo, diag::code::conv_fwd_algo_fft_tiling);
     case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD:
     case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: {
         Choice c = best_pd(h, p, dnnl::algorithm::convolution_winograd, nullptr, alpha, beta);
@@ -151,8 +151,8 @@ Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alph
             return c;
         }
         return direct(direct_algo, algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD
-                                       ? "DNNC-CONV-FWD-ALGO-WINOGRAD-FALLBACK"
-                                       : "DNNC-CONV-FWD-ALGO-WINOGRAD_NONFUSED-FALLBACK");
+                                       ? diag::code::conv_fwd_algo_winograd_fallback
+                                       : diag::code::conv_fwd_algo_winograd_nonfused_fallback);
     }
     default:
         fail(DNNCOMPAT_STATUS_BAD_PARAM, "algo: {} is not a valid cudnnConvolutionFwdAlgo_t", algo);
@@ -221,17 +221,17 @@ void check_forward_types(const Problem &p, const char *api) {
         const bool x32 = xt == DNNCOMPAT_DATA_INT8x32 && wt == DNNCOMPAT_DATA_INT8x32 &&
                          yt == DNNCOMPAT_DATA_INT8x32;
         if (!int32 || !(x4 || x32))
-            diag::unsupported("DNNC-CONV-INT8-CONFIG", api,
+            diag::unsupported(diag::code::conv_int8_config, api,
                               config + " is not one of cuDNN's vectorised configurations");
         if (p.nsp != 2)
-            diag::unsupported("DNNC-CONV-INT8-CONFIG", api,
+            diag::unsupported(diag::code::conv_int8_config, api,
                               fmt::format("{}: vectorised convolution is 2-d only", config));
         for (auto d : p.dilation)
             if (d != 1)
-                diag::unsupported("DNNC-CONV-INT8-CONFIG", api,
+                diag::unsupported(diag::code::conv_int8_config, api,
                                   fmt::format("{}: vectorised convolution takes no dilation", config));
         if (x32 && p.reorder == DNNCOMPAT_NO_REORDER)
-            diag::unsupported("DNNC-CONV-INT8-CONFIG", api,
+            diag::unsupported(diag::code::conv_int8_config, api,
                               "CUDNN_NO_REORDER: an INT8x32 filter in cudnnReorderFilterAndBias's "
                               "order, which dnncompat does not produce");
         return;
@@ -240,12 +240,12 @@ void check_forward_types(const Problem &p, const char *api) {
                     (xt == DNNCOMPAT_DATA_INT8 || xt == DNNCOMPAT_DATA_UINT8) &&
                     (yt == DNNCOMPAT_DATA_INT8 || yt == DNNCOMPAT_DATA_FLOAT);
     if (!ok)
-        diag::unsupported("DNNC-CONV-INT8-CONFIG", api,
+        diag::unsupported(diag::code::conv_int8_config, api,
                           config + " is not one of cuDNN's INT8 configurations");
     const bool x_nhwc = p.x_strides[1] == 1 || p.c == 1;
     const bool y_nhwc = p.y_strides.empty() || p.y_strides[1] == 1 || p.k == 1;
     if (!x_nhwc || !y_nhwc || p.w_format != DNNCOMPAT_TENSOR_NHWC)
-        diag::unsupported("DNNC-CONV-INT8-CONFIG", api,
+        diag::unsupported(diag::code::conv_int8_config, api,
                           config + ": INT8 convolution needs NHWC (channels-last) x, w and y");
 }
 
@@ -499,7 +499,7 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
     const std::string key = plan_key("fwd", p, algo, alpha, beta, forced);
     if (p.integer()) {
         if (!forward_algo_runs(p, algo))
-            diag::unsupported("DNNC-CONV-INT8-ALGO", "cudnnConvolutionForward",
+            diag::unsupported(diag::code::conv_int8_algo, "cudnnConvolutionForward",
                               fmt::format("{} for {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo),
                                           data_type_name(p.dtype)));
         return h.plan<FwdPlan>(key, [&] {

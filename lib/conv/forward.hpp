@@ -6,6 +6,7 @@
 #include "problem/onednn_util.hpp"
 #include "problem/problem.hpp"
 #include "core/bound_memory.hpp"
+#include "core/diag_codes.hpp"
 #include "core/handle.hpp"
 #include "solver/solver.hpp"
 
@@ -85,7 +86,7 @@ struct FwdPlan : CachedPlan {
     float beta = 0.0f; // the plan's blending reads y when beta != 0
     int algo_requested = 0;
     int algo_ran = 0;          // the algorithm whose path runs
-    std::string fallback_code; // catalogue row of the fallback, empty when native
+    diag::Code fallback_code; // catalogue row of the fallback, empty when native
     std::string impl;          // oneDNN implementation name
 };
 

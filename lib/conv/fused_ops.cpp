@@ -113,13 +113,13 @@ void need_placeholder(const ConstParams &cp, int label) {
 
 void check_float(dnncompatDataType_t t, int label, const char *api) {
     if (t != DNNCOMPAT_DATA_FLOAT)
-        diag::unsupported("DNNC-FUSED-DTYPE", api,
+        diag::unsupported(diag::code::fused_dtype, api,
                           fmt::format("{} is {}", const_label(label), data_type_name(t)));
 }
 
 void check_bn_mode(const ConstParams &cp, const char *api) {
     if (cp.bn_mode == DNNCOMPAT_BATCHNORM_PER_ACTIVATION)
-        diag::unsupported("DNNC-FUSED-BN-MODE-PER_ACTIVATION", api);
+        diag::unsupported(diag::code::fused_bn_mode_per_activation, api);
 }
 
 // BAD_PARAM unless t is [1, C, 1...] of rank `rank` (FLOAT: NOT_SUPPORTED otherwise).
@@ -148,7 +148,7 @@ void prepare_activation_step(Plan &pl, const char *api) {
     if (cp.act) {
         const auto mode = cp.act->mode;
         if (mode != DNNCOMPAT_ACTIVATION_RELU && mode != DNNCOMPAT_ACTIVATION_IDENTITY)
-            diag::unsupported("DNNC-FUSED-ACTIVATION-MODE", api,
+            diag::unsupported(diag::code::fused_activation_mode, api,
                               enums::describe("cudnnActivationMode_t", mode));
         pl.relu = mode == DNNCOMPAT_ACTIVATION_RELU;
     }
@@ -552,11 +552,11 @@ std::shared_ptr<Plan> make_plan(dnncompatContext &h, dnncompatFusedOps_t ops, co
         break;
     }
     case DNNCOMPAT_FUSED_CONV_SCALE_BIAS_ADD_ACTIVATION:
-        diag::unsupported("DNNC-FUSED-OP-CONV_SCALE_BIAS_ADD_ACTIVATION", api);
+        diag::unsupported(diag::code::fused_op_conv_scale_bias_add_activation, api);
     case DNNCOMPAT_FUSED_SCALE_BIAS_ADD_ACTIVATION_GEN_BITMASK:
-        diag::unsupported("DNNC-FUSED-OP-SCALE_BIAS_ADD_ACTIVATION_GEN_BITMASK", api);
+        diag::unsupported(diag::code::fused_op_scale_bias_add_activation_gen_bitmask, api);
     case DNNCOMPAT_FUSED_DACTIVATION_FORK_DBATCHNORM:
-        diag::unsupported("DNNC-FUSED-OP-DACTIVATION_FORK_DBATCHNORM", api);
+        diag::unsupported(diag::code::fused_op_dactivation_fork_dbatchnorm, api);
     default: fail(BAD, "ops: {} is not a valid cudnnFusedOps_t", static_cast<int>(ops));
     }
     pl->workspace_bytes = pl->conv_workspace + (pl->needs_xact ? 64 + pl->xact_bytes : 0);
@@ -576,11 +576,11 @@ void execute(dnncompatContext &h, const Plan &pl, const VariantParams &vp, const
         void *conv_ws = nullptr;
         std::size_t conv_ws_size = 0;
         void *xact = split_workspace(pl, vp, &conv_ws, &conv_ws_size);
-        diag::emit("DNNC-FUSED-CONV-BNSTATS", api);
+        diag::emit(diag::code::fused_conv_bnstats, api);
         const void *xin = activated_x(h, pl, vp, x, xact, api);
         const auto fwd = conv::forward_plan(h, pl.p, pl.algo, 1.0f, 0.0f);
         if (!fwd->fallback_code.empty()) diag::emit(fwd->fallback_code, api, pl.p.key());
-        if (pl.p.mode == DNNCOMPAT_CONVOLUTION) diag::emit("DNNC-CONV-MODE-CONVOLUTION", api);
+        if (pl.p.mode == DNNCOMPAT_CONVOLUTION) diag::emit(diag::code::conv_mode_convolution, api);
         conv::forward_execute(h, pl.p, *fwd, xin, w, y, conv_ws, conv_ws_size);
         const auto &yd = *cp.tensor(DNNCOMPAT_PARAM_YDESC);
         if (ysum != nullptr)
@@ -598,11 +598,11 @@ void execute(dnncompatContext &h, const Plan &pl, const VariantParams &vp, const
         void *conv_ws = nullptr;
         std::size_t conv_ws_size = 0;
         void *xact = split_workspace(pl, vp, &conv_ws, &conv_ws_size);
-        diag::emit("DNNC-FUSED-WGRAD", api);
+        diag::emit(diag::code::fused_wgrad, api);
         const void *xin = activated_x(h, pl, vp, x, xact, api);
         const auto bwd = conv::backward_filter_plan(h, pl.p, pl.algo, 1.0f, 0.0f);
         if (!bwd->fallback_code.empty()) diag::emit(bwd->fallback_code, api, pl.p.key());
-        if (pl.p.mode == DNNCOMPAT_CONVOLUTION) diag::emit("DNNC-CONV-MODE-CONVOLUTION", api);
+        if (pl.p.mode == DNNCOMPAT_CONVOLUTION) diag::emit(diag::code::conv_mode_convolution, api);
         conv::backward_filter_execute(h, pl.p, *bwd, xin, dy, dw, conv_ws, conv_ws_size);
         h.record_run(api, bwd->impl, pl.algo, bwd->algo_ran, pl.workspace_bytes,
                      static_cast<int>(diag::collected_count() - before));
@@ -622,7 +622,7 @@ void execute(dnncompatContext &h, const Plan &pl, const VariantParams &vp, const
         check_epsilon(vp.epsilon);
         const int64_t C = pl.channels;
         if (!training) {
-            diag::emit("DNNC-FUSED-BN-FINALIZE-INFERENCE", api);
+            diag::emit(diag::code::fused_bn_finalize_inference, api);
             const bool any_output = eq_scale != nullptr || eq_bias != nullptr;
             for (int64_t c = 0; any_output && c < C; ++c) {
                 const double var = at(rvar, bn, c);
@@ -646,7 +646,7 @@ void execute(dnncompatContext &h, const Plan &pl, const VariantParams &vp, const
         check(m >= 1, BAD, "CUDNN_SCALAR_INT64_T_BN_ACCUMULATION_COUNT is {}: it must be >= 1", m);
         const double f = vp.exp_avg_factor;
         check(std::isfinite(f), BAD, "CUDNN_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR is {}", f);
-        diag::emit("DNNC-FUSED-BN-FINALIZE-TRAINING", api);
+        diag::emit(diag::code::fused_bn_finalize_training, api);
         const double n = static_cast<double>(m);
         // Unbiased variance for the running average (n / (n - 1)); the biased one when n = 1,
         // as dnncompatBatchNormalizationForwardTraining does.

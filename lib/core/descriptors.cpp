@@ -16,11 +16,11 @@ void check_format(dnncompatTensorFormat_t f) { enums::check("cudnnTensorFormat_t
 void check_compute_type(dnncompatDataType_t t, const char *api) {
     switch (t) {
     case DNNCOMPAT_DATA_FLOAT: return;
-    case DNNCOMPAT_DATA_DOUBLE: diag::unsupported("DNNC-DTYPE-DOUBLE", api);
+    case DNNCOMPAT_DATA_DOUBLE: diag::unsupported(diag::code::dtype_double, api);
     // Functions that take HALF / BFLOAT16 check with lowp::check_data_type instead.
-    case DNNCOMPAT_DATA_HALF: diag::unsupported("DNNC-DTYPE-HALF-API", api);
-    case DNNCOMPAT_DATA_BFLOAT16: diag::unsupported("DNNC-DTYPE-BFLOAT16-API", api);
-    default: diag::unsupported("DNNC-DTYPE-OTHER", api, enums::describe("cudnnDataType_t", t));
+    case DNNCOMPAT_DATA_HALF: diag::unsupported(diag::code::dtype_half_api, api);
+    case DNNCOMPAT_DATA_BFLOAT16: diag::unsupported(diag::code::dtype_bfloat16_api, api);
+    default: diag::unsupported(diag::code::dtype_other, api, enums::describe("cudnnDataType_t", t));
     }
 }
 

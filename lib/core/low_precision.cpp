@@ -63,7 +63,7 @@ void check_data_type(dnncompatDataType_t t, const char *api) {
 
 Shadows::Shadows(dnncompatContext &h, dnncompatDataType_t t, const char *api)
     : h_(h), base_(h.shadow_in_use) {
-    diag::emit(t == DNNCOMPAT_DATA_HALF ? "DNNC-DTYPE-HALF" : "DNNC-DTYPE-BFLOAT16", api);
+    diag::emit(t == DNNCOMPAT_DATA_HALF ? diag::code::dtype_half : diag::code::dtype_bfloat16, api);
     slots_.reserve(8);
 }
 

@@ -1,8 +1,11 @@
 // The support catalogue: the one table that says, for each cuDNN feature dnncompat meets, whether
 // it is native, emulated, a fallback or unsupported, what happens instead, and its stable
 // diagnostic code. Runtime diagnostics (diag::emit / diag::unsupported), the report tool and the
-// docs all read it; nothing else lists support.
+// docs all read it; nothing else lists support. Its condition rows' codes are the constants of
+// core/diag_codes.hpp.
 #pragma once
+
+#include "core/diag_codes.hpp"
 
 #include <dnncompat/dnncompat.h>
 
@@ -56,6 +59,7 @@ struct Row {
     Versions versions;                // function and enum_value rows
     std::vector<std::string> related; // condition rows that can change this row's outcome
     std::vector<std::string> takes;   // function rows: the legacy-API enum types it takes
+    diag::Pass pass = diag::Pass::any; // the pass the row is about (its code's, core/diag_codes.inc)
 };
 
 /// Every row: the conditions (the diagnostics the library emits) in code order, then one row per
@@ -88,8 +92,8 @@ namespace dnncompat::diag {
 // Emits the diagnostic of catalogue row `code` for cuDNN function api: logs it (warning level for
 // fallbacks, info for emulation), appends it to the collector, and returns. In strict mode a
 // fallback throws Error(NOT_SUPPORTED) instead. detail adds the call's specifics.
-void emit(std::string_view code, const char *api, const std::string &detail = {});
+void emit(Code code, const char *api, const std::string &detail = {});
 // Collects the diagnostic of an unsupported row and throws Error(row.status, message).
-[[noreturn]] void unsupported(std::string_view code, const char *api, const std::string &detail = {});
+[[noreturn]] void unsupported(Code code, const char *api, const std::string &detail = {});
 
 } // namespace dnncompat::diag

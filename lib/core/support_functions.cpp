@@ -33,60 +33,60 @@ struct Rule {
     const char *instead;
     bool identical;
     dnncompatStatus_t status;
-    const char *related; // comma-separated codes
+    std::vector<diag::Code> related; // condition rows that can change the outcome
 };
 
 // First match wins. "Provided" rules come after the not-provided families.
 const std::vector<Rule> &rules() {
     static const std::vector<Rule> r = {
     // Families dnncompat does not provide.
-    {"cudnn.*RNN.*|cudnnBuildRNNDynamic|cudnnCreatePersistentRNNPlan|cudnnSetPersistentRNNPlan|cudnnDestroyPersistentRNNPlan", "rnn", Class::unsupported, "RNNs are not implemented: oneDNN has rnn primitives (vanilla, LSTM, GRU), but cuDNN's weight space, RNN-data layouts and padding modes are not mapped onto them", false, NS, ""},
-    {"cudnn.*CTCLoss.*", "ctc-loss", Class::unsupported, "oneDNN has no CTC loss primitive and dnncompat does not implement one", false, NS, ""},
-    {"cudnn.*(Attn|SeqData).*", "attention", Class::unsupported, "multi-head attention is not implemented (oneDNN 2.6 has no attention primitive; it would be matmul + softmax + matmul with cuDNN's weight and sequence-data layouts)", false, NS, ""},
-    {"cudnn(Create|Destroy|Set|Get|Copy)Algorithm(Descriptor|Performance)|cudnnGetAlgorithmSpaceSize|cudnnSaveAlgorithm|cudnnRestoreAlgorithm", "convolution", Class::unsupported, "dnncompat's find-db keeps measured choices instead of algorithm descriptors", false, NS, ""},
-    {"cudnnGetConvolution(Forward|BackwardData|BackwardFilter)Algorithm", "convolution", Class::unsupported, "use the _v7 query, which dnncompat implements", false, NS, ""},
-    {"cudnn(Ops|Cnn|Adv)(Infer|Train)VersionCheck", "handle", Class::unsupported, "cuDNN 9 merged the sub-libraries: use cudnnOpsVersionCheck / cudnnCnnVersionCheck", false, NS, ""},
-    {"cudnnQueryRuntimeError", "handle", Class::unsupported, "dnncompat has no asynchronous kernels: every error is returned by the call itself, so there is nothing to query", false, NS, ""},
-    {"cudnn(Set|Get)Callback", "handle", Class::unsupported, "dnncompat logs to stderr (DNNCOMPAT_LOG_LEVEL) and to its diagnostics collector; user callbacks are not implemented", false, NS, ""},
-    {"cudnnGetProperty", "handle", Class::unsupported, "not implemented: it would return cuDNN's MAJOR / MINOR / PATCH numbers (a libraryPropertyType from CUDA's headers); use cudnnGetVersion, which dnncompat implements", false, NS, ""},
-    {"cudnnGetCudartVersion|cudnnGetMaxDeviceVersion", "handle", Class::unsupported, "no CUDA runtime or GPU is involved: there is no runtime version or device limit to report", false, NS, ""},
-    {"cudnn(Graph|Adv)VersionCheck", "handle", Class::unsupported, "the graph (backend) and adv sub-libraries are not implemented", false, NS, ""},
+    {"cudnn.*RNN.*|cudnnBuildRNNDynamic|cudnnCreatePersistentRNNPlan|cudnnSetPersistentRNNPlan|cudnnDestroyPersistentRNNPlan", "rnn", Class::unsupported, "RNNs are not implemented: oneDNN has rnn primitives (vanilla, LSTM, GRU), but cuDNN's weight space, RNN-data layouts and padding modes are not mapped onto them", false, NS, {}},
+    {"cudnn.*CTCLoss.*", "ctc-loss", Class::unsupported, "oneDNN has no CTC loss primitive and dnncompat does not implement one", false, NS, {}},
+    {"cudnn.*(Attn|SeqData).*", "attention", Class::unsupported, "multi-head attention is not implemented (oneDNN 2.6 has no attention primitive; it would be matmul + softmax + matmul with cuDNN's weight and sequence-data layouts)", false, NS, {}},
+    {"cudnn(Create|Destroy|Set|Get|Copy)Algorithm(Descriptor|Performance)|cudnnGetAlgorithmSpaceSize|cudnnSaveAlgorithm|cudnnRestoreAlgorithm", "convolution", Class::unsupported, "dnncompat's find-db keeps measured choices instead of algorithm descriptors", false, NS, {}},
+    {"cudnnGetConvolution(Forward|BackwardData|BackwardFilter)Algorithm", "convolution", Class::unsupported, "use the _v7 query, which dnncompat implements", false, NS, {}},
+    {"cudnn(Ops|Cnn|Adv)(Infer|Train)VersionCheck", "handle", Class::unsupported, "cuDNN 9 merged the sub-libraries: use cudnnOpsVersionCheck / cudnnCnnVersionCheck", false, NS, {}},
+    {"cudnnQueryRuntimeError", "handle", Class::unsupported, "dnncompat has no asynchronous kernels: every error is returned by the call itself, so there is nothing to query", false, NS, {}},
+    {"cudnn(Set|Get)Callback", "handle", Class::unsupported, "dnncompat logs to stderr (DNNCOMPAT_LOG_LEVEL) and to its diagnostics collector; user callbacks are not implemented", false, NS, {}},
+    {"cudnnGetProperty", "handle", Class::unsupported, "not implemented: it would return cuDNN's MAJOR / MINOR / PATCH numbers (a libraryPropertyType from CUDA's headers); use cudnnGetVersion, which dnncompat implements", false, NS, {}},
+    {"cudnnGetCudartVersion|cudnnGetMaxDeviceVersion", "handle", Class::unsupported, "no CUDA runtime or GPU is involved: there is no runtime version or device limit to report", false, NS, {}},
+    {"cudnn(Graph|Adv)VersionCheck", "handle", Class::unsupported, "the graph (backend) and adv sub-libraries are not implemented", false, NS, {}},
     // Provided, but the outcome is not cuDNN's.
-    {"cudnnDivisiveNormalization(Forward|Backward)", "lrn", Class::unsupported, "its only mode, CUDNN_DIVNORM_PRECOMPUTED_MEANS, is not implemented (DNNC-DIVNORM): the call returns NOT_SUPPORTED", false, NS, "DNNC-DIVNORM"},
-    {"cudnnReorderFilterAndBias", "convolution", Class::unsupported, "returns NOT_SUPPORTED (DNNC-CONV-REORDER-FILTER-BIAS)", false, NS, "DNNC-CONV-REORDER-FILTER-BIAS"},
-    {"cudnnGetFoldedConvBackwardDataDescriptors", "convolution", Class::unsupported, "returns NOT_SUPPORTED (DNNC-FUSED-FOLDED-DGRAD)", false, NS, "DNNC-FUSED-FOLDED-DGRAD"},
-    {"cudnnDropout(Forward|Backward)", "dropout", Class::emulated, "oneDNN eltwise / binary with dnncompat's own random mask: the same distribution, a different random stream (DNNC-DROPOUT-RNG)", false, OK, "DNNC-DROPOUT-RNG"},
-    {"cudnn(Set|Restore)DropoutDescriptor", "dropout", Class::emulated, "host state seeded for dnncompat's counter-based generator (DNNC-DROPOUT-RNG); the state buffer is not cuDNN's", false, OK, "DNNC-DROPOUT-RNG"},
+    {"cudnnDivisiveNormalization(Forward|Backward)", "lrn", Class::unsupported, "its only mode, CUDNN_DIVNORM_PRECOMPUTED_MEANS, is not implemented (DNNC-DIVNORM): the call returns NOT_SUPPORTED", false, NS, {diag::code::divnorm}},
+    {"cudnnReorderFilterAndBias", "convolution", Class::unsupported, "returns NOT_SUPPORTED (DNNC-CONV-REORDER-FILTER-BIAS)", false, NS, {diag::code::conv_reorder_filter_bias}},
+    {"cudnnGetFoldedConvBackwardDataDescriptors", "convolution", Class::unsupported, "returns NOT_SUPPORTED (DNNC-FUSED-FOLDED-DGRAD)", false, NS, {diag::code::fused_folded_dgrad}},
+    {"cudnnDropout(Forward|Backward)", "dropout", Class::emulated, "oneDNN eltwise / binary with dnncompat's own random mask: the same distribution, a different random stream (DNNC-DROPOUT-RNG)", false, OK, {diag::code::dropout_rng}},
+    {"cudnn(Set|Restore)DropoutDescriptor", "dropout", Class::emulated, "host state seeded for dnncompat's counter-based generator (DNNC-DROPOUT-RNG); the state buffer is not cuDNN's", false, OK, {diag::code::dropout_rng}},
     // Provided: compute functions.
-    {"cudnnConvolutionForward", "convolution", Class::native, "the solver serving the requested algorithm (oneDNN convolution, or a GEMM solver on oneDNN matmul), chosen by the find-db or WTI", true, OK, "DNNC-CONV-FWD-ALGO-SUBSTITUTED,DNNC-CONV-MODE-CONVOLUTION"},
-    {"cudnnConvolutionBackwardData", "convolution", Class::native, "the solver serving the requested algorithm (oneDNN convolution_backward_data, or col2im + oneDNN matmul)", true, OK, "DNNC-CONV-BWD-DATA-ALGO-SUBSTITUTED,DNNC-CONV-MODE-CONVOLUTION"},
-    {"cudnnConvolutionBackwardFilter", "convolution", Class::native, "the solver serving the requested algorithm (oneDNN convolution_backward_weights, or im2col + oneDNN matmul)", true, OK, "DNNC-CONV-BWD-FILTER-ALGO-SUBSTITUTED,DNNC-CONV-MODE-CONVOLUTION"},
-    {"cudnnConvolutionBiasActivationForward", "convolution", Class::native, "oneDNN convolution, then one oneDNN binary with bias and relu post-ops", true, OK, "DNNC-CONV-BIAS-ACT-FUSED"},
-    {"cudnnConvolutionBackwardBias", "convolution", Class::native, "oneDNN reduction of dy over N and the spatial dimensions", true, OK, ""},
-    {"cudnnIm2Col", "convolution", Class::native, "dnncompat's im2col (the one the GEMM solver uses)", true, OK, ""},
-    {"cudnnFind.*Algorithm(Ex)?", "convolution", Class::native, "measures dnncompat's solvers serving each algorithm (Find mode) and records them in the find-db; results come back fastest first", true, OK, ""},
-    {"cudnnGet.*Algorithm_v7|cudnnGet.*AlgorithmMaxCount", "convolution", Class::native, "one entry per cuDNN algorithm, ordered by the solvers serving them (find-db order, else WTI)", true, OK, ""},
-    {"cudnnFusedOpsExecute|cudnnMakeFusedOpsPlan", "fused-ops", Class::emulated, "the fused operation runs as separate oneDNN steps (see the cudnnFusedOps_t rows)", true, OK, ""},
-    {"cudnnPooling(Forward|Backward)", "pooling", Class::native, "oneDNN pooling", true, OK, "DNNC-POOL-EMPTY-WINDOW,DNNC-POOL-PROPAGATE_NAN"},
-    {"cudnnActivation(Forward|Backward)", "activation", Class::native, "oneDNN eltwise", true, OK, "DNNC-ACT-PROPAGATE_NAN"},
-    {"cudnnSoftmax(Forward|Backward)", "softmax", Class::native, "oneDNN softmax / logsoftmax", true, OK, "DNNC-SOFTMAX-ALGO-FAST"},
-    {"cudnnLRNCrossChannel(Forward|Backward)", "lrn", Class::native, "oneDNN lrn_across_channels (odd lrnN)", true, OK, "DNNC-LRN-EVEN-N,DNNC-LRN-BWD-EVEN-N"},
-    {"cudnnBatchNormalization.*|cudnnNormalization(Forward|Backward).*", "batch-norm", Class::native, "oneDNN batch_normalization", true, OK, "DNNC-BN-OPS-ACTIVATION,DNNC-NORM-GROUPCNT,DNNC-NORM-INFERENCE-OPS"},
-    {"cudnnSpatialTf.*", "spatial-transformer", Class::native, "dnncompat loops: the affine grid and bilinear sampling (oneDNN has no grid sampler)", true, OK, "DNNC-STF-NBDIMS"},
-    {"cudnnAddTensor|cudnnOpTensor", "tensor-ops", Class::native, "oneDNN binary (with sum post-op for beta)", true, OK, ""},
-    {"cudnnReduceTensor", "tensor-ops", Class::native, "oneDNN reduction", true, OK, "DNNC-TENSOROPS-REDUCE-INDICES"},
-    {"cudnnTransformTensor(Ex)?|cudnnTransformFilter", "tensor-ops", Class::native, "oneDNN reorder", true, OK, "DNNC-TENSOROPS-TRANSFORM-DTYPE,DNNC-TENSOROPS-TRANSFORM-FOLD"},
-    {"cudnnSetTensor|cudnnScaleTensor", "tensor-ops", Class::native, "oneDNN eltwise over the strided tensor", true, OK, ""},
+    {"cudnnConvolutionForward", "convolution", Class::native, "the solver serving the requested algorithm (oneDNN convolution, or a GEMM solver on oneDNN matmul), chosen by the find-db or WTI", true, OK, {diag::code::conv_fwd_algo_substituted, diag::code::conv_mode_convolution}},
+    {"cudnnConvolutionBackwardData", "convolution", Class::native, "the solver serving the requested algorithm (oneDNN convolution_backward_data, or col2im + oneDNN matmul)", true, OK, {diag::code::conv_bwd_data_algo_substituted, diag::code::conv_mode_convolution}},
+    {"cudnnConvolutionBackwardFilter", "convolution", Class::native, "the solver serving the requested algorithm (oneDNN convolution_backward_weights, or im2col + oneDNN matmul)", true, OK, {diag::code::conv_bwd_filter_algo_substituted, diag::code::conv_mode_convolution}},
+    {"cudnnConvolutionBiasActivationForward", "convolution", Class::native, "oneDNN convolution, then one oneDNN binary with bias and relu post-ops", true, OK, {diag::code::conv_bias_act_fused}},
+    {"cudnnConvolutionBackwardBias", "convolution", Class::native, "oneDNN reduction of dy over N and the spatial dimensions", true, OK, {}},
+    {"cudnnIm2Col", "convolution", Class::native, "dnncompat's im2col (the one the GEMM solver uses)", true, OK, {}},
+    {"cudnnFind.*Algorithm(Ex)?", "convolution", Class::native, "measures dnncompat's solvers serving each algorithm (Find mode) and records them in the find-db; results come back fastest first", true, OK, {}},
+    {"cudnnGet.*Algorithm_v7|cudnnGet.*AlgorithmMaxCount", "convolution", Class::native, "one entry per cuDNN algorithm, ordered by the solvers serving them (find-db order, else WTI)", true, OK, {}},
+    {"cudnnFusedOpsExecute|cudnnMakeFusedOpsPlan", "fused-ops", Class::emulated, "the fused operation runs as separate oneDNN steps (see the cudnnFusedOps_t rows)", true, OK, {}},
+    {"cudnnPooling(Forward|Backward)", "pooling", Class::native, "oneDNN pooling", true, OK, {diag::code::pool_empty_window, diag::code::pool_propagate_nan}},
+    {"cudnnActivation(Forward|Backward)", "activation", Class::native, "oneDNN eltwise", true, OK, {diag::code::act_propagate_nan}},
+    {"cudnnSoftmax(Forward|Backward)", "softmax", Class::native, "oneDNN softmax / logsoftmax", true, OK, {diag::code::softmax_algo_fast}},
+    {"cudnnLRNCrossChannel(Forward|Backward)", "lrn", Class::native, "oneDNN lrn_across_channels (odd lrnN)", true, OK, {diag::code::lrn_even_n, diag::code::lrn_bwd_even_n}},
+    {"cudnnBatchNormalization.*|cudnnNormalization(Forward|Backward).*", "batch-norm", Class::native, "oneDNN batch_normalization", true, OK, {diag::code::bn_ops_activation, diag::code::norm_groupcnt, diag::code::norm_inference_ops}},
+    {"cudnnSpatialTf.*", "spatial-transformer", Class::native, "dnncompat loops: the affine grid and bilinear sampling (oneDNN has no grid sampler)", true, OK, {diag::code::stf_nbdims}},
+    {"cudnnAddTensor|cudnnOpTensor", "tensor-ops", Class::native, "oneDNN binary (with sum post-op for beta)", true, OK, {}},
+    {"cudnnReduceTensor", "tensor-ops", Class::native, "oneDNN reduction", true, OK, {diag::code::tensorops_reduce_indices}},
+    {"cudnnTransformTensor(Ex)?|cudnnTransformFilter", "tensor-ops", Class::native, "oneDNN reorder", true, OK, {diag::code::tensorops_transform_dtype, diag::code::tensorops_transform_fold}},
+    {"cudnnSetTensor|cudnnScaleTensor", "tensor-ops", Class::native, "oneDNN eltwise over the strided tensor", true, OK, {}},
     // Provided: queries and descriptors.
-    {"cudnn(Dropout)?Get.*(WorkspaceSize|ReserveSpaceSize|StatesSize|IndicesSize|SizeInBytes)", "", Class::native, "the bytes dnncompat needs (can differ from cuDNN's sizes; the caller allocates what it is told)", true, OK, ""},
-    {"cudnnGet.*OutputDim", "", Class::native, "cuDNN's output-size formula", true, OK, ""},
-    {"cudnn(Ops|Cnn)VersionCheck", "handle", Class::native, "SUCCESS: one library, no sub-libraries to mismatch", true, OK, ""},
-    {"cudnnGetVersion", "handle", Class::native, "the cuDNN version whose API dnncompat implements", true, OK, ""},
-    {"cudnnGetErrorString|cudnnGetLastErrorString", "handle", Class::native, "cuDNN's status names; the last error's message of this thread", true, OK, ""},
-    {"cudnnCreate|cudnnDestroy", "handle", Class::native, "a handle owning a oneDNN CPU engine and stream, scratch memory and plan caches", true, OK, ""},
-    {"cudnn(Set|Get)Stream", "handle", Class::native, "the stream is kept as an opaque value: every call runs synchronously on the CPU", true, OK, ""},
-    {"cudnn(Create|Destroy).*|cudnnInitTransformDest", "", Class::native, "a host object (validated as cuDNN validates it)", true, OK, ""},
-    {"cudnn(Set|Get|Derive|Restore).*", "", Class::native, "host descriptor state, validated as cuDNN validates it", true, OK, ""},
+    {"cudnn(Dropout)?Get.*(WorkspaceSize|ReserveSpaceSize|StatesSize|IndicesSize|SizeInBytes)", "", Class::native, "the bytes dnncompat needs (can differ from cuDNN's sizes; the caller allocates what it is told)", true, OK, {}},
+    {"cudnnGet.*OutputDim", "", Class::native, "cuDNN's output-size formula", true, OK, {}},
+    {"cudnn(Ops|Cnn)VersionCheck", "handle", Class::native, "SUCCESS: one library, no sub-libraries to mismatch", true, OK, {}},
+    {"cudnnGetVersion", "handle", Class::native, "the cuDNN version whose API dnncompat implements", true, OK, {}},
+    {"cudnnGetErrorString|cudnnGetLastErrorString", "handle", Class::native, "cuDNN's status names; the last error's message of this thread", true, OK, {}},
+    {"cudnnCreate|cudnnDestroy", "handle", Class::native, "a handle owning a oneDNN CPU engine and stream, scratch memory and plan caches", true, OK, {}},
+    {"cudnn(Set|Get)Stream", "handle", Class::native, "the stream is kept as an opaque value: every call runs synchronously on the CPU", true, OK, {}},
+    {"cudnn(Create|Destroy).*|cudnnInitTransformDest", "", Class::native, "a host object (validated as cuDNN validates it)", true, OK, {}},
+    {"cudnn(Set|Get|Derive|Restore).*", "", Class::native, "host descriptor state, validated as cuDNN validates it", true, OK, {}},
     };
     return r;
 }
@@ -200,14 +200,14 @@ Row function_row(const std::string &name) {
     for (std::size_t i = 0; i < rules().size(); ++i) {
         const Rule &r = rules()[i];
         if (!std::regex_match(name, patterns[i])) continue;
-        Row row{"DNNC-FN-" + name, *r.area ? r.area : area_of(name), name, "", r.cls, r.instead, r.identical, r.status};
+        Row row{std::string(diag::kFunctionRowPrefix) + name, *r.area ? r.area : area_of(name), name, "", r.cls, r.instead, r.identical, r.status};
         row.kind = Kind::function;
-        row.related = split_list(r.related);
+        for (const diag::Code &c : r.related) row.related.emplace_back(c.c_str());
         return row;
     }
     // Every name matches the last rules; a name that does not is a cuDNN naming pattern the rules
     // have never seen: listed as unknown rather than guessed.
-    Row row{"DNNC-FN-" + name, area_of(name), name, "", Class::unsupported, "no rule covers this function", false, NS};
+    Row row{std::string(diag::kFunctionRowPrefix) + name, area_of(name), name, "", Class::unsupported, "no rule covers this function", false, NS};
     row.kind = Kind::function;
     return row;
 }

@@ -146,7 +146,7 @@ void bn_forward_inference(dnncompatContext &h, dnncompatBatchNormMode_t mode, fl
         fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "only FLOAT batch norm is implemented (x is {}, params {})",
              data_type_name(xd.dtype), data_type_name(pd.dtype));
 
-    if (per_activation(mode)) diag::emit("DNNC-BN-MODE-PER_ACTIVATION", kApi);
+    if (per_activation(mode)) diag::emit(diag::code::bn_mode_per_activation, kApi);
     const auto plan = make_plan(h, mode, alpha, beta, xd, yd, epsilon);
 
     char *temp = static_cast<char *>(h.temp_buffer(plan->temp_bytes));

@@ -109,7 +109,7 @@ void check_ops(const char *api, dnncompatBatchNormOps_t ops, const dnncompatActi
     const auto *a = live(act);
     check(a->is_set, DNNCOMPAT_STATUS_BAD_PARAM, "activationDesc has not been set");
     if (a->mode != DNNCOMPAT_ACTIVATION_RELU)
-        diag::unsupported("DNNC-BN-OPS-ACTIVATION-MODE", api,
+        diag::unsupported(diag::code::bn_ops_activation_mode, api,
                           enums::describe("cudnnActivationMode_t", a->mode));
 }
 
@@ -386,8 +386,8 @@ void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNor
         s.finish();
         return;
     }
-    if (per_activation(mode)) diag::emit("DNNC-BN-MODE-PER_ACTIVATION", api);
-    if (has_activation(fusion.ops)) diag::emit("DNNC-BN-OPS-ACTIVATION", api);
+    if (per_activation(mode)) diag::emit(diag::code::bn_mode_per_activation, api);
+    if (has_activation(fusion.ops)) diag::emit(diag::code::bn_ops_activation, api);
     const auto p = fwd_plan(h, mode, fusion, alpha, beta, xd, yd, epsilon);
 
     char *temp = static_cast<char *>(h.temp_buffer(p->temp_bytes));
@@ -491,8 +491,8 @@ void bn_backward(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t 
         s.finish();
         return;
     }
-    if (per_activation(mode)) diag::emit("DNNC-BN-MODE-PER_ACTIVATION", api);
-    if (has_activation(fusion.ops)) diag::emit("DNNC-BN-OPS-ACTIVATION", api);
+    if (per_activation(mode)) diag::emit(diag::code::bn_mode_per_activation, api);
+    if (has_activation(fusion.ops)) diag::emit(diag::code::bn_ops_activation, api);
     const bool recompute = saved_mean == nullptr;
     const auto p = bwd_plan(h, mode, fusion, alpha_d, beta_d, xd, dyd, dxd, epsilon, recompute);
 

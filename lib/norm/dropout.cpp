@@ -116,7 +116,7 @@ void dropout_run(dnncompatContext &h, const char *api, bool forward, const dnnco
     auto *mask = static_cast<uint8_t *>(reserve);
     const int64_t n = element_count(xd.dims);
     if (forward) {
-        diag::emit("DNNC-DROPOUT-RNG", api);
+        diag::emit(diag::code::dropout_rng, api);
         if (p == 0.0f) {
             std::memset(mask, 1, static_cast<std::size_t>(n));
         } else {

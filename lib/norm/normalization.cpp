@@ -15,7 +15,7 @@ dnncompatBatchNormMode_t norm_to_bn_mode(const char *api, dnncompatNormMode_t mo
     enums::check("cudnnNormAlgo_t", algo, "algo");
     enums::check("cudnnNormOps_t", ops, "normOps");
     if (group_cnt != 1)
-        diag::unsupported("DNNC-NORM-GROUPCNT", api, "groupCnt is " + std::to_string(group_cnt));
+        diag::unsupported(diag::code::norm_groupcnt, api, "groupCnt is " + std::to_string(group_cnt));
     if (mode == DNNCOMPAT_NORM_PER_ACTIVATION) return DNNCOMPAT_BATCHNORM_PER_ACTIVATION;
     return algo == DNNCOMPAT_NORM_ALGO_PERSIST ? DNNCOMPAT_BATCHNORM_SPATIAL_PERSISTENT
                                                : DNNCOMPAT_BATCHNORM_SPATIAL;

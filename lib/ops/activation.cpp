@@ -146,7 +146,7 @@ std::string activation_forward(dnncompatContext &h, const dnncompatActivationStr
         return p;
     });
     if (nan_sensitive(a.mode) && a.nan_opt == DNNCOMPAT_PROPAGATE_NAN)
-        diag::emit("DNNC-ACT-PROPAGATE_NAN", api);
+        diag::emit(diag::code::act_propagate_nan, api);
     // Where x is NaN, before the kernel runs (y may be x: in place).
     const std::vector<int64_t> nan_at = plan->fix_nan ? nan_offsets(x, xd.dims, xd.strides)
                                                       : std::vector<int64_t>{};

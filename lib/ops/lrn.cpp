@@ -122,7 +122,7 @@ std::string lrn_forward(dnncompatContext &h, const dnncompatLRNStruct &d, float 
         return plan->impl;
     }
 
-    diag::emit("DNNC-LRN-EVEN-N", api, fmt::format("lrnN {}", d.n));
+    diag::emit(diag::code::lrn_even_n, api, fmt::format("lrnN {}", d.n));
     auto plan = h.plan<EvenFwdPlan>("lrnfe/" + shape_key, [&] {
         auto p = std::make_shared<EvenFwdPlan>();
         const auto &dims = xd.dims;
@@ -217,7 +217,7 @@ std::string lrn_backward_even(dnncompatContext &h, const dnncompatLRNStruct &d, 
                               const dnncompatTensorStruct &xd, const void *x, float beta,
                               const dnncompatTensorStruct &dxd, void *dx) {
     constexpr const char *api = "cudnnLRNCrossChannelBackward";
-    diag::emit("DNNC-LRN-BWD-EVEN-N", api, fmt::format("lrnN {}", d.n));
+    diag::emit(diag::code::lrn_bwd_even_n, api, fmt::format("lrnN {}", d.n));
     const std::string key = fmt::format("lrnbe/{}/{}/{}/{}/{}/{}/{}", params_key(d),
                                         dims_str(xd.dims), dims_str(xd.strides),
                                         dims_str(dyd.strides), dims_str(dxd.strides), alpha, beta);

@@ -224,7 +224,7 @@ std::string pooling_forward(dnncompatContext &h, const dnncompatPoolingStruct &p
     }
     check_float(xd, api);
     if (p.mode != DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING && has_empty_window(g))
-        diag::unsupported("DNNC-POOL-EMPTY-WINDOW", api,
+        diag::unsupported(diag::code::pool_empty_window, api,
                           fmt::format("x {}, window {}, padding {}, stride {}, y {}",
                                       dims_str(xd.dims), dims_str(g.window), dims_str(g.pad_l),
                                       dims_str(g.stride), dims_str(yd.dims)));
@@ -234,10 +234,10 @@ std::string pooling_forward(dnncompatContext &h, const dnncompatPoolingStruct &p
         nan_flags = nan_windows(g, xd.dims, xd.strides, x);
         if (p.nan_opt == DNNCOMPAT_NOT_PROPAGATE_NAN) {
             for (auto f : nan_flags)
-                if (f == 2) diag::unsupported("DNNC-POOL-NAN-WINDOW", api);
+                if (f == 2) diag::unsupported(diag::code::pool_nan_window, api);
             nan_flags.clear(); // NaN skipped: oneDNN's answer
         } else {
-            diag::emit("DNNC-POOL-PROPAGATE_NAN", api);
+            diag::emit(diag::code::pool_propagate_nan, api);
         }
     }
     PlanKey key("poolf");
@@ -305,7 +305,7 @@ std::string pooling_backward(dnncompatContext &h, const dnncompatPoolingStruct &
     }
     check_float(xd, api);
     if (p.mode != DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING && has_empty_window(g))
-        diag::unsupported("DNNC-POOL-EMPTY-WINDOW", api,
+        diag::unsupported(diag::code::pool_empty_window, api,
                           fmt::format("x {}, window {}, padding {}, stride {}, y {}",
                                       dims_str(xd.dims), dims_str(g.window), dims_str(g.pad_l),
                                       dims_str(g.stride), dims_str(yd.dims)));

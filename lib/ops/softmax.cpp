@@ -129,7 +129,7 @@ std::string softmax_forward(dnncompatContext &h, dnncompatSoftmaxAlgorithm_t alg
         return impl + " (FP32 emulation)";
     }
     check_float(xd, api);
-    if (algo == DNNCOMPAT_SOFTMAX_FAST) diag::emit("DNNC-SOFTMAX-ALGO-FAST", api);
+    if (algo == DNNCOMPAT_SOFTMAX_FAST) diag::emit(diag::code::softmax_algo_fast, api);
     const std::string key = fmt::format("smf/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(algo == DNNCOMPAT_SOFTMAX_LOG),
                                         static_cast<int>(mode), dims_str(xd.dims),
                                         dims_str(xd.strides), dims_str(yd.strides), alpha, beta);

@@ -150,7 +150,7 @@ void set_spatial_tf(dnncompatSpatialTransformerStruct &d, dnncompatSamplerType_t
     enums::check("cudnnSamplerType_t", sampler, "samplerType");
     check_data_type(dtype);
     if (nb_dims > 4)
-        diag::unsupported("DNNC-STF-NBDIMS", "cudnnSetSpatialTransformerNdDescriptor",
+        diag::unsupported(diag::code::stf_nbdims, "cudnnSetSpatialTransformerNdDescriptor",
                           fmt::format("nbDims {}", nb_dims));
     check(nb_dims == 4, DNNCOMPAT_STATUS_BAD_PARAM,
           "nbDims {}: the transformed tensor must be 4-d (N, C, H, W)", nb_dims);

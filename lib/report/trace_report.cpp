@@ -86,7 +86,7 @@ const Row *specific_row(const Row *r, const std::string &area, bool backward) {
         if (c.kind != support::Kind::condition || c.subject != r->subject || c.area != area ||
             c.value.compare(0, r->value.size(), r->value) != 0)
             continue;
-        const bool bwd_row = c.code.find("-BWD-") != std::string::npos;
+        const bool bwd_row = c.pass == diag::Pass::backward;
         if (bwd_row == backward) return &c;
         if (best == nullptr) best = &c;
     }
@@ -153,7 +153,7 @@ json trace_report(const json &trace, const std::string &path, const std::string 
         const Row *fn = support::find_function(api);
         Class worst = fn ? fn->cls : Class::unsupported;
         if (fn == nullptr) {
-            const Row &u = support::row("DNNC-FN-UNKNOWN");
+            const Row &u = support::row(diag::code::fn_unknown);
             findings.add(u.code, support::class_name(u.cls), api, u.value, u.instead, u.identical, "static", i, api);
         } else if (fn->cls != Class::native) {
             findings.add(*fn, "static", i, api);
@@ -264,7 +264,7 @@ json trace_report(const json &trace, const std::string &path, const std::string 
                              {"count", fn_count[api]},
                              {"class", fn ? support::class_name(fn->cls) : "unsupported"},
                              {"code", fn ? json(fn->code) : json(nullptr)},
-                             {"instead", fn ? fn->instead : support::row("DNNC-FN-UNKNOWN").instead},
+                             {"instead", fn ? fn->instead : support::row(diag::code::fn_unknown).instead},
                              {"versions", fn ? versions_json(fn->versions) : json(nullptr)}});
     }
     json values = json::array();

@@ -253,22 +253,8 @@ void finish(Layout &l, std::size_t cursor) {
 
 class GemmSolver : public Solver {
 public:
-    GemmSolver(uint32_t id, const char *name) : id_(id), name_(name) {}
-    uint32_t id() const override { return id_; }
-    const char *name() const override { return name_; }
-    int cudnn_algo(Direction d) const override {
-        switch (d) {
-        case Direction::fwd: return DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM;
-        case Direction::bwd_data: return DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0;
-        case Direction::bwd_filter: return DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0;
-        }
-        return -1;
-    }
+    using Solver::Solver;
     std::optional<Impl> onednn_impl(const conv::Problem &, Direction) const override { return std::nullopt; }
-
-protected:
-    uint32_t id_;
-    const char *name_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -367,7 +353,7 @@ public:
     std::size_t workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
 
     double wti(const conv::Problem &p, Direction d, const Machine &m) const override {
-        const double eff = scale(m, name_, kSgemmScale) * gemm_shape(p);
+        const double eff = scale(m, name(), kSgemmScale) * gemm_shape(p);
         const double col_total = static_cast<double>(p.n) * image_bytes(p, Direction::fwd);
         // The matrix of a chunk is written and read back (counted once more at memory
         // bandwidth); the loop that builds it (or folds it back, col2im) runs on one core, as
@@ -384,7 +370,7 @@ public:
 
     void run(const conv::Problem &p, Direction d, const RunArgs &a) const override {
         check_call(*this, p, d, a);
-        const Bufs bf = bufs(name_, a);
+        const Bufs bf = bufs(name(), a);
         const Layout l = layout(p, d);
         const Geometry g(p);
         char *ws = conv::util::align_ptr(a.workspace);
@@ -491,7 +477,7 @@ public:
     std::size_t workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
 
     double wti(const conv::Problem &p, Direction d, const Machine &m) const override {
-        const double eff = scale(m, name_, kSgemmScale) * gemm_shape(p);
+        const double eff = scale(m, name(), kSgemmScale) * gemm_shape(p);
         double calls = kCallSeconds, serial = 0, moved = 0;
         if (d == Direction::bwd_filter) {
             // x and dy packed by one core, written and read back.
@@ -504,7 +490,7 @@ public:
 
     void run(const conv::Problem &p, Direction d, const RunArgs &a) const override {
         check_call(*this, p, d, a);
-        const Bufs bf = bufs(name_, a);
+        const Bufs bf = bufs(name(), a);
         const Layout l = layout(p, d);
         char *ws = l.total ? conv::util::align_ptr(a.workspace) : nullptr;
         char *scratch = ws ? ws + l.scratch : nullptr;
@@ -575,14 +561,18 @@ private:
 
 std::size_t set_gemm_chunk_cap(std::size_t bytes) { return g_chunk_cap.exchange(bytes); }
 
-const Solver &gemm_im2col_solver() {
-    static const GemmIm2col s(8, "gemm.im2col");
+const Solver &make_gemm_im2col(const Entry &e) {
+    static const GemmIm2col s(e);
     return s;
 }
 
-const Solver &gemm_1x1_solver() {
-    static const Gemm1x1 s(9, "gemm.1x1-nchw");
+const Solver &make_gemm_1x1(const Entry &e) {
+    static const Gemm1x1 s(e);
     return s;
 }
+
+const Solver &gemm_im2col_solver() { return *by_id(8); }
+
+const Solver &gemm_1x1_solver() { return *by_id(9); }
 
 } // namespace dnncompat::solver

@@ -8,15 +8,16 @@
 
 namespace dnncompat::solver {
 
-// Id 8, "gemm.im2col": explicit im2col of a chunk of images, then one batched matmul per chunk
-// (2-D, FLOAT, packed NCHW x / y, KCRS w; any stride, pad, dilation and groups). Workspace: the
-// chunk's im2col matrices (at most ~64 MiB, at least one image; bwd-filter also a packed copy
-// of the chunk's dy).
+// Id 8, "gemm.im2col" (the registry's instance): explicit im2col of a chunk of images, then one
+// batched matmul per chunk (2-D, FLOAT, packed NCHW x / y, KCRS w; any stride, pad, dilation and
+// groups). Workspace: the chunk's im2col matrices (at most ~64 MiB, at least one image;
+// bwd-filter also a packed copy of the chunk's dy).
 const Solver &gemm_im2col_solver();
 
-// Id 9, "gemm.1x1-nchw": 1x1 filter, stride 1, no padding: fwd and bwd-data are one batched
-// matmul on the packed NCHW tensors themselves (any spatial rank, FLOAT; no workspace);
-// bwd-filter packs chunks of x and dy (workspace, at most ~64 MiB) and runs one matmul per chunk.
+// Id 9, "gemm.1x1-nchw" (the registry's instance): 1x1 filter, stride 1, no padding: fwd and
+// bwd-data are one batched matmul on the packed NCHW tensors themselves (any spatial rank, FLOAT;
+// no workspace); bwd-filter packs chunks of x and dy (workspace, at most ~64 MiB) and runs one
+// matmul per chunk.
 const Solver &gemm_1x1_solver();
 
 // The largest workspace chunk (bytes) both solvers use; 0 restores the default (64 MiB).

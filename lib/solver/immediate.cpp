@@ -44,11 +44,17 @@ std::vector<uint32_t> disabled_solvers() {
         start = comma + 1;
         if (name.empty()) continue;
         const Solver *hit = nullptr;
+        const Entry *row = find_entry(table(), name);
         for (const Solver *s : all())
             if (name == s->name() || name == std::to_string(s->id())) hit = s;
+        for (const Entry &e : table())
+            if (name == std::to_string(e.id)) row = &e;
         if (hit != nullptr)
             ids.push_back(hit->id());
-        else if (warned.insert(name).second)
+        else if (row != nullptr && warned.insert(name).second)
+            log::message(log::Level::warning,
+                         fmt::format("DNNCOMPAT_DISABLE_SOLVERS: '{}': {} (ignored)", name, missing_reason(row->id)));
+        else if (row == nullptr && warned.insert(name).second)
             log::message(log::Level::warning,
                          fmt::format("DNNCOMPAT_DISABLE_SOLVERS: no solver named '{}' (ignored)", name));
     }

@@ -84,36 +84,36 @@ Selected for_algo(const conv::Problem &p, Direction d, int algo) {
     return order.front();
 }
 
-const char *substitution_row(Direction d, int algo) {
+diag::Code substitution_row(Direction d, int algo) {
     switch (d) {
     case Direction::fwd:
         switch (algo) {
-        case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT: return "DNNC-CONV-FWD-ALGO-FFT";
-        case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING: return "DNNC-CONV-FWD-ALGO-FFT_TILING";
-        case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD: return "DNNC-CONV-FWD-ALGO-WINOGRAD-FALLBACK";
-        case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: return "DNNC-CONV-FWD-ALGO-WINOGRAD_NONFUSED-FALLBACK";
-        case DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM: return "DNNC-CONV-FWD-ALGO-GEMM-FALLBACK";
-        default: return "DNNC-CONV-FWD-ALGO-SUBSTITUTED"; // IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, DIRECT
+        case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT: return diag::code::conv_fwd_algo_fft;
+        case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING: return diag::code::conv_fwd_algo_fft_tiling;
+        case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD: return diag::code::conv_fwd_algo_winograd_fallback;
+        case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: return diag::code::conv_fwd_algo_winograd_nonfused_fallback;
+        case DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM: return diag::code::conv_fwd_algo_gemm_fallback;
+        default: return diag::code::conv_fwd_algo_substituted; // IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, DIRECT
         }
     case Direction::bwd_data:
         switch (algo) {
-        case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT: return "DNNC-CONV-BWD-DATA-ALGO-FFT";
-        case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING: return "DNNC-CONV-BWD-DATA-ALGO-FFT_TILING";
-        case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD: return "DNNC-CONV-BWD-DATA-ALGO-WINOGRAD-FALLBACK";
+        case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT: return diag::code::conv_bwd_data_algo_fft;
+        case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING: return diag::code::conv_bwd_data_algo_fft_tiling;
+        case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD: return diag::code::conv_bwd_data_algo_winograd_fallback;
         case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED:
-            return "DNNC-CONV-BWD-DATA-ALGO-WINOGRAD_NONFUSED-FALLBACK";
-        default: return "DNNC-CONV-BWD-DATA-ALGO-SUBSTITUTED"; // ALGO_0 / ALGO_1
+            return diag::code::conv_bwd_data_algo_winograd_nonfused_fallback;
+        default: return diag::code::conv_bwd_data_algo_substituted; // ALGO_0 / ALGO_1
         }
     case Direction::bwd_filter:
         switch (algo) {
-        case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT: return "DNNC-CONV-BWD-FILTER-ALGO-FFT";
-        case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING: return "DNNC-CONV-BWD-FILTER-ALGO-FFT_TILING";
+        case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT: return diag::code::conv_bwd_filter_algo_fft;
+        case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING: return diag::code::conv_bwd_filter_algo_fft_tiling;
         case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED:
-            return "DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD_NONFUSED-FALLBACK";
-        default: return "DNNC-CONV-BWD-FILTER-ALGO-SUBSTITUTED"; // ALGO_0 / ALGO_1 / ALGO_3
+            return diag::code::conv_bwd_filter_algo_winograd_nonfused_fallback;
+        default: return diag::code::conv_bwd_filter_algo_substituted; // ALGO_0 / ALGO_1 / ALGO_3
         }
     }
-    return "";
+    return {};
 }
 
 } // namespace dnncompat::solver

@@ -7,6 +7,7 @@
 // queries (Get*_v7) list algorithms in the order of the solvers that run them.
 #pragma once
 
+#include "core/diag_codes.hpp"
 #include "solver/solver.hpp"
 
 #include <vector>
@@ -39,6 +40,6 @@ Selected for_algo(const conv::Problem &p, Direction d, int algo);
 // The support-catalogue row the library emits when cuDNN algorithm `algo` (direction d) runs on
 // a solver that does not serve it (for_algo(...).own == false): the FFT rows (no solver stands
 // for FFT), the Winograd and GEMM "-FALLBACK" rows, else the direction's "-SUBSTITUTED" row.
-const char *substitution_row(Direction d, int algo);
+diag::Code substitution_row(Direction d, int algo);
 
 } // namespace dnncompat::solver

@@ -7,11 +7,14 @@
 // (-2) when no model covers the problem. Immediate mode ranks applicable solvers by WTI.
 //
 // Ids are stable and append-only: a retired solver keeps its id, a new solver takes the next
-// one, so perf-db and find-db entries never change meaning.
+// one, so perf-db and find-db entries never change meaning. A solver's id, name, algorithms and
+// notes come from its row of the registry table (solver/registry.hpp).
 #pragma once
 
 #include "problem/problem.hpp"
 #include "solver/machine.hpp"
+#include "solver/notes.hpp"
+#include "solver/registry.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -61,14 +64,27 @@ struct Applicability {
 
 class Solver {
 public:
+    // A solver is built from its registry row (registry.hpp), which outlives it.
+    explicit Solver(const Entry &e) : entry_(&e) {}
     virtual ~Solver() = default;
-    // Stable, append-only identifier (perf-db and find-db keys).
-    virtual uint32_t id() const = 0;
+    Solver(const Solver &) = delete;
+    Solver &operator=(const Solver &) = delete;
+
+    // Stable, append-only identifier (perf-db and find-db keys; the engine's global index).
+    uint32_t id() const { return entry_->id; }
     // Short stable name, e.g. "onednn.jit-direct".
-    virtual const char *name() const = 0;
+    const char *name() const { return entry_->name; }
     // The cuDNN algorithm enum value this solver stands for in direction d
-    // (cudnnConvolutionFwdAlgo_t, cudnnConvolutionBwdDataAlgo_t or cudnnConvolutionBwdFilterAlgo_t).
-    virtual int cudnn_algo(Direction d) const = 0;
+    // (cudnnConvolutionFwdAlgo_t, cudnnConvolutionBwdDataAlgo_t or cudnnConvolutionBwdFilterAlgo_t);
+    // -1 when it does not run d.
+    int cudnn_algo(Direction d) const { return entry_->algo[static_cast<int>(d)]; }
+    // The solver's registry row.
+    const Entry &entry() const { return *entry_; }
+    // cuDNN 9's numerical notes of running p in direction d: the row's, plus what depends on the
+    // implementation that runs p (the Winograd tile). Only when applicable; total.
+    virtual NumericalNotes numerical_notes(const conv::Problem &, Direction) const { return entry_->numerical; }
+    // cuDNN 9's behaviour notes (the row's).
+    BehaviorNotes behavior_notes() const { return entry_->behavior; }
     // Whether the solver runs p in direction d on this machine; total: never throws.
     virtual Applicability applicable(const conv::Problem &p, Direction d) const = 0;
     // Workspace (bytes) run() needs, at any alignment (e.g. oneDNN scratchpad plus layout copies,
@@ -86,11 +102,16 @@ public:
     // The oneDNN implementation the solver runs for p in direction d, if it is a oneDNN solver
     // and applies.
     virtual std::optional<Impl> onednn_impl(const conv::Problem &p, Direction d) const = 0;
+
+private:
+    const Entry *entry_;
 };
 
-// Every solver, in id order. The list only grows.
+// Every live solver (the registry's rows less its tombstones), in id order. The registry table
+// is checked on the first call (registry.hpp: a broken table aborts).
 const std::vector<const Solver *> &all();
-// The solver with this id, or nullptr.
+// The live solver with this id, or nullptr (a retired id, or one never given out:
+// missing_reason(id) says which).
 const Solver *by_id(uint32_t id);
 
 // The distinct oneDNN implementations for p in direction d (on the caller's layouts first, then

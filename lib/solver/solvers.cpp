@@ -1,4 +1,5 @@
-// The solver list and their WTI models.
+// The oneDNN-backed solvers and their WTI models (their ids, names and algorithms: the registry
+// table, registry.cpp).
 //
 // Model (per call): time = FLOP / (peak x efficiency) + bytes moved / bandwidth, and
 // WTI = (FLOP / peak) / time. "Bytes moved" counts x, w and y once, the layout copies a solver
@@ -11,7 +12,6 @@
 
 #include "problem/onednn_util.hpp"
 #include "core/error.hpp"
-#include "solver/gemm_solvers.hpp"
 #include "solver/model.hpp"
 #include "solver/onednn_impls.hpp"
 
@@ -125,13 +125,8 @@ constexpr double kRelayoutCost = 6.0;
 // A solver backed by oneDNN implementations whose names match a family.
 class OnednnSolver : public Solver {
 public:
-    OnednnSolver(uint32_t id, const char *name, const char *family, bool winograd, int fwd, int bwd_d,
-                 int bwd_w)
-        : id_(id), name_(name), family_(family), winograd_(winograd), algo_{fwd, bwd_d, bwd_w} {}
-
-    uint32_t id() const override { return id_; }
-    const char *name() const override { return name_; }
-    int cudnn_algo(Direction d) const override { return algo_[static_cast<int>(d)]; }
+    OnednnSolver(const Entry &e, const char *family, bool winograd)
+        : Solver(e), family_(family), winograd_(winograd) {}
 
     // The best implementation of the family: on the caller's layout when there is one, else
     // the first in oneDNN's order (highest ISA first).
@@ -148,7 +143,7 @@ public:
     }
 
     Applicability applicable(const conv::Problem &p, Direction d) const override {
-        if (algo_[static_cast<int>(d)] < 0) return {false, "no such direction for this solver"};
+        if (cudnn_algo(d) < 0) return {false, "no such direction for this solver"};
         if (p.integer())
             return {false, "integer data runs on dnncompat's exact INT8 path, not on the FP32 solvers"};
         if (!pick(p, d))
@@ -197,39 +192,36 @@ protected:
     // channels' factor) x the direction's factor; effective_flop is what the kernel computes.
     double vectorised(const conv::Problem &p, Direction d, const Machine &m, double builtin, double red,
                       double effective_flop, double bytes) const {
-        const double eff = scale(m, name_, builtin) * fill(roles(p, d).out_ch, lanes(m)) * red * direction_factor(d);
+        const double eff = scale(m, name(), builtin) * fill(roles(p, d).out_ch, lanes(m)) * red * direction_factor(d);
         return wti_from(p, m, eff, effective_flop, bytes);
     }
 
-    uint32_t id_;
-    const char *name_;
     const char *family_;
     bool winograd_;
-    int algo_[3];
 };
 
 void OnednnSolver::run(const conv::Problem &p, Direction d, const RunArgs &a) const {
     const Applicability ok = applicable(p, d);
     if (!(ok.ok))
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name_, direction_name(d),
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name(), direction_name(d),
              p.key(), ok.reason);
     check(p.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED,
           "solver {} runs FLOAT data only (HALF and BFLOAT16 problems go through lib/conv's FP32 copies)",
-          name_);
+          name());
     check(a.alpha == 1.0f && a.beta == 0.0f, DNNCOMPAT_STATUS_NOT_SUPPORTED,
-          "solver {} takes alpha = 1, beta = 0 only (got alpha {}, beta {}): blending is lib/conv's", name_,
+          "solver {} takes alpha = 1, beta = 0 only (got alpha {}, beta {}): blending is lib/conv's", name(),
           a.alpha, a.beta);
-    check(a.x && a.w && a.y, DNNCOMPAT_STATUS_BAD_PARAM, "solver {}: x, w and y must not be null", name_);
+    check(a.x && a.w && a.y, DNNCOMPAT_STATUS_BAD_PARAM, "solver {}: x, w and y must not be null", name());
     const std::size_t need = workspace(p, d);
     if (!(a.workspace_size >= need))
         fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "solver {} needs {} bytes of workspace for {} {}, got {}", name_, need, direction_name(d), p.key(),
+             "solver {} needs {} bytes of workspace for {} {}, got {}", name(), need, direction_name(d), p.key(),
              a.workspace_size);
     const auto prep = prepared(p, d, *pick(p, d));
     const Prepared &pr = *prep;
     if (!(pr.bytes <= a.workspace_size && (pr.bytes == 0 || a.workspace != nullptr)))
         fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "solver {} needs a workspace of {} bytes for {} {}, got {} at {}", name_, pr.bytes, direction_name(d),
+             "solver {} needs a workspace of {} bytes for {} {}, got {} at {}", name(), pr.bytes, direction_name(d),
              p.key(), a.workspace_size, a.workspace);
 
     using namespace conv::util;
@@ -299,7 +291,7 @@ public:
 
 protected:
     double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
-        const double eff = scale(m, name_, 0.5) * fill(p.groups, lanes(m)) * direction_factor(d);
+        const double eff = scale(m, name(), 0.5) * fill(p.groups, lanes(m)) * direction_factor(d);
         return wti_from(p, m, eff, flop(p), bytes);
     }
 };
@@ -326,6 +318,14 @@ public:
 
 protected:
     bool matches(const std::string &) const override { return true; }
+    // F(4x4, 3x3) is cuDNN's WINOGRAD_TILE_4x4; oneDNN's other Winograd kernel, jit_fp32_wino_2x3
+    // (F(2x2, 3x3)), has no cuDNN tile note.
+    NumericalNotes numerical_notes(const conv::Problem &p, Direction d) const override {
+        NumericalNotes n = entry().numerical;
+        const std::optional<Impl> i = pick(p, d);
+        if (i && i->name.find("wino_4x3") != std::string::npos) n = n.with(NumericalNote::winograd_tile_4x4);
+        return n;
+    }
     double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
         const double transform = 2.0 * (36.0 / 9.0) * bytes_of(p, w_elems(p)) +
                                  2.0 * (36.0 / 16.0) * (bytes_of(p, x_elems(p)) + bytes_of(p, y_elems(p)));
@@ -343,7 +343,7 @@ protected:
     bool matches(const std::string &impl) const override { return impl.find("gemm") != std::string::npos; }
     bool limit_32bit() const override { return false; }
     double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
-        const double eff = scale(m, name_, 0.75) * gemm_shape(p) * direction_factor(d);
+        const double eff = scale(m, name(), 0.75) * gemm_shape(p) * direction_factor(d);
         bool im2col = false;
         for (int i = 0; i < p.nsp; ++i)
             im2col = im2col || p.filt[i] != 1 || p.stride[i] != 1 || p.pad_l[i] != 0 || p.pad_r[i] != 0;
@@ -361,50 +361,40 @@ public:
 protected:
     bool limit_32bit() const override { return false; }
     double model(const conv::Problem &p, Direction, const Machine &m, double bytes) const override {
-        return wti_from(p, m, scale(m, name_, 0.02), flop(p), bytes);
+        return wti_from(p, m, scale(m, name(), 0.02), flop(p), bytes);
     }
 };
 
-constexpr int kNone = -1;
-
 } // namespace
 
-const std::vector<const Solver *> &all() {
-    // Ids are append-only: never renumber, never reuse.
-    static const JitDirect jit_direct(1, "onednn.jit-direct", "jit:", false,
-                                      DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
-                                      DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1,
-                                      DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1);
-    static const Jit1x1 jit_1x1(2, "onednn.jit-1x1", "jit_1x1:", false,
-                                DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
-                                DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1, DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1);
-    static const JitDepthwise jit_dw(3, "onednn.jit-depthwise", "jit_dw:", false,
-                                     DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
-                                     DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1,
-                                     DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1);
-    static const Brgemm brgemm(4, "onednn.brgemm", "brg", false,
-                               DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
-                               DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1, DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1);
-    static const Winograd winograd(5, "onednn.winograd", "wino", true,
-                                   DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED,
-                                   DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED,
-                                   DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED);
-    static const OnednnGemm gemm(6, "onednn.gemm", "gemm", false, DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM,
-                                 DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0, DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0);
-    static const Reference reference(7, "onednn.reference", "ref:", false,
-                                     DNNCOMPAT_CONVOLUTION_FWD_ALGO_DIRECT, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0,
-                                     DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0);
-    (void)kNone;
-    static const std::vector<const Solver *> list{&jit_direct, &jit_1x1, &jit_dw,    &brgemm,
-                                                  &winograd,   &gemm,    &reference, &gemm_im2col_solver(),
-                                                  &gemm_1x1_solver()};
-    return list;
+// The solvers' factories (registry.hpp): one instance each, built from its registry row.
+const Solver &make_onednn_jit_direct(const Entry &e) {
+    static const JitDirect s(e, "jit:", false);
+    return s;
 }
-
-const Solver *by_id(uint32_t id) {
-    for (const Solver *s : all())
-        if (s->id() == id) return s;
-    return nullptr;
+const Solver &make_onednn_jit_1x1(const Entry &e) {
+    static const Jit1x1 s(e, "jit_1x1:", false);
+    return s;
+}
+const Solver &make_onednn_jit_depthwise(const Entry &e) {
+    static const JitDepthwise s(e, "jit_dw:", false);
+    return s;
+}
+const Solver &make_onednn_brgemm(const Entry &e) {
+    static const Brgemm s(e, "brg", false);
+    return s;
+}
+const Solver &make_onednn_winograd(const Entry &e) {
+    static const Winograd s(e, "wino", true);
+    return s;
+}
+const Solver &make_onednn_gemm(const Entry &e) {
+    static const OnednnGemm s(e, "gemm", false);
+    return s;
+}
+const Solver &make_onednn_reference(const Entry &e) {
+    static const Reference s(e, "ref:", false);
+    return s;
 }
 
 std::vector<Impl> implementations(const conv::Problem &p, Direction d) {

@@ -233,7 +233,7 @@ std::string reduce_tensor(dnncompatContext &h, const dnncompatReduceTensorStruct
     void *pre = tmp, *red = tmp + a_bytes;
 
     if (need_idx > 0) {
-        diag::emit("DNNC-TENSOROPS-REDUCE-INDICES", api);
+        diag::emit(diag::code::tensorops_reduce_indices, api);
         reduce_with_indices(r, ad, static_cast<const float *>(a), cd.dims, static_cast<float *>(red),
                             static_cast<uint32_t *>(indices));
         blend(h, cd.dims, packed_c, red, cd.dims, cd.strides, c, alpha, beta);

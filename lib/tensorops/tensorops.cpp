@@ -282,8 +282,8 @@ void transform_dest(const dnncompatTensorTransformStruct &t, const dnncompatTens
     check(t.nb_dims == sd.dims.size(), BAD, "transformDesc has {} dims but srcDesc has {}", t.nb_dims,
           sd.dims.size());
     for (auto f : t.fold)
-        if (f != 1) diag::unsupported("DNNC-TENSOROPS-TRANSFORM-FOLD", api);
-    if (t.dest_format == DNNCOMPAT_TENSOR_NCHW_VECT_C) diag::unsupported("DNNC-FORMAT-NCHW_VECT_C", api);
+        if (f != 1) diag::unsupported(diag::code::tensorops_transform_fold, api);
+    if (t.dest_format == DNNCOMPAT_TENSOR_NCHW_VECT_C) diag::unsupported(diag::code::format_nchw_vect_c, api);
     dims_t dims = sd.dims;
     for (std::size_t i = 0; i < dims.size(); ++i) // in 64 bits: two INT_MAX pads must not overflow
         dims[i] += int64_t{t.pad_before[i]} + t.pad_after[i];

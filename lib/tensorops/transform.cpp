@@ -60,8 +60,8 @@ dt onednn_type(const dnncompatTensorStruct &t, const char *what, const char *api
                  "vectorised types in NCHW_VECT_C only",
                  what, data_type_name(t.dtype), api);
         return t.dtype == DNNCOMPAT_DATA_UINT8x4 ? dt::u8 : dt::s8;
-    case DNNCOMPAT_DATA_DOUBLE: diag::unsupported("DNNC-DTYPE-DOUBLE", api);
-    default: diag::unsupported("DNNC-DTYPE-OTHER", api, data_type_name(t.dtype));
+    case DNNCOMPAT_DATA_DOUBLE: diag::unsupported(diag::code::dtype_double, api);
+    default: diag::unsupported(diag::code::dtype_other, api, data_type_name(t.dtype));
     }
 }
 
@@ -184,7 +184,7 @@ void transform_tensor_ex(dnncompatContext &h, const dnncompatTensorTransformStru
           sd.dims.size());
     check_same_rank(sd, "srcDesc", dd, "destDesc");
     for (auto f : t.fold)
-        if (f != 1) diag::unsupported("DNNC-TENSOROPS-TRANSFORM-FOLD", api);
+        if (f != 1) diag::unsupported(diag::code::tensorops_transform_fold, api);
     bool padded = false;
     for (std::size_t i = 0; i < sd.dims.size(); ++i) {
         const int64_t want = sd.dims[i] + t.pad_before[i] + t.pad_after[i];

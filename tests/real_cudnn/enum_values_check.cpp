@@ -1,7 +1,10 @@
 // Compiles only when every dnncompat enum value, status code and limit equals the real cuDNN 9
-// header's (the CUDA toolkit's cudnn.h). Built by tests/CMakeLists.txt when that header exists.
+// header's (the CUDA toolkit's cudnn.h), and the solvers' engine notes (lib/solver/notes.hpp)
+// equal cudnn_graph.h's. Built by tests/CMakeLists.txt when that header exists.
 #include <cudnn.h>
 #include <dnncompat/dnncompat.h>
+
+#include "solver/notes.hpp"
 
 #include <cstdio>
 
@@ -274,6 +277,26 @@ DC_SAME(CUDNN_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES, DNNCOMPAT_SCALAR_SIZE_T_WOR
 DC_SAME(CUDNN_SCALAR_INT64_T_BN_ACCUMULATION_COUNT, DNNCOMPAT_SCALAR_INT64_T_BN_ACCUMULATION_COUNT);
 DC_SAME(CUDNN_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR, DNNCOMPAT_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR);
 DC_SAME(CUDNN_SCALAR_DOUBLE_BN_EPSILON, DNNCOMPAT_SCALAR_DOUBLE_BN_EPSILON);
+
+using dnncompat::solver::BehaviorNote;
+using dnncompat::solver::NumericalNote;
+DC_SAME(CUDNN_NUMERICAL_NOTE_TENSOR_CORE, NumericalNote::tensor_core);
+DC_SAME(CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS, NumericalNote::down_convert_inputs);
+DC_SAME(CUDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION, NumericalNote::reduced_precision_reduction);
+DC_SAME(CUDNN_NUMERICAL_NOTE_FFT, NumericalNote::fft);
+DC_SAME(CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC, NumericalNote::nondeterministic);
+DC_SAME(CUDNN_NUMERICAL_NOTE_WINOGRAD, NumericalNote::winograd);
+DC_SAME(CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_4x4, NumericalNote::winograd_tile_4x4);
+DC_SAME(CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_6x6, NumericalNote::winograd_tile_6x6);
+DC_SAME(CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13, NumericalNote::winograd_tile_13x13);
+DC_SAME(CUDNN_NUMERICAL_NOTE_STRICT_NAN_PROP, NumericalNote::strict_nan_prop);
+DC_SAME(CUDNN_NUMERICAL_NOTE_TYPE_COUNT, dnncompat::solver::kNumericalNoteCount);
+DC_SAME(CUDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION, BehaviorNote::runtime_compilation);
+DC_SAME(CUDNN_BEHAVIOR_NOTE_REQUIRES_FILTER_INT8x32_REORDER, BehaviorNote::requires_filter_int8x32_reorder);
+DC_SAME(CUDNN_BEHAVIOR_NOTE_REQUIRES_BIAS_INT8x32_REORDER, BehaviorNote::requires_bias_int8x32_reorder);
+DC_SAME(CUDNN_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API, BehaviorNote::supports_cuda_graph_native_api);
+DC_SAME(CUDNN_BEHAVIOR_NOTE_CUBLASLT_DEPENDENCY, BehaviorNote::cublaslt_dependency);
+DC_SAME(CUDNN_BEHAVIOR_NOTE_TYPE_COUNT, dnncompat::solver::kBehaviorNoteCount);
 // clang-format on
 
 int main() {

@@ -76,6 +76,19 @@ TEST(SelectReport, ConvModeInEveryDirectionFollowsTheSchema) {
         // --explain lists every solver left out, the ones without this direction included.
         EXPECT_EQ(dirs[k]["excluded"].size(), ranking.excluded.size());
         for (const json &c : dirs[k]["ranked"]) EXPECT_FALSE(c.contains("measured_ms")) << c.dump();
+        // Each candidate carries its solver's cuDNN 9 notes for this problem.
+        for (std::size_t i = 0; i < ranking.ranked.size(); ++i) {
+            const sv::Solver &s = *ranking.ranked[i].solver;
+            const json &c = dirs[k]["ranked"][i];
+            EXPECT_EQ(c["numerical_notes"].get<std::vector<std::string>>(), sv::note_names(s.numerical_notes(p, want[k])))
+                << c.dump();
+            EXPECT_EQ(c["behavior_notes"].get<std::vector<std::string>>(), sv::note_names(s.behavior_notes()))
+                << c.dump();
+            if (std::string(s.name()) == "onednn.winograd") {
+                const auto notes = c["numerical_notes"].get<std::vector<std::string>>();
+                EXPECT_NE(std::find(notes.begin(), notes.end(), "CUDNN_NUMERICAL_NOTE_WINOGRAD"), notes.end());
+            }
+        }
         EXPECT_FALSE(dirs[k].contains("regret"));
     }
 }

@@ -141,7 +141,7 @@ void replay_call(const json &call, std::size_t i, State &state, CallRecord &r) {
             r.error = "dnncompat-replay has no handler for this API (the library provides it)";
             return;
         }
-        const support::Row &why = row != nullptr ? *row : support::row("DNNC-FN-UNKNOWN");
+        const support::Row &why = row != nullptr ? *row : support::row(dnncompat::diag::code::fn_unknown);
         r.error = why.instead;
         diag::Diagnostic d;
         d.code = why.code;

@@ -62,7 +62,19 @@ json machine_json(const solver::Machine &m) {
             {"model", m.source}};
 }
 
-json candidate_json(std::size_t i, const solver::Candidate &c, solver::Direction d, const Timings *timings) {
+std::string notes_text(const solver::Solver &s, const conv::Problem &p, solver::Direction d) {
+    std::string r;
+    auto add = [&r](const std::string &name, const char *prefix) {
+        if (!r.empty()) r += ',';
+        r += name.rfind(prefix, 0) == 0 ? name.substr(std::string(prefix).size()) : name;
+    };
+    for (const std::string &n : solver::note_names(s.numerical_notes(p, d))) add(n, "CUDNN_NUMERICAL_NOTE_");
+    for (const std::string &n : solver::note_names(s.behavior_notes())) add(n, "CUDNN_BEHAVIOR_NOTE_");
+    return r.empty() ? "-" : r;
+}
+
+json candidate_json(std::size_t i, const solver::Candidate &c, const conv::Problem &p, solver::Direction d,
+                    const Timings *timings) {
     json e;
     e["rank"] = i + 1;
     e["solver"] = c.solver->name();
@@ -72,6 +84,8 @@ json candidate_json(std::size_t i, const solver::Candidate &c, solver::Direction
     e["wti"] = c.wti;
     e["est_ms"] = c.est_ms;
     e["workspace_bytes"] = c.workspace;
+    e["numerical_notes"] = solver::note_names(c.solver->numerical_notes(p, d));
+    e["behavior_notes"] = solver::note_names(c.solver->behavior_notes());
     if (timings) {
         e["measured_ms"] = timings->ms[i] < 0 ? json(nullptr) : json(timings->ms[i]);
         if (!timings->errors[i].empty()) e["error"] = timings->errors[i];

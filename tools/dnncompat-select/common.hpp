@@ -41,10 +41,17 @@ json report_head(const char *mode);
 // The machine model the ranking used: signature, peak GFLOP/s, bandwidth GB/s, model source.
 json machine_json(const solver::Machine &m);
 
-// One ranked solver: rank (1 = the choice), solver, solver_id, impl, cudnn_algo, wti, est_ms,
-// workspace_bytes; with timings (--measure) also measured_ms (null when not timed) and the error
-// when timing failed. i is the candidate's index in the ranking.
-json candidate_json(std::size_t i, const solver::Candidate &c, solver::Direction d, const Timings *timings);
+// One ranked solver of p in direction d: rank (1 = the choice), solver, solver_id, impl,
+// cudnn_algo, wti, est_ms, workspace_bytes, numerical_notes and behavior_notes (cuDNN 9's names);
+// with timings (--measure) also measured_ms (null when not timed) and the error when timing failed.
+// i is the candidate's index in the ranking.
+json candidate_json(std::size_t i, const solver::Candidate &c, const conv::Problem &p, solver::Direction d,
+                    const Timings *timings);
+
+// The cuDNN 9 notes of solver s running p in direction d, short, for the text report: the
+// numerical then the behaviour notes without their CUDNN_*_NOTE_ prefix, comma-separated
+// ("WINOGRAD,WINOGRAD_TILE_4x4,RUNTIME_COMPILATION"); "-" when there are none.
+std::string notes_text(const solver::Solver &s, const conv::Problem &p, solver::Direction d);
 
 // Where the text report goes: standard output, or standard error when the JSON report takes
 // standard output (--json -), so that what comes out there is one JSON document.

@@ -57,16 +57,16 @@ json rank_direction(const conv::Problem &p, solver::Direction d, const Options &
     std::optional<select::Timings> timed;
     if (o.measure) timed = select::time_ranked(p, d, r, o.runs);
     const std::vector<double> measured = timed ? timed->ms : std::vector<double>(r.ranked.size(), -1.0);
-    fmt::print(out, "  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>14}{}\n", "rank", "solver", "oneDNN impl",
-               "cuDNN algorithm", "WTI", "est. ms", "workspace B", o.measure ? "   meas. ms" : "");
+    fmt::print(out, "  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>14}{}  {}\n", "rank", "solver", "oneDNN impl",
+               "cuDNN algorithm", "WTI", "est. ms", "workspace B", o.measure ? "   meas. ms" : "", "notes");
     json ranked = json::array();
     for (std::size_t i = 0; i < r.ranked.size(); ++i) {
         const auto &c = r.ranked[i];
         const std::string algo = select::cudnn_algo_name(d, c.solver->cudnn_algo(d));
-        fmt::print(out, "  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>14}{}\n", i + 1, c.solver->name(), c.impl, algo,
-                   wti_str(c.wti), ms_str(c.est_ms), c.workspace,
-                   o.measure ? fmt::format(" {:>10}", ms_str(measured[i])) : "");
-        ranked.push_back(select::candidate_json(i, c, d, timed ? &*timed : nullptr));
+        fmt::print(out, "  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>14}{}  {}\n", i + 1, c.solver->name(), c.impl,
+                   algo, wti_str(c.wti), ms_str(c.est_ms), c.workspace,
+                   o.measure ? fmt::format(" {:>10}", ms_str(measured[i])) : "", select::notes_text(*c.solver, p, d));
+        ranked.push_back(select::candidate_json(i, c, p, d, timed ? &*timed : nullptr));
     }
     json excluded = json::array();
     for (const auto &c : r.excluded) {

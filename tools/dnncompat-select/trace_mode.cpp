@@ -51,10 +51,10 @@ json rank_one(const conv::Problem &p, solver::Direction d, const TraceOptions &o
     for (std::size_t i = 0; i < r.ranked.size() && i < kTop; ++i) {
         const auto &c = r.ranked[i];
         const std::string algo = cudnn_algo_name(d, c.solver->cudnn_algo(d));
-        fmt::print(out, "  {:<10} {:>2}  {:<22} {:>8} {:>10}{}  {}\n", i == 0 ? solver::direction_name(d) : "", i + 1,
-                   c.solver->name(), wti_str(c.wti), ms_str(c.est_ms),
-                   o.measure ? fmt::format(" {:>10}", ms_str(measured[i])) : "", algo);
-        ranked.push_back(candidate_json(i, c, d, timed ? &*timed : nullptr));
+        fmt::print(out, "  {:<10} {:>2}  {:<22} {:>8} {:>10}{}  {:<48}  {}\n", i == 0 ? solver::direction_name(d) : "",
+                   i + 1, c.solver->name(), wti_str(c.wti), ms_str(c.est_ms),
+                   o.measure ? fmt::format(" {:>10}", ms_str(measured[i])) : "", algo, notes_text(*c.solver, p, d));
+        ranked.push_back(candidate_json(i, c, p, d, timed ? &*timed : nullptr));
     }
     j["ranked"] = ranked;
     j["applicable"] = r.ranked.size();
@@ -120,8 +120,8 @@ int run_trace(const TraceOptions &o) {
         const std::string canon = solver::canonical(l.problem);
         fmt::print(out, "\nlayer {}/{}: {} ({} call{}, {:.3f} GFLOP)\n", i + 1, layers.layers.size(), canon, l.calls,
                    l.calls == 1 ? "" : "s", l.problem.flops() / 1e9);
-        fmt::print(out, "  {:<10} {:>2}  {:<22} {:>8} {:>10}{}  {}\n", "dir", "#", "solver", "WTI", "est. ms",
-                   o.measure ? fmt::format(" {:>10}", "meas. ms") : "", "cuDNN algorithm");
+        fmt::print(out, "  {:<10} {:>2}  {:<22} {:>8} {:>10}{}  {:<48}  {}\n", "dir", "#", "solver", "WTI", "est. ms",
+                   o.measure ? fmt::format(" {:>10}", "meas. ms") : "", "cuDNN algorithm", "notes");
         json e;
         e["layer"] = i + 1;
         e["problem"] = canon;
