@@ -9,7 +9,8 @@ build=${1:-$here/build}
 packages=(cmake g++ make pkg-config libdnnl-dev ocl-icd-opencl-dev libcli11-dev nlohmann-json3-dev
           libfmt-dev libgtest-dev libbenchmark-dev liblzma-dev zlib1g-dev xz-utils
           chromium chromium-driver
-          clang libclang-rt-14-dev llvm-14 valgrind)  # sanitizers, libFuzzer, llvm-symbolizer, memcheck
+          clang libclang-rt-14-dev llvm-14 valgrind  # sanitizers, libFuzzer, llvm-symbolizer, memcheck
+          clang-format)  # scripts/format.sh, the format check
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then
