@@ -22,6 +22,12 @@
 extern "C" {
 #endif
 
+/* Every declaration below is part of libdnncompat.so's interface: visible even when the library
+ * is compiled with -fvisibility=hidden (as it is), which keeps all else inside. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* Version of the cuDNN API this header mirrors. */
 #define DNNCOMPAT_CUDNN_MAJOR 9
 #define DNNCOMPAT_CUDNN_MINOR 19
@@ -1571,6 +1577,10 @@ dnncompatStatus_t dnncompatGetWeightCacheMode(dnncompatHandle_t handle, dnncompa
  * filter), so that the next call transforms w again; what CONSTANT mode needs after w changes.
  * Nothing held for w is not an error. BAD_PARAM for a null or invalid handle. */
 dnncompatStatus_t dnncompatInvalidateWeights(dnncompatHandle_t handle, const void *w);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
