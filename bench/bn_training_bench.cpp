@@ -63,11 +63,11 @@ struct Pair {
         const dnnl::memory::desc vd({kC}, dnnl::memory::data_type::f32, tag::a);
         dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_training, md, 1e-5f,
                                                   dnnl::normalization_flags::use_scale |
-                                                          dnnl::normalization_flags::use_shift);
+                                                      dnnl::normalization_flags::use_shift);
         bn = dnnl::batch_normalization_forward(dnnl::batch_normalization_forward::primitive_desc(d, eng));
-        mems = {dnnl::memory(md, eng, x.data()),       dnnl::memory(md, eng, y.data()),
-                dnnl::memory(vd, eng, mean.data()),    dnnl::memory(vd, eng, var.data()),
-                dnnl::memory(vd, eng, scale.data()),   dnnl::memory(vd, eng, bias.data())};
+        mems = {dnnl::memory(md, eng, x.data()),     dnnl::memory(md, eng, y.data()),
+                dnnl::memory(vd, eng, mean.data()),  dnnl::memory(vd, eng, var.data()),
+                dnnl::memory(vd, eng, scale.data()), dnnl::memory(vd, eng, bias.data())};
     }
     ~Pair() {
         dnncompatDestroyTensorDescriptor(xd);
@@ -76,14 +76,17 @@ struct Pair {
     }
     void compat() {
         const float one = 1.0f, zero = 0.0f;
-        check(dnncompatBatchNormalizationForwardTraining(h, DNNCOMPAT_BATCHNORM_SPATIAL, &one, &zero, xd, x.data(),
-                                                         xd, y.data(), pd, scale.data(), bias.data(), 0.1,
-                                                         rmean.data(), rvar.data(), 1e-5, smean.data(),
-                                                         sinv.data()));
+        check(dnncompatBatchNormalizationForwardTraining(h, DNNCOMPAT_BATCHNORM_SPATIAL, &one, &zero, xd, x.data(), xd,
+                                                         y.data(), pd, scale.data(), bias.data(), 0.1, rmean.data(),
+                                                         rvar.data(), 1e-5, smean.data(), sinv.data()));
     }
     void direct() {
-        bn.execute(strm, {{DNNL_ARG_SRC, mems[0]}, {DNNL_ARG_DST, mems[1]}, {DNNL_ARG_MEAN, mems[2]},
-                          {DNNL_ARG_VARIANCE, mems[3]}, {DNNL_ARG_SCALE, mems[4]}, {DNNL_ARG_SHIFT, mems[5]}});
+        bn.execute(strm, {{DNNL_ARG_SRC, mems[0]},
+                          {DNNL_ARG_DST, mems[1]},
+                          {DNNL_ARG_MEAN, mems[2]},
+                          {DNNL_ARG_VARIANCE, mems[3]},
+                          {DNNL_ARG_SCALE, mems[4]},
+                          {DNNL_ARG_SHIFT, mems[5]}});
         strm.wait();
     }
 };

@@ -40,8 +40,8 @@ struct Layer {
 };
 
 const Layer kLayers[] = {
-    {"3x3 c64 56x56", 4, 64, 56, 64, 3, 1},   {"3x3 c128 28x28", 4, 128, 28, 128, 3, 1},
-    {"3x3 c256 14x14", 4, 256, 14, 256, 3, 1}, {"3x3 c512 7x7", 4, 512, 7, 512, 3, 1},
+    {"3x3 c64 56x56", 4, 64, 56, 64, 3, 1},       {"3x3 c128 28x28", 4, 128, 28, 128, 3, 1},
+    {"3x3 c256 14x14", 4, 256, 14, 256, 3, 1},    {"3x3 c512 7x7", 4, 512, 7, 512, 3, 1},
     {"1x1 c256->64 56x56", 4, 256, 56, 64, 1, 1},
 };
 
@@ -63,8 +63,8 @@ public:
         y_ = md({l.n, l.k, out, out}, ydt, tag::nhwc);
         const md wu({l.k, l.c, l.r, l.r}, dt::s8, tag::ohwi);
         dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, x_,
-                                          md(wu.dims(), dt::s8, tag::any), y_, {l.stride, l.stride}, {0, 0},
-                                          {pad, pad}, {pad, pad});
+                                          md(wu.dims(), dt::s8, tag::any), y_, {l.stride, l.stride}, {0, 0}, {pad, pad},
+                                          {pad, pad});
         dnnl::primitive_attr attr;
         attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
         if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
@@ -128,7 +128,8 @@ void run_layer(const Layer &l, bool float_y) {
     check(dnncompatSetFilter4dDescriptor(wd, DNNCOMPAT_DATA_INT8, DNNCOMPAT_TENSOR_NHWC, l.k, l.c, l.r, l.r));
     check(dnncompatSetConvolution2dDescriptor(cd, pad, pad, l.stride, l.stride, 1, 1, DNNCOMPAT_CROSS_CORRELATION,
                                               DNNCOMPAT_DATA_INT32));
-    std::vector<int8_t> x(static_cast<std::size_t>(l.n) * l.c * l.h * l.h), w(static_cast<std::size_t>(l.k) * l.c * l.r * l.r);
+    std::vector<int8_t> x(static_cast<std::size_t>(l.n) * l.c * l.h * l.h),
+        w(static_cast<std::size_t>(l.k) * l.c * l.r * l.r);
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int8_t>(static_cast<int>(i * 37 % 255) - 127);
     for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i * 53 % 255) - 127);
     const std::size_t ys = static_cast<std::size_t>(l.n) * l.k * out * out * (float_y ? 4 : 1);
@@ -167,7 +168,8 @@ void run_layer(const Layer &l, bool float_y) {
                                              },
                                              [&] {
                                                  const auto t0 = std::chrono::steady_clock::now();
-                                                 for (int i = 0; i < kCalls; ++i) direct.run(h->stream, x.data(), y2.data());
+                                                 for (int i = 0; i < kCalls; ++i)
+                                                     direct.run(h->stream, x.data(), y2.data());
                                                  h->stream.wait();
                                                  return ms_since(t0) / kCalls;
                                              }});

@@ -115,8 +115,13 @@ struct ConvPair {
         impl = a.last_impl();
         // dnncompat runs an implementation on the caller's layouts when it has them, else relays
         // out (format_tag::any): DirectConv does the same.
-        bench::ConvGeometry g{nchw(n, c, hw, hw), md({k, c, 3, 3}, dt::f32, tag::oihw), nchw(n, k, hw, hw),
-                              {1, 1}, {0, 0}, {1, 1}, {1, 1}};
+        bench::ConvGeometry g{nchw(n, c, hw, hw),
+                              md({k, c, 3, 3}, dt::f32, tag::oihw),
+                              nchw(n, k, hw, hw),
+                              {1, 1},
+                              {0, 0},
+                              {1, 1},
+                              {1, 1}};
         direct = std::make_unique<bench::DirectConv>(a.engine(), g, impl);
         direct->set_weights(a.stream(), w.data()); // once: dnncompat's cache hits after
         run_direct();
@@ -130,8 +135,8 @@ struct ConvPair {
 
     void run_compat() {
         const float one = 1.0f, zero = 0.0f;
-        check(dnncompatConvolutionForward(a.h, &one, xd, x.data(), wd, w.data(), cd, algo, ws.data(), ws.size(),
-                                          &zero, yd, y.data()));
+        check(dnncompatConvolutionForward(a.h, &one, xd, x.data(), wd, w.data(), cd, algo, ws.data(), ws.size(), &zero,
+                                          yd, y.data()));
     }
 
     void run_direct() {
@@ -179,9 +184,9 @@ struct BnPair {
 
     void run_compat() {
         const float one = 1.0f, zero = 0.0f;
-        check(dnncompatBatchNormalizationForwardInference(a.h, DNNCOMPAT_BATCHNORM_SPATIAL, &one, &zero, xd,
-                                                          x.data(), xd, y.data(), pd_desc, scale.data(),
-                                                          bias.data(), mean.data(), var.data(), epsilon));
+        check(dnncompatBatchNormalizationForwardInference(a.h, DNNCOMPAT_BATCHNORM_SPATIAL, &one, &zero, xd, x.data(),
+                                                          xd, y.data(), pd_desc, scale.data(), bias.data(), mean.data(),
+                                                          var.data(), epsilon));
     }
 
     void run_direct() {
@@ -208,8 +213,8 @@ struct PoolPair {
         xd = a.tensor(1, c, hw, hw);
         yd = a.tensor(1, c, out, out);
         check(dnncompatCreatePoolingDescriptor(&pool));
-        check(dnncompatSetPooling2dDescriptor(pool, DNNCOMPAT_POOLING_MAX, DNNCOMPAT_NOT_PROPAGATE_NAN, 3, 3, 1, 1,
-                                              2, 2));
+        check(dnncompatSetPooling2dDescriptor(pool, DNNCOMPAT_POOLING_MAX, DNNCOMPAT_NOT_PROPAGATE_NAN, 3, 3, 1, 1, 2,
+                                              2));
         x = filled(static_cast<std::size_t>(c) * hw * hw, 7);
         y.assign(static_cast<std::size_t>(c) * out * out, 0.0f);
         y_direct = y;
@@ -218,8 +223,8 @@ struct PoolPair {
         y_md = nchw(1, c, out, out);
         // Right padding as lib/ops/pooling.cpp computes it: (out - 1) * stride + window - in - pad.
         const dnnl::memory::dim pad_r = (out - 1) * 2 + 3 - hw - 1;
-        dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, x_md,
-                                      y_md, {2, 2}, {3, 3}, {1, 1}, {pad_r, pad_r});
+        dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, x_md, y_md,
+                                      {2, 2}, {3, 3}, {1, 1}, {pad_r, pad_r});
         dnnl::pooling_forward::primitive_desc p(d, a.engine());
         impl = p.impl_info_str();
         prim = dnnl::pooling_forward(p);
@@ -234,8 +239,8 @@ struct PoolPair {
 
     void run_direct() {
         dnnl::engine &e = a.engine();
-        prim.execute(a.stream(), {{DNNL_ARG_SRC, x_mem.at(e, x_md, x.data())},
-                                  {DNNL_ARG_DST, y_mem.at(e, y_md, y_direct.data())}});
+        prim.execute(a.stream(),
+                     {{DNNL_ARG_SRC, x_mem.at(e, x_md, x.data())}, {DNNL_ARG_DST, y_mem.at(e, y_md, y_direct.data())}});
         a.stream().wait();
     }
 };

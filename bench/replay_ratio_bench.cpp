@@ -89,7 +89,7 @@ enum class Side { compat, direct, direct_fp, compat_constant };
 // direct side's primitives.
 struct Layer {
     Kind kind = Kind::conv;
-    std::size_t index = 0; // in trace["calls"]
+    std::size_t index = 0;           // in trace["calls"]
     replay::TensorFields xf, yf, bf; // bf: batch norm's scale / bias / mean / variance
     replay::FilterFields wf;
     replay::ConvFields cf;
@@ -183,8 +183,7 @@ std::vector<std::unique_ptr<Layer>> decode(const nlohmann::json &trace) {
         const std::string api = calls[i].value("api", "");
         const bool conv = api == "cudnnConvolutionForward";
         if (!conv && api != "cudnnBatchNormalizationForwardInference") continue;
-        const replay::Args a(calls[i].contains("args") ? &calls[i]["args"] : nullptr,
-                             fmt::format("/calls/{}/args", i));
+        const replay::Args a(calls[i].contains("args") ? &calls[i]["args"] : nullptr, fmt::format("/calls/{}/args", i));
         auto l = std::make_unique<Layer>();
         l->kind = conv ? Kind::conv : Kind::bn;
         l->index = i;
@@ -201,8 +200,12 @@ std::vector<std::unique_ptr<Layer>> decode(const nlohmann::json &trace) {
             l->bf = a.tensor("bnScaleBiasMeanVarDesc");
             l->mode = a.enumeration("mode");
             l->epsilon = a.real("epsilon");
-            l->addrs = {pointer(a, "x"), pointer(a, "y"), pointer(a, "bnScale"), pointer(a, "bnBias"),
-                        pointer(a, "estimatedMean"), pointer(a, "estimatedVariance")};
+            l->addrs = {pointer(a, "x"),
+                        pointer(a, "y"),
+                        pointer(a, "bnScale"),
+                        pointer(a, "bnBias"),
+                        pointer(a, "estimatedMean"),
+                        pointer(a, "estimatedVariance")};
         }
         for (int t : {l->xf.dataType, l->yf.dataType, conv ? l->wf.dataType : l->bf.dataType})
             if (t != DNNCOMPAT_DATA_FLOAT)
@@ -252,9 +255,9 @@ public:
         PassTime t;
         // The caller's promise that filters do not change (dnncompatSetWeightCacheMode): the
         // weight cache serves its copies without fingerprinting w. Set outside the timed span.
-        if (dnncompatSetWeightCacheMode(h_, side == Side::compat_constant ? DNNCOMPAT_WEIGHT_CACHE_CONSTANT
-                                                                         : DNNCOMPAT_WEIGHT_CACHE_VERIFIED) !=
-            DNNCOMPAT_STATUS_SUCCESS)
+        if (dnncompatSetWeightCacheMode(h_, side == Side::compat_constant
+                                                ? DNNCOMPAT_WEIGHT_CACHE_CONSTANT
+                                                : DNNCOMPAT_WEIGHT_CACHE_VERIFIED) != DNNCOMPAT_STATUS_SUCCESS)
             throw std::runtime_error("dnncompatSetWeightCacheMode failed");
         const auto t0 = steady::now();
         auto prev = t0;
@@ -338,14 +341,13 @@ private:
                                               l.ws_bytes, &l.beta, l.y.d, b[2]));
         else
             check(dnncompatBatchNormalizationForwardInference(h_, static_cast<dnncompatBatchNormMode_t>(l.mode),
-                                                              &l.alpha, &l.beta, l.x.d, b[0], l.y.d, b[1], l.b.d,
-                                                              b[2], b[3], b[4], b[5], l.epsilon));
+                                                              &l.alpha, &l.beta, l.x.d, b[0], l.y.d, b[1], l.b.d, b[2],
+                                                              b[3], b[4], b[5], l.epsilon));
     }
 
     void run_direct(Layer &l, bool fingerprint = false) {
         const auto &b = l.direct;
-        if (fingerprint && l.fp_bytes != 0)
-            benchmark::DoNotOptimize(dnncompat::conv::fingerprint(b[1], l.fp_bytes));
+        if (fingerprint && l.fp_bytes != 0) benchmark::DoNotOptimize(dnncompat::conv::fingerprint(b[1], l.fp_bytes));
         if (l.dconv) l.dconv->run(h_->stream, b[0], b[2]);
         else if (l.dbn) l.dbn->run(h_->stream, b[0], b[1], b[2], b[3], b[4], b[5]);
         else return; // MISMATCH: nothing the direct side can run
@@ -480,7 +482,8 @@ void summary() {
                 "%.2g of the output's magnitude\n",
                 n.mismatches(), relaid, bitwise, worst);
     for (const auto &l : layers)
-        if (!l->why_not.empty()) std::printf("  MISMATCH %s (%s): %s\n", l->label().c_str(), l->impl.c_str(), l->why_not.c_str());
+        if (!l->why_not.empty())
+            std::printf("  MISMATCH %s (%s): %s\n", l->label().c_str(), l->impl.c_str(), l->why_not.c_str());
 
     constexpr Side kSides[] = {Side::compat, Side::direct, Side::direct_fp, Side::compat_constant};
     constexpr int kSideCount = 4;
@@ -520,7 +523,8 @@ void summary() {
     }
     std::printf("%-12s %13s %13s %13s %13s %10.4f %13.4f %12s %10.4f  (median of the blocks' ratios)\n", "paired", "",
                 "", "", "", bench::median(paired), bench::median(paired_fp), "", bench::median(paired_const));
-    if (n.mismatches() != 0) std::printf("(MISMATCH layers: the direct pass leaves them out; the ratio is not comparable)\n");
+    if (n.mismatches() != 0)
+        std::printf("(MISMATCH layers: the direct pass leaves them out; the ratio is not comparable)\n");
 
     std::vector<std::pair<double, std::size_t>> over;
     for (std::size_t i = 0; i < layers.size(); ++i)

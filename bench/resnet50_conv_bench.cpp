@@ -126,8 +126,8 @@ struct Net {
         d.wb.assign(count(l.w), 0.01f);
         d.yb.assign(count(l.y), 0.0f);
         size_t ws = 0;
-        check(dnncompatGetConvolutionForwardWorkspaceSize(
-            h, d.x, d.w, d.c, d.y, static_cast<dnncompatConvolutionFwdAlgo_t>(d.algo), &ws));
+        check(dnncompatGetConvolutionForwardWorkspaceSize(h, d.x, d.w, d.c, d.y,
+                                                          static_cast<dnncompatConvolutionFwdAlgo_t>(d.algo), &ws));
         d.ws.resize(ws);
         run_dnncompat(d);
         dnncompatRunInfo_t info;
@@ -144,12 +144,10 @@ struct Net {
         const std::vector<int> wstr{l.w[1] * l.w[2] * l.w[3], l.w[2] * l.w[3], l.w[3], 1};
         dnnl::memory::dims pad_r;
         for (int i = 0; i < 2; ++i)
-            pad_r.push_back((l.y[2 + i] - 1) * l.stride[i] + (l.w[2 + i] - 1) * l.dil[i] + 1 -
-                            l.x[2 + i] - l.pad[i]);
-        dnnl::convolution_forward::desc cd(
-            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-            md(l.x, l.xs), md(l.w, wstr), md(l.y, l.ys), {l.stride[0], l.stride[1]},
-            {l.dil[0] - 1, l.dil[1] - 1}, {l.pad[0], l.pad[1]}, pad_r);
+            pad_r.push_back((l.y[2 + i] - 1) * l.stride[i] + (l.w[2 + i] - 1) * l.dil[i] + 1 - l.x[2 + i] - l.pad[i]);
+        dnnl::convolution_forward::desc cd(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                           md(l.x, l.xs), md(l.w, wstr), md(l.y, l.ys), {l.stride[0], l.stride[1]},
+                                           {l.dil[0] - 1, l.dil[1] - 1}, {l.pad[0], l.pad[1]}, pad_r);
         dnnl::primitive_attr attr;
         attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
         dnnl::convolution_forward::primitive_desc pd(cd, attr, eng);
@@ -168,13 +166,15 @@ struct Net {
     void run_dnncompat(DnncompatLayer &d) {
         const float alpha = 1.0f, beta = 0.0f;
         check(dnncompatConvolutionForward(h, &alpha, d.x, d.xb.data(), d.w, d.wb.data(), d.c,
-                                          static_cast<dnncompatConvolutionFwdAlgo_t>(d.algo),
-                                          d.ws.data(), d.ws.size(), &beta, d.y, d.yb.data()));
+                                          static_cast<dnncompatConvolutionFwdAlgo_t>(d.algo), d.ws.data(), d.ws.size(),
+                                          &beta, d.y, d.yb.data()));
     }
 
     void run_onednn(OnednnLayer &o) {
-        o.prim.execute(strm, {{DNNL_ARG_SRC, o.src}, {DNNL_ARG_WEIGHTS, o.wei},
-                              {DNNL_ARG_DST, o.dst}, {DNNL_ARG_SCRATCHPAD, o.scratch}});
+        o.prim.execute(strm, {{DNNL_ARG_SRC, o.src},
+                              {DNNL_ARG_WEIGHTS, o.wei},
+                              {DNNL_ARG_DST, o.dst},
+                              {DNNL_ARG_SCRATCHPAD, o.scratch}});
         strm.wait();
     }
 };

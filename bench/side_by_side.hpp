@@ -162,8 +162,8 @@ private:
     // The first implementation named impl_ on these layouts (blend fused as post-ops when asked);
     // an empty descriptor when there is none.
     dnnl::convolution_forward::primitive_desc find(const md &x, const md &w, const md &y, bool fuse) const {
-        dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, x,
-                                          w, y, g_.stride, g_.dilation, g_.pad_l, g_.pad_r);
+        dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, x, w,
+                                          y, g_.stride, g_.dilation, g_.pad_l, g_.pad_r);
         dnnl::primitive_attr attr;
         attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
         if (fuse) {

@@ -298,9 +298,7 @@ double percentile(std::vector<double> v, double q) {
     return v[i];
 }
 
-bool is_3x3(const conv::Problem &p) {
-    return p.nsp == 2 && p.filt[0] == 3 && p.filt[1] == 3;
-}
+bool is_3x3(const conv::Problem &p) { return p.nsp == 2 && p.filt[0] == 3 && p.filt[1] == 3; }
 
 // Parses this bench's own options, leaving the rest (Google Benchmark's) in argv.
 bool parse(int &argc, char **argv, Options &o) {
@@ -317,7 +315,8 @@ bool parse(int &argc, char **argv, Options &o) {
             char *end = nullptr;
             const long n = std::strtol(v.c_str(), &end, 10);
             if (v.empty() || *end || n < lo) {
-                std::fprintf(stderr, "solver_regret_bench: %s wants an integer >= %ld, got '%s'\n", name, lo, v.c_str());
+                std::fprintf(stderr, "solver_regret_bench: %s wants an integer >= %ld, got '%s'\n", name, lo,
+                             v.c_str());
                 std::exit(2);
             }
             return n;
@@ -346,8 +345,7 @@ int main(int argc, char **argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
     const solver::Machine &m = solver::current_machine();
-    fmt::print("machine: {} ({}, {} threads, oneDNN {}) [{}]\n", m.cpu, m.isa, m.threads, m.onednn_version,
-               m.source);
+    fmt::print("machine: {} ({}, {} threads, oneDNN {}) [{}]\n", m.cpu, m.isa, m.threads, m.onednn_version, m.source);
     fmt::print("logs: {}{}{}{}; runs per measurement: {} (median, 1 warm-up), best of {} round(s)\n", o.logs,
                o.only.empty() ? "" : fmt::format(" (only '{}')", o.only),
                o.kernel.empty() ? "" : fmt::format(" ({} layers)", o.kernel),
@@ -417,7 +415,8 @@ int main(int argc, char **argv) {
     Stats imm, aut, speed, speed_r50;
     int errors = 0;
     for (const Row &r : rows) {
-        const std::string at = fmt::format("{} {} {}", r.log, solver::canonical(r.problem), solver::direction_name(r.dir));
+        const std::string at =
+            fmt::format("{} {} {}", r.log, solver::canonical(r.problem), solver::direction_name(r.dir));
         if (!r.error.empty()) ++errors;
         if (r.measured()) imm.add(r.regret(), at);
         if (r.best_ms > 0 && r.auto_ms > 0) aut.add(r.auto_regret(), at);
@@ -442,24 +441,26 @@ int main(int argc, char **argv) {
     fmt::print("SUMMARY layers={} errors={} regret_geomean={:.3f} regret_worst={:.3f} within5={}/{} "
                "auto_regret_geomean={:.3f} auto_regret_worst={:.3f} auto_within5={}/{} speedup_vs_auto={:.3f} "
                "r50_3x3_b32_speedup={} select_p50_us={:.1f} select_p99_us={:.1f}\n",
-               rows.size(), errors, imm.geomean(), imm.worst, imm.within5, imm.n, aut.geomean(), aut.worst,
-               aut.within5, aut.n, speed.geomean(), speed_r50.n ? fmt::format("{:.3f}", speed_r50.geomean()) : "n/a",
-               p50, p99);
+               rows.size(), errors, imm.geomean(), imm.worst, imm.within5, imm.n, aut.geomean(), aut.worst, aut.within5,
+               aut.n, speed.geomean(), speed_r50.n ? fmt::format("{:.3f}", speed_r50.geomean()) : "n/a", p50, p99);
     std::fflush(stdout);
 
     // Google Benchmark: rank() per layer-direction on a warm cache.
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row &r = rows[i];
-        std::string name = fmt::format("BM_Select/{}/{}/{}", r.log, solver::canonical(r.problem),
-                                       solver::direction_name(r.dir));
+        std::string name =
+            fmt::format("BM_Select/{}/{}/{}", r.log, solver::canonical(r.problem), solver::direction_name(r.dir));
         std::replace(name.begin(), name.end(), ' ', '_');
         const conv::Problem p = r.problem;
         const Direction d = r.dir;
-        benchmark::RegisterBenchmark(name.c_str(), [p, d](benchmark::State &state) {
-            const solver::Machine &mm = solver::current_machine();
-            benchmark::DoNotOptimize(solver::rank(p, d, mm));
-            for (auto _ : state) benchmark::DoNotOptimize(solver::rank(p, d, mm));
-        })->Unit(benchmark::kMicrosecond)->MinTime(0.05);
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [p, d](benchmark::State &state) {
+                                         const solver::Machine &mm = solver::current_machine();
+                                         benchmark::DoNotOptimize(solver::rank(p, d, mm));
+                                         for (auto _ : state) benchmark::DoNotOptimize(solver::rank(p, d, mm));
+                                     })
+            ->Unit(benchmark::kMicrosecond)
+            ->MinTime(0.05);
     }
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

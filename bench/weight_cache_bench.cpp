@@ -77,8 +77,8 @@ struct Layer {
     }
     void run() {
         const float one = 1.0f, zero = 0.0f;
-        check(dnncompatConvolutionForward(h, &one, x, xb.data(), w, wb.data(), cd, algo, ws.data(), ws.size(),
-                                          &zero, y, yb.data()));
+        check(dnncompatConvolutionForward(h, &one, x, xb.data(), w, wb.data(), cd, algo, ws.data(), ws.size(), &zero, y,
+                                          yb.data()));
     }
 };
 

@@ -19,13 +19,13 @@ dnncompatStatus_t dnncompatCreateActivationDescriptor(dnncompatActivationDescrip
 }
 
 dnncompatStatus_t dnncompatDestroyActivationDescriptor(dnncompatActivationDescriptor_t activationDesc) {
-    return guarded("cudnnDestroyActivationDescriptor", [&] {
-        Registry<dnncompatActivationStruct>::instance().destroy(activationDesc);
-    });
+    return guarded("cudnnDestroyActivationDescriptor",
+                   [&] { Registry<dnncompatActivationStruct>::instance().destroy(activationDesc); });
 }
 
 dnncompatStatus_t dnncompatSetActivationDescriptor(dnncompatActivationDescriptor_t activationDesc,
-        dnncompatActivationMode_t mode, dnncompatNanPropagation_t reluNanOpt, double coef) {
+                                                   dnncompatActivationMode_t mode, dnncompatNanPropagation_t reluNanOpt,
+                                                   double coef) {
     return guarded("cudnnSetActivationDescriptor", [&] {
         check(activationDesc != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "activationDesc is null");
         auto *d = live(activationDesc);
@@ -38,7 +38,8 @@ dnncompatStatus_t dnncompatSetActivationDescriptor(dnncompatActivationDescriptor
 }
 
 dnncompatStatus_t dnncompatGetActivationDescriptor(const dnncompatActivationDescriptor_t activationDesc,
-        dnncompatActivationMode_t *mode, dnncompatNanPropagation_t *reluNanOpt, double *coef) {
+                                                   dnncompatActivationMode_t *mode,
+                                                   dnncompatNanPropagation_t *reluNanOpt, double *coef) {
     return guarded("cudnnGetActivationDescriptor", [&] {
         const auto &d = ops::activation(activationDesc, "activationDesc");
         check_not_null(mode, "mode");
@@ -50,8 +51,8 @@ dnncompatStatus_t dnncompatGetActivationDescriptor(const dnncompatActivationDesc
     });
 }
 
-dnncompatStatus_t dnncompatSetActivationDescriptorSwishBeta(
-        dnncompatActivationDescriptor_t activationDesc, double swish_beta) {
+dnncompatStatus_t dnncompatSetActivationDescriptorSwishBeta(dnncompatActivationDescriptor_t activationDesc,
+                                                            double swish_beta) {
     return guarded("cudnnSetActivationDescriptorSwishBeta", [&] {
         check(activationDesc != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "activationDesc is null");
         check(!std::isnan(swish_beta), DNNCOMPAT_STATUS_BAD_PARAM, "swish_beta is NaN");
@@ -59,8 +60,8 @@ dnncompatStatus_t dnncompatSetActivationDescriptorSwishBeta(
     });
 }
 
-dnncompatStatus_t dnncompatGetActivationDescriptorSwishBeta(
-        dnncompatActivationDescriptor_t activationDesc, double *swish_beta) {
+dnncompatStatus_t dnncompatGetActivationDescriptorSwishBeta(dnncompatActivationDescriptor_t activationDesc,
+                                                            double *swish_beta) {
     return guarded("cudnnGetActivationDescriptorSwishBeta", [&] {
         check(activationDesc != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "activationDesc is null");
         check_not_null(swish_beta, "swish_beta");
@@ -68,10 +69,9 @@ dnncompatStatus_t dnncompatGetActivationDescriptorSwishBeta(
     });
 }
 
-dnncompatStatus_t dnncompatActivationForward(dnncompatHandle_t handle,
-        dnncompatActivationDescriptor_t activationDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t yDesc, void *y) {
+dnncompatStatus_t dnncompatActivationForward(dnncompatHandle_t handle, dnncompatActivationDescriptor_t activationDesc,
+                                             const void *alpha, const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                             const void *beta, const dnncompatTensorDescriptor_t yDesc, void *y) {
     constexpr const char *api = "cudnnActivationForward";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -84,18 +84,16 @@ dnncompatStatus_t dnncompatActivationForward(dnncompatHandle_t handle,
         check_not_null(y, "y");
         const std::size_t before = diag::collected_count();
         const std::string impl = ops::activation_forward(h, a, *static_cast<const float *>(alpha), xd, x,
-                                *static_cast<const float *>(beta), yd, y);
-        h.record_run(api, "oneDNN eltwise " + impl, -1, -1, 0,
-                     static_cast<int>(diag::collected_count() - before));
+                                                         *static_cast<const float *>(beta), yd, y);
+        h.record_run(api, "oneDNN eltwise " + impl, -1, -1, 0, static_cast<int>(diag::collected_count() - before));
     });
 }
 
-dnncompatStatus_t dnncompatActivationBackward(dnncompatHandle_t handle,
-        dnncompatActivationDescriptor_t activationDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t yDesc, const void *y,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t dxDesc, void *dx) {
+dnncompatStatus_t dnncompatActivationBackward(dnncompatHandle_t handle, dnncompatActivationDescriptor_t activationDesc,
+                                              const void *alpha, const dnncompatTensorDescriptor_t yDesc, const void *y,
+                                              const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                              const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+                                              const dnncompatTensorDescriptor_t dxDesc, void *dx) {
     constexpr const char *api = "cudnnActivationBackward";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -108,8 +106,8 @@ dnncompatStatus_t dnncompatActivationBackward(dnncompatHandle_t handle,
         const char *names[] = {"alpha", "beta", "y", "dy", "x", "dx"};
         for (int i = 0; i < 6; ++i) check_not_null(ptrs[i], names[i]);
         const std::size_t before = diag::collected_count();
-        const std::string impl = ops::activation_backward(h, a, *static_cast<const float *>(alpha), yd, y, dyd, dy, xd, x,
-                                 *static_cast<const float *>(beta), dxd, dx);
+        const std::string impl = ops::activation_backward(h, a, *static_cast<const float *>(alpha), yd, y, dyd, dy, xd,
+                                                          x, *static_cast<const float *>(beta), dxd, dx);
         h.record_run(api, "oneDNN eltwise_backward " + impl, -1, -1, 0,
                      static_cast<int>(diag::collected_count() - before));
     });

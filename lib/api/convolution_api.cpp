@@ -18,12 +18,11 @@ using namespace dnncompat;
 
 namespace {
 
-void set_convolution(dnncompatConvolutionStruct *cd, int n, const int *pad, const int *stride,
-                     const int *dilation, dnncompatConvolutionMode_t mode,
-                     dnncompatDataType_t compute_type) {
+void set_convolution(dnncompatConvolutionStruct *cd, int n, const int *pad, const int *stride, const int *dilation,
+                     dnncompatConvolutionMode_t mode, dnncompatDataType_t compute_type) {
     auto *d = live(cd);
-    check(n >= 1 && n <= DNNCOMPAT_DIM_MAX - 2, DNNCOMPAT_STATUS_BAD_PARAM,
-          "arrayLength {} outside [1, {}]", n, DNNCOMPAT_DIM_MAX - 2);
+    check(n >= 1 && n <= DNNCOMPAT_DIM_MAX - 2, DNNCOMPAT_STATUS_BAD_PARAM, "arrayLength {} outside [1, {}]", n,
+          DNNCOMPAT_DIM_MAX - 2);
     check_not_null(pad, "padA");
     check_not_null(stride, "filterStrideA");
     check_not_null(dilation, "dilationA");
@@ -32,8 +31,7 @@ void set_convolution(dnncompatConvolutionStruct *cd, int n, const int *pad, cons
     for (int i = 0; i < n; ++i) {
         check(pad[i] >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "padA[{}] = {} is negative", i, pad[i]);
         check(stride[i] >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "strideA[{}] = {} is below 1", i, stride[i]);
-        check(dilation[i] >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "dilationA[{}] = {} is below 1", i,
-              dilation[i]);
+        check(dilation[i] >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "dilationA[{}] = {} is below 1", i, dilation[i]);
     }
     d->pad.assign(pad, pad + n);
     d->stride.assign(stride, stride + n);
@@ -48,8 +46,7 @@ dnncompatConvolutionStruct &conv_desc_any(dnncompatConvolutionDescriptor_t cd) {
     return *live(cd);
 }
 
-conv::Problem forward_problem(const dnncompatTensorDescriptor_t xDesc,
-                              const dnncompatFilterDescriptor_t wDesc,
+conv::Problem forward_problem(const dnncompatTensorDescriptor_t xDesc, const dnncompatFilterDescriptor_t wDesc,
                               const dnncompatConvolutionDescriptor_t convDesc,
                               const dnncompatTensorDescriptor_t yDesc) {
     const auto &x = tensor(xDesc, "xDesc");
@@ -58,7 +55,6 @@ conv::Problem forward_problem(const dnncompatTensorDescriptor_t xDesc,
     const auto &y = tensor(yDesc, "yDesc");
     return conv::make_problem(x, w, cd, &y);
 }
-
 
 } // namespace
 
@@ -77,9 +73,10 @@ dnncompatStatus_t dnncompatDestroyConvolutionDescriptor(dnncompatConvolutionDesc
     });
 }
 
-dnncompatStatus_t dnncompatSetConvolution2dDescriptor(dnncompatConvolutionDescriptor_t convDesc,
-        int pad_h, int pad_w, int u, int v, int dilation_h, int dilation_w,
-        dnncompatConvolutionMode_t mode, dnncompatDataType_t computeType) {
+dnncompatStatus_t dnncompatSetConvolution2dDescriptor(dnncompatConvolutionDescriptor_t convDesc, int pad_h, int pad_w,
+                                                      int u, int v, int dilation_h, int dilation_w,
+                                                      dnncompatConvolutionMode_t mode,
+                                                      dnncompatDataType_t computeType) {
     return guarded("cudnnSetConvolution2dDescriptor", [&] {
         check_not_null(convDesc, "convDesc");
         const int pad[] = {pad_h, pad_w}, stride[] = {u, v}, dil[] = {dilation_h, dilation_w};
@@ -87,14 +84,14 @@ dnncompatStatus_t dnncompatSetConvolution2dDescriptor(dnncompatConvolutionDescri
     });
 }
 
-dnncompatStatus_t dnncompatGetConvolution2dDescriptor(
-        const dnncompatConvolutionDescriptor_t convDesc, int *pad_h, int *pad_w, int *u, int *v,
-        int *dilation_h, int *dilation_w, dnncompatConvolutionMode_t *mode,
-        dnncompatDataType_t *computeType) {
+dnncompatStatus_t dnncompatGetConvolution2dDescriptor(const dnncompatConvolutionDescriptor_t convDesc, int *pad_h,
+                                                      int *pad_w, int *u, int *v, int *dilation_h, int *dilation_w,
+                                                      dnncompatConvolutionMode_t *mode,
+                                                      dnncompatDataType_t *computeType) {
     return guarded("cudnnGetConvolution2dDescriptor", [&] {
         const auto &cd = convolution(convDesc, "convDesc");
-        check(cd.pad.size() == 2, DNNCOMPAT_STATUS_BAD_PARAM,
-              "convDesc has {} spatial dimensions, not 2", cd.pad.size());
+        check(cd.pad.size() == 2, DNNCOMPAT_STATUS_BAD_PARAM, "convDesc has {} spatial dimensions, not 2",
+              cd.pad.size());
         int *out[] = {pad_h, pad_w, u, v, dilation_h, dilation_w};
         for (auto *p : out) check_not_null(p, "output pointer");
         check_not_null(mode, "mode");
@@ -110,23 +107,24 @@ dnncompatStatus_t dnncompatGetConvolution2dDescriptor(
     });
 }
 
-dnncompatStatus_t dnncompatSetConvolutionNdDescriptor(dnncompatConvolutionDescriptor_t convDesc,
-        int arrayLength, const int padA[], const int filterStrideA[], const int dilationA[],
-        dnncompatConvolutionMode_t mode, dnncompatDataType_t computeType) {
+dnncompatStatus_t dnncompatSetConvolutionNdDescriptor(dnncompatConvolutionDescriptor_t convDesc, int arrayLength,
+                                                      const int padA[], const int filterStrideA[],
+                                                      const int dilationA[], dnncompatConvolutionMode_t mode,
+                                                      dnncompatDataType_t computeType) {
     return guarded("cudnnSetConvolutionNdDescriptor", [&] {
         check_not_null(convDesc, "convDesc");
         set_convolution(convDesc, arrayLength, padA, filterStrideA, dilationA, mode, computeType);
     });
 }
 
-dnncompatStatus_t dnncompatGetConvolutionNdDescriptor(
-        const dnncompatConvolutionDescriptor_t convDesc, int arrayLengthRequested,
-        int *arrayLength, int padA[], int strideA[], int dilationA[],
-        dnncompatConvolutionMode_t *mode, dnncompatDataType_t *computeType) {
+dnncompatStatus_t dnncompatGetConvolutionNdDescriptor(const dnncompatConvolutionDescriptor_t convDesc,
+                                                      int arrayLengthRequested, int *arrayLength, int padA[],
+                                                      int strideA[], int dilationA[], dnncompatConvolutionMode_t *mode,
+                                                      dnncompatDataType_t *computeType) {
     return guarded("cudnnGetConvolutionNdDescriptor", [&] {
         const auto &cd = convolution(convDesc, "convDesc");
-        check(arrayLengthRequested >= 0, DNNCOMPAT_STATUS_BAD_PARAM,
-              "arrayLengthRequested {} is negative", arrayLengthRequested);
+        check(arrayLengthRequested >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "arrayLengthRequested {} is negative",
+              arrayLengthRequested);
         check_not_null(arrayLength, "arrayLength");
         check_not_null(mode, "mode");
         check_not_null(computeType, "computeType");
@@ -148,8 +146,7 @@ dnncompatStatus_t dnncompatGetConvolutionNdDescriptor(
     });
 }
 
-dnncompatStatus_t dnncompatSetConvolutionGroupCount(dnncompatConvolutionDescriptor_t convDesc,
-        int groupCount) {
+dnncompatStatus_t dnncompatSetConvolutionGroupCount(dnncompatConvolutionDescriptor_t convDesc, int groupCount) {
     return guarded("cudnnSetConvolutionGroupCount", [&] {
         auto &cd = conv_desc_any(convDesc);
         check(groupCount >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "groupCount {} is below 1", groupCount);
@@ -157,8 +154,7 @@ dnncompatStatus_t dnncompatSetConvolutionGroupCount(dnncompatConvolutionDescript
     });
 }
 
-dnncompatStatus_t dnncompatGetConvolutionGroupCount(dnncompatConvolutionDescriptor_t convDesc,
-        int *groupCount) {
+dnncompatStatus_t dnncompatGetConvolutionGroupCount(dnncompatConvolutionDescriptor_t convDesc, int *groupCount) {
     return guarded("cudnnGetConvolutionGroupCount", [&] {
         auto &cd = conv_desc_any(convDesc);
         check_not_null(groupCount, "groupCount");
@@ -167,7 +163,7 @@ dnncompatStatus_t dnncompatGetConvolutionGroupCount(dnncompatConvolutionDescript
 }
 
 dnncompatStatus_t dnncompatSetConvolutionMathType(dnncompatConvolutionDescriptor_t convDesc,
-        dnncompatMathType_t mathType) {
+                                                  dnncompatMathType_t mathType) {
     return guarded("cudnnSetConvolutionMathType", [&] {
         auto &cd = conv_desc_any(convDesc);
         enums::check("cudnnMathType_t", mathType, "mathType");
@@ -176,7 +172,7 @@ dnncompatStatus_t dnncompatSetConvolutionMathType(dnncompatConvolutionDescriptor
 }
 
 dnncompatStatus_t dnncompatGetConvolutionMathType(dnncompatConvolutionDescriptor_t convDesc,
-        dnncompatMathType_t *mathType) {
+                                                  dnncompatMathType_t *mathType) {
     return guarded("cudnnGetConvolutionMathType", [&] {
         auto &cd = conv_desc_any(convDesc);
         check_not_null(mathType, "mathType");
@@ -185,7 +181,7 @@ dnncompatStatus_t dnncompatGetConvolutionMathType(dnncompatConvolutionDescriptor
 }
 
 dnncompatStatus_t dnncompatSetConvolutionReorderType(dnncompatConvolutionDescriptor_t convDesc,
-        dnncompatReorderType_t reorderType) {
+                                                     dnncompatReorderType_t reorderType) {
     return guarded("cudnnSetConvolutionReorderType", [&] {
         auto &cd = conv_desc_any(convDesc);
         enums::check("cudnnReorderType_t", reorderType, "reorderType");
@@ -194,7 +190,7 @@ dnncompatStatus_t dnncompatSetConvolutionReorderType(dnncompatConvolutionDescrip
 }
 
 dnncompatStatus_t dnncompatGetConvolutionReorderType(dnncompatConvolutionDescriptor_t convDesc,
-        dnncompatReorderType_t *reorderType) {
+                                                     dnncompatReorderType_t *reorderType) {
     return guarded("cudnnGetConvolutionReorderType", [&] {
         auto &cd = conv_desc_any(convDesc);
         check_not_null(reorderType, "reorderType");
@@ -202,16 +198,16 @@ dnncompatStatus_t dnncompatGetConvolutionReorderType(dnncompatConvolutionDescrip
     });
 }
 
-dnncompatStatus_t dnncompatGetConvolution2dForwardOutputDim(
-        const dnncompatConvolutionDescriptor_t convDesc,
-        const dnncompatTensorDescriptor_t inputTensorDesc,
-        const dnncompatFilterDescriptor_t filterDesc, int *n, int *c, int *h, int *w) {
+dnncompatStatus_t dnncompatGetConvolution2dForwardOutputDim(const dnncompatConvolutionDescriptor_t convDesc,
+                                                            const dnncompatTensorDescriptor_t inputTensorDesc,
+                                                            const dnncompatFilterDescriptor_t filterDesc, int *n,
+                                                            int *c, int *h, int *w) {
     return guarded("cudnnGetConvolution2dForwardOutputDim", [&] {
         const auto &cd = convolution(convDesc, "convDesc");
         const auto &x = tensor(inputTensorDesc, "inputTensorDesc");
         const auto &f = filter(filterDesc, "filterDesc");
-        check(x.dims.size() == 4, DNNCOMPAT_STATUS_BAD_PARAM,
-              "inputTensorDesc has {} dimensions, not 4", x.dims.size());
+        check(x.dims.size() == 4, DNNCOMPAT_STATUS_BAD_PARAM, "inputTensorDesc has {} dimensions, not 4",
+              x.dims.size());
         int *out[] = {n, c, h, w};
         for (auto *p : out) check_not_null(p, "output pointer");
         const dims_t d = conv::output_dims(x, f, cd);
@@ -221,10 +217,10 @@ dnncompatStatus_t dnncompatGetConvolution2dForwardOutputDim(
     });
 }
 
-dnncompatStatus_t dnncompatGetConvolutionNdForwardOutputDim(
-        const dnncompatConvolutionDescriptor_t convDesc,
-        const dnncompatTensorDescriptor_t inputTensorDesc,
-        const dnncompatFilterDescriptor_t filterDesc, int nbDims, int tensorOuputDimA[]) {
+dnncompatStatus_t dnncompatGetConvolutionNdForwardOutputDim(const dnncompatConvolutionDescriptor_t convDesc,
+                                                            const dnncompatTensorDescriptor_t inputTensorDesc,
+                                                            const dnncompatFilterDescriptor_t filterDesc, int nbDims,
+                                                            int tensorOuputDimA[]) {
     return guarded("cudnnGetConvolutionNdForwardOutputDim", [&] {
         const auto &cd = convolution(convDesc, "convDesc");
         const auto &x = tensor(inputTensorDesc, "inputTensorDesc");
@@ -238,8 +234,7 @@ dnncompatStatus_t dnncompatGetConvolutionNdForwardOutputDim(
     });
 }
 
-dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithmMaxCount(dnncompatHandle_t handle,
-        int *count) {
+dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithmMaxCount(dnncompatHandle_t handle, int *count) {
     return guarded("cudnnGetConvolutionForwardAlgorithmMaxCount", [&] {
         dnncompat::handle(handle);
         check_not_null(count, "count");
@@ -247,16 +242,15 @@ dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithmMaxCount(dnncompatHandl
     });
 }
 
-dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithm_v7(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t srcDesc, const dnncompatFilterDescriptor_t filterDesc,
-        const dnncompatConvolutionDescriptor_t convDesc,
-        const dnncompatTensorDescriptor_t destDesc, const int requestedAlgoCount,
-        int *returnedAlgoCount, dnncompatConvolutionFwdAlgoPerf_t *perfResults) {
+dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithm_v7(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t srcDesc, const dnncompatFilterDescriptor_t filterDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t destDesc,
+    const int requestedAlgoCount, int *returnedAlgoCount, dnncompatConvolutionFwdAlgoPerf_t *perfResults) {
     return guarded("cudnnGetConvolutionForwardAlgorithm_v7", [&] {
         auto &h = dnncompat::handle(handle);
         const conv::Problem p = forward_problem(srcDesc, filterDesc, convDesc, destDesc);
-        check(requestedAlgoCount >= 1, DNNCOMPAT_STATUS_BAD_PARAM,
-              "requestedAlgoCount {} is below 1", requestedAlgoCount);
+        check(requestedAlgoCount >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "requestedAlgoCount {} is below 1",
+              requestedAlgoCount);
         check_not_null(returnedAlgoCount, "returnedAlgoCount");
         check_not_null(perfResults, "perfResults");
         conv::check_forward_types(p, "cudnnGetConvolutionForwardAlgorithm_v7");
@@ -295,9 +289,11 @@ dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithm_v7(dnncompatHandle_t h
 }
 
 dnncompatStatus_t dnncompatGetConvolutionForwardWorkspaceSize(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t xDesc, const dnncompatFilterDescriptor_t wDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
-        dnncompatConvolutionFwdAlgo_t algo, size_t *sizeInBytes) {
+                                                              const dnncompatTensorDescriptor_t xDesc,
+                                                              const dnncompatFilterDescriptor_t wDesc,
+                                                              const dnncompatConvolutionDescriptor_t convDesc,
+                                                              const dnncompatTensorDescriptor_t yDesc,
+                                                              dnncompatConvolutionFwdAlgo_t algo, size_t *sizeInBytes) {
     return guarded("cudnnGetConvolutionForwardWorkspaceSize", [&] {
         auto &h = dnncompat::handle(handle);
         const conv::Problem p = forward_problem(xDesc, wDesc, convDesc, yDesc);
@@ -309,11 +305,12 @@ dnncompatStatus_t dnncompatGetConvolutionForwardWorkspaceSize(dnncompatHandle_t 
 }
 
 dnncompatStatus_t dnncompatConvolutionForward(dnncompatHandle_t handle, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatFilterDescriptor_t wDesc, const void *w,
-        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionFwdAlgo_t algo,
-        void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
-        const dnncompatTensorDescriptor_t yDesc, void *y) {
+                                              const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                              const dnncompatFilterDescriptor_t wDesc, const void *w,
+                                              const dnncompatConvolutionDescriptor_t convDesc,
+                                              dnncompatConvolutionFwdAlgo_t algo, void *workSpace,
+                                              size_t workSpaceSizeInBytes, const void *beta,
+                                              const dnncompatTensorDescriptor_t yDesc, void *y) {
     constexpr const char *api = "cudnnConvolutionForward";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -329,10 +326,9 @@ dnncompatStatus_t dnncompatConvolutionForward(dnncompatHandle_t handle, const vo
         const auto plan = conv::forward_plan(h, p, algo, a, b);
         const std::size_t before = diag::collected_count();
         if (!plan->fallback_code.empty())
-            diag::emit(plan->fallback_code, api,
-                       fmt::format("ran {} for {}",
-                                   enums::describe("cudnnConvolutionFwdAlgo_t", plan->algo_ran),
-                                   p.key()));
+            diag::emit(
+                plan->fallback_code, api,
+                fmt::format("ran {} for {}", enums::describe("cudnnConvolutionFwdAlgo_t", plan->algo_ran), p.key()));
         if (p.mode == DNNCOMPAT_CONVOLUTION) diag::emit(diag::code::conv_mode_convolution, api);
         if (p.dtype == DNNCOMPAT_DATA_HALF) diag::emit(diag::code::conv_dtype_half, api);
         if (p.dtype == DNNCOMPAT_DATA_BFLOAT16) diag::emit(diag::code::conv_dtype_bfloat16, api);

@@ -26,11 +26,9 @@ using namespace dnncompat;
 
 namespace {
 
-conv::Problem data_problem(const dnncompatFilterDescriptor_t wDesc,
-                           const dnncompatTensorDescriptor_t dyDesc,
-                           const dnncompatConvolutionDescriptor_t convDesc,
-                           const dnncompatTensorDescriptor_t dxDesc, const char *w_name,
-                           const char *dy_name, const char *dx_name) {
+conv::Problem data_problem(const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
+                           const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
+                           const char *w_name, const char *dy_name, const char *dx_name) {
     const auto &w = filter(wDesc, w_name);
     const auto &dy = tensor(dyDesc, dy_name);
     const auto &cd = convolution(convDesc, "convDesc");
@@ -38,11 +36,9 @@ conv::Problem data_problem(const dnncompatFilterDescriptor_t wDesc,
     return conv::make_problem(dx, w, cd, &dy);
 }
 
-conv::Problem filter_problem(const dnncompatTensorDescriptor_t xDesc,
-                             const dnncompatTensorDescriptor_t dyDesc,
-                             const dnncompatConvolutionDescriptor_t convDesc,
-                             const dnncompatFilterDescriptor_t dwDesc, const char *x_name,
-                             const char *dy_name, const char *dw_name) {
+conv::Problem filter_problem(const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
+                             const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t dwDesc,
+                             const char *x_name, const char *dy_name, const char *dw_name) {
     const auto &x = tensor(xDesc, x_name);
     const auto &dy = tensor(dyDesc, dy_name);
     const auto &cd = convolution(convDesc, "convDesc");
@@ -50,18 +46,15 @@ conv::Problem filter_problem(const dnncompatTensorDescriptor_t xDesc,
     return conv::make_problem(x, dw, cd, &dy);
 }
 
-conv::Problem fwd_problem(const dnncompatTensorDescriptor_t xDesc,
-                          const dnncompatFilterDescriptor_t wDesc,
-                          const dnncompatConvolutionDescriptor_t convDesc,
-                          const dnncompatTensorDescriptor_t yDesc, const char *x_name,
-                          const char *w_name, const char *y_name) {
+conv::Problem fwd_problem(const dnncompatTensorDescriptor_t xDesc, const dnncompatFilterDescriptor_t wDesc,
+                          const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
+                          const char *x_name, const char *w_name, const char *y_name) {
     const auto &x = tensor(xDesc, x_name);
     const auto &w = filter(wDesc, w_name);
     const auto &cd = convolution(convDesc, "convDesc");
     const auto &y = tensor(yDesc, y_name);
     return conv::make_problem(x, w, cd, &y);
 }
-
 
 // One candidate per algorithm: SUCCESS when its path runs natively, NOT_SUPPORTED when it would
 // run only through a fallback or not at all; memory = its workspace. Ordered for the queries by
@@ -77,8 +70,7 @@ std::vector<conv::FindCandidate> candidates(const conv::Problem &p, solver::Dire
             const auto plan = make(order[i]);
             c.workspace = plan->workspace_bytes;
             c.solver = plan->solver_id;
-            c.status = plan->fallback_code.empty() ? DNNCOMPAT_STATUS_SUCCESS
-                                                   : DNNCOMPAT_STATUS_NOT_SUPPORTED;
+            c.status = plan->fallback_code.empty() ? DNNCOMPAT_STATUS_SUCCESS : DNNCOMPAT_STATUS_NOT_SUPPORTED;
         } catch (const Error &e) {
             c.status = e.status();
         }
@@ -91,8 +83,8 @@ std::vector<conv::FindCandidate> candidates(const conv::Problem &p, solver::Dire
 }
 
 template <typename Perf, typename Algo>
-void write_perf(const std::vector<conv::FindResult> &results, const conv::Problem &p,
-                int requested, int *returned, Perf *perf) {
+void write_perf(const std::vector<conv::FindResult> &results, const conv::Problem &p, int requested, int *returned,
+                Perf *perf) {
     const int n = std::min<int>(requested, static_cast<int>(results.size()));
     for (int i = 0; i < n; ++i) {
         Perf r{};
@@ -115,8 +107,7 @@ std::vector<conv::FindResult> unmeasured(const std::vector<conv::FindCandidate> 
 }
 
 void check_query_args(int requested, const int *returned, const void *perf) {
-    check(requested >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "requestedAlgoCount {} is below 1",
-          requested);
+    check(requested >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "requestedAlgoCount {} is below 1", requested);
     check_not_null(returned, "returnedAlgoCount");
     check_not_null(perf, "perfResults");
 }
@@ -133,8 +124,7 @@ std::size_t tensor_bytes(const dims_t &dims, const dims_t &strides) {
 struct SearchOperands {
     std::vector<float> w;
     std::vector<unsigned char> x, y;
-    explicit SearchOperands(const conv::Problem &p)
-        : w(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f) {
+    explicit SearchOperands(const conv::Problem &p) : w(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f) {
         dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
         ydims.insert(ydims.end(), p.out.begin(), p.out.end());
         xdims.insert(xdims.end(), p.in.begin(), p.in.end());
@@ -176,17 +166,16 @@ SearchWorkspace own_workspace(const std::vector<conv::FindCandidate> &cands) {
 //
 // make(algo, forced) builds a plan; run(plan, workspace, bytes) executes it.
 template <typename Perf, typename Algo, typename MakePlan, typename Run>
-void search(const conv::Problem &p, solver::Direction d, const int *order, std::size_t count,
-            MakePlan &&make, Run &&run, void *ws, std::size_t ws_size, bool own_ws, int requested,
-            int *returned, Perf *perf) {
+void search(const conv::Problem &p, solver::Direction d, const int *order, std::size_t count, MakePlan &&make,
+            Run &&run, void *ws, std::size_t ws_size, bool own_ws, int requested, int *returned, Perf *perf) {
     using solver::FindMode;
     const bool by_solver = p.dtype == DNNCOMPAT_DATA_FLOAT && !p.integer();
     const FindMode mode = solver::find_mode();
     // The solvers' plans: measured unless the find-db answers (hybrid / fast) or fast mode
     // estimates.
     std::vector<std::pair<const solver::Solver *, decltype(make(0, nullptr))>> solver_plans;
-    const bool measure = by_solver && (mode == FindMode::normal ||
-                                       (mode == FindMode::hybrid && !solver::find_db_lookup(p, d)));
+    const bool measure =
+        by_solver && (mode == FindMode::normal || (mode == FindMode::hybrid && !solver::find_db_lookup(p, d)));
     if (measure) {
         const auto order_now = solver::preference(p, d);
         for (const auto &s : order_now) {
@@ -236,8 +225,7 @@ void search(const conv::Problem &p, solver::Direction d, const int *order, std::
     std::map<int, uint32_t> solver_of;
     for (const auto &c : cands) solver_of[c.algo] = c.solver;
     const auto results = conv::find_algorithms(
-        cands, sw.ptr, sw.size,
-        [&](int algo, void *wsp, std::size_t n) { run(*make(algo, nullptr), wsp, n); },
+        cands, sw.ptr, sw.size, [&](int algo, void *wsp, std::size_t n) { run(*make(algo, nullptr), wsp, n); },
         [&](int algo) {
             const auto it = known.find(solver_of[algo]);
             return it == known.end() ? -1.0f : it->second;
@@ -245,9 +233,9 @@ void search(const conv::Problem &p, solver::Direction d, const int *order, std::
     write_perf<Perf, Algo>(results, p, requested, returned, perf);
 }
 
-void find_bwd_data(dnncompatContext &h, const conv::Problem &p, const void *w, const void *dy,
-                   void *dx, void *ws, std::size_t ws_size, bool own_ws, int requested,
-                   int *returned, dnncompatConvolutionBwdDataAlgoPerf_t *perf) {
+void find_bwd_data(dnncompatContext &h, const conv::Problem &p, const void *w, const void *dy, void *dx, void *ws,
+                   std::size_t ws_size, bool own_ws, int requested, int *returned,
+                   dnncompatConvolutionBwdDataAlgoPerf_t *perf) {
     search<dnncompatConvolutionBwdDataAlgoPerf_t, dnncompatConvolutionBwdDataAlgo_t>(
         p, solver::Direction::bwd_data, conv::kBwdDataOrder, std::size(conv::kBwdDataOrder),
         [&](int algo, const solver::Solver *s) { return conv::backward_data_plan(h, p, algo, 1.0f, 0.0f, s); },
@@ -257,23 +245,20 @@ void find_bwd_data(dnncompatContext &h, const conv::Problem &p, const void *w, c
         ws, ws_size, own_ws, requested, returned, perf);
 }
 
-void find_bwd_filter(dnncompatContext &h, const conv::Problem &p, const void *x, const void *dy,
-                     void *dw, void *ws, std::size_t ws_size, bool own_ws, int requested,
-                     int *returned, dnncompatConvolutionBwdFilterAlgoPerf_t *perf) {
+void find_bwd_filter(dnncompatContext &h, const conv::Problem &p, const void *x, const void *dy, void *dw, void *ws,
+                     std::size_t ws_size, bool own_ws, int requested, int *returned,
+                     dnncompatConvolutionBwdFilterAlgoPerf_t *perf) {
     search<dnncompatConvolutionBwdFilterAlgoPerf_t, dnncompatConvolutionBwdFilterAlgo_t>(
         p, solver::Direction::bwd_filter, conv::kBwdFilterOrder, std::size(conv::kBwdFilterOrder),
-        [&](int algo, const solver::Solver *s) {
-            return conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f, s);
-        },
+        [&](int algo, const solver::Solver *s) { return conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f, s); },
         [&](const conv::BwdFilterPlan &plan, void *wsp, std::size_t n) {
             conv::backward_filter_execute(h, p, plan, x, dy, dw, wsp, n);
         },
         ws, ws_size, own_ws, requested, returned, perf);
 }
 
-void find_fwd(dnncompatContext &h, const conv::Problem &p, const void *x, const void *w, void *y,
-              void *ws, std::size_t ws_size, bool own_ws, int requested, int *returned,
-              dnncompatConvolutionFwdAlgoPerf_t *perf) {
+void find_fwd(dnncompatContext &h, const conv::Problem &p, const void *x, const void *w, void *y, void *ws,
+              std::size_t ws_size, bool own_ws, int requested, int *returned, dnncompatConvolutionFwdAlgoPerf_t *perf) {
     search<dnncompatConvolutionFwdAlgoPerf_t, dnncompatConvolutionFwdAlgo_t>(
         p, solver::Direction::fwd, conv::kFwdOrder, std::size(conv::kFwdOrder),
         [&](int algo, const solver::Solver *s) { return conv::forward_plan(h, p, algo, 1.0f, 0.0f, s); },
@@ -284,11 +269,10 @@ void find_fwd(dnncompatContext &h, const conv::Problem &p, const void *x, const 
 }
 
 // Emits the diagnostics of a plan that runs: its fallback, CONVOLUTION mode's flip.
-void emit_plan_diagnostics(diag::Code fallback, const char *api, const char *algo_enum,
-                           int algo_ran, const conv::Problem &p) {
+void emit_plan_diagnostics(diag::Code fallback, const char *api, const char *algo_enum, int algo_ran,
+                           const conv::Problem &p) {
     if (!fallback.empty())
-        diag::emit(fallback, api,
-                   fmt::format("ran {} for {}", enums::describe(algo_enum, algo_ran), p.key()));
+        diag::emit(fallback, api, fmt::format("ran {} for {}", enums::describe(algo_enum, algo_ran), p.key()));
     if (p.mode == DNNCOMPAT_CONVOLUTION) diag::emit(diag::code::conv_mode_convolution, api);
 }
 
@@ -298,8 +282,7 @@ void emit_dtype_diagnostic(dnncompatDataType_t t, const char *api, bool forward)
     if (!conv::low_precision(t)) return;
     if (forward)
         diag::emit(t == DNNCOMPAT_DATA_HALF ? diag::code::conv_dtype_half : diag::code::conv_dtype_bfloat16, api);
-    else
-        diag::emit(conv::backward_dtype_row(t), api);
+    else diag::emit(conv::backward_dtype_row(t), api);
 }
 
 } // namespace
@@ -310,8 +293,7 @@ extern "C" {
 // Backward data
 // ---------------------------------------------------------------------------------------------
 
-dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithmMaxCount(dnncompatHandle_t handle,
-        int *count) {
+dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithmMaxCount(dnncompatHandle_t handle, int *count) {
     return guarded("cudnnGetConvolutionBackwardDataAlgorithmMaxCount", [&] {
         dnncompat::handle(handle);
         check_not_null(count, "count");
@@ -319,11 +301,10 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithmMaxCount(dnncompat
     });
 }
 
-dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithm_v7(dnncompatHandle_t handle,
-        const dnncompatFilterDescriptor_t filterDesc, const dnncompatTensorDescriptor_t diffDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t gradDesc,
-        const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionBwdDataAlgoPerf_t *perfResults) {
+dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithm_v7(
+    dnncompatHandle_t handle, const dnncompatFilterDescriptor_t filterDesc, const dnncompatTensorDescriptor_t diffDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t gradDesc,
+    const int requestedAlgoCount, int *returnedAlgoCount, dnncompatConvolutionBwdDataAlgoPerf_t *perfResults) {
     constexpr const char *api = "cudnnGetConvolutionBackwardDataAlgorithm_v7";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -331,19 +312,18 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithm_v7(dnncompatHandl
             data_problem(filterDesc, diffDesc, convDesc, gradDesc, "filterDesc", "diffDesc", "gradDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
         conv::check_data_type(p.dtype, api);
-        const auto cands = candidates(p, solver::Direction::bwd_data, conv::kBwdDataOrder,
-                                      std::size(conv::kBwdDataOrder), [&](int algo) {
-            return conv::backward_data_plan(h, p, algo, 1.0f, 0.0f);
-        });
+        const auto cands =
+            candidates(p, solver::Direction::bwd_data, conv::kBwdDataOrder, std::size(conv::kBwdDataOrder),
+                       [&](int algo) { return conv::backward_data_plan(h, p, algo, 1.0f, 0.0f); });
         write_perf<dnncompatConvolutionBwdDataAlgoPerf_t, dnncompatConvolutionBwdDataAlgo_t>(
             unmeasured(cands), p, requestedAlgoCount, returnedAlgoCount, perfResults);
     });
 }
 
-dnncompatStatus_t dnncompatGetConvolutionBackwardDataWorkspaceSize(dnncompatHandle_t handle,
-        const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
-        dnncompatConvolutionBwdDataAlgo_t algo, size_t *sizeInBytes) {
+dnncompatStatus_t dnncompatGetConvolutionBackwardDataWorkspaceSize(
+    dnncompatHandle_t handle, const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
+    dnncompatConvolutionBwdDataAlgo_t algo, size_t *sizeInBytes) {
     constexpr const char *api = "cudnnGetConvolutionBackwardDataWorkspaceSize";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -355,11 +335,12 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardDataWorkspaceSize(dnncompatHand
 }
 
 dnncompatStatus_t dnncompatConvolutionBackwardData(dnncompatHandle_t handle, const void *alpha,
-        const dnncompatFilterDescriptor_t wDesc, const void *w,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionBwdDataAlgo_t algo,
-        void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
-        const dnncompatTensorDescriptor_t dxDesc, void *dx) {
+                                                   const dnncompatFilterDescriptor_t wDesc, const void *w,
+                                                   const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                                   const dnncompatConvolutionDescriptor_t convDesc,
+                                                   dnncompatConvolutionBwdDataAlgo_t algo, void *workSpace,
+                                                   size_t workSpaceSizeInBytes, const void *beta,
+                                                   const dnncompatTensorDescriptor_t dxDesc, void *dx) {
     constexpr const char *api = "cudnnConvolutionBackwardData";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -372,8 +353,7 @@ dnncompatStatus_t dnncompatConvolutionBackwardData(dnncompatHandle_t handle, con
         conv::check_data_type(p.dtype, api);
         const auto plan = conv::backward_data_plan(h, p, algo, scalar(alpha), scalar(beta));
         const std::size_t before = diag::collected_count();
-        emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionBwdDataAlgo_t",
-                              plan->algo_ran, p);
+        emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionBwdDataAlgo_t", plan->algo_ran, p);
         emit_dtype_diagnostic(p.dtype, api, false);
         conv::backward_data_execute(h, p, *plan, w, dy, dx, workSpace, workSpaceSizeInBytes);
         h.record_run(api, plan->impl, algo, plan->algo_ran, plan->workspace_bytes,
@@ -381,11 +361,10 @@ dnncompatStatus_t dnncompatConvolutionBackwardData(dnncompatHandle_t handle, con
     });
 }
 
-dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithm(dnncompatHandle_t handle,
-        const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
-        const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionBwdDataAlgoPerf_t *perfResults) {
+dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithm(
+    dnncompatHandle_t handle, const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
+    const int requestedAlgoCount, int *returnedAlgoCount, dnncompatConvolutionBwdDataAlgoPerf_t *perfResults) {
     constexpr const char *api = "cudnnFindConvolutionBackwardDataAlgorithm";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -394,18 +373,16 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithm(dnncompatHandle_
         conv::check_data_type(p.dtype, api);
         emit_dtype_diagnostic(p.dtype, api, false);
         SearchOperands o(p);
-        find_bwd_data(h, p, o.w.data(), o.y.data(), o.x.data(), nullptr, 0, true, requestedAlgoCount,
-                      returnedAlgoCount, perfResults);
+        find_bwd_data(h, p, o.w.data(), o.y.data(), o.x.data(), nullptr, 0, true, requestedAlgoCount, returnedAlgoCount,
+                      perfResults);
     });
 }
 
-dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithmEx(dnncompatHandle_t handle,
-        const dnncompatFilterDescriptor_t wDesc, const void *w,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
-        void *dx, const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionBwdDataAlgoPerf_t *perfResults, void *workSpace,
-        size_t workSpaceSizeInBytes) {
+dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithmEx(
+    dnncompatHandle_t handle, const dnncompatFilterDescriptor_t wDesc, const void *w,
+    const dnncompatTensorDescriptor_t dyDesc, const void *dy, const dnncompatConvolutionDescriptor_t convDesc,
+    const dnncompatTensorDescriptor_t dxDesc, void *dx, const int requestedAlgoCount, int *returnedAlgoCount,
+    dnncompatConvolutionBwdDataAlgoPerf_t *perfResults, void *workSpace, size_t workSpaceSizeInBytes) {
     constexpr const char *api = "cudnnFindConvolutionBackwardDataAlgorithmEx";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -416,8 +393,8 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithmEx(dnncompatHandl
         check_not_null(dx, "dx");
         conv::check_data_type(p.dtype, api);
         emit_dtype_diagnostic(p.dtype, api, false);
-        find_bwd_data(h, p, w, dy, dx, workSpace, workSpaceSizeInBytes, false, requestedAlgoCount,
-                      returnedAlgoCount, perfResults);
+        find_bwd_data(h, p, w, dy, dx, workSpace, workSpaceSizeInBytes, false, requestedAlgoCount, returnedAlgoCount,
+                      perfResults);
     });
 }
 
@@ -425,8 +402,7 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithmEx(dnncompatHandl
 // Backward filter
 // ---------------------------------------------------------------------------------------------
 
-dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithmMaxCount(dnncompatHandle_t handle,
-        int *count) {
+dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithmMaxCount(dnncompatHandle_t handle, int *count) {
     return guarded("cudnnGetConvolutionBackwardFilterAlgorithmMaxCount", [&] {
         dnncompat::handle(handle);
         check_not_null(count, "count");
@@ -434,11 +410,10 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithmMaxCount(dnncomp
     });
 }
 
-dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithm_v7(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t srcDesc, const dnncompatTensorDescriptor_t diffDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t gradDesc,
-        const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults) {
+dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithm_v7(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t srcDesc, const dnncompatTensorDescriptor_t diffDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t gradDesc,
+    const int requestedAlgoCount, int *returnedAlgoCount, dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults) {
     constexpr const char *api = "cudnnGetConvolutionBackwardFilterAlgorithm_v7";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -446,26 +421,25 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithm_v7(dnncompatHan
             filter_problem(srcDesc, diffDesc, convDesc, gradDesc, "srcDesc", "diffDesc", "gradDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
         conv::check_data_type(p.dtype, api);
-        const auto cands = candidates(p, solver::Direction::bwd_filter, conv::kBwdFilterOrder,
-                                      std::size(conv::kBwdFilterOrder), [&](int algo) {
-            if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
-                fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD");
-            return conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f);
-        });
+        const auto cands = candidates(
+            p, solver::Direction::bwd_filter, conv::kBwdFilterOrder, std::size(conv::kBwdFilterOrder), [&](int algo) {
+                if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
+                    fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD");
+                return conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f);
+            });
         write_perf<dnncompatConvolutionBwdFilterAlgoPerf_t, dnncompatConvolutionBwdFilterAlgo_t>(
             unmeasured(cands), p, requestedAlgoCount, returnedAlgoCount, perfResults);
     });
 }
 
-dnncompatStatus_t dnncompatGetConvolutionBackwardFilterWorkspaceSize(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t gradDesc,
-        dnncompatConvolutionBwdFilterAlgo_t algo, size_t *sizeInBytes) {
+dnncompatStatus_t dnncompatGetConvolutionBackwardFilterWorkspaceSize(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t gradDesc,
+    dnncompatConvolutionBwdFilterAlgo_t algo, size_t *sizeInBytes) {
     constexpr const char *api = "cudnnGetConvolutionBackwardFilterWorkspaceSize";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
-        const conv::Problem p =
-            filter_problem(xDesc, dyDesc, convDesc, gradDesc, "xDesc", "dyDesc", "gradDesc");
+        const conv::Problem p = filter_problem(xDesc, dyDesc, convDesc, gradDesc, "xDesc", "dyDesc", "gradDesc");
         check_not_null(sizeInBytes, "sizeInBytes");
         conv::check_data_type(p.dtype, api);
         *sizeInBytes = conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f)->workspace_bytes;
@@ -473,11 +447,12 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardFilterWorkspaceSize(dnncompatHa
 }
 
 dnncompatStatus_t dnncompatConvolutionBackwardFilter(dnncompatHandle_t handle, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionBwdFilterAlgo_t algo,
-        void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
-        const dnncompatFilterDescriptor_t dwDesc, void *dw) {
+                                                     const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                                     const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                                     const dnncompatConvolutionDescriptor_t convDesc,
+                                                     dnncompatConvolutionBwdFilterAlgo_t algo, void *workSpace,
+                                                     size_t workSpaceSizeInBytes, const void *beta,
+                                                     const dnncompatFilterDescriptor_t dwDesc, void *dw) {
     constexpr const char *api = "cudnnConvolutionBackwardFilter";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -490,8 +465,7 @@ dnncompatStatus_t dnncompatConvolutionBackwardFilter(dnncompatHandle_t handle, c
         conv::check_data_type(p.dtype, api);
         const auto plan = conv::backward_filter_plan(h, p, algo, scalar(alpha), scalar(beta));
         const std::size_t before = diag::collected_count();
-        emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionBwdFilterAlgo_t",
-                              plan->algo_ran, p);
+        emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionBwdFilterAlgo_t", plan->algo_ran, p);
         emit_dtype_diagnostic(p.dtype, api, false);
         conv::backward_filter_execute(h, p, *plan, x, dy, dw, workSpace, workSpaceSizeInBytes);
         h.record_run(api, plan->impl, algo, plan->algo_ran, plan->workspace_bytes,
@@ -499,11 +473,10 @@ dnncompatStatus_t dnncompatConvolutionBackwardFilter(dnncompatHandle_t handle, c
     });
 }
 
-dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithm(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t dwDesc,
-        const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults) {
+dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithm(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t dwDesc,
+    const int requestedAlgoCount, int *returnedAlgoCount, dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults) {
     constexpr const char *api = "cudnnFindConvolutionBackwardFilterAlgorithm";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -512,18 +485,16 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithm(dnncompatHandl
         conv::check_data_type(p.dtype, api);
         emit_dtype_diagnostic(p.dtype, api, false);
         SearchOperands o(p);
-        find_bwd_filter(h, p, o.x.data(), o.y.data(), o.w.data(), nullptr, 0, true,
-                        requestedAlgoCount, returnedAlgoCount, perfResults);
+        find_bwd_filter(h, p, o.x.data(), o.y.data(), o.w.data(), nullptr, 0, true, requestedAlgoCount,
+                        returnedAlgoCount, perfResults);
     });
 }
 
-dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithmEx(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatTensorDescriptor_t dyDesc, const void *y,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t dwDesc,
-        void *dw, const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults, void *workSpace,
-        size_t workSpaceSizeInBytes) {
+dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithmEx(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc, const void *x,
+    const dnncompatTensorDescriptor_t dyDesc, const void *y, const dnncompatConvolutionDescriptor_t convDesc,
+    const dnncompatFilterDescriptor_t dwDesc, void *dw, const int requestedAlgoCount, int *returnedAlgoCount,
+    dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults, void *workSpace, size_t workSpaceSizeInBytes) {
     constexpr const char *api = "cudnnFindConvolutionBackwardFilterAlgorithmEx";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -534,8 +505,8 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithmEx(dnncompatHan
         check_not_null(dw, "dw");
         conv::check_data_type(p.dtype, api);
         emit_dtype_diagnostic(p.dtype, api, false);
-        find_bwd_filter(h, p, x, y, dw, workSpace, workSpaceSizeInBytes, false,
-                        requestedAlgoCount, returnedAlgoCount, perfResults);
+        find_bwd_filter(h, p, x, y, dw, workSpace, workSpaceSizeInBytes, false, requestedAlgoCount, returnedAlgoCount,
+                        perfResults);
     });
 }
 
@@ -544,8 +515,9 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithmEx(dnncompatHan
 // ---------------------------------------------------------------------------------------------
 
 dnncompatStatus_t dnncompatConvolutionBackwardBias(dnncompatHandle_t handle, const void *alpha,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy, const void *beta,
-        const dnncompatTensorDescriptor_t dbDesc, void *db) {
+                                                   const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                                   const void *beta, const dnncompatTensorDescriptor_t dbDesc,
+                                                   void *db) {
     constexpr const char *api = "cudnnConvolutionBackwardBias";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -567,15 +539,13 @@ dnncompatStatus_t dnncompatConvolutionBackwardBias(dnncompatHandle_t handle, con
     });
 }
 
-dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t handle,
-        const void *alpha1, const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatFilterDescriptor_t wDesc, const void *w,
-        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionFwdAlgo_t algo,
-        void *workSpace, size_t workSpaceSizeInBytes, const void *alpha2,
-        const dnncompatTensorDescriptor_t zDesc, const void *z,
-        const dnncompatTensorDescriptor_t biasDesc, const void *bias,
-        const dnncompatActivationDescriptor_t activationDesc,
-        const dnncompatTensorDescriptor_t yDesc, void *y) {
+dnncompatStatus_t dnncompatConvolutionBiasActivationForward(
+    dnncompatHandle_t handle, const void *alpha1, const dnncompatTensorDescriptor_t xDesc, const void *x,
+    const dnncompatFilterDescriptor_t wDesc, const void *w, const dnncompatConvolutionDescriptor_t convDesc,
+    dnncompatConvolutionFwdAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *alpha2,
+    const dnncompatTensorDescriptor_t zDesc, const void *z, const dnncompatTensorDescriptor_t biasDesc,
+    const void *bias, const dnncompatActivationDescriptor_t activationDesc, const dnncompatTensorDescriptor_t yDesc,
+    void *y) {
     constexpr const char *api = "cudnnConvolutionBiasActivationForward";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -585,15 +555,13 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
         const auto &bd = tensor(biasDesc, "biasDesc");
         const auto &act = ops::activation(activationDesc, "activationDesc");
         if (!(zd.dims == yd.dims && zd.dtype == yd.dtype))
-            fail(DNNCOMPAT_STATUS_BAD_PARAM,
-                 "zDesc is {} {} but yDesc is {} {}", dims_str(zd.dims), data_type_name(zd.dtype),
-                 dims_str(yd.dims), data_type_name(yd.dtype));
+            fail(DNNCOMPAT_STATUS_BAD_PARAM, "zDesc is {} {} but yDesc is {} {}", dims_str(zd.dims),
+                 data_type_name(zd.dtype), dims_str(yd.dims), data_type_name(yd.dtype));
         dims_t bias_dims(yd.dims.size(), 1);
         bias_dims[1] = p.k;
         if (!(bd.dims == bias_dims))
-            fail(DNNCOMPAT_STATUS_BAD_PARAM,
-                 "biasDesc is {} but the convolution has K={}: it must be {}", dims_str(bd.dims), p.k,
-                 dims_str(bias_dims));
+            fail(DNNCOMPAT_STATUS_BAD_PARAM, "biasDesc is {} but the convolution has K={}: it must be {}",
+                 dims_str(bd.dims), p.k, dims_str(bias_dims));
         check_not_null(alpha1, "alpha1");
         check_not_null(alpha2, "alpha2");
         check_not_null(x, "x");
@@ -610,10 +578,11 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
                  "CUDNN_ACTIVATION_RELU or CUDNN_ACTIVATION_IDENTITY",
                  enums::describe("cudnnActivationMode_t", act.mode));
         if (!(act.mode != DNNCOMPAT_ACTIVATION_IDENTITY ||
-                  algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM))
+              algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM))
             fail(DNNCOMPAT_STATUS_NOT_SUPPORTED,
-              "CUDNN_ACTIVATION_IDENTITY needs CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, "
-              "not {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo));
+                 "CUDNN_ACTIVATION_IDENTITY needs CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, "
+                 "not {}",
+                 enums::describe("cudnnConvolutionFwdAlgo_t", algo));
         const float a1 = scalar(alpha1), a2 = scalar(alpha2);
         if (p.integer()) {
             // cuDNN's INT8 configurations take a FLOAT bias.
@@ -629,8 +598,8 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
         if (p.integer() && p.y_dtype != DNNCOMPAT_DATA_FLOAT) {
             const std::size_t before = diag::collected_count();
             const auto run = conv::bias_activation_forward_int8(h, p, algo, a1, a2, x, w, z, zd, bias, bd,
-                                                                act.mode == DNNCOMPAT_ACTIVATION_RELU, y,
-                                                                workSpace, workSpaceSizeInBytes);
+                                                                act.mode == DNNCOMPAT_ACTIVATION_RELU, y, workSpace,
+                                                                workSpaceSizeInBytes);
             h.record_run(api, run->impl, algo, algo, run->workspace_bytes,
                          static_cast<int>(diag::collected_count() - before));
             return;
@@ -638,13 +607,12 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
         if (conv::low_precision(p.dtype)) {
             // FP32 throughout, y rounded once: z is converted into the FP32 y and blended as beta.
             if (!(bd.dtype == p.dtype))
-                fail(DNNCOMPAT_STATUS_BAD_PARAM, "biasDesc is {} but yDesc is {}",
-                     data_type_name(bd.dtype), data_type_name(p.dtype));
+                fail(DNNCOMPAT_STATUS_BAD_PARAM, "biasDesc is {} but yDesc is {}", data_type_name(bd.dtype),
+                     data_type_name(p.dtype));
             const bool reads_z = a2 != 0.0f;
             const auto plan = conv::forward_plan(h, p, algo, a1, reads_z ? a2 : 0.0f);
             const std::size_t before = diag::collected_count();
-            emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionFwdAlgo_t",
-                                  plan->algo_ran, p);
+            emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionFwdAlgo_t", plan->algo_ran, p);
             emit_dtype_diagnostic(p.dtype, api, true);
             conv::bias_activation_forward_low(h, p, *plan, x, w, z, zd, reads_z, bias, bd,
                                               act.mode == DNNCOMPAT_ACTIVATION_RELU, y, workSpace,
@@ -657,8 +625,7 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
         const bool aliased = z == y;
         const auto plan = conv::forward_plan(h, p, algo, a1, aliased ? a2 : 0.0f);
         const std::size_t before = diag::collected_count();
-        emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionFwdAlgo_t",
-                              plan->algo_ran, p);
+        emit_plan_diagnostics(plan->fallback_code, api, "cudnnConvolutionFwdAlgo_t", plan->algo_ran, p);
         conv::forward_execute(h, p, *plan, x, w, y, workSpace, workSpaceSizeInBytes);
         conv::bias_activation_epilogue(h, p, z, zd, !aliased && a2 != 0.0f, a2, bias, bd,
                                        act.mode == DNNCOMPAT_ACTIVATION_RELU, y);
@@ -671,11 +638,10 @@ dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t ha
 // Forward search
 // ---------------------------------------------------------------------------------------------
 
-dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithm(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t xDesc, const dnncompatFilterDescriptor_t wDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
-        const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionFwdAlgoPerf_t *perfResults) {
+dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithm(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc, const dnncompatFilterDescriptor_t wDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
+    const int requestedAlgoCount, int *returnedAlgoCount, dnncompatConvolutionFwdAlgoPerf_t *perfResults) {
     constexpr const char *api = "cudnnFindConvolutionForwardAlgorithm";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -684,18 +650,16 @@ dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithm(dnncompatHandle_t han
         conv::check_forward_types(p, api); // FLOAT, HALF / BFLOAT16, the INT8 configurations
         emit_dtype_diagnostic(p.dtype, api, true);
         SearchOperands o(p);
-        find_fwd(h, p, o.x.data(), o.w.data(), o.y.data(), nullptr, 0, true, requestedAlgoCount,
-                 returnedAlgoCount, perfResults);
+        find_fwd(h, p, o.x.data(), o.w.data(), o.y.data(), nullptr, 0, true, requestedAlgoCount, returnedAlgoCount,
+                 perfResults);
     });
 }
 
-dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithmEx(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatFilterDescriptor_t wDesc, const void *w,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
-        void *y, const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionFwdAlgoPerf_t *perfResults, void *workSpace,
-        size_t workSpaceSizeInBytes) {
+dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithmEx(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc, const void *x,
+    const dnncompatFilterDescriptor_t wDesc, const void *w, const dnncompatConvolutionDescriptor_t convDesc,
+    const dnncompatTensorDescriptor_t yDesc, void *y, const int requestedAlgoCount, int *returnedAlgoCount,
+    dnncompatConvolutionFwdAlgoPerf_t *perfResults, void *workSpace, size_t workSpaceSizeInBytes) {
     constexpr const char *api = "cudnnFindConvolutionForwardAlgorithmEx";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -706,8 +670,8 @@ dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithmEx(dnncompatHandle_t h
         check_not_null(y, "y");
         conv::check_forward_types(p, api); // FLOAT, HALF / BFLOAT16, the INT8 configurations
         emit_dtype_diagnostic(p.dtype, api, true);
-        find_fwd(h, p, x, w, y, workSpace, workSpaceSizeInBytes, false, requestedAlgoCount,
-                 returnedAlgoCount, perfResults);
+        find_fwd(h, p, x, w, y, workSpace, workSpaceSizeInBytes, false, requestedAlgoCount, returnedAlgoCount,
+                 perfResults);
     });
 }
 

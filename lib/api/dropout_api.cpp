@@ -10,10 +10,9 @@ using namespace dnncompat;
 
 namespace {
 
-void run(const char *api, bool forward, dnncompatHandle_t handle,
-         const dnncompatDropoutDescriptor_t dropoutDesc, const dnncompatTensorDescriptor_t xdesc,
-         const void *x, const dnncompatTensorDescriptor_t ydesc, void *y, void *reserveSpace,
-         size_t reserveSpaceSizeInBytes) {
+void run(const char *api, bool forward, dnncompatHandle_t handle, const dnncompatDropoutDescriptor_t dropoutDesc,
+         const dnncompatTensorDescriptor_t xdesc, const void *x, const dnncompatTensorDescriptor_t ydesc, void *y,
+         void *reserveSpace, size_t reserveSpaceSizeInBytes) {
     auto &h = dnncompat::handle(handle);
     const auto &d = norm::dropout_desc(dropoutDesc, "dropoutDesc");
     const auto &xd = tensor(xdesc, forward ? "xdesc" : "dydesc");
@@ -51,8 +50,7 @@ dnncompatStatus_t dnncompatDropoutGetStatesSize(dnncompatHandle_t handle, size_t
     });
 }
 
-dnncompatStatus_t dnncompatDropoutGetReserveSpaceSize(dnncompatTensorDescriptor_t xdesc,
-        size_t *sizeInBytes) {
+dnncompatStatus_t dnncompatDropoutGetReserveSpaceSize(dnncompatTensorDescriptor_t xdesc, size_t *sizeInBytes) {
     return guarded("cudnnDropoutGetReserveSpaceSize", [&] {
         const auto &xd = tensor(xdesc, "xdesc");
         check_not_null(sizeInBytes, "sizeInBytes");
@@ -60,9 +58,9 @@ dnncompatStatus_t dnncompatDropoutGetReserveSpaceSize(dnncompatTensorDescriptor_
     });
 }
 
-dnncompatStatus_t dnncompatSetDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc,
-        dnncompatHandle_t handle, float dropout, void *states, size_t stateSizeInBytes,
-        unsigned long long seed) {
+dnncompatStatus_t dnncompatSetDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc, dnncompatHandle_t handle,
+                                                float dropout, void *states, size_t stateSizeInBytes,
+                                                unsigned long long seed) {
     return guarded("cudnnSetDropoutDescriptor", [&] {
         check(dropoutDesc != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "dropoutDesc is null");
         auto *d = live(dropoutDesc);
@@ -71,9 +69,9 @@ dnncompatStatus_t dnncompatSetDropoutDescriptor(dnncompatDropoutDescriptor_t dro
     });
 }
 
-dnncompatStatus_t dnncompatRestoreDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc,
-        dnncompatHandle_t handle, float dropout, void *states, size_t stateSizeInBytes,
-        unsigned long long seed) {
+dnncompatStatus_t dnncompatRestoreDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc, dnncompatHandle_t handle,
+                                                    float dropout, void *states, size_t stateSizeInBytes,
+                                                    unsigned long long seed) {
     return guarded("cudnnRestoreDropoutDescriptor", [&] {
         check(dropoutDesc != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "dropoutDesc is null");
         auto *d = live(dropoutDesc);
@@ -82,8 +80,8 @@ dnncompatStatus_t dnncompatRestoreDropoutDescriptor(dnncompatDropoutDescriptor_t
     });
 }
 
-dnncompatStatus_t dnncompatGetDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc,
-        dnncompatHandle_t handle, float *dropout, void **states, unsigned long long *seed) {
+dnncompatStatus_t dnncompatGetDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc, dnncompatHandle_t handle,
+                                                float *dropout, void **states, unsigned long long *seed) {
     return guarded("cudnnGetDropoutDescriptor", [&] {
         const auto &d = norm::dropout_desc(dropoutDesc, "dropoutDesc");
         dnncompat::handle(handle);
@@ -96,25 +94,22 @@ dnncompatStatus_t dnncompatGetDropoutDescriptor(dnncompatDropoutDescriptor_t dro
     });
 }
 
-dnncompatStatus_t dnncompatDropoutForward(dnncompatHandle_t handle,
-        const dnncompatDropoutDescriptor_t dropoutDesc, const dnncompatTensorDescriptor_t xdesc,
-        const void *x, const dnncompatTensorDescriptor_t ydesc, void *y, void *reserveSpace,
-        size_t reserveSpaceSizeInBytes) {
+dnncompatStatus_t dnncompatDropoutForward(dnncompatHandle_t handle, const dnncompatDropoutDescriptor_t dropoutDesc,
+                                          const dnncompatTensorDescriptor_t xdesc, const void *x,
+                                          const dnncompatTensorDescriptor_t ydesc, void *y, void *reserveSpace,
+                                          size_t reserveSpaceSizeInBytes) {
     constexpr const char *api = "cudnnDropoutForward";
-    return guarded(api, [&] {
-        run(api, true, handle, dropoutDesc, xdesc, x, ydesc, y, reserveSpace,
-            reserveSpaceSizeInBytes);
-    });
+    return guarded(
+        api, [&] { run(api, true, handle, dropoutDesc, xdesc, x, ydesc, y, reserveSpace, reserveSpaceSizeInBytes); });
 }
 
-dnncompatStatus_t dnncompatDropoutBackward(dnncompatHandle_t handle,
-        const dnncompatDropoutDescriptor_t dropoutDesc, const dnncompatTensorDescriptor_t dydesc,
-        const void *dy, const dnncompatTensorDescriptor_t dxdesc, void *dx, void *reserveSpace,
-        size_t reserveSpaceSizeInBytes) {
+dnncompatStatus_t dnncompatDropoutBackward(dnncompatHandle_t handle, const dnncompatDropoutDescriptor_t dropoutDesc,
+                                           const dnncompatTensorDescriptor_t dydesc, const void *dy,
+                                           const dnncompatTensorDescriptor_t dxdesc, void *dx, void *reserveSpace,
+                                           size_t reserveSpaceSizeInBytes) {
     constexpr const char *api = "cudnnDropoutBackward";
     return guarded(api, [&] {
-        run(api, false, handle, dropoutDesc, dydesc, dy, dxdesc, dx, reserveSpace,
-            reserveSpaceSizeInBytes);
+        run(api, false, handle, dropoutDesc, dydesc, dy, dxdesc, dx, reserveSpace, reserveSpaceSizeInBytes);
     });
 }
 

@@ -9,8 +9,8 @@
 
 using namespace dnncompat;
 
-void dnncompatContext::record_run(const char *api, const std::string &impl, int algo_requested,
-                                  int algo_ran, std::size_t workspace_bytes, int diagnostics) {
+void dnncompatContext::record_run(const char *api, const std::string &impl, int algo_requested, int algo_ran,
+                                  std::size_t workspace_bytes, int diagnostics) {
     last_run = dnncompatRunInfo_t{};
     // Called on every compute call: bounded copies, no formatting.
     auto copy = [](char *to, std::size_t size, const char *from, std::size_t n) {
@@ -34,8 +34,7 @@ size_t dnncompatGetVersion(void) { return DNNCOMPAT_CUDNN_VERSION; }
 const char *dnncompatGetErrorString(dnncompatStatus_t status) {
     // Names live in the static enum table, so the pointer stays valid.
     for (const auto &e : enums::all())
-        if (e.value == static_cast<int>(status) && std::strcmp(e.type, "cudnnStatus_t") == 0)
-            return e.name;
+        if (e.value == static_cast<int>(status) && std::strcmp(e.type, "cudnnStatus_t") == 0) return e.name;
     return "CUDNN_STATUS_UNKNOWN";
 }
 

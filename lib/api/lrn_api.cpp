@@ -19,13 +19,11 @@ dnncompatStatus_t dnncompatCreateLRNDescriptor(dnncompatLRNDescriptor_t *normDes
 }
 
 dnncompatStatus_t dnncompatDestroyLRNDescriptor(dnncompatLRNDescriptor_t lrnDesc) {
-    return guarded("cudnnDestroyLRNDescriptor", [&] {
-        Registry<dnncompatLRNStruct>::instance().destroy(lrnDesc);
-    });
+    return guarded("cudnnDestroyLRNDescriptor", [&] { Registry<dnncompatLRNStruct>::instance().destroy(lrnDesc); });
 }
 
-dnncompatStatus_t dnncompatSetLRNDescriptor(dnncompatLRNDescriptor_t normDesc, unsigned lrnN,
-        double lrnAlpha, double lrnBeta, double lrnK) {
+dnncompatStatus_t dnncompatSetLRNDescriptor(dnncompatLRNDescriptor_t normDesc, unsigned lrnN, double lrnAlpha,
+                                            double lrnBeta, double lrnK) {
     return guarded("cudnnSetLRNDescriptor", [&] {
         check(normDesc != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "normDesc is null");
         auto *d = live(normDesc);
@@ -37,8 +35,8 @@ dnncompatStatus_t dnncompatSetLRNDescriptor(dnncompatLRNDescriptor_t normDesc, u
     });
 }
 
-dnncompatStatus_t dnncompatGetLRNDescriptor(dnncompatLRNDescriptor_t normDesc, unsigned *lrnN,
-        double *lrnAlpha, double *lrnBeta, double *lrnK) {
+dnncompatStatus_t dnncompatGetLRNDescriptor(dnncompatLRNDescriptor_t normDesc, unsigned *lrnN, double *lrnAlpha,
+                                            double *lrnBeta, double *lrnK) {
     return guarded("cudnnGetLRNDescriptor", [&] {
         const auto &d = ops::lrn(normDesc, "normDesc");
         if (lrnN != nullptr) *lrnN = d.n;
@@ -48,10 +46,10 @@ dnncompatStatus_t dnncompatGetLRNDescriptor(dnncompatLRNDescriptor_t normDesc, u
     });
 }
 
-dnncompatStatus_t dnncompatLRNCrossChannelForward(dnncompatHandle_t handle,
-        dnncompatLRNDescriptor_t normDesc, dnncompatLRNMode_t lrnMode, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t yDesc, void *y) {
+dnncompatStatus_t dnncompatLRNCrossChannelForward(dnncompatHandle_t handle, dnncompatLRNDescriptor_t normDesc,
+                                                  dnncompatLRNMode_t lrnMode, const void *alpha,
+                                                  const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                                  const void *beta, const dnncompatTensorDescriptor_t yDesc, void *y) {
     constexpr const char *api = "cudnnLRNCrossChannelForward";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -63,19 +61,19 @@ dnncompatStatus_t dnncompatLRNCrossChannelForward(dnncompatHandle_t handle,
         const char *names[] = {"alpha", "beta", "x", "y"};
         for (int i = 0; i < 4; ++i) check_not_null(ptrs[i], names[i]);
         const std::size_t before = diag::collected_count();
-        const std::string impl = ops::lrn_forward(h, d, *static_cast<const float *>(alpha), xd, x,
-                                                  *static_cast<const float *>(beta), yd, y);
-        h.record_run(api, "oneDNN lrn " + impl, -1, -1, 0,
-                     static_cast<int>(diag::collected_count() - before));
+        const std::string impl =
+            ops::lrn_forward(h, d, *static_cast<const float *>(alpha), xd, x, *static_cast<const float *>(beta), yd, y);
+        h.record_run(api, "oneDNN lrn " + impl, -1, -1, 0, static_cast<int>(diag::collected_count() - before));
     });
 }
 
-dnncompatStatus_t dnncompatLRNCrossChannelBackward(dnncompatHandle_t handle,
-        dnncompatLRNDescriptor_t normDesc, dnncompatLRNMode_t lrnMode, const void *alpha,
-        const dnncompatTensorDescriptor_t yDesc, const void *y,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t dxDesc, void *dx) {
+dnncompatStatus_t dnncompatLRNCrossChannelBackward(dnncompatHandle_t handle, dnncompatLRNDescriptor_t normDesc,
+                                                   dnncompatLRNMode_t lrnMode, const void *alpha,
+                                                   const dnncompatTensorDescriptor_t yDesc, const void *y,
+                                                   const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                                   const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                                   const void *beta, const dnncompatTensorDescriptor_t dxDesc,
+                                                   void *dx) {
     constexpr const char *api = "cudnnLRNCrossChannelBackward";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -89,18 +87,17 @@ dnncompatStatus_t dnncompatLRNCrossChannelBackward(dnncompatHandle_t handle,
         const char *names[] = {"alpha", "beta", "y", "dy", "x", "dx"};
         for (int i = 0; i < 6; ++i) check_not_null(ptrs[i], names[i]);
         const std::size_t before = diag::collected_count();
-        const std::string impl =
-            ops::lrn_backward(h, d, *static_cast<const float *>(alpha), yd, y, dyd, dy, xd, x,
-                              *static_cast<const float *>(beta), dxd, dx);
-        h.record_run(api, "oneDNN lrn_backward " + impl, -1, -1, 0,
-                     static_cast<int>(diag::collected_count() - before));
+        const std::string impl = ops::lrn_backward(h, d, *static_cast<const float *>(alpha), yd, y, dyd, dy, xd, x,
+                                                   *static_cast<const float *>(beta), dxd, dx);
+        h.record_run(api, "oneDNN lrn_backward " + impl, -1, -1, 0, static_cast<int>(diag::collected_count() - before));
     });
 }
 
-dnncompatStatus_t dnncompatDivisiveNormalizationForward(dnncompatHandle_t handle,
-        dnncompatLRNDescriptor_t normDesc, dnncompatDivNormMode_t mode, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *means, void *temp,
-        void *temp2, const void *beta, const dnncompatTensorDescriptor_t yDesc, void *y) {
+dnncompatStatus_t dnncompatDivisiveNormalizationForward(dnncompatHandle_t handle, dnncompatLRNDescriptor_t normDesc,
+                                                        dnncompatDivNormMode_t mode, const void *alpha,
+                                                        const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                                        const void *means, void *temp, void *temp2, const void *beta,
+                                                        const dnncompatTensorDescriptor_t yDesc, void *y) {
     constexpr const char *api = "cudnnDivisiveNormalizationForward";
     return guarded(api, [&] {
         dnncompat::handle(handle);
@@ -116,11 +113,10 @@ dnncompatStatus_t dnncompatDivisiveNormalizationForward(dnncompatHandle_t handle
     });
 }
 
-dnncompatStatus_t dnncompatDivisiveNormalizationBackward(dnncompatHandle_t handle,
-        dnncompatLRNDescriptor_t normDesc, dnncompatDivNormMode_t mode, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *means, const void *dy,
-        void *temp, void *temp2, const void *beta, const dnncompatTensorDescriptor_t dXdMeansDesc,
-        void *dx, void *dMeans) {
+dnncompatStatus_t dnncompatDivisiveNormalizationBackward(
+    dnncompatHandle_t handle, dnncompatLRNDescriptor_t normDesc, dnncompatDivNormMode_t mode, const void *alpha,
+    const dnncompatTensorDescriptor_t xDesc, const void *x, const void *means, const void *dy, void *temp, void *temp2,
+    const void *beta, const dnncompatTensorDescriptor_t dXdMeansDesc, void *dx, void *dMeans) {
     constexpr const char *api = "cudnnDivisiveNormalizationBackward";
     return guarded(api, [&] {
         dnncompat::handle(handle);

@@ -19,15 +19,14 @@ dnncompatStatus_t dnncompatCreatePoolingDescriptor(dnncompatPoolingDescriptor_t 
 }
 
 dnncompatStatus_t dnncompatDestroyPoolingDescriptor(dnncompatPoolingDescriptor_t poolingDesc) {
-    return guarded("cudnnDestroyPoolingDescriptor", [&] {
-        Registry<dnncompatPoolingStruct>::instance().destroy(poolingDesc);
-    });
+    return guarded("cudnnDestroyPoolingDescriptor",
+                   [&] { Registry<dnncompatPoolingStruct>::instance().destroy(poolingDesc); });
 }
 
-dnncompatStatus_t dnncompatSetPooling2dDescriptor(dnncompatPoolingDescriptor_t poolingDesc,
-        dnncompatPoolingMode_t mode, dnncompatNanPropagation_t maxpoolingNanOpt, int windowHeight,
-        int windowWidth, int verticalPadding, int horizontalPadding, int verticalStride,
-        int horizontalStride) {
+dnncompatStatus_t dnncompatSetPooling2dDescriptor(dnncompatPoolingDescriptor_t poolingDesc, dnncompatPoolingMode_t mode,
+                                                  dnncompatNanPropagation_t maxpoolingNanOpt, int windowHeight,
+                                                  int windowWidth, int verticalPadding, int horizontalPadding,
+                                                  int verticalStride, int horizontalStride) {
     return guarded("cudnnSetPooling2dDescriptor", [&] {
         const int window[] = {windowHeight, windowWidth};
         const int pad[] = {verticalPadding, horizontalPadding};
@@ -37,15 +36,17 @@ dnncompatStatus_t dnncompatSetPooling2dDescriptor(dnncompatPoolingDescriptor_t p
 }
 
 dnncompatStatus_t dnncompatGetPooling2dDescriptor(const dnncompatPoolingDescriptor_t poolingDesc,
-        dnncompatPoolingMode_t *mode, dnncompatNanPropagation_t *maxpoolingNanOpt,
-        int *windowHeight, int *windowWidth, int *verticalPadding, int *horizontalPadding,
-        int *verticalStride, int *horizontalStride) {
+                                                  dnncompatPoolingMode_t *mode,
+                                                  dnncompatNanPropagation_t *maxpoolingNanOpt, int *windowHeight,
+                                                  int *windowWidth, int *verticalPadding, int *horizontalPadding,
+                                                  int *verticalStride, int *horizontalStride) {
     return guarded("cudnnGetPooling2dDescriptor", [&] {
         const auto &p = ops::pooling(poolingDesc, "poolingDesc");
-        check(p.window.size() == 2, DNNCOMPAT_STATUS_BAD_PARAM,
-              "poolingDesc has {} spatial dims, not 2", p.window.size());
-        const void *ptrs[] = {mode, maxpoolingNanOpt, windowHeight, windowWidth, verticalPadding,
-                              horizontalPadding, verticalStride, horizontalStride};
+        check(p.window.size() == 2, DNNCOMPAT_STATUS_BAD_PARAM, "poolingDesc has {} spatial dims, not 2",
+              p.window.size());
+        const void *ptrs[] = {mode,           maxpoolingNanOpt, windowHeight,
+                              windowWidth,    verticalPadding,  horizontalPadding,
+                              verticalStride, horizontalStride};
         for (const void *q : ptrs) check_not_null(q, "output pointer");
         *mode = p.mode;
         *maxpoolingNanOpt = p.nan_opt;
@@ -59,21 +60,21 @@ dnncompatStatus_t dnncompatGetPooling2dDescriptor(const dnncompatPoolingDescript
 }
 
 dnncompatStatus_t dnncompatSetPoolingNdDescriptor(dnncompatPoolingDescriptor_t poolingDesc,
-        const dnncompatPoolingMode_t mode, const dnncompatNanPropagation_t maxpoolingNanOpt,
-        int nbDims, const int windowDimA[], const int paddingA[], const int strideA[]) {
+                                                  const dnncompatPoolingMode_t mode,
+                                                  const dnncompatNanPropagation_t maxpoolingNanOpt, int nbDims,
+                                                  const int windowDimA[], const int paddingA[], const int strideA[]) {
     return guarded("cudnnSetPoolingNdDescriptor", [&] {
         ops::set_pooling(poolingDesc, mode, maxpoolingNanOpt, nbDims, windowDimA, paddingA, strideA);
     });
 }
 
-dnncompatStatus_t dnncompatGetPoolingNdDescriptor(const dnncompatPoolingDescriptor_t poolingDesc,
-        int nbDimsRequested, dnncompatPoolingMode_t *mode,
-        dnncompatNanPropagation_t *maxpoolingNanOpt, int *nbDims, int windowDimA[],
-        int paddingA[], int strideA[]) {
+dnncompatStatus_t dnncompatGetPoolingNdDescriptor(const dnncompatPoolingDescriptor_t poolingDesc, int nbDimsRequested,
+                                                  dnncompatPoolingMode_t *mode,
+                                                  dnncompatNanPropagation_t *maxpoolingNanOpt, int *nbDims,
+                                                  int windowDimA[], int paddingA[], int strideA[]) {
     return guarded("cudnnGetPoolingNdDescriptor", [&] {
         const auto &p = ops::pooling(poolingDesc, "poolingDesc");
-        check(nbDimsRequested >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "nbDimsRequested {} is negative",
-              nbDimsRequested);
+        check(nbDimsRequested >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "nbDimsRequested {} is negative", nbDimsRequested);
         check_not_null(mode, "mode");
         check_not_null(maxpoolingNanOpt, "maxpoolingNanOpt");
         check_not_null(nbDims, "nbDims");
@@ -95,7 +96,8 @@ dnncompatStatus_t dnncompatGetPoolingNdDescriptor(const dnncompatPoolingDescript
 }
 
 dnncompatStatus_t dnncompatGetPoolingNdForwardOutputDim(const dnncompatPoolingDescriptor_t poolingDesc,
-        const dnncompatTensorDescriptor_t inputTensorDesc, int nbDims, int outputTensorDimA[]) {
+                                                        const dnncompatTensorDescriptor_t inputTensorDesc, int nbDims,
+                                                        int outputTensorDimA[]) {
     return guarded("cudnnGetPoolingNdForwardOutputDim", [&] {
         const auto &p = ops::pooling(poolingDesc, "poolingDesc");
         const auto &x = tensor(inputTensorDesc, "inputTensorDesc");
@@ -109,7 +111,8 @@ dnncompatStatus_t dnncompatGetPoolingNdForwardOutputDim(const dnncompatPoolingDe
 }
 
 dnncompatStatus_t dnncompatGetPooling2dForwardOutputDim(const dnncompatPoolingDescriptor_t poolingDesc,
-        const dnncompatTensorDescriptor_t inputTensorDesc, int *n, int *c, int *h, int *w) {
+                                                        const dnncompatTensorDescriptor_t inputTensorDesc, int *n,
+                                                        int *c, int *h, int *w) {
     return guarded("cudnnGetPooling2dForwardOutputDim", [&] {
         const auto &p = ops::pooling(poolingDesc, "poolingDesc");
         const auto &x = tensor(inputTensorDesc, "inputTensorDesc");
@@ -128,10 +131,9 @@ dnncompatStatus_t dnncompatGetPooling2dForwardOutputDim(const dnncompatPoolingDe
     });
 }
 
-dnncompatStatus_t dnncompatPoolingForward(dnncompatHandle_t handle,
-        const dnncompatPoolingDescriptor_t poolingDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t yDesc, void *y) {
+dnncompatStatus_t dnncompatPoolingForward(dnncompatHandle_t handle, const dnncompatPoolingDescriptor_t poolingDesc,
+                                          const void *alpha, const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                          const void *beta, const dnncompatTensorDescriptor_t yDesc, void *y) {
     constexpr const char *api = "cudnnPoolingForward";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -144,17 +146,15 @@ dnncompatStatus_t dnncompatPoolingForward(dnncompatHandle_t handle,
         const std::size_t before = diag::collected_count();
         const std::string impl = ops::pooling_forward(h, p, *static_cast<const float *>(alpha), xd, x,
                                                       *static_cast<const float *>(beta), yd, y);
-        h.record_run(api, "oneDNN pooling " + impl, -1, -1, 0,
-                     static_cast<int>(diag::collected_count() - before));
+        h.record_run(api, "oneDNN pooling " + impl, -1, -1, 0, static_cast<int>(diag::collected_count() - before));
     });
 }
 
-dnncompatStatus_t dnncompatPoolingBackward(dnncompatHandle_t handle,
-        const dnncompatPoolingDescriptor_t poolingDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t yDesc, const void *y,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t dxDesc, void *dx) {
+dnncompatStatus_t dnncompatPoolingBackward(dnncompatHandle_t handle, const dnncompatPoolingDescriptor_t poolingDesc,
+                                           const void *alpha, const dnncompatTensorDescriptor_t yDesc, const void *y,
+                                           const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                           const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+                                           const dnncompatTensorDescriptor_t dxDesc, void *dx) {
     constexpr const char *api = "cudnnPoolingBackward";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -167,9 +167,8 @@ dnncompatStatus_t dnncompatPoolingBackward(dnncompatHandle_t handle,
         const char *names[] = {"alpha", "beta", "y", "dy", "x", "dx"};
         for (int i = 0; i < 6; ++i) check_not_null(ptrs[i], names[i]);
         const std::size_t before = diag::collected_count();
-        const std::string impl =
-            ops::pooling_backward(h, p, *static_cast<const float *>(alpha), yd, y, dyd, dy, xd, x,
-                                  *static_cast<const float *>(beta), dxd, dx);
+        const std::string impl = ops::pooling_backward(h, p, *static_cast<const float *>(alpha), yd, y, dyd, dy, xd, x,
+                                                       *static_cast<const float *>(beta), dxd, dx);
         h.record_run(api, "oneDNN pooling_backward " + impl, -1, -1, 0,
                      static_cast<int>(diag::collected_count() - before));
     });

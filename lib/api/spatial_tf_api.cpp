@@ -16,32 +16,31 @@ float scalar(const void *p) { return *static_cast<const float *>(p); }
 
 extern "C" {
 
-dnncompatStatus_t dnncompatCreateSpatialTransformerDescriptor(
-        dnncompatSpatialTransformerDescriptor_t *stDesc) {
+dnncompatStatus_t dnncompatCreateSpatialTransformerDescriptor(dnncompatSpatialTransformerDescriptor_t *stDesc) {
     return guarded("cudnnCreateSpatialTransformerDescriptor", [&] {
         check_not_null(stDesc, "stDesc");
         *stDesc = Registry<dnncompatSpatialTransformerStruct>::instance().create();
     });
 }
 
-dnncompatStatus_t dnncompatSetSpatialTransformerNdDescriptor(
-        dnncompatSpatialTransformerDescriptor_t stDesc, dnncompatSamplerType_t samplerType,
-        dnncompatDataType_t dataType, const int nbDims, const int dimA[]) {
+dnncompatStatus_t dnncompatSetSpatialTransformerNdDescriptor(dnncompatSpatialTransformerDescriptor_t stDesc,
+                                                             dnncompatSamplerType_t samplerType,
+                                                             dnncompatDataType_t dataType, const int nbDims,
+                                                             const int dimA[]) {
     return guarded("cudnnSetSpatialTransformerNdDescriptor", [&] {
         check(stDesc != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "stDesc is null");
         ops::set_spatial_tf(*live(stDesc), samplerType, dataType, nbDims, dimA);
     });
 }
 
-dnncompatStatus_t dnncompatDestroySpatialTransformerDescriptor(
-        dnncompatSpatialTransformerDescriptor_t stDesc) {
-    return guarded("cudnnDestroySpatialTransformerDescriptor", [&] {
-        Registry<dnncompatSpatialTransformerStruct>::instance().destroy(stDesc);
-    });
+dnncompatStatus_t dnncompatDestroySpatialTransformerDescriptor(dnncompatSpatialTransformerDescriptor_t stDesc) {
+    return guarded("cudnnDestroySpatialTransformerDescriptor",
+                   [&] { Registry<dnncompatSpatialTransformerStruct>::instance().destroy(stDesc); });
 }
 
 dnncompatStatus_t dnncompatSpatialTfGridGeneratorForward(dnncompatHandle_t handle,
-        const dnncompatSpatialTransformerDescriptor_t stDesc, const void *theta, void *grid) {
+                                                         const dnncompatSpatialTransformerDescriptor_t stDesc,
+                                                         const void *theta, void *grid) {
     constexpr const char *api = "cudnnSpatialTfGridGeneratorForward";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -55,7 +54,8 @@ dnncompatStatus_t dnncompatSpatialTfGridGeneratorForward(dnncompatHandle_t handl
 }
 
 dnncompatStatus_t dnncompatSpatialTfGridGeneratorBackward(dnncompatHandle_t handle,
-        const dnncompatSpatialTransformerDescriptor_t stDesc, const void *dgrid, void *dtheta) {
+                                                          const dnncompatSpatialTransformerDescriptor_t stDesc,
+                                                          const void *dgrid, void *dtheta) {
     constexpr const char *api = "cudnnSpatialTfGridGeneratorBackward";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -69,9 +69,10 @@ dnncompatStatus_t dnncompatSpatialTfGridGeneratorBackward(dnncompatHandle_t hand
 }
 
 dnncompatStatus_t dnncompatSpatialTfSamplerForward(dnncompatHandle_t handle,
-        dnncompatSpatialTransformerDescriptor_t stDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *grid,
-        const void *beta, dnncompatTensorDescriptor_t yDesc, void *y) {
+                                                   dnncompatSpatialTransformerDescriptor_t stDesc, const void *alpha,
+                                                   const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                                   const void *grid, const void *beta,
+                                                   dnncompatTensorDescriptor_t yDesc, void *y) {
     constexpr const char *api = "cudnnSpatialTfSamplerForward";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -82,18 +83,18 @@ dnncompatStatus_t dnncompatSpatialTfSamplerForward(dnncompatHandle_t handle,
         const char *names[] = {"alpha", "beta", "x", "grid", "y"};
         for (int i = 0; i < 5; ++i) check_not_null(ptrs[i], names[i]);
         const std::size_t before = diag::collected_count();
-        const std::string impl = ops::spatial_tf_sampler_forward(h, d, scalar(alpha), xd, x, grid,
-                                                                 scalar(beta), yd, y);
+        const std::string impl = ops::spatial_tf_sampler_forward(h, d, scalar(alpha), xd, x, grid, scalar(beta), yd, y);
         h.record_run(api, impl, -1, -1, 0, static_cast<int>(diag::collected_count() - before));
     });
 }
 
 dnncompatStatus_t dnncompatSpatialTfSamplerBackward(dnncompatHandle_t handle,
-        dnncompatSpatialTransformerDescriptor_t stDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t dxDesc, void *dx, const void *alphaDgrid,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy, const void *grid,
-        const void *betaDgrid, void *dgrid) {
+                                                    dnncompatSpatialTransformerDescriptor_t stDesc, const void *alpha,
+                                                    const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                                    const void *beta, const dnncompatTensorDescriptor_t dxDesc,
+                                                    void *dx, const void *alphaDgrid,
+                                                    const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                                    const void *grid, const void *betaDgrid, void *dgrid) {
     constexpr const char *api = "cudnnSpatialTfSamplerBackward";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -102,13 +103,12 @@ dnncompatStatus_t dnncompatSpatialTfSamplerBackward(dnncompatHandle_t handle,
         const auto &dxd = tensor(dxDesc, "dxDesc");
         const auto &dyd = tensor(dyDesc, "dyDesc");
         const void *ptrs[] = {alpha, beta, alphaDgrid, betaDgrid, x, dx, dy, grid, dgrid};
-        const char *names[] = {"alpha", "beta", "alphaDgrid", "betaDgrid", "x",
-                               "dx", "dy", "grid", "dgrid"};
+        const char *names[] = {"alpha", "beta", "alphaDgrid", "betaDgrid", "x", "dx", "dy", "grid", "dgrid"};
         for (int i = 0; i < 9; ++i) check_not_null(ptrs[i], names[i]);
         const std::size_t before = diag::collected_count();
-        const std::string impl = ops::spatial_tf_sampler_backward(
-            h, d, scalar(alpha), xd, x, scalar(beta), dxd, dx, scalar(alphaDgrid), dyd, dy, grid,
-            scalar(betaDgrid), dgrid);
+        const std::string impl =
+            ops::spatial_tf_sampler_backward(h, d, scalar(alpha), xd, x, scalar(beta), dxd, dx, scalar(alphaDgrid), dyd,
+                                             dy, grid, scalar(betaDgrid), dgrid);
         h.record_run(api, impl, -1, -1, 0, static_cast<int>(diag::collected_count() - before));
     });
 }

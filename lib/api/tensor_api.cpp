@@ -14,8 +14,7 @@ void check_dims(int nbDims, const int *dimA, int min_dims, const char *what) {
           "{}: nbDims {} outside [{}, {}]", what, nbDims, min_dims, DNNCOMPAT_DIM_MAX);
     check_not_null(dimA, "dimA");
     for (int i = 0; i < nbDims; ++i)
-        check(dimA[i] > 0, DNNCOMPAT_STATUS_BAD_PARAM, "{}: dimA[{}] = {} must be positive", what,
-              i, dimA[i]);
+        check(dimA[i] > 0, DNNCOMPAT_STATUS_BAD_PARAM, "{}: dimA[{}] = {} must be positive", what, i, dimA[i]);
 }
 
 // NCHW_VECT_C takes the vectorised types only (INT8x4, UINT8x4, INT8x32); INT8 or FLOAT with it
@@ -27,21 +26,21 @@ int format_lanes(dnncompatTensorFormat_t format, dnncompatDataType_t dtype) {
     if (!(v != 0))
         fail(DNNCOMPAT_STATUS_BAD_PARAM,
              "CUDNN_TENSOR_NCHW_VECT_C needs dataType CUDNN_DATA_INT8x4, CUDNN_DATA_UINT8x4 or "
-             "CUDNN_DATA_INT8x32, not {}", data_type_name(dtype));
+             "CUDNN_DATA_INT8x32, not {}",
+             data_type_name(dtype));
     return v;
 }
 
 // vect != 0: NCHW_VECT_C; the strides are replaced by the packed strides of [N, C/vect, ...]
 // counted in vectors, and C must be a multiple of vect (BAD_PARAM, as cuDNN).
-void set_tensor(dnncompatTensorStruct *t, dnncompatDataType_t dtype, dims_t dims, dims_t strides,
-                int vect = 0) {
+void set_tensor(dnncompatTensorStruct *t, dnncompatDataType_t dtype, dims_t dims, dims_t strides, int vect = 0) {
     check_data_type(dtype);
     auto *d = live(t);
     if (vect != 0) {
         if (!(dims[1] % vect == 0))
             fail(DNNCOMPAT_STATUS_BAD_PARAM,
-                 "CUDNN_TENSOR_NCHW_VECT_C {}: C = {} is not a multiple of the vector width {}",
-                 data_type_name(dtype), dims[1], vect);
+                 "CUDNN_TENSOR_NCHW_VECT_C {}: C = {} is not a multiple of the vector width {}", data_type_name(dtype),
+                 dims[1], vect);
         dims_t vdims = dims;
         vdims[1] /= vect;
         strides = packed_strides(vdims, DNNCOMPAT_TENSOR_NCHW);
@@ -59,8 +58,7 @@ void set_tensor(dnncompatTensorStruct *t, dnncompatDataType_t dtype, dims_t dims
 // NCHW_VECT_C filters: vectorised types only (BAD_PARAM otherwise). Unlike a tensor, a filter's
 // C need not be a multiple of the vector (cuDNN 9 accepts it and sizes the filter rounded down);
 // the convolution rejects it.
-void set_filter(dnncompatFilterStruct *f, dnncompatDataType_t dtype, dnncompatTensorFormat_t format,
-                dims_t dims) {
+void set_filter(dnncompatFilterStruct *f, dnncompatDataType_t dtype, dnncompatTensorFormat_t format, dims_t dims) {
     check_data_type(dtype);
     format_lanes(format, dtype);
     auto *d = live(f);
@@ -89,8 +87,8 @@ dnncompatStatus_t dnncompatDestroyTensorDescriptor(dnncompatTensorDescriptor_t t
     });
 }
 
-dnncompatStatus_t dnncompatSetTensor4dDescriptor(dnncompatTensorDescriptor_t tensorDesc,
-        dnncompatTensorFormat_t format, dnncompatDataType_t dataType, int n, int c, int h, int w) {
+dnncompatStatus_t dnncompatSetTensor4dDescriptor(dnncompatTensorDescriptor_t tensorDesc, dnncompatTensorFormat_t format,
+                                                 dnncompatDataType_t dataType, int n, int c, int h, int w) {
     return guarded("cudnnSetTensor4dDescriptor", [&] {
         check_not_null(tensorDesc, "tensorDesc");
         check_data_type(dataType);
@@ -103,9 +101,9 @@ dnncompatStatus_t dnncompatSetTensor4dDescriptor(dnncompatTensorDescriptor_t ten
     });
 }
 
-dnncompatStatus_t dnncompatSetTensor4dDescriptorEx(dnncompatTensorDescriptor_t tensorDesc,
-        dnncompatDataType_t dataType, int n, int c, int h, int w, int nStride, int cStride,
-        int hStride, int wStride) {
+dnncompatStatus_t dnncompatSetTensor4dDescriptorEx(dnncompatTensorDescriptor_t tensorDesc, dnncompatDataType_t dataType,
+                                                   int n, int c, int h, int w, int nStride, int cStride, int hStride,
+                                                   int wStride) {
     return guarded("cudnnSetTensor4dDescriptorEx", [&] {
         check_not_null(tensorDesc, "tensorDesc");
         check(n > 0 && c > 0 && h > 0 && w > 0, DNNCOMPAT_STATUS_BAD_PARAM,
@@ -117,12 +115,11 @@ dnncompatStatus_t dnncompatSetTensor4dDescriptorEx(dnncompatTensorDescriptor_t t
 }
 
 dnncompatStatus_t dnncompatGetTensor4dDescriptor(const dnncompatTensorDescriptor_t tensorDesc,
-        dnncompatDataType_t *dataType, int *n, int *c, int *h, int *w, int *nStride, int *cStride,
-        int *hStride, int *wStride) {
+                                                 dnncompatDataType_t *dataType, int *n, int *c, int *h, int *w,
+                                                 int *nStride, int *cStride, int *hStride, int *wStride) {
     return guarded("cudnnGetTensor4dDescriptor", [&] {
         const auto &t = tensor(tensorDesc, "tensorDesc");
-        check(t.dims.size() == 4, DNNCOMPAT_STATUS_BAD_PARAM,
-              "tensorDesc has {} dimensions, not 4", t.dims.size());
+        check(t.dims.size() == 4, DNNCOMPAT_STATUS_BAD_PARAM, "tensorDesc has {} dimensions, not 4", t.dims.size());
         int *out[] = {n, c, h, w, nStride, cStride, hStride, wStride};
         for (auto *p : out) check_not_null(p, "output pointer");
         check_not_null(dataType, "dataType");
@@ -136,23 +133,22 @@ dnncompatStatus_t dnncompatGetTensor4dDescriptor(const dnncompatTensorDescriptor
     });
 }
 
-dnncompatStatus_t dnncompatSetTensorNdDescriptor(dnncompatTensorDescriptor_t tensorDesc,
-        dnncompatDataType_t dataType, int nbDims, const int dimA[], const int strideA[]) {
+dnncompatStatus_t dnncompatSetTensorNdDescriptor(dnncompatTensorDescriptor_t tensorDesc, dnncompatDataType_t dataType,
+                                                 int nbDims, const int dimA[], const int strideA[]) {
     return guarded("cudnnSetTensorNdDescriptor", [&] {
         check_not_null(tensorDesc, "tensorDesc");
         check_dims(nbDims, dimA, 3, "cudnnSetTensorNdDescriptor");
         check_not_null(strideA, "strideA");
         dims_t dims(dimA, dimA + nbDims), strides(strideA, strideA + nbDims);
         for (int i = 0; i < nbDims; ++i)
-            check(strides[i] > 0, DNNCOMPAT_STATUS_BAD_PARAM, "strideA[{}] = {} must be positive",
-                  i, strides[i]);
+            check(strides[i] > 0, DNNCOMPAT_STATUS_BAD_PARAM, "strideA[{}] = {} must be positive", i, strides[i]);
         set_tensor(tensorDesc, dataType, std::move(dims), std::move(strides));
     });
 }
 
 dnncompatStatus_t dnncompatSetTensorNdDescriptorEx(dnncompatTensorDescriptor_t tensorDesc,
-        dnncompatTensorFormat_t format, dnncompatDataType_t dataType, int nbDims,
-        const int dimA[]) {
+                                                   dnncompatTensorFormat_t format, dnncompatDataType_t dataType,
+                                                   int nbDims, const int dimA[]) {
     return guarded("cudnnSetTensorNdDescriptorEx", [&] {
         check_not_null(tensorDesc, "tensorDesc");
         check_data_type(dataType);
@@ -164,13 +160,12 @@ dnncompatStatus_t dnncompatSetTensorNdDescriptorEx(dnncompatTensorDescriptor_t t
     });
 }
 
-dnncompatStatus_t dnncompatGetTensorNdDescriptor(const dnncompatTensorDescriptor_t tensorDesc,
-        int nbDimsRequested, dnncompatDataType_t *dataType, int *nbDims, int dimA[],
-        int strideA[]) {
+dnncompatStatus_t dnncompatGetTensorNdDescriptor(const dnncompatTensorDescriptor_t tensorDesc, int nbDimsRequested,
+                                                 dnncompatDataType_t *dataType, int *nbDims, int dimA[],
+                                                 int strideA[]) {
     return guarded("cudnnGetTensorNdDescriptor", [&] {
         const auto &t = tensor(tensorDesc, "tensorDesc");
-        check(nbDimsRequested >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "nbDimsRequested {} is negative",
-              nbDimsRequested);
+        check(nbDimsRequested >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "nbDimsRequested {} is negative", nbDimsRequested);
         check_not_null(dataType, "dataType");
         check_not_null(nbDims, "nbDims");
         const int n = std::min<int>(nbDimsRequested, static_cast<int>(t.dims.size()));
@@ -191,8 +186,7 @@ dnncompatStatus_t dnncompatGetTensorNdDescriptor(const dnncompatTensorDescriptor
     });
 }
 
-dnncompatStatus_t dnncompatGetTensorSizeInBytes(const dnncompatTensorDescriptor_t tensorDesc,
-        size_t *size) {
+dnncompatStatus_t dnncompatGetTensorSizeInBytes(const dnncompatTensorDescriptor_t tensorDesc, size_t *size) {
     return guarded("cudnnGetTensorSizeInBytes", [&] {
         const auto &t = tensor(tensorDesc, "tensorDesc");
         check_not_null(size, "size");
@@ -213,8 +207,8 @@ dnncompatStatus_t dnncompatDestroyFilterDescriptor(dnncompatFilterDescriptor_t f
     });
 }
 
-dnncompatStatus_t dnncompatSetFilter4dDescriptor(dnncompatFilterDescriptor_t filterDesc,
-        dnncompatDataType_t dataType, dnncompatTensorFormat_t format, int k, int c, int h, int w) {
+dnncompatStatus_t dnncompatSetFilter4dDescriptor(dnncompatFilterDescriptor_t filterDesc, dnncompatDataType_t dataType,
+                                                 dnncompatTensorFormat_t format, int k, int c, int h, int w) {
     return guarded("cudnnSetFilter4dDescriptor", [&] {
         check_not_null(filterDesc, "filterDesc");
         check(k > 0 && c > 0 && h > 0 && w > 0, DNNCOMPAT_STATUS_BAD_PARAM,
@@ -224,12 +218,11 @@ dnncompatStatus_t dnncompatSetFilter4dDescriptor(dnncompatFilterDescriptor_t fil
 }
 
 dnncompatStatus_t dnncompatGetFilter4dDescriptor(const dnncompatFilterDescriptor_t filterDesc,
-        dnncompatDataType_t *dataType, dnncompatTensorFormat_t *format, int *k, int *c, int *h,
-        int *w) {
+                                                 dnncompatDataType_t *dataType, dnncompatTensorFormat_t *format, int *k,
+                                                 int *c, int *h, int *w) {
     return guarded("cudnnGetFilter4dDescriptor", [&] {
         const auto &f = filter(filterDesc, "filterDesc");
-        check(f.dims.size() == 4, DNNCOMPAT_STATUS_BAD_PARAM,
-              "filterDesc has {} dimensions, not 4", f.dims.size());
+        check(f.dims.size() == 4, DNNCOMPAT_STATUS_BAD_PARAM, "filterDesc has {} dimensions, not 4", f.dims.size());
         int *out[] = {k, c, h, w};
         for (auto *p : out) check_not_null(p, "output pointer");
         check_not_null(dataType, "dataType");
@@ -240,9 +233,8 @@ dnncompatStatus_t dnncompatGetFilter4dDescriptor(const dnncompatFilterDescriptor
     });
 }
 
-dnncompatStatus_t dnncompatSetFilterNdDescriptor(dnncompatFilterDescriptor_t filterDesc,
-        dnncompatDataType_t dataType, dnncompatTensorFormat_t format, int nbDims,
-        const int filterDimA[]) {
+dnncompatStatus_t dnncompatSetFilterNdDescriptor(dnncompatFilterDescriptor_t filterDesc, dnncompatDataType_t dataType,
+                                                 dnncompatTensorFormat_t format, int nbDims, const int filterDimA[]) {
     return guarded("cudnnSetFilterNdDescriptor", [&] {
         check_not_null(filterDesc, "filterDesc");
         check_dims(nbDims, filterDimA, 3, "cudnnSetFilterNdDescriptor");
@@ -250,13 +242,12 @@ dnncompatStatus_t dnncompatSetFilterNdDescriptor(dnncompatFilterDescriptor_t fil
     });
 }
 
-dnncompatStatus_t dnncompatGetFilterNdDescriptor(const dnncompatFilterDescriptor_t filterDesc,
-        int nbDimsRequested, dnncompatDataType_t *dataType, dnncompatTensorFormat_t *format,
-        int *nbDims, int filterDimA[]) {
+dnncompatStatus_t dnncompatGetFilterNdDescriptor(const dnncompatFilterDescriptor_t filterDesc, int nbDimsRequested,
+                                                 dnncompatDataType_t *dataType, dnncompatTensorFormat_t *format,
+                                                 int *nbDims, int filterDimA[]) {
     return guarded("cudnnGetFilterNdDescriptor", [&] {
         const auto &f = filter(filterDesc, "filterDesc");
-        check(nbDimsRequested >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "nbDimsRequested {} is negative",
-              nbDimsRequested);
+        check(nbDimsRequested >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "nbDimsRequested {} is negative", nbDimsRequested);
         check_not_null(dataType, "dataType");
         check_not_null(format, "format");
         check_not_null(nbDims, "nbDims");
@@ -269,8 +260,7 @@ dnncompatStatus_t dnncompatGetFilterNdDescriptor(const dnncompatFilterDescriptor
     });
 }
 
-dnncompatStatus_t dnncompatGetFilterSizeInBytes(const dnncompatFilterDescriptor_t filterDesc,
-        size_t *size) {
+dnncompatStatus_t dnncompatGetFilterSizeInBytes(const dnncompatFilterDescriptor_t filterDesc, size_t *size) {
     return guarded("cudnnGetFilterSizeInBytes", [&] {
         const auto &f = filter(filterDesc, "filterDesc");
         check_not_null(size, "size");

@@ -38,8 +38,8 @@ extern "C" {
 // ---- AddTensor ----------------------------------------------------------------------------------
 
 dnncompatStatus_t dnncompatAddTensor(dnncompatHandle_t handle, const void *alpha,
-        const dnncompatTensorDescriptor_t aDesc, const void *A, const void *beta,
-        const dnncompatTensorDescriptor_t cDesc, void *C) {
+                                     const dnncompatTensorDescriptor_t aDesc, const void *A, const void *beta,
+                                     const dnncompatTensorDescriptor_t cDesc, void *C) {
     constexpr const char *api = "cudnnAddTensor";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -63,8 +63,8 @@ dnncompatStatus_t dnncompatCreateOpTensorDescriptor(dnncompatOpTensorDescriptor_
 }
 
 dnncompatStatus_t dnncompatSetOpTensorDescriptor(dnncompatOpTensorDescriptor_t opTensorDesc,
-        dnncompatOpTensorOp_t opTensorOp, dnncompatDataType_t opTensorCompType,
-        dnncompatNanPropagation_t opTensorNanOpt) {
+                                                 dnncompatOpTensorOp_t opTensorOp, dnncompatDataType_t opTensorCompType,
+                                                 dnncompatNanPropagation_t opTensorNanOpt) {
     return guarded("cudnnSetOpTensorDescriptor", [&] {
         check_not_null(opTensorDesc, "opTensorDesc");
         auto *d = live(opTensorDesc);
@@ -79,8 +79,9 @@ dnncompatStatus_t dnncompatSetOpTensorDescriptor(dnncompatOpTensorDescriptor_t o
 }
 
 dnncompatStatus_t dnncompatGetOpTensorDescriptor(const dnncompatOpTensorDescriptor_t opTensorDesc,
-        dnncompatOpTensorOp_t *opTensorOp, dnncompatDataType_t *opTensorCompType,
-        dnncompatNanPropagation_t *opTensorNanOpt) {
+                                                 dnncompatOpTensorOp_t *opTensorOp,
+                                                 dnncompatDataType_t *opTensorCompType,
+                                                 dnncompatNanPropagation_t *opTensorNanOpt) {
     return guarded("cudnnGetOpTensorDescriptor", [&] {
         const auto &d = tensorops::op_tensor_desc(opTensorDesc);
         check_not_null(opTensorOp, "opTensorOp");
@@ -98,11 +99,10 @@ dnncompatStatus_t dnncompatDestroyOpTensorDescriptor(dnncompatOpTensorDescriptor
     });
 }
 
-dnncompatStatus_t dnncompatOpTensor(dnncompatHandle_t handle,
-        const dnncompatOpTensorDescriptor_t opTensorDesc, const void *alpha1,
-        const dnncompatTensorDescriptor_t aDesc, const void *A, const void *alpha2,
-        const dnncompatTensorDescriptor_t bDesc, const void *B, const void *beta,
-        const dnncompatTensorDescriptor_t cDesc, void *C) {
+dnncompatStatus_t dnncompatOpTensor(dnncompatHandle_t handle, const dnncompatOpTensorDescriptor_t opTensorDesc,
+                                    const void *alpha1, const dnncompatTensorDescriptor_t aDesc, const void *A,
+                                    const void *alpha2, const dnncompatTensorDescriptor_t bDesc, const void *B,
+                                    const void *beta, const dnncompatTensorDescriptor_t cDesc, void *C) {
     constexpr const char *api = "cudnnOpTensor";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -120,16 +120,16 @@ dnncompatStatus_t dnncompatOpTensor(dnncompatHandle_t handle,
             check_not_null(B, "B");
         }
         compute(h, api, [&] {
-            return tensorops::op_tensor(h, op, scalar(alpha1), ad, A, unary ? 0.0f : scalar(alpha2), bd,
-                                        B, scalar(beta), cd, C);
+            return tensorops::op_tensor(h, op, scalar(alpha1), ad, A, unary ? 0.0f : scalar(alpha2), bd, B,
+                                        scalar(beta), cd, C);
         });
     });
 }
 
 // ---- ScaleTensor / SetTensor -------------------------------------------------------------------
 
-dnncompatStatus_t dnncompatScaleTensor(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t yDesc, void *y, const void *alpha) {
+dnncompatStatus_t dnncompatScaleTensor(dnncompatHandle_t handle, const dnncompatTensorDescriptor_t yDesc, void *y,
+                                       const void *alpha) {
     constexpr const char *api = "cudnnScaleTensor";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -143,8 +143,8 @@ dnncompatStatus_t dnncompatScaleTensor(dnncompatHandle_t handle,
     });
 }
 
-dnncompatStatus_t dnncompatSetTensor(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t yDesc, void *y, const void *valuePtr) {
+dnncompatStatus_t dnncompatSetTensor(dnncompatHandle_t handle, const dnncompatTensorDescriptor_t yDesc, void *y,
+                                     const void *valuePtr) {
     constexpr const char *api = "cudnnSetTensor";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -153,8 +153,7 @@ dnncompatStatus_t dnncompatSetTensor(dnncompatHandle_t handle,
         check_not_null(valuePtr, "valuePtr");
         compute(h, api, [&] {
             // valuePtr holds one value of y's data type (cuDNN 9 API reference).
-            const float value = lowp::is_low(yd.dtype) ? lowp::to_float(yd.dtype, valuePtr)
-                                                       : scalar(valuePtr);
+            const float value = lowp::is_low(yd.dtype) ? lowp::to_float(yd.dtype, valuePtr) : scalar(valuePtr);
             tensorops::set_tensor(h, yd, y, value);
             return std::string("oneDNN reorder");
         });
@@ -164,8 +163,8 @@ dnncompatStatus_t dnncompatSetTensor(dnncompatHandle_t handle,
 // ---- TransformTensor ---------------------------------------------------------------------------
 
 dnncompatStatus_t dnncompatTransformTensor(dnncompatHandle_t handle, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t yDesc, void *y) {
+                                           const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+                                           const dnncompatTensorDescriptor_t yDesc, void *y) {
     constexpr const char *api = "cudnnTransformTensor";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -182,22 +181,20 @@ dnncompatStatus_t dnncompatTransformTensor(dnncompatHandle_t handle, const void 
     });
 }
 
-dnncompatStatus_t dnncompatCreateTensorTransformDescriptor(
-        dnncompatTensorTransformDescriptor_t *transformDesc) {
-    return guarded("cudnnCreateTensorTransformDescriptor",
-                   [&] { created(transformDesc, "transformDesc"); });
+dnncompatStatus_t dnncompatCreateTensorTransformDescriptor(dnncompatTensorTransformDescriptor_t *transformDesc) {
+    return guarded("cudnnCreateTensorTransformDescriptor", [&] { created(transformDesc, "transformDesc"); });
 }
 
-dnncompatStatus_t dnncompatSetTensorTransformDescriptor(
-        dnncompatTensorTransformDescriptor_t transformDesc, const uint32_t nbDims,
-        const dnncompatTensorFormat_t destFormat, const int32_t padBeforeA[],
-        const int32_t padAfterA[], const uint32_t foldA[],
-        const dnncompatFoldingDirection_t direction) {
+dnncompatStatus_t dnncompatSetTensorTransformDescriptor(dnncompatTensorTransformDescriptor_t transformDesc,
+                                                        const uint32_t nbDims, const dnncompatTensorFormat_t destFormat,
+                                                        const int32_t padBeforeA[], const int32_t padAfterA[],
+                                                        const uint32_t foldA[],
+                                                        const dnncompatFoldingDirection_t direction) {
     return guarded("cudnnSetTensorTransformDescriptor", [&] {
         check_not_null(transformDesc, "transformDesc");
         auto *d = live(transformDesc);
-        check(nbDims >= 3 && nbDims <= DNNCOMPAT_DIM_MAX, DNNCOMPAT_STATUS_BAD_PARAM,
-              "nbDims {} is outside [3, {}]", nbDims, DNNCOMPAT_DIM_MAX);
+        check(nbDims >= 3 && nbDims <= DNNCOMPAT_DIM_MAX, DNNCOMPAT_STATUS_BAD_PARAM, "nbDims {} is outside [3, {}]",
+              nbDims, DNNCOMPAT_DIM_MAX);
         enums::check("cudnnTensorFormat_t", destFormat, "destFormat");
         enums::check("cudnnFoldingDirection_t", direction, "direction");
         std::vector<int32_t> before(nbDims, 0), after(nbDims, 0);
@@ -222,10 +219,10 @@ dnncompatStatus_t dnncompatSetTensorTransformDescriptor(
     });
 }
 
-dnncompatStatus_t dnncompatGetTensorTransformDescriptor(
-        dnncompatTensorTransformDescriptor_t transformDesc, uint32_t nbDimsRequested,
-        dnncompatTensorFormat_t *destFormat, int32_t padBeforeA[], int32_t padAfterA[],
-        uint32_t foldA[], dnncompatFoldingDirection_t *direction) {
+dnncompatStatus_t dnncompatGetTensorTransformDescriptor(dnncompatTensorTransformDescriptor_t transformDesc,
+                                                        uint32_t nbDimsRequested, dnncompatTensorFormat_t *destFormat,
+                                                        int32_t padBeforeA[], int32_t padAfterA[], uint32_t foldA[],
+                                                        dnncompatFoldingDirection_t *direction) {
     return guarded("cudnnGetTensorTransformDescriptor", [&] {
         const auto &d = tensorops::transform_desc(transformDesc);
         const uint32_t n = std::min(nbDimsRequested, d.nb_dims);
@@ -240,17 +237,15 @@ dnncompatStatus_t dnncompatGetTensorTransformDescriptor(
     });
 }
 
-dnncompatStatus_t dnncompatDestroyTensorTransformDescriptor(
-        dnncompatTensorTransformDescriptor_t transformDesc) {
+dnncompatStatus_t dnncompatDestroyTensorTransformDescriptor(dnncompatTensorTransformDescriptor_t transformDesc) {
     return guarded("cudnnDestroyTensorTransformDescriptor", [&] {
-        if (transformDesc != nullptr)
-            Registry<dnncompatTensorTransformStruct>::instance().destroy(transformDesc);
+        if (transformDesc != nullptr) Registry<dnncompatTensorTransformStruct>::instance().destroy(transformDesc);
     });
 }
 
 dnncompatStatus_t dnncompatInitTransformDest(const dnncompatTensorTransformDescriptor_t transformDesc,
-        const dnncompatTensorDescriptor_t srcDesc, dnncompatTensorDescriptor_t destDesc,
-        size_t *destSizeInBytes) {
+                                             const dnncompatTensorDescriptor_t srcDesc,
+                                             dnncompatTensorDescriptor_t destDesc, size_t *destSizeInBytes) {
     return guarded("cudnnInitTransformDest", [&] {
         const auto &t = tensorops::transform_desc(transformDesc);
         const auto &sd = tensor(srcDesc, "srcDesc");
@@ -268,9 +263,10 @@ dnncompatStatus_t dnncompatInitTransformDest(const dnncompatTensorTransformDescr
 }
 
 dnncompatStatus_t dnncompatTransformTensorEx(dnncompatHandle_t handle,
-        const dnncompatTensorTransformDescriptor_t transDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t srcDesc, const void *srcData, const void *beta,
-        const dnncompatTensorDescriptor_t destDesc, void *destData) {
+                                             const dnncompatTensorTransformDescriptor_t transDesc, const void *alpha,
+                                             const dnncompatTensorDescriptor_t srcDesc, const void *srcData,
+                                             const void *beta, const dnncompatTensorDescriptor_t destDesc,
+                                             void *destData) {
     constexpr const char *api = "cudnnTransformTensorEx";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -290,16 +286,16 @@ dnncompatStatus_t dnncompatTransformTensorEx(dnncompatHandle_t handle,
 
 // ---- ReduceTensor ------------------------------------------------------------------------------
 
-dnncompatStatus_t dnncompatCreateReduceTensorDescriptor(
-        dnncompatReduceTensorDescriptor_t *reduceTensorDesc) {
-    return guarded("cudnnCreateReduceTensorDescriptor",
-                   [&] { created(reduceTensorDesc, "reduceTensorDesc"); });
+dnncompatStatus_t dnncompatCreateReduceTensorDescriptor(dnncompatReduceTensorDescriptor_t *reduceTensorDesc) {
+    return guarded("cudnnCreateReduceTensorDescriptor", [&] { created(reduceTensorDesc, "reduceTensorDesc"); });
 }
 
 dnncompatStatus_t dnncompatSetReduceTensorDescriptor(dnncompatReduceTensorDescriptor_t reduceTensorDesc,
-        dnncompatReduceTensorOp_t reduceTensorOp, dnncompatDataType_t reduceTensorCompType,
-        dnncompatNanPropagation_t reduceTensorNanOpt, dnncompatReduceTensorIndices_t reduceTensorIndices,
-        dnncompatIndicesType_t reduceTensorIndicesType) {
+                                                     dnncompatReduceTensorOp_t reduceTensorOp,
+                                                     dnncompatDataType_t reduceTensorCompType,
+                                                     dnncompatNanPropagation_t reduceTensorNanOpt,
+                                                     dnncompatReduceTensorIndices_t reduceTensorIndices,
+                                                     dnncompatIndicesType_t reduceTensorIndicesType) {
     return guarded("cudnnSetReduceTensorDescriptor", [&] {
         check_not_null(reduceTensorDesc, "reduceTensorDesc");
         auto *d = live(reduceTensorDesc);
@@ -317,12 +313,12 @@ dnncompatStatus_t dnncompatSetReduceTensorDescriptor(dnncompatReduceTensorDescri
     });
 }
 
-dnncompatStatus_t dnncompatGetReduceTensorDescriptor(
-        const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
-        dnncompatReduceTensorOp_t *reduceTensorOp, dnncompatDataType_t *reduceTensorCompType,
-        dnncompatNanPropagation_t *reduceTensorNanOpt,
-        dnncompatReduceTensorIndices_t *reduceTensorIndices,
-        dnncompatIndicesType_t *reduceTensorIndicesType) {
+dnncompatStatus_t dnncompatGetReduceTensorDescriptor(const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
+                                                     dnncompatReduceTensorOp_t *reduceTensorOp,
+                                                     dnncompatDataType_t *reduceTensorCompType,
+                                                     dnncompatNanPropagation_t *reduceTensorNanOpt,
+                                                     dnncompatReduceTensorIndices_t *reduceTensorIndices,
+                                                     dnncompatIndicesType_t *reduceTensorIndicesType) {
     return guarded("cudnnGetReduceTensorDescriptor", [&] {
         const auto &d = tensorops::reduce_desc(reduceTensorDesc);
         check_not_null(reduceTensorOp, "reduceTensorOp");
@@ -338,18 +334,16 @@ dnncompatStatus_t dnncompatGetReduceTensorDescriptor(
     });
 }
 
-dnncompatStatus_t dnncompatDestroyReduceTensorDescriptor(
-        dnncompatReduceTensorDescriptor_t reduceTensorDesc) {
+dnncompatStatus_t dnncompatDestroyReduceTensorDescriptor(dnncompatReduceTensorDescriptor_t reduceTensorDesc) {
     return guarded("cudnnDestroyReduceTensorDescriptor", [&] {
-        if (reduceTensorDesc != nullptr)
-            Registry<dnncompatReduceTensorStruct>::instance().destroy(reduceTensorDesc);
+        if (reduceTensorDesc != nullptr) Registry<dnncompatReduceTensorStruct>::instance().destroy(reduceTensorDesc);
     });
 }
 
 dnncompatStatus_t dnncompatGetReductionIndicesSize(dnncompatHandle_t handle,
-        const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
-        const dnncompatTensorDescriptor_t aDesc, const dnncompatTensorDescriptor_t cDesc,
-        size_t *sizeInBytes) {
+                                                   const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
+                                                   const dnncompatTensorDescriptor_t aDesc,
+                                                   const dnncompatTensorDescriptor_t cDesc, size_t *sizeInBytes) {
     constexpr const char *api = "cudnnGetReductionIndicesSize";
     return guarded(api, [&] {
         dnncompat::handle(handle);
@@ -363,9 +357,9 @@ dnncompatStatus_t dnncompatGetReductionIndicesSize(dnncompatHandle_t handle,
 }
 
 dnncompatStatus_t dnncompatGetReductionWorkspaceSize(dnncompatHandle_t handle,
-        const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
-        const dnncompatTensorDescriptor_t aDesc, const dnncompatTensorDescriptor_t cDesc,
-        size_t *sizeInBytes) {
+                                                     const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
+                                                     const dnncompatTensorDescriptor_t aDesc,
+                                                     const dnncompatTensorDescriptor_t cDesc, size_t *sizeInBytes) {
     constexpr const char *api = "cudnnGetReductionWorkspaceSize";
     return guarded(api, [&] {
         dnncompat::handle(handle);
@@ -379,10 +373,10 @@ dnncompatStatus_t dnncompatGetReductionWorkspaceSize(dnncompatHandle_t handle,
 }
 
 dnncompatStatus_t dnncompatReduceTensor(dnncompatHandle_t handle,
-        const dnncompatReduceTensorDescriptor_t reduceTensorDesc, void *indices,
-        size_t indicesSizeInBytes, void *workspace, size_t workspaceSizeInBytes, const void *alpha,
-        const dnncompatTensorDescriptor_t aDesc, const void *A, const void *beta,
-        const dnncompatTensorDescriptor_t cDesc, void *C) {
+                                        const dnncompatReduceTensorDescriptor_t reduceTensorDesc, void *indices,
+                                        size_t indicesSizeInBytes, void *workspace, size_t workspaceSizeInBytes,
+                                        const void *alpha, const dnncompatTensorDescriptor_t aDesc, const void *A,
+                                        const void *beta, const dnncompatTensorDescriptor_t cDesc, void *C) {
     constexpr const char *api = "cudnnReduceTensor";
     return guarded(api, [&] {
         auto &h = dnncompat::handle(handle);
@@ -396,8 +390,8 @@ dnncompatStatus_t dnncompatReduceTensor(dnncompatHandle_t handle,
         (void)workspace;
         (void)workspaceSizeInBytes;
         compute(h, api, [&] {
-            return tensorops::reduce_tensor(h, r, indices, indicesSizeInBytes, scalar(alpha), ad, A,
-                                            scalar(beta), cd, C);
+            return tensorops::reduce_tensor(h, r, indices, indicesSizeInBytes, scalar(alpha), ad, A, scalar(beta), cd,
+                                            C);
         });
     });
 }

@@ -24,7 +24,7 @@ enum class Dir { data, filter };
 
 struct PdRequest {
     dnnl::algorithm alg = dnnl::algorithm::convolution_direct;
-    bool user_layouts = true;   // false: format_tag::any, oneDNN picks the layouts
+    bool user_layouts = true;    // false: format_tag::any, oneDNN picks the layouts
     const char *avoid = nullptr; // skip implementations whose name contains this
 };
 
@@ -34,9 +34,8 @@ fwd_pd_t make_hint(dnncompatContext &h, const Problem &p, const PdRequest &r) {
     const md w = r.user_layouts ? weights_md(p) : any_md(weights_md(p));
     const md y = r.user_layouts ? y_md(p) : any_md(y_md(p));
     try {
-        dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_training, r.alg, x, w, y,
-                                          to_dnnl(p.stride), to_dnnl(p.dilation, 1),
-                                          to_dnnl(p.pad_l), to_dnnl(p.pad_r));
+        dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_training, r.alg, x, w, y, to_dnnl(p.stride),
+                                          to_dnnl(p.dilation, 1), to_dnnl(p.pad_l), to_dnnl(p.pad_r));
         return fwd_pd_t(d, h.engine, /*allow_empty=*/true);
     } catch (const dnnl::error &) {
         return fwd_pd_t();
@@ -46,8 +45,8 @@ fwd_pd_t make_hint(dnncompatContext &h, const Problem &p, const PdRequest &r) {
 // Walks the implementation list (the op descriptor stays alive meanwhile) and returns the first
 // one whose name does not contain r.avoid; an empty pd when none.
 template <typename Pd, typename Desc>
-Pd first_impl(const Desc &d, const dnnl::primitive_attr &attr, dnncompatContext &h,
-              const fwd_pd_t &hint, const PdRequest &r) {
+Pd first_impl(const Desc &d, const dnnl::primitive_attr &attr, dnncompatContext &h, const fwd_pd_t &hint,
+              const PdRequest &r) {
     Pd pd;
     try {
         pd = Pd(d, attr, h.engine, hint, /*allow_empty=*/true);
@@ -76,17 +75,15 @@ template <typename Pd>
 Pd make_bwd_pd(dnncompatContext &h, const Problem &p, const PdRequest &r, const fwd_pd_t &hint);
 
 template <>
-bwd_d_pd_t make_bwd_pd<bwd_d_pd_t>(dnncompatContext &h, const Problem &p, const PdRequest &r,
-                                   const fwd_pd_t &hint) {
+bwd_d_pd_t make_bwd_pd<bwd_d_pd_t>(dnncompatContext &h, const Problem &p, const PdRequest &r, const fwd_pd_t &hint) {
     const md x = r.user_layouts ? x_md(p) : any_md(x_md(p));
     const md w = r.user_layouts ? weights_md(p) : any_md(weights_md(p));
     const md y = r.user_layouts ? y_md(p) : any_md(y_md(p));
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     try {
-        dnnl::convolution_backward_data::desc d(r.alg, x, w, y, to_dnnl(p.stride),
-                                                to_dnnl(p.dilation, 1), to_dnnl(p.pad_l),
-                                                to_dnnl(p.pad_r));
+        dnnl::convolution_backward_data::desc d(r.alg, x, w, y, to_dnnl(p.stride), to_dnnl(p.dilation, 1),
+                                                to_dnnl(p.pad_l), to_dnnl(p.pad_r));
         return first_impl<bwd_d_pd_t>(d, attr, h, hint, r);
     } catch (const dnnl::error &) {
         return bwd_d_pd_t();
@@ -94,17 +91,15 @@ bwd_d_pd_t make_bwd_pd<bwd_d_pd_t>(dnncompatContext &h, const Problem &p, const 
 }
 
 template <>
-bwd_w_pd_t make_bwd_pd<bwd_w_pd_t>(dnncompatContext &h, const Problem &p, const PdRequest &r,
-                                   const fwd_pd_t &hint) {
+bwd_w_pd_t make_bwd_pd<bwd_w_pd_t>(dnncompatContext &h, const Problem &p, const PdRequest &r, const fwd_pd_t &hint) {
     const md x = r.user_layouts ? x_md(p) : any_md(x_md(p));
     const md w = r.user_layouts ? weights_md(p) : any_md(weights_md(p));
     const md y = r.user_layouts ? y_md(p) : any_md(y_md(p));
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     try {
-        dnnl::convolution_backward_weights::desc d(r.alg, x, w, y, to_dnnl(p.stride),
-                                                   to_dnnl(p.dilation, 1), to_dnnl(p.pad_l),
-                                                   to_dnnl(p.pad_r));
+        dnnl::convolution_backward_weights::desc d(r.alg, x, w, y, to_dnnl(p.stride), to_dnnl(p.dilation, 1),
+                                                   to_dnnl(p.pad_l), to_dnnl(p.pad_r));
         return first_impl<bwd_w_pd_t>(d, attr, h, hint, r);
     } catch (const dnnl::error &) {
         return bwd_w_pd_t();
@@ -168,8 +163,7 @@ Choice<bwd_d_pd_t> choose_data(dnncompatContext &h, const Problem &p, int algo) 
     switch (algo) {
     case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0:
     case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1: return direct(algo, diag::Code{});
-    case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT:
-        return direct(direct_algo, diag::code::conv_bwd_data_algo_fft);
+    case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT: return direct(direct_algo, diag::code::conv_bwd_data_algo_fft);
     case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING:
         return direct(direct_algo, diag::code::conv_bwd_data_algo_fft_tiling);
     case DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD:
@@ -183,9 +177,7 @@ Choice<bwd_d_pd_t> choose_data(dnncompatContext &h, const Problem &p, int algo) 
                                        ? diag::code::conv_bwd_data_algo_winograd_fallback
                                        : diag::code::conv_bwd_data_algo_winograd_nonfused_fallback);
     }
-    default:
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "algo: {} is not a valid cudnnConvolutionBwdDataAlgo_t",
-             algo);
+    default: fail(DNNCOMPAT_STATUS_BAD_PARAM, "algo: {} is not a valid cudnnConvolutionBwdDataAlgo_t", algo);
     }
 }
 
@@ -203,8 +195,7 @@ Choice<bwd_w_pd_t> choose_filter(dnncompatContext &h, const Problem &p, int algo
     case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0:
     case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1:
     case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_3: return direct(algo, diag::Code{});
-    case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT:
-        return direct(direct_algo, diag::code::conv_bwd_filter_algo_fft);
+    case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT: return direct(direct_algo, diag::code::conv_bwd_filter_algo_fft);
     case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING:
         return direct(direct_algo, diag::code::conv_bwd_filter_algo_fft_tiling);
     case DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD:
@@ -217,31 +208,27 @@ Choice<bwd_w_pd_t> choose_filter(dnncompatContext &h, const Problem &p, int algo
         }
         return direct(direct_algo, diag::code::conv_bwd_filter_algo_winograd_nonfused_fallback);
     }
-    default:
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "algo: {} is not a valid cudnnConvolutionBwdFilterAlgo_t", algo);
+    default: fail(DNNCOMPAT_STATUS_BAD_PARAM, "algo: {} is not a valid cudnnConvolutionBwdFilterAlgo_t", algo);
     }
 }
 
 // out = alpha * result + beta * out (core/blend.hpp).
-void run_blend(dnncompatContext &h, const BwdPlanBase &plan, const dnnl::memory &out,
-               const dnnl::memory &result) {
+void run_blend(dnncompatContext &h, const BwdPlanBase &plan, const dnnl::memory &out, const dnnl::memory &result) {
     dnncompat::run_blend(h.stream, plan.blend, out, result, plan.blend_reads_out);
 }
 
-void check_workspace(const BwdPlanBase &plan, const void *workspace, std::size_t size,
-                     const char *query) {
+void check_workspace(const BwdPlanBase &plan, const void *workspace, std::size_t size, const char *query) {
     check(size >= plan.workspace_bytes, DNNCOMPAT_STATUS_BAD_PARAM,
-          "workSpaceSizeInBytes {} is smaller than the {} bytes this convolution needs (query {})",
-          size, plan.workspace_bytes, query);
+          "workSpaceSizeInBytes {} is smaller than the {} bytes this convolution needs (query {})", size,
+          plan.workspace_bytes, query);
     check(plan.workspace_bytes == 0 || workspace != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
           "workSpace is null but {} bytes are needed", plan.workspace_bytes);
 }
 
 // The FP32 shadow of a HALF / BFLOAT16 plan: operands, workspace layout, what the inner plan
 // reports. in0/in1/out are the FLOAT descriptors of the caller's tensors.
-void fill_shadow(BwdPlanBase &plan, const BwdPlanBase &inner, const dnnl::engine &e,
-                 dnncompatDataType_t t, const md &in0, const md &in1, const md &out, float beta) {
+void fill_shadow(BwdPlanBase &plan, const BwdPlanBase &inner, const dnnl::engine &e, dnncompatDataType_t t,
+                 const md &in0, const md &in1, const md &out, float beta) {
     plan.low_type = t;
     plan.beta = beta;
     plan.in0 = ShadowOperand(e, in0, t, false);
@@ -262,8 +249,8 @@ void fill_shadow(BwdPlanBase &plan, const BwdPlanBase &inner, const dnnl::engine
 // Converts the inputs (and the output when beta reads it) into the workspace, runs the FP32 plan
 // with run(in0_32, in1_32, out_32, inner_ws), rounds the output into the caller's tensor.
 template <typename Run>
-void run_shadow(dnncompatContext &h, const BwdPlanBase &plan, const void *in0, const void *in1,
-                void *out, void *workspace, Run &&run) {
+void run_shadow(dnncompatContext &h, const BwdPlanBase &plan, const void *in0, const void *in1, void *out,
+                void *workspace, Run &&run) {
     char *ws = align_ptr(workspace);
     auto &s = h.stream;
     plan.in0.to_f32(s, plan.low_type, in0, ws + plan.in0.off);
@@ -284,8 +271,8 @@ Problem f32_problem(const Problem &p) {
 // Fills the parts of a plan whose solver runs itself: the solver's workspace after `cursor`
 // (which already holds the plan's own buffers), what the plan reports.
 template <typename Plan, typename Pd>
-void fill_custom(Plan &plan, const Choice<Pd> &c, const Problem &p, solver::Direction d,
-                 std::size_t cursor, int algo, float alpha, float beta) {
+void fill_custom(Plan &plan, const Choice<Pd> &c, const Problem &p, solver::Direction d, std::size_t cursor, int algo,
+                 float alpha, float beta) {
     plan.custom = c.solver;
     plan.custom_problem = p;
     plan.custom_problem.mode = DNNCOMPAT_CROSS_CORRELATION;
@@ -301,8 +288,7 @@ void fill_custom(Plan &plan, const Choice<Pd> &c, const Problem &p, solver::Dire
     plan.impl = c.solver->name();
 }
 
-solver::RunArgs custom_args(const BwdPlanBase &plan, char *ws, void *x, void *w, void *y, float alpha,
-                            float beta) {
+solver::RunArgs custom_args(const BwdPlanBase &plan, char *ws, void *x, void *w, void *y, float alpha, float beta) {
     solver::RunArgs a;
     a.x = x;
     a.w = w;
@@ -322,9 +308,8 @@ diag::Code backward_dtype_row(dnncompatDataType_t t) {
     return {};
 }
 
-std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Problem &p, int algo,
-                                                float alpha, float beta,
-                                                const solver::Solver *forced) {
+std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Problem &p, int algo, float alpha,
+                                                float beta, const solver::Solver *forced) {
     enums::check("cudnnConvolutionBwdDataAlgo_t", algo, "algo");
     const std::string key = plan_key("bwd_data", p, algo, alpha, beta, forced);
     if (low_precision(p.dtype)) {
@@ -332,8 +317,7 @@ std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Probl
             const Problem p32 = f32_problem(p);
             auto plan = std::make_shared<BwdDataPlan>();
             plan->inner = backward_data_plan(h, p32, algo, alpha, beta);
-            fill_shadow(*plan, *plan->inner, h.engine, p.dtype, weights_md(p32), y_md(p32),
-                        x_md(p32), beta);
+            fill_shadow(*plan, *plan->inner, h.engine, p.dtype, weights_md(p32), y_md(p32), x_md(p32), beta);
             return plan;
         });
     }
@@ -352,8 +336,8 @@ std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Probl
         }
         if (c.solver == nullptr) c = choose_data(h, p, algo);
         if (!(static_cast<bool>(c.pd)))
-            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED,
-                 "oneDNN has no backward-data convolution implementation for {}", p.key());
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN has no backward-data convolution implementation for {}",
+                 p.key());
         plan->solver_id = c.solver ? c.solver->id() : 0;
         const auto &e = h.engine;
         plan->hint = c.hint;
@@ -404,9 +388,8 @@ std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Probl
     });
 }
 
-void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataPlan &plan,
-                           const void *w, const void *dy, void *dx, void *workspace,
-                           std::size_t workspace_size) {
+void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataPlan &plan, const void *w,
+                           const void *dy, void *dx, void *workspace, std::size_t workspace_size) {
     check_workspace(plan, workspace, workspace_size, "cudnnGetConvolutionBackwardDataWorkspaceSize");
     if (plan.inner) {
         const Problem p32 = f32_problem(p);
@@ -423,9 +406,9 @@ void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataP
 
     if (plan.custom) {
         const void *weights = oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes);
-        plan.custom->run(plan.custom_problem, solver::Direction::bwd_data,
-                         custom_args(plan, ws, dx, const_cast<void *>(weights), const_cast<void *>(dy),
-                                     plan.alpha, plan.beta));
+        plan.custom->run(
+            plan.custom_problem, solver::Direction::bwd_data,
+            custom_args(plan, ws, dx, const_cast<void *>(weights), const_cast<void *>(dy), plan.alpha, plan.beta));
         return;
     }
     const dnnl::memory ddst = relaid(s, plan.dy_reorder, dnnl::memory(plan.user_dy, e, const_cast<void *>(dy)),
@@ -439,23 +422,20 @@ void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataP
                        : dnnl::memory(plan.user_w, e,
                                       const_cast<void *>(oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes)));
     dnnl::memory out(plan.user_dx, e, dx);
-    dnnl::memory dsrc = plan.relayout ? dnnl::memory(pd.diff_src_desc(), e, ws + plan.dx_off)
-                        : plan.separate_blend
-                            ? dnnl::memory(pd.diff_src_desc(), e, h.temp_buffer(plan.temp_bytes))
-                            : out;
+    dnnl::memory dsrc = plan.relayout         ? dnnl::memory(pd.diff_src_desc(), e, ws + plan.dx_off)
+                        : plan.separate_blend ? dnnl::memory(pd.diff_src_desc(), e, h.temp_buffer(plan.temp_bytes))
+                                              : out;
     std::unordered_map<int, dnnl::memory> args{
         {DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, dsrc}};
     if (plan.scratchpad_bytes)
-        args.emplace(DNNL_ARG_SCRATCHPAD,
-                     dnnl::memory(pd.scratchpad_desc(), e, ws + plan.scratchpad_off));
+        args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(pd.scratchpad_desc(), e, ws + plan.scratchpad_off));
     plan.prim.execute(s, args);
     if (plan.separate_blend) run_blend(h, plan, out, dsrc);
     s.wait();
 }
 
-std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const Problem &p,
-                                                    int algo, float alpha, float beta,
-                                                    const solver::Solver *forced) {
+std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const Problem &p, int algo, float alpha,
+                                                    float beta, const solver::Solver *forced) {
     enums::check("cudnnConvolutionBwdFilterAlgo_t", algo, "algo");
     if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
         diag::unsupported(diag::code::conv_bwd_filter_algo_winograd, "cudnnConvolutionBackwardFilter");
@@ -465,8 +445,7 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
             const Problem p32 = f32_problem(p);
             auto plan = std::make_shared<BwdFilterPlan>();
             plan->inner = backward_filter_plan(h, p32, algo, alpha, beta);
-            fill_shadow(*plan, *plan->inner, h.engine, p.dtype, x_md(p32), y_md(p32),
-                        weights_md(p32), beta);
+            fill_shadow(*plan, *plan->inner, h.engine, p.dtype, x_md(p32), y_md(p32), weights_md(p32), beta);
             return plan;
         });
     }
@@ -491,8 +470,8 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
         }
         if (c.solver == nullptr) c = choose_filter(h, p, algo);
         if (!(static_cast<bool>(c.pd)))
-            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED,
-                 "oneDNN has no backward-filter convolution implementation for {}", p.key());
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN has no backward-filter convolution implementation for {}",
+                 p.key());
         plan->solver_id = c.solver ? c.solver->id() : 0;
         const auto &e = h.engine;
         plan->hint = c.hint;
@@ -556,11 +535,9 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
     });
 }
 
-void backward_filter_execute(dnncompatContext &h, const Problem &p, const BwdFilterPlan &plan,
-                             const void *x, const void *dy, void *dw, void *workspace,
-                             std::size_t workspace_size) {
-    check_workspace(plan, workspace, workspace_size,
-                    "cudnnGetConvolutionBackwardFilterWorkspaceSize");
+void backward_filter_execute(dnncompatContext &h, const Problem &p, const BwdFilterPlan &plan, const void *x,
+                             const void *dy, void *dw, void *workspace, std::size_t workspace_size) {
+    check_workspace(plan, workspace, workspace_size, "cudnnGetConvolutionBackwardFilterWorkspaceSize");
     if (plan.inner) {
         const Problem p32 = f32_problem(p);
         const BwdFilterPlan &inner = *plan.inner;
@@ -592,16 +569,13 @@ void backward_filter_execute(dnncompatContext &h, const Problem &p, const BwdFil
     const dnnl::memory ddst = relaid(s, plan.dy_reorder, dnnl::memory(plan.user_dy, e, const_cast<void *>(dy)),
                                      pd.diff_dst_desc(), ws + plan.dy_off, plan.dy_bytes, ws + plan.dy_mid_off);
     dnnl::memory out(plan.user_dw, e, dw);
-    dnnl::memory dwei = plan.res_bytes ? dnnl::memory(pd.diff_weights_desc(), e, ws + plan.res_off)
-                        : plan.separate_blend
-                            ? dnnl::memory(pd.diff_weights_desc(), e,
-                                           h.temp_buffer(plan.temp_bytes))
-                            : out;
+    dnnl::memory dwei = plan.res_bytes        ? dnnl::memory(pd.diff_weights_desc(), e, ws + plan.res_off)
+                        : plan.separate_blend ? dnnl::memory(pd.diff_weights_desc(), e, h.temp_buffer(plan.temp_bytes))
+                                              : out;
     std::unordered_map<int, dnnl::memory> args{
         {DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_WEIGHTS, dwei}};
     if (plan.scratchpad_bytes)
-        args.emplace(DNNL_ARG_SCRATCHPAD,
-                     dnnl::memory(pd.scratchpad_desc(), e, ws + plan.scratchpad_off));
+        args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(pd.scratchpad_desc(), e, ws + plan.scratchpad_off));
     plan.prim.execute(s, args);
     if (plan.flip) {
         // dwei holds the gradient of the flipped filter: flip it back (in the caller's layout).

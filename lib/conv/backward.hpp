@@ -39,11 +39,11 @@ diag::Code backward_dtype_row(dnncompatDataType_t t);
 // What both backward plans share: the chosen implementation, blending and workspace layout.
 struct BwdPlanBase : CachedPlan {
     dnnl::convolution_forward::primitive_desc hint; // forward_training hint (kept alive)
-    bool relayout = false;       // oneDNN's preferred layouts through the workspace
-    bool separate_blend = false; // a oneDNN sum applies alpha/beta after the convolution
-    bool blend_reads_out = false; // beta != 0
-    dnnl::sum blend;             // out = alpha * result + beta * out
-    std::size_t temp_bytes = 0;  // result in handle memory (blending without relayout)
+    bool relayout = false;                          // oneDNN's preferred layouts through the workspace
+    bool separate_blend = false;                    // a oneDNN sum applies alpha/beta after the convolution
+    bool blend_reads_out = false;                   // beta != 0
+    dnnl::sum blend;                                // out = alpha * result + beta * out
+    std::size_t temp_bytes = 0;                     // result in handle memory (blending without relayout)
 
     std::size_t scratchpad_off = 0, scratchpad_bytes = 0;
     std::size_t workspace_bytes = 0; // what the caller must pass (with alignment slack)
@@ -57,16 +57,16 @@ struct BwdPlanBase : CachedPlan {
     float alpha = 1.0f;
 
     int algo_requested = 0;
-    int algo_ran = 0;          // the algorithm whose path runs
+    int algo_ran = 0;         // the algorithm whose path runs
     diag::Code fallback_code; // catalogue row of the fallback, empty when native
-    std::string impl;          // oneDNN implementation name
+    std::string impl;         // oneDNN implementation name
 
     // HALF / BFLOAT16 problems: the FP32 plan (`inner` of the derived plan) runs on FP32 copies
     // in the workspace: the two inputs are converted, the output is converted only when beta
     // reads it, and the FP32 result is rounded once into the caller's tensor. The workspace is
     // [in0 f32][in1 f32][out f32][inner plan's workspace], the same for every alpha/beta.
     dnncompatDataType_t low_type = DNNCOMPAT_DATA_FLOAT; // FLOAT: no shadow
-    ShadowOperand in0, in1, out; // data: w, dy, dx; filter: x, dy, dw
+    ShadowOperand in0, in1, out;                         // data: w, dy, dx; filter: x, dy, dw
     float beta = 0.0f;
     std::size_t inner_off = 0;
 };
@@ -80,9 +80,9 @@ struct BwdDataPlan : BwdPlanBase {
     std::size_t flip_off = 0, flip_bytes = 0; // CONVOLUTION mode: spatially flipped filter
     std::size_t dy_off = 0, dy_bytes = 0;     // relayout copies
     std::size_t wei_off = 0, wei_bytes = 0;
-    std::size_t dx_off = 0, dx_bytes = 0;     // relayout: oneDNN's dx before blending
+    std::size_t dx_off = 0, dx_bytes = 0;        // relayout: oneDNN's dx before blending
     std::size_t dy_mid_off = 0, wei_mid_off = 0; // the relayouts' plain intermediates, if any
-    std::shared_ptr<BwdDataPlan> inner;       // HALF / BFLOAT16: the FP32 plan
+    std::shared_ptr<BwdDataPlan> inner;          // HALF / BFLOAT16: the FP32 plan
 };
 
 // dw = alpha * conv_bwd_filter(x, dy) + beta * dw. In CONVOLUTION mode oneDNN computes the
@@ -96,33 +96,29 @@ struct BwdFilterPlan : BwdPlanBase {
     bool flip = false;
     std::size_t src_off = 0, src_bytes = 0; // relayout copies
     std::size_t dy_off = 0, dy_bytes = 0;
-    std::size_t res_off = 0, res_bytes = 0;     // oneDNN's dw (relayout or flip)
-    std::size_t plain_off = 0, plain_bytes = 0; // relayout + flip: dw in the caller's layout
+    std::size_t res_off = 0, res_bytes = 0;                       // oneDNN's dw (relayout or flip)
+    std::size_t plain_off = 0, plain_bytes = 0;                   // relayout + flip: dw in the caller's layout
     std::size_t src_mid_off = 0, dy_mid_off = 0, res_mid_off = 0; // plain intermediates, if any
-    std::shared_ptr<BwdFilterPlan> inner;       // HALF / BFLOAT16: the FP32 plan
+    std::shared_ptr<BwdFilterPlan> inner;                         // HALF / BFLOAT16: the FP32 plan
 };
 
 // Returns the (cached) plan. BAD_PARAM for an algo outside cudnnConvolutionBwdDataAlgo_t;
 // NOT_SUPPORTED when oneDNN has no implementation or `forced` does not apply. FLOAT runs
 // natively; HALF and BFLOAT16 run through FP32 (see BwdPlanBase::low_type). The solver is chosen
 // as forward_plan chooses it (solver::for_algo, or `forced`).
-std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Problem &p, int algo,
-                                                float alpha, float beta,
-                                                const solver::Solver *forced = nullptr);
+std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Problem &p, int algo, float alpha,
+                                                float beta, const solver::Solver *forced = nullptr);
 // Runs the plan (dx unread when beta = 0). BAD_PARAM when workspace_size is below
 // plan.workspace_bytes or the workspace is null while needed.
-void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataPlan &plan,
-                           const void *w, const void *dy, void *dx, void *workspace,
-                           std::size_t workspace_size);
+void backward_data_execute(dnncompatContext &h, const Problem &p, const BwdDataPlan &plan, const void *w,
+                           const void *dy, void *dx, void *workspace, std::size_t workspace_size);
 
 // Returns the (cached) plan. BAD_PARAM for an algo outside cudnnConvolutionBwdFilterAlgo_t;
 // NOT_SUPPORTED for CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD (not implemented in cuDNN either)
 // or when oneDNN has no implementation.
-std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const Problem &p,
-                                                    int algo, float alpha, float beta,
-                                                    const solver::Solver *forced = nullptr);
-void backward_filter_execute(dnncompatContext &h, const Problem &p, const BwdFilterPlan &plan,
-                             const void *x, const void *dy, void *dw, void *workspace,
-                             std::size_t workspace_size);
+std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const Problem &p, int algo, float alpha,
+                                                    float beta, const solver::Solver *forced = nullptr);
+void backward_filter_execute(dnncompatContext &h, const Problem &p, const BwdFilterPlan &plan, const void *x,
+                             const void *dy, void *dw, void *workspace, std::size_t workspace_size);
 
 } // namespace dnncompat::conv

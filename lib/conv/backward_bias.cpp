@@ -21,10 +21,10 @@ md strided_md(const dims_t &dims, const dims_t &strides) {
 
 struct BiasGradPlan : CachedPlan {
     dnnl::reduction prim;
-    md src, dst;        // dy; the reduction's destination ([1, K, 1...])
-    bool direct = true; // alpha 1, beta 0: the reduction writes db
+    md src, dst;           // dy; the reduction's destination ([1, K, 1...])
+    bool direct = true;    // alpha 1, beta 0: the reduction writes db
     bool identity = false; // dy is already [1, K, 1...]
-    dnnl::sum blend;    // db = alpha * sum + beta * db
+    dnnl::sum blend;       // db = alpha * sum + beta * db
     bool reads_db = false;
     std::size_t temp_bytes = 0;
     md user_db;
@@ -41,10 +41,9 @@ namespace {
 
 // The FLOAT plan of db = alpha * sum(dy) + beta * db over the given strides.
 std::shared_ptr<BiasGradPlan> bias_grad_plan(dnncompatContext &h, const dnncompatTensorStruct &dyd,
-                                             const dnncompatTensorStruct &dbd, float alpha,
-                                             float beta) {
-    const std::string key = fmt::format("bwd_bias/{}/{}/{}/{}/{}", dims_str(dyd.dims),
-                                        dims_str(dyd.strides), dims_str(dbd.strides), alpha, beta);
+                                             const dnncompatTensorStruct &dbd, float alpha, float beta) {
+    const std::string key = fmt::format("bwd_bias/{}/{}/{}/{}/{}", dims_str(dyd.dims), dims_str(dyd.strides),
+                                        dims_str(dbd.strides), alpha, beta);
     return h.plan<BiasGradPlan>(key, [&] {
         auto pl = std::make_shared<BiasGradPlan>();
         const auto &e = h.engine;
@@ -71,14 +70,11 @@ std::shared_ptr<BiasGradPlan> bias_grad_plan(dnncompatContext &h, const dnncompa
 }
 
 // Runs a FLOAT plan; temp holds plan.temp_bytes.
-void run_bias_grad(dnncompatContext &h, const BiasGradPlan &plan, const void *dy, void *db,
-                   void *temp) {
+void run_bias_grad(dnncompatContext &h, const BiasGradPlan &plan, const void *dy, void *db, void *temp) {
     const auto &e = h.engine;
     dnnl::memory src(plan.src, e, const_cast<void *>(dy));
     dnnl::memory out(plan.user_db, e, db);
-    dnnl::memory red = plan.identity ? src
-                       : plan.direct ? out
-                                     : dnnl::memory(plan.dst, e, temp);
+    dnnl::memory red = plan.identity ? src : plan.direct ? out : dnnl::memory(plan.dst, e, temp);
     if (!plan.identity) plan.prim.execute(h.stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, red}});
     if (!plan.direct) run_blend(h.stream, plan.blend, out, red, plan.reads_db);
 }
@@ -100,21 +96,19 @@ void backward_bias(dnncompatContext &h, const dnncompatTensorStruct &dyd, const 
     dims_t expect(nd, 1);
     expect[1] = dyd.dims[1];
     if (!(dbd.dims == expect))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "dbDesc is {} but dy {} needs a bias gradient of {}", dims_str(dbd.dims),
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "dbDesc is {} but dy {} needs a bias gradient of {}", dims_str(dbd.dims),
              dims_str(dyd.dims), dims_str(expect));
     if (!(dbd.dtype == dyd.dtype))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "dyDesc is {} but dbDesc is {}",
-             data_type_name(dyd.dtype), data_type_name(dbd.dtype));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "dyDesc is {} but dbDesc is {}", data_type_name(dyd.dtype),
+             data_type_name(dbd.dtype));
     if (!low_precision(dyd.dtype)) {
         auto plan = bias_grad_plan(h, dyd, dbd, alpha, beta);
         run_bias_grad(h, *plan, dy, db, h.temp_buffer(plan->temp_bytes));
         h.stream.wait();
         return;
     }
-    const std::string key = fmt::format("bwd_bias_low/{}/{}/{}/{}/{}/{}", data_type_name(dyd.dtype),
-                                        dims_str(dyd.dims), dims_str(dyd.strides),
-                                        dims_str(dbd.strides), alpha, beta);
+    const std::string key = fmt::format("bwd_bias_low/{}/{}/{}/{}/{}/{}", data_type_name(dyd.dtype), dims_str(dyd.dims),
+                                        dims_str(dyd.strides), dims_str(dbd.strides), alpha, beta);
     auto plan = h.plan<LowBiasGradPlan>(key, [&] {
         auto pl = std::make_shared<LowBiasGradPlan>();
         dnncompatTensorStruct dy32 = dyd, db32 = dbd;
@@ -136,24 +130,21 @@ void backward_bias(dnncompatContext &h, const dnncompatTensorStruct &dyd, const 
     plan->dy.to_f32(s, t, dy, temp + plan->dy.off);
     if (plan->reads_db) plan->db.to_f32(s, t, db, temp + plan->db.off);
     s.wait();
-    run_bias_grad(h, *plan->inner, temp + plan->dy.off, temp + plan->db.off,
-                  temp + plan->inner_off);
+    run_bias_grad(h, *plan->inner, temp + plan->dy.off, temp + plan->db.off, temp + plan->inner_off);
     plan->db.from_f32(s, t, temp + plan->db.off, db);
     s.wait();
 }
 
-void bias_activation_epilogue(dnncompatContext &h, const Problem &p, const void *z,
-                              const dnncompatTensorStruct &zd, bool read_z, float alpha2,
-                              const void *bias, const dnncompatTensorStruct &bd, bool relu,
+void bias_activation_epilogue(dnncompatContext &h, const Problem &p, const void *z, const dnncompatTensorStruct &zd,
+                              bool read_z, float alpha2, const void *bias, const dnncompatTensorStruct &bd, bool relu,
                               void *y) {
     dims_t ydims{p.n, p.k};
     ydims.insert(ydims.end(), p.out.begin(), p.out.end());
     const md y_md = strided_md(ydims, p.y_strides);
     const md b_md = strided_md(bd.dims, bd.strides);
     const md z_md = read_z ? strided_md(zd.dims, zd.strides) : md();
-    const std::string key =
-        fmt::format("bias_act/{}/{}/z{}/{}/{}/{}/{}", dims_str(ydims), dims_str(p.y_strides),
-                    read_z, read_z ? dims_str(zd.strides) : "", alpha2, dims_str(bd.strides), relu);
+    const std::string key = fmt::format("bias_act/{}/{}/z{}/{}/{}/{}/{}", dims_str(ydims), dims_str(p.y_strides),
+                                        read_z, read_z ? dims_str(zd.strides) : "", alpha2, dims_str(bd.strides), relu);
     auto plan = h.plan<EpiloguePlan>(key, [&] {
         auto pl = std::make_shared<EpiloguePlan>();
         pl->with_z = read_z;
@@ -195,23 +186,21 @@ struct LowBiasActPlan : CachedPlan {
 
 } // namespace
 
-void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
-                                 const void *x, const void *w, const void *z,
-                                 const dnncompatTensorStruct &zd, bool reads_z, const void *bias,
-                                 const dnncompatTensorStruct &bd, bool relu, void *y,
-                                 void *workspace, std::size_t workspace_size) {
+void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const FwdPlan &plan, const void *x,
+                                 const void *w, const void *z, const dnncompatTensorStruct &zd, bool reads_z,
+                                 const void *bias, const dnncompatTensorStruct &bd, bool relu, void *y, void *workspace,
+                                 std::size_t workspace_size) {
     check(plan.inner != nullptr, DNNCOMPAT_STATUS_INTERNAL_ERROR,
           "bias_activation_forward_low needs the FP32-shadow plan");
     check(workspace_size >= plan.workspace_bytes, DNNCOMPAT_STATUS_BAD_PARAM,
           "workSpaceSizeInBytes {} is smaller than the {} bytes this convolution needs "
           "(query cudnnGetConvolutionForwardWorkspaceSize)",
           workspace_size, plan.workspace_bytes);
-    check(workspace != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
-          "workSpace is null but {} bytes are needed", plan.workspace_bytes);
+    check(workspace != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "workSpace is null but {} bytes are needed",
+          plan.workspace_bytes);
     const auto t = p.dtype;
-    const std::string key =
-        fmt::format("bias_act_low/{}/{}/{}/{}/{}", data_type_name(t), dims_str(zd.dims),
-                    dims_str(zd.strides), dims_str(p.y_strides), dims_str(bd.strides));
+    const std::string key = fmt::format("bias_act_low/{}/{}/{}/{}/{}", data_type_name(t), dims_str(zd.dims),
+                                        dims_str(zd.strides), dims_str(p.y_strides), dims_str(bd.strides));
     auto aux = h.plan<LowBiasActPlan>(key, [&] {
         auto pl = std::make_shared<LowBiasActPlan>();
         pl->z = ShadowOperand(h.engine, strided_md(zd.dims, zd.strides), plan.sy.f32, t, false);
@@ -228,14 +217,13 @@ void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const Fw
     plan.sw.to_f32(s, t, w, ws + plan.sw.off);
     if (reads_z) aux->z.to_f32(s, t, z, ws + plan.sy.off); // the FP32 plan blends it as beta
     s.wait();
-    forward_execute(h, p32, *plan.inner, ws + plan.sx.off, ws + plan.sw.off, ws + plan.sy.off,
-                    ws + plan.inner_off, plan.inner->workspace_bytes);
+    forward_execute(h, p32, *plan.inner, ws + plan.sx.off, ws + plan.sw.off, ws + plan.sy.off, ws + plan.inner_off,
+                    plan.inner->workspace_bytes);
     // After the convolution: it may use handle memory for its blend.
     void *bias32 = h.temp_buffer(aux->bias.f32.get_size());
     aux->bias.to_f32(s, t, bias, bias32);
     s.wait();
-    bias_activation_epilogue(h, p32, nullptr, zd, false, 0.0f, bias32, aux->bias32, relu,
-                             ws + plan.sy.off);
+    bias_activation_epilogue(h, p32, nullptr, zd, false, 0.0f, bias32, aux->bias32, relu, ws + plan.sy.off);
     plan.sy.from_f32(s, t, ws + plan.sy.off, y);
     s.wait();
 }
@@ -274,14 +262,13 @@ std::size_t forward_workspace(dnncompatContext &h, const Problem &p, int algo) {
 }
 
 std::shared_ptr<FwdPlan> bias_activation_forward_int8(dnncompatContext &h, const Problem &p, int algo, float alpha1,
-                                  float alpha2, const void *x, const void *w, const void *z,
-                                  const dnncompatTensorStruct &zd, const void *bias,
-                                  const dnncompatTensorStruct &bd, bool relu, void *y,
-                                  void *workspace, std::size_t workspace_size) {
+                                                      float alpha2, const void *x, const void *w, const void *z,
+                                                      const dnncompatTensorStruct &zd, const void *bias,
+                                                      const dnncompatTensorStruct &bd, bool relu, void *y,
+                                                      void *workspace, std::size_t workspace_size) {
     if (!(zd.strides == p.y_strides))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "zDesc strides {} differ from yDesc's {}: integer z must have y's layout", dims_str(zd.strides),
-             dims_str(p.y_strides));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "zDesc strides {} differ from yDesc's {}: integer z must have y's layout",
+             dims_str(zd.strides), dims_str(p.y_strides));
     const std::string key = fmt::format("bias_act_int8/{}", p.key());
     auto plan = h.plan<Int8BiasActPlan>(key, [&] {
         auto pl = std::make_shared<Int8BiasActPlan>();
@@ -299,8 +286,7 @@ std::shared_ptr<FwdPlan> bias_activation_forward_int8(dnncompatContext &h, const
         return pl;
     });
     (void)algo; // cuDNN's label only: every implicit GEMM computes the same exact sums
-    const auto fwd = forward_plan(h, plan->pf, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
-                                  alpha1, 0.0f);
+    const auto fwd = forward_plan(h, plan->pf, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, alpha1, 0.0f);
     auto &s = h.stream;
     forward_execute(h, plan->pf, *fwd, x, w, plan->result.data(), workspace, workspace_size);
     const bool read_z = alpha2 != 0.0f;

@@ -21,9 +21,8 @@ void backward_bias(dnncompatContext &h, const dnncompatTensorStruct &dyd, const 
 // After a forward convolution wrote y = alpha1 * conv(x, w) (+ alpha2 * y when y aliases z):
 // y = act(y + alpha2 * z + bias) in place, one oneDNN binary with post-ops. z is read only when
 // read_z; relu selects RELU (else IDENTITY).
-void bias_activation_epilogue(dnncompatContext &h, const Problem &p, const void *z,
-                              const dnncompatTensorStruct &zd, bool read_z, float alpha2,
-                              const void *bias, const dnncompatTensorStruct &bd, bool relu,
+void bias_activation_epilogue(dnncompatContext &h, const Problem &p, const void *z, const dnncompatTensorStruct &zd,
+                              bool read_z, float alpha2, const void *bias, const dnncompatTensorStruct &bd, bool relu,
                               void *y);
 
 // cudnnConvolutionBiasActivationForward on HALF / BFLOAT16 data, with plan = forward_plan's
@@ -32,11 +31,10 @@ void bias_activation_epilogue(dnncompatContext &h, const Problem &p, const void 
 // alpha2 * z, bias (converted in handle memory) and the activation run on the FP32 result, and y
 // is rounded once. The workspace is the forward's (cudnnGetConvolutionForwardWorkspaceSize);
 // BAD_PARAM when workspace_size is below it.
-void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
-                                 const void *x, const void *w, const void *z,
-                                 const dnncompatTensorStruct &zd, bool reads_z, const void *bias,
-                                 const dnncompatTensorStruct &bd, bool relu, void *y,
-                                 void *workspace, std::size_t workspace_size);
+void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const FwdPlan &plan, const void *x,
+                                 const void *w, const void *z, const dnncompatTensorStruct &zd, bool reads_z,
+                                 const void *bias, const dnncompatTensorStruct &bd, bool relu, void *y, void *workspace,
+                                 std::size_t workspace_size);
 
 // cudnnConvolutionBiasActivationForward on an integer configuration with INT8 / INT8x4 /
 // INT8x32 y (FLOAT bias; z of y's type and layout): the convolution runs as the integer forward
@@ -57,9 +55,9 @@ Problem int8_bias_activation_problem(const Problem &p);
 std::size_t forward_workspace(dnncompatContext &h, const Problem &p, int algo);
 
 std::shared_ptr<FwdPlan> bias_activation_forward_int8(dnncompatContext &h, const Problem &p, int algo, float alpha1,
-                                  float alpha2, const void *x, const void *w, const void *z,
-                                  const dnncompatTensorStruct &zd, const void *bias,
-                                  const dnncompatTensorStruct &bd, bool relu, void *y,
-                                  void *workspace, std::size_t workspace_size);
+                                                      float alpha2, const void *x, const void *w, const void *z,
+                                                      const dnncompatTensorStruct &zd, const void *bias,
+                                                      const dnncompatTensorStruct &bd, bool relu, void *y,
+                                                      void *workspace, std::size_t workspace_size);
 
 } // namespace dnncompat::conv

@@ -44,8 +44,8 @@ float time_runs(const std::function<void()> &run) {
     return t[1];
 }
 
-std::vector<FindResult> find_algorithms(const std::vector<FindCandidate> &candidates,
-                                        void *workspace, std::size_t workspace_limit,
+std::vector<FindResult> find_algorithms(const std::vector<FindCandidate> &candidates, void *workspace,
+                                        std::size_t workspace_limit,
                                         const std::function<void(int, void *, std::size_t)> &run,
                                         const std::function<float(int)> &known_time) {
     std::vector<FindResult> results;
@@ -60,8 +60,7 @@ std::vector<FindResult> find_algorithms(const std::vector<FindCandidate> &candid
             } else {
                 try {
                     const float known = known_time ? known_time(c.algo) : -1.0f;
-                    r.time = known >= 0 ? known
-                                        : time_runs([&] { run(c.algo, workspace, workspace_limit); });
+                    r.time = known >= 0 ? known : time_runs([&] { run(c.algo, workspace, workspace_limit); });
                 } catch (const Error &e) {
                     r.status = e.status();
                 } catch (const std::bad_alloc &) {

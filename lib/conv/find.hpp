@@ -16,20 +16,27 @@ namespace dnncompat::conv {
 // first by the callers): the direct family first, then Winograd, then GEMM / DIRECT, then FFT
 // (which runs only through a fallback).
 inline constexpr int kFwdOrder[] = {
-    DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
-    DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED,     DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD,
-    DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM,                  DNNCOMPAT_CONVOLUTION_FWD_ALGO_DIRECT,
-    DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT,                   DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING,
+    DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
+    DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
+    DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED,
+    DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD,
+    DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM,
+    DNNCOMPAT_CONVOLUTION_FWD_ALGO_DIRECT,
+    DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT,
+    DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING,
 };
 inline constexpr int kBwdDataOrder[] = {
-    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1,          DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0,
-    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD,
-    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT,
+    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1,
+    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0,
+    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED,
+    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD,
+    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING,
+    DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_FFT,
 };
 inline constexpr int kBwdFilterOrder[] = {
-    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1,   DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0,
-    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_3,   DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED,
-    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT, DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING,
+    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1,        DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0,
+    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_3,        DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED,
+    DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT,      DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING,
     DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD,
 };
 
@@ -64,8 +71,8 @@ float time_runs(const std::function<void()> &run);
 // than workspace_limit bytes gets ALLOC_FAILED and is not run. Returns all candidates: timed
 // ones by time, then the failed ones, then NOT_SUPPORTED, each group in candidate order. When at
 // least one succeeded, the fastest is run once more last, so the output tensor holds its result.
-std::vector<FindResult> find_algorithms(const std::vector<FindCandidate> &candidates,
-                                        void *workspace, std::size_t workspace_limit,
+std::vector<FindResult> find_algorithms(const std::vector<FindCandidate> &candidates, void *workspace,
+                                        std::size_t workspace_limit,
                                         const std::function<void(int, void *, std::size_t)> &run,
                                         const std::function<float(int)> &known_time = nullptr);
 

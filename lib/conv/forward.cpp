@@ -21,9 +21,9 @@ using pd_t = dnnl::convolution_forward::primitive_desc;
 
 struct PdRequest {
     dnnl::algorithm alg = dnnl::algorithm::convolution_direct;
-    bool user_layouts = true; // false: format_tag::any, oneDNN picks the layouts
-    bool fuse_blend = true;   // alpha/beta as post-ops
-    const char *want = nullptr; // first implementation whose name contains this, else the first
+    bool user_layouts = true;    // false: format_tag::any, oneDNN picks the layouts
+    bool fuse_blend = true;      // alpha/beta as post-ops
+    const char *want = nullptr;  // first implementation whose name contains this, else the first
     const char *avoid = nullptr; // skip implementations whose name contains this, if others exist
 };
 
@@ -33,9 +33,8 @@ pd_t make_pd(dnncompatContext &h, const Problem &p, const PdRequest &r, float al
     const md x = r.user_layouts ? x_md(p) : any_md(x_md(p));
     const md w = r.user_layouts ? weights_md(p) : any_md(weights_md(p));
     const md y = r.user_layouts ? y_md(p) : any_md(y_md(p));
-    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, r.alg, x, w, y,
-                                      to_dnnl(p.stride), to_dnnl(p.dilation, 1), to_dnnl(p.pad_l),
-                                      to_dnnl(p.pad_r));
+    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, r.alg, x, w, y, to_dnnl(p.stride),
+                                      to_dnnl(p.dilation, 1), to_dnnl(p.pad_l), to_dnnl(p.pad_r));
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     if (r.fuse_blend) {
@@ -72,8 +71,7 @@ struct Choice {
 
 // Best available pd for a oneDNN algorithm: on the caller's layouts with fused blending; if that
 // leaves only the reference kernel, oneDNN's preferred layouts with a separate blend.
-Choice best_pd(dnncompatContext &h, const Problem &p, dnnl::algorithm alg, const char *want,
-               float alpha, float beta) {
+Choice best_pd(dnncompatContext &h, const Problem &p, dnnl::algorithm alg, const char *want, float alpha, float beta) {
     Choice c;
     c.alg = alg;
     c.pd = make_pd(h, p, {alg, true, true, want, nullptr}, alpha, beta);
@@ -90,8 +88,7 @@ Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alph
 
 // The solver layer's choice for algo (solver_pick.hpp), or the own mapping below when the
 // solver layer has none for p.
-Choice choose(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta,
-              const solver::Solver *forced) {
+Choice choose(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta, const solver::Solver *forced) {
     const SolverPick pick = pick_solver(h, p, solver::Direction::fwd, algo, forced);
     if (pick.solver == nullptr) return choose_mapped(h, p, algo, alpha, beta);
     Choice c;
@@ -124,15 +121,12 @@ Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alph
     case DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM: {
         // oneDNN's gemm-based implementation is explicit im2col + GEMM: find it in the list.
         Choice c;
-        c.pd = make_pd(h, p, {dnnl::algorithm::convolution_direct, true, true, "gemm", nullptr},
-                       alpha, beta);
+        c.pd = make_pd(h, p, {dnnl::algorithm::convolution_direct, true, true, "gemm", nullptr}, alpha, beta);
         if (!c.pd)
-            c.pd = make_pd(h, p, {dnnl::algorithm::convolution_direct, true, false, "gemm", nullptr},
-                           alpha, beta),
+            c.pd = make_pd(h, p, {dnnl::algorithm::convolution_direct, true, false, "gemm", nullptr}, alpha, beta),
             c.relayout = static_cast<bool>(c.pd);
         if (!c.pd)
-            c.pd = make_pd(h, p, {dnnl::algorithm::convolution_direct, false, false, "gemm", nullptr},
-                           alpha, beta),
+            c.pd = make_pd(h, p, {dnnl::algorithm::convolution_direct, false, false, "gemm", nullptr}, alpha, beta),
             c.relayout = static_cast<bool>(c.pd);
         if (c.pd) {
             c.algo_ran = algo;
@@ -141,8 +135,7 @@ Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alph
         return direct(direct_algo, diag::code::conv_fwd_algo_gemm_fallback);
     }
     case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT: return direct(direct_algo, diag::code::conv_fwd_algo_fft);
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING:
-        return direct(direct_algo, diag::code::conv_fwd_algo_fft_tiling);
+    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING: return direct(direct_algo, diag::code::conv_fwd_algo_fft_tiling);
     case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD:
     case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: {
         Choice c = best_pd(h, p, dnnl::algorithm::convolution_winograd, nullptr, alpha, beta);
@@ -154,8 +147,7 @@ Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alph
                                        ? diag::code::conv_fwd_algo_winograd_fallback
                                        : diag::code::conv_fwd_algo_winograd_nonfused_fallback);
     }
-    default:
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "algo: {} is not a valid cudnnConvolutionFwdAlgo_t", algo);
+    default: fail(DNNCOMPAT_STATUS_BAD_PARAM, "algo: {} is not a valid cudnnConvolutionFwdAlgo_t", algo);
     }
 }
 
@@ -169,8 +161,7 @@ void check_data_type(dnncompatDataType_t t, const char *api) {
 namespace {
 
 // The FP32-shadow plan for HALF / BFLOAT16 problems (see FwdPlan::inner).
-std::shared_ptr<FwdPlan> shadow_plan(dnncompatContext &h, const Problem &p, int algo, float alpha,
-                                     float beta) {
+std::shared_ptr<FwdPlan> shadow_plan(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta) {
     Problem p32 = p;
     p32.dtype = DNNCOMPAT_DATA_FLOAT;
     auto plan = std::make_shared<FwdPlan>();
@@ -202,24 +193,18 @@ void check_forward_types(const Problem &p, const char *api) {
         return;
     }
     const auto xt = p.dtype, wt = p.w_dtype, yt = p.y_dtype;
-    const std::string config =
-        fmt::format("x {}, w {}, y {} with compute type {}", data_type_name(xt),
-                    data_type_name(wt), data_type_name(yt), data_type_name(p.compute_type));
+    const std::string config = fmt::format("x {}, w {}, y {} with compute type {}", data_type_name(xt),
+                                           data_type_name(wt), data_type_name(yt), data_type_name(p.compute_type));
     const bool int32 = p.compute_type == DNNCOMPAT_DATA_INT32;
     if (vector_lanes(xt) != 0 || vector_lanes(wt) != 0 || vector_lanes(yt) != 0) {
-        check(p.x_vect != 0 && p.w_vect != 0 && (vector_lanes(yt) == 0 || p.y_vect != 0),
-              DNNCOMPAT_STATUS_BAD_PARAM,
-              "{}: vectorised data types need CUDNN_TENSOR_NCHW_VECT_C x, w and y descriptors",
-              config);
+        check(p.x_vect != 0 && p.w_vect != 0 && (vector_lanes(yt) == 0 || p.y_vect != 0), DNNCOMPAT_STATUS_BAD_PARAM,
+              "{}: vectorised data types need CUDNN_TENSOR_NCHW_VECT_C x, w and y descriptors", config);
         if (!(p.w_dims[1] % p.w_vect == 0))
-            fail(DNNCOMPAT_STATUS_BAD_PARAM,
-                 "wDesc C = {} is not a multiple of the vector width {} of {}", p.w_dims[1], p.w_vect,
-                 data_type_name(wt));
-        const bool x4 = (xt == DNNCOMPAT_DATA_INT8x4 || xt == DNNCOMPAT_DATA_UINT8x4) &&
-                        wt == DNNCOMPAT_DATA_INT8x4 &&
+            fail(DNNCOMPAT_STATUS_BAD_PARAM, "wDesc C = {} is not a multiple of the vector width {} of {}", p.w_dims[1],
+                 p.w_vect, data_type_name(wt));
+        const bool x4 = (xt == DNNCOMPAT_DATA_INT8x4 || xt == DNNCOMPAT_DATA_UINT8x4) && wt == DNNCOMPAT_DATA_INT8x4 &&
                         (yt == DNNCOMPAT_DATA_INT8x4 || yt == DNNCOMPAT_DATA_FLOAT);
-        const bool x32 = xt == DNNCOMPAT_DATA_INT8x32 && wt == DNNCOMPAT_DATA_INT8x32 &&
-                         yt == DNNCOMPAT_DATA_INT8x32;
+        const bool x32 = xt == DNNCOMPAT_DATA_INT8x32 && wt == DNNCOMPAT_DATA_INT8x32 && yt == DNNCOMPAT_DATA_INT8x32;
         if (!int32 || !(x4 || x32))
             diag::unsupported(diag::code::conv_int8_config, api,
                               config + " is not one of cuDNN's vectorised configurations");
@@ -236,12 +221,10 @@ void check_forward_types(const Problem &p, const char *api) {
                               "order, which dnncompat does not produce");
         return;
     }
-    const bool ok = int32 && wt == DNNCOMPAT_DATA_INT8 &&
-                    (xt == DNNCOMPAT_DATA_INT8 || xt == DNNCOMPAT_DATA_UINT8) &&
+    const bool ok = int32 && wt == DNNCOMPAT_DATA_INT8 && (xt == DNNCOMPAT_DATA_INT8 || xt == DNNCOMPAT_DATA_UINT8) &&
                     (yt == DNNCOMPAT_DATA_INT8 || yt == DNNCOMPAT_DATA_FLOAT);
     if (!ok)
-        diag::unsupported(diag::code::conv_int8_config, api,
-                          config + " is not one of cuDNN's INT8 configurations");
+        diag::unsupported(diag::code::conv_int8_config, api, config + " is not one of cuDNN's INT8 configurations");
     const bool x_nhwc = p.x_strides[1] == 1 || p.c == 1;
     const bool y_nhwc = p.y_strides.empty() || p.y_strides[1] == 1 || p.k == 1;
     if (!x_nhwc || !y_nhwc || p.w_format != DNNCOMPAT_TENSOR_NHWC)
@@ -251,8 +234,8 @@ void check_forward_types(const Problem &p, const char *api) {
 
 bool forward_algo_runs(const Problem &p, int algo) {
     if (!p.integer()) return true;
-    const bool vect_nhwc_float_y = p.x_vect != 0 && p.y_dtype == DNNCOMPAT_DATA_FLOAT &&
-                                   !p.y_strides.empty() && p.y_strides[1] == 1 && p.k > 1;
+    const bool vect_nhwc_float_y =
+        p.x_vect != 0 && p.y_dtype == DNNCOMPAT_DATA_FLOAT && !p.y_strides.empty() && p.y_strides[1] == 1 && p.k > 1;
     if (algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM) return true;
     return algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM && !vect_nhwc_float_y;
 }
@@ -306,8 +289,7 @@ namespace {
 md int_w_md(const Problem &p) {
     dims_t vdims = p.w_dims;
     if (p.w_vect) vdims[1] /= p.w_vect;
-    const dims_t packed =
-        packed_strides(vdims, p.w_vect ? DNNCOMPAT_TENSOR_NCHW : p.w_format);
+    const dims_t packed = packed_strides(vdims, p.w_vect ? DNNCOMPAT_TENSOR_NCHW : p.w_format);
     if (p.groups == 1) return vect_md(p.w_dims, packed, 1, p.w_vect, lane_dt(p.w_dtype));
     dims_t dims{p.groups, p.k / p.groups};
     dims_t strides{packed[0] * (p.k / p.groups), packed[0]};
@@ -327,8 +309,7 @@ bool f32_exact(const Problem &p) {
     return terms * max_x * 128.0 <= 16777216.0;
 }
 
-std::shared_ptr<FwdPlan> integer_f32_plan(dnncompatContext &h, const Problem &p, int algo,
-                                          float alpha, float beta) {
+std::shared_ptr<FwdPlan> integer_f32_plan(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta) {
     auto plan = std::make_shared<FwdPlan>();
     Problem p32 = p;
     p32.dtype = p32.w_dtype = p32.y_dtype = DNNCOMPAT_DATA_FLOAT;
@@ -388,8 +369,8 @@ bool exact_int8_kernel(const char *impl) {
 // oneDNN's own int8 convolution on the caller's x and y: with `jit`, the first exact jit kernel
 // (exact_int8_kernel) with w in its preferred layout, nullptr when the CPU has none; else the
 // reference kernel (int32 accumulation) on the caller's w.
-std::shared_ptr<FwdPlan> integer_direct_plan(dnncompatContext &h, const Problem &p, int algo, float alpha,
-                                             float beta, bool jit) {
+std::shared_ptr<FwdPlan> integer_direct_plan(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta,
+                                             bool jit) {
     auto plan = std::make_shared<FwdPlan>();
     const auto &e = h.engine;
     plan->int_direct = true;
@@ -441,9 +422,8 @@ std::shared_ptr<FwdPlan> integer_direct_plan(dnncompatContext &h, const Problem 
     // The workspace query (cudnnGetConvolutionForwardWorkspaceSize) knows no alpha or beta, so
     // the kernel is chosen, and its workspace sized, with both attributes present: every
     // alpha / beta then runs the same kernel in at most that workspace.
-    const pd_t sized = first(attr(0.5f, 1.0f), [&](const char *impl) {
-        return jit ? exact_int8_kernel(impl) : impl_is(impl, "ref");
-    });
+    const pd_t sized =
+        first(attr(0.5f, 1.0f), [&](const char *impl) { return jit ? exact_int8_kernel(impl) : impl_is(impl, "ref"); });
     const std::string chosen = sized ? sized.impl_info_str() : "";
     const pd_t pd = sized ? first(attr(alpha, beta), [&](const char *impl) { return chosen == impl; }) : pd_t();
     if (!pd || pd.weights_desc() != sized.weights_desc()) {
@@ -493,15 +473,15 @@ void flip_int8(const Problem &p, const int8_t *w, int8_t *out) {
 
 } // namespace
 
-std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo,
-                                      float alpha, float beta, const solver::Solver *forced) {
+std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta,
+                                      const solver::Solver *forced) {
     enums::check("cudnnConvolutionFwdAlgo_t", algo, "algo");
     const std::string key = plan_key("fwd", p, algo, alpha, beta, forced);
     if (p.integer()) {
         if (!forward_algo_runs(p, algo))
-            diag::unsupported(diag::code::conv_int8_algo, "cudnnConvolutionForward",
-                              fmt::format("{} for {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo),
-                                          data_type_name(p.dtype)));
+            diag::unsupported(
+                diag::code::conv_int8_algo, "cudnnConvolutionForward",
+                fmt::format("{} for {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo), data_type_name(p.dtype)));
         return h.plan<FwdPlan>(key, [&] {
             if (auto jit = integer_direct_plan(h, p, algo, alpha, beta, /*jit=*/true)) return jit;
             return f32_exact(p) ? integer_f32_plan(h, p, algo, alpha, beta)
@@ -537,8 +517,7 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
             return plan;
         }
         if (!(static_cast<bool>(c.pd)))
-            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED,
-                 "oneDNN has no convolution implementation for {}", p.key());
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN has no convolution implementation for {}", p.key());
         const auto &e = h.engine;
         plan->relayout = c.relayout;
         plan->user_x = x_md(p);
@@ -551,8 +530,7 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
             const std::string base_impl = c.pd.impl_info_str();
             PdRequest r{c.alg, true, true, base_impl.c_str(), nullptr};
             pd_t fused = make_pd(h, p, r, alpha, beta);
-            if (fused && base_impl == fused.impl_info_str() &&
-                fused.scratchpad_desc().get_size() <= base_scratchpad) {
+            if (fused && base_impl == fused.impl_info_str() && fused.scratchpad_desc().get_size() <= base_scratchpad) {
                 c.pd = fused;
             } else {
                 plan->separate_blend = true;
@@ -601,8 +579,8 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
     });
 }
 
-void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan, const void *x,
-                     const void *w, void *y, void *workspace, std::size_t workspace_size) {
+void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan, const void *x, const void *w, void *y,
+                     void *workspace, std::size_t workspace_size) {
     check(workspace_size >= plan.workspace_bytes, DNNCOMPAT_STATUS_BAD_PARAM,
           "workSpaceSizeInBytes {} is smaller than the {} bytes this convolution needs "
           "(query cudnnGetConvolutionForwardWorkspaceSize)",
@@ -631,14 +609,14 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
         const Problem &inner_p = plan.has_inner_problem ? plan.inner_problem : p;
         if (plan.y_direct) { // FLOAT y of an integer configuration: the FP32 plan writes y
             s.wait();
-            forward_execute(h, inner_p, *plan.inner, ws + plan.sx.off, ws + plan.sw.off, y,
-                            ws + plan.inner_off, plan.inner->workspace_bytes);
+            forward_execute(h, inner_p, *plan.inner, ws + plan.sx.off, ws + plan.sw.off, y, ws + plan.inner_off,
+                            plan.inner->workspace_bytes);
             return;
         }
         if (plan.beta != 0.0f) plan.sy.to_f32(s, t, y, ws + plan.sy.off); // the blend reads y
         s.wait();
-        forward_execute(h, inner_p, *plan.inner, ws + plan.sx.off, ws + plan.sw.off,
-                        ws + plan.sy.off, ws + plan.inner_off, plan.inner->workspace_bytes);
+        forward_execute(h, inner_p, *plan.inner, ws + plan.sx.off, ws + plan.sw.off, ws + plan.sy.off,
+                        ws + plan.inner_off, plan.inner->workspace_bytes);
         plan.sy.from_f32(s, t, ws + plan.sy.off, y);
         s.wait();
         return;
@@ -694,8 +672,7 @@ void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan,
                                    : plan.separate_blend
                                        ? plan.mem_dst.at(e, plan.dst_md, h.temp_buffer(plan.temp_bytes))
                                        : dst;
-    std::unordered_map<int, dnnl::memory> args{
-        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, conv_dst}};
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, conv_dst}};
     if (plan.scratchpad_bytes)
         args.emplace(DNNL_ARG_SCRATCHPAD, plan.mem_scratch.at(e, plan.scratch_md, ws + plan.scratchpad_off));
     plan.prim.execute(s, args);

@@ -29,10 +29,10 @@ struct FwdPlan : CachedPlan {
     dnnl::convolution_forward prim;
     bool relayout = false;
     util::Relayout src_reorder, wei_reorder; // relayout: user → oneDNN layouts
-    bool separate_blend = false;            // a oneDNN sum applies alpha/beta after the convolution
-    dnnl::sum blend;                        // y = alpha * dst + beta * y
-    bool blend_reads_y = false;             // beta != 0
-    std::size_t temp_bytes = 0;             // direct with separate blend: result in handle memory
+    bool separate_blend = false;             // a oneDNN sum applies alpha/beta after the convolution
+    dnnl::sum blend;                         // y = alpha * dst + beta * y
+    bool blend_reads_y = false;              // beta != 0
+    std::size_t temp_bytes = 0;              // direct with separate blend: result in handle memory
     dnnl::memory::desc user_x, user_w, user_y;
     // The primitive's descriptors and w's size, queried once (each query copies a descriptor).
     dnnl::memory::desc src_md, wei_md, dst_md, scratch_md;
@@ -45,7 +45,7 @@ struct FwdPlan : CachedPlan {
     std::size_t wei_off = 0, wei_bytes = 0;
     std::size_t dst_off = 0, dst_bytes = 0;
     std::size_t src_mid_off = 0, wei_mid_off = 0; // the relayouts' plain intermediates, if any
-    std::size_t workspace_bytes = 0; // what the caller must pass (with alignment slack)
+    std::size_t workspace_bytes = 0;              // what the caller must pass (with alignment slack)
     // The memory objects of the plain FP32 path, pointed at each call's buffers.
     BoundMemory mem_x, mem_src, mem_w, mem_y, mem_dst, mem_scratch;
 
@@ -70,7 +70,7 @@ struct FwdPlan : CachedPlan {
     Problem inner_problem; // the FP32 problem `inner` runs (its layouts differ from the caller's)
     bool y_direct = false;
     bool int_direct = false;
-    dnnl::memory::desc int_user_w; // int_direct with flip: the caller's w, reordered to user_w
+    dnnl::memory::desc int_user_w;    // int_direct with flip: the caller's w, reordered to user_w
     util::Relayout int_plain_reorder; // the caller's w -> plain user_w (flip)
     std::size_t wplain_off = 0, wplain_bytes = 0, wplain_mid_off = 0;
 
@@ -85,9 +85,9 @@ struct FwdPlan : CachedPlan {
     float alpha = 1.0f;
     float beta = 0.0f; // the plan's blending reads y when beta != 0
     int algo_requested = 0;
-    int algo_ran = 0;          // the algorithm whose path runs
+    int algo_ran = 0;         // the algorithm whose path runs
     diag::Code fallback_code; // catalogue row of the fallback, empty when native
-    std::string impl;          // oneDNN implementation name
+    std::string impl;         // oneDNN implementation name
 };
 
 // Returns the (cached) plan for p with algorithm algo and blending alpha/beta. The solver that
@@ -95,8 +95,7 @@ struct FwdPlan : CachedPlan {
 // measured order when Find has run), or `forced` (Find measuring one solver). BAD_PARAM for an
 // algo outside cudnnConvolutionFwdAlgo_t; NOT_SUPPORTED when oneDNN has no implementation or the
 // forced solver does not apply.
-std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo,
-                                      float alpha, float beta,
+std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta,
                                       const solver::Solver *forced = nullptr);
 
 // Throws the support catalogue's NOT_SUPPORTED unless convolution computes data type t: FLOAT
@@ -121,7 +120,7 @@ bool forward_algo_runs(const Problem &p, int algo);
 
 // Runs the plan: y = alpha * conv(x, w) + beta * y (y unread when beta = 0). BAD_PARAM when
 // workspace_size is below plan.workspace_bytes or the workspace is null while needed.
-void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan, const void *x,
-                     const void *w, void *y, void *workspace, std::size_t workspace_size);
+void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan, const void *x, const void *w, void *y,
+                     void *workspace, std::size_t workspace_size);
 
 } // namespace dnncompat::conv

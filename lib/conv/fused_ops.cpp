@@ -45,20 +45,12 @@ LabelKind kind_of(int label) {
     }
 }
 
-std::string const_label(int label) {
-    return enums::describe("cudnnFusedOpsConstParamLabel_t", label);
-}
-std::string variant_label(int label) {
-    return enums::describe("cudnnFusedOpsVariantParamLabel_t", label);
-}
+std::string const_label(int label) { return enums::describe("cudnnFusedOpsConstParamLabel_t", label); }
+std::string variant_label(int label) { return enums::describe("cudnnFusedOpsVariantParamLabel_t", label); }
 
-void check_variant_label(int label) {
-    enums::check("cudnnFusedOpsVariantParamLabel_t", label, "paramLabel");
-}
+void check_variant_label(int label) { enums::check("cudnnFusedOpsVariantParamLabel_t", label, "paramLabel"); }
 
-void check_const_label(int label) {
-    enums::check("cudnnFusedOpsConstParamLabel_t", label, "paramLabel");
-}
+void check_const_label(int label) { enums::check("cudnnFusedOpsConstParamLabel_t", label, "paramLabel"); }
 
 // The variant pointer each placeholder label stands for.
 int pointer_of(int placeholder) {
@@ -107,14 +99,12 @@ const dnncompatFilterStruct &need_filter(const ConstParams &cp, int label) {
 }
 
 void need_placeholder(const ConstParams &cp, int label) {
-    check(cp.enabled(label), BAD, "{} is CUDNN_PTR_NULL, but this buffer is not optional",
-          const_label(label));
+    check(cp.enabled(label), BAD, "{} is CUDNN_PTR_NULL, but this buffer is not optional", const_label(label));
 }
 
 void check_float(dnncompatDataType_t t, int label, const char *api) {
     if (t != DNNCOMPAT_DATA_FLOAT)
-        diag::unsupported(diag::code::fused_dtype, api,
-                          fmt::format("{} is {}", const_label(label), data_type_name(t)));
+        diag::unsupported(diag::code::fused_dtype, api, fmt::format("{} is {}", const_label(label), data_type_name(t)));
 }
 
 void check_bn_mode(const ConstParams &cp, const char *api) {
@@ -123,13 +113,12 @@ void check_bn_mode(const ConstParams &cp, const char *api) {
 }
 
 // BAD_PARAM unless t is [1, C, 1...] of rank `rank` (FLOAT: NOT_SUPPORTED otherwise).
-void check_per_channel(const dnncompatTensorStruct &t, int label, std::size_t rank, int64_t c,
-                       const char *api) {
+void check_per_channel(const dnncompatTensorStruct &t, int label, std::size_t rank, int64_t c, const char *api) {
     dims_t want(rank, 1);
     want[1] = c;
     if (!(t.dims == want))
-        fail(BAD, "{} is {}: it must be {} (one value per channel)",
-             const_label(label), dims_str(t.dims), dims_str(want));
+        fail(BAD, "{} is {}: it must be {} (one value per channel)", const_label(label), dims_str(t.dims),
+             dims_str(want));
     check_float(t.dtype, label, api);
 }
 
@@ -141,15 +130,14 @@ void prepare_activation_step(Plan &pl, const char *api) {
     pl.bias = cp.enabled(DNNCOMPAT_PARAM_BN_EQBIAS_PLACEHOLDER);
     if (pl.scale || pl.bias) {
         check_bn_mode(cp, api);
-        const auto &eq = need_tensor(cp, DNNCOMPAT_PARAM_BN_EQSCALEBIAS_DESC,
-                                     "the per-channel scale or bias step is enabled");
+        const auto &eq =
+            need_tensor(cp, DNNCOMPAT_PARAM_BN_EQSCALEBIAS_DESC, "the per-channel scale or bias step is enabled");
         check_per_channel(eq, DNNCOMPAT_PARAM_BN_EQSCALEBIAS_DESC, x.dims.size(), x.dims[1], api);
     }
     if (cp.act) {
         const auto mode = cp.act->mode;
         if (mode != DNNCOMPAT_ACTIVATION_RELU && mode != DNNCOMPAT_ACTIVATION_IDENTITY)
-            diag::unsupported(diag::code::fused_activation_mode, api,
-                              enums::describe("cudnnActivationMode_t", mode));
+            diag::unsupported(diag::code::fused_activation_mode, api, enums::describe("cudnnActivationMode_t", mode));
         pl.relu = mode == DNNCOMPAT_ACTIVATION_RELU;
     }
     pl.needs_xact = pl.scale || pl.bias || pl.relu;
@@ -172,12 +160,11 @@ struct BinaryPlan : CachedPlan {
 };
 
 // xact = x * scale (+ bias) or x + bias, per channel, on oneDNN binary (bias as a post-op).
-void run_scale_bias(dnncompatContext &h, const Plan &pl, const void *x, const void *scale,
-                    const void *bias, void *xact) {
+void run_scale_bias(dnncompatContext &h, const Plan &pl, const void *x, const void *scale, const void *bias,
+                    void *xact) {
     const auto &eq = *pl.cp.tensor(DNNCOMPAT_PARAM_BN_EQSCALEBIAS_DESC);
-    const std::string key =
-        fmt::format("fused-scale-bias/{}{}/{}/{}/{}/{}", pl.scale, pl.bias, dims_str(pl.x.dims),
-                    dims_str(pl.x.strides), dims_str(pl.xact.strides), dims_str(eq.strides));
+    const std::string key = fmt::format("fused-scale-bias/{}{}/{}/{}/{}/{}", pl.scale, pl.bias, dims_str(pl.x.dims),
+                                        dims_str(pl.x.strides), dims_str(pl.xact.strides), dims_str(eq.strides));
     auto plan = h.plan<BinaryPlan>(key, [&] {
         auto b = std::make_shared<BinaryPlan>();
         b->src0 = ops::strided_md(pl.x.dims, pl.x.strides);
@@ -195,13 +182,10 @@ void run_scale_bias(dnncompatContext &h, const Plan &pl, const void *x, const vo
         b->prim = dnnl::binary(dnnl::binary::primitive_desc(d, attr, h.engine));
         return b;
     });
-    std::unordered_map<int, dnnl::memory> args{
-        {DNNL_ARG_SRC_0, ops::mem(h, plan->src0, x)},
-        {DNNL_ARG_SRC_1, ops::mem(h, plan->src1, pl.scale ? scale : bias)},
-        {DNNL_ARG_DST, ops::mem(h, plan->dst, xact)}};
-    if (plan->has_post)
-        args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
-                     ops::mem(h, plan->src1, bias));
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC_0, ops::mem(h, plan->src0, x)},
+                                               {DNNL_ARG_SRC_1, ops::mem(h, plan->src1, pl.scale ? scale : bias)},
+                                               {DNNL_ARG_DST, ops::mem(h, plan->dst, xact)}};
+    if (plan->has_post) args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, ops::mem(h, plan->src1, bias));
     plan->prim.execute(h.stream, args);
     h.stream.wait();
 }
@@ -214,20 +198,19 @@ struct ReductionPlan : CachedPlan {
 // dst (per channel) = sum over N and space of y (square = false) or of y^2 (square = true).
 void run_channel_sum(dnncompatContext &h, const dnncompatTensorStruct &y, const void *ydata,
                      const dnncompatTensorStruct &stats, void *dst, bool square) {
-    const std::string key = fmt::format("fused-stats/{}/{}/{}/{}", square, dims_str(y.dims),
-                                        dims_str(y.strides), dims_str(stats.strides));
+    const std::string key =
+        fmt::format("fused-stats/{}/{}/{}/{}", square, dims_str(y.dims), dims_str(y.strides), dims_str(stats.strides));
     auto plan = h.plan<ReductionPlan>(key, [&] {
         auto r = std::make_shared<ReductionPlan>();
         r->src = ops::strided_md(y.dims, y.strides);
         r->dst = ops::strided_md(stats.dims, stats.strides);
-        const auto alg = square ? dnnl::algorithm::reduction_norm_lp_power_p_sum
-                                : dnnl::algorithm::reduction_sum;
+        const auto alg = square ? dnnl::algorithm::reduction_norm_lp_power_p_sum : dnnl::algorithm::reduction_sum;
         dnnl::reduction::desc d(alg, r->src, r->dst, 2.0f, 0.0f);
         r->prim = dnnl::reduction(dnnl::reduction::primitive_desc(d, h.engine));
         return r;
     });
-    plan->prim.execute(h.stream, {{DNNL_ARG_SRC, ops::mem(h, plan->src, ydata)},
-                                  {DNNL_ARG_DST, ops::mem(h, plan->dst, dst)}});
+    plan->prim.execute(h.stream,
+                       {{DNNL_ARG_SRC, ops::mem(h, plan->src, ydata)}, {DNNL_ARG_DST, ops::mem(h, plan->dst, dst)}});
     h.stream.wait();
 }
 
@@ -240,13 +223,11 @@ uint8_t *align_up(void *p, std::size_t a) {
 void *pointer(const Plan &pl, const VariantParams &vp, int placeholder) {
     const int label = pointer_of(placeholder);
     void *p = vp.ptrs[static_cast<std::size_t>(label)];
-    check(p != nullptr, BAD, "{} is null but {} is not CUDNN_PTR_NULL", variant_label(label),
-          const_label(placeholder));
+    check(p != nullptr, BAD, "{} is null but {} is not CUDNN_PTR_NULL", variant_label(label), const_label(placeholder));
     const auto ph = pl.cp.placeholders[static_cast<std::size_t>(placeholder)];
     const std::size_t align = ph == DNNCOMPAT_PTR_16B_ALIGNED ? 16 : sizeof(float);
-    check(reinterpret_cast<uintptr_t>(p) % align == 0, BAD,
-          "{} = {} is not {}-byte aligned as {} promises", variant_label(label), p, align,
-          const_label(placeholder));
+    check(reinterpret_cast<uintptr_t>(p) % align == 0, BAD, "{} = {} is not {}-byte aligned as {} promises",
+          variant_label(label), p, align, const_label(placeholder));
     return p;
 }
 
@@ -255,8 +236,8 @@ void *optional_pointer(const Plan &pl, const VariantParams &vp, int placeholder)
 }
 
 // x' = act(scale * x + bias) into the workspace region; returns the tensor the convolution reads.
-const void *activated_x(dnncompatContext &h, const Plan &pl, const VariantParams &vp,
-                        const void *x, void *xact, const char *api) {
+const void *activated_x(dnncompatContext &h, const Plan &pl, const VariantParams &vp, const void *x, void *xact,
+                        const char *api) {
     if (!pl.needs_xact) return x;
     const void *src = x;
     const dnncompatTensorStruct *src_desc = &pl.x;
@@ -273,15 +254,13 @@ const void *activated_x(dnncompatContext &h, const Plan &pl, const VariantParams
 
 // Workspace check shared by the convolution operations; returns the x' region and sets the
 // convolution's part.
-void *split_workspace(const Plan &pl, const VariantParams &vp, void **conv_ws,
-                      std::size_t *conv_ws_size) {
+void *split_workspace(const Plan &pl, const VariantParams &vp, void **conv_ws, std::size_t *conv_ws_size) {
     void *ws = vp.ptrs[DNNCOMPAT_PTR_WORKSPACE];
     check(vp.workspace_bytes >= pl.workspace_bytes, BAD,
-          "CUDNN_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES is {} but the plan needs {} bytes",
-          vp.workspace_bytes, pl.workspace_bytes);
-    check(pl.workspace_bytes == 0 || ws != nullptr, BAD,
-          "CUDNN_PTR_WORKSPACE is null but the plan needs {} bytes of workspace",
+          "CUDNN_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES is {} but the plan needs {} bytes", vp.workspace_bytes,
           pl.workspace_bytes);
+    check(pl.workspace_bytes == 0 || ws != nullptr, BAD,
+          "CUDNN_PTR_WORKSPACE is null but the plan needs {} bytes of workspace", pl.workspace_bytes);
     *conv_ws = ws;
     *conv_ws_size = pl.needs_xact ? pl.conv_workspace : vp.workspace_bytes;
     if (!pl.needs_xact) return nullptr;
@@ -297,8 +276,7 @@ void put(void *p, const dnncompatTensorStruct &t, int64_t c, double v) {
 
 void check_epsilon(double eps) {
     check(std::isfinite(eps) && eps >= DNNCOMPAT_BN_MIN_EPSILON, BAD,
-          "CUDNN_SCALAR_DOUBLE_BN_EPSILON is {}: it must be finite and >= {}", eps,
-          DNNCOMPAT_BN_MIN_EPSILON);
+          "CUDNN_SCALAR_DOUBLE_BN_EPSILON is {}: it must be finite and >= {}", eps, DNNCOMPAT_BN_MIN_EPSILON);
 }
 
 } // namespace
@@ -325,31 +303,23 @@ void set_const(ConstParams &cp, int label, const void *param) {
         if (param == nullptr) {
             cp.tensors.erase(label);
         } else {
-            cp.tensors[label] = dnncompat::tensor(
-                static_cast<const dnncompatTensorStruct *>(param), name.c_str());
+            cp.tensors[label] = dnncompat::tensor(static_cast<const dnncompatTensorStruct *>(param), name.c_str());
         }
         return;
     case LabelKind::filter:
         if (param == nullptr) {
             cp.filters.erase(label);
         } else {
-            cp.filters[label] = dnncompat::filter(
-                static_cast<const dnncompatFilterStruct *>(param), name.c_str());
+            cp.filters[label] = dnncompat::filter(static_cast<const dnncompatFilterStruct *>(param), name.c_str());
         }
         return;
     case LabelKind::conv:
-        if (param == nullptr)
-            cp.conv.reset();
-        else
-            cp.conv = dnncompat::convolution(static_cast<const dnncompatConvolutionStruct *>(param),
-                                             name.c_str());
+        if (param == nullptr) cp.conv.reset();
+        else cp.conv = dnncompat::convolution(static_cast<const dnncompatConvolutionStruct *>(param), name.c_str());
         return;
     case LabelKind::act:
-        if (param == nullptr)
-            cp.act.reset();
-        else
-            cp.act = ops::activation(static_cast<const dnncompatActivationStruct *>(param),
-                                     name.c_str());
+        if (param == nullptr) cp.act.reset();
+        else cp.act = ops::activation(static_cast<const dnncompatActivationStruct *>(param), name.c_str());
         return;
     case LabelKind::bn_mode: {
         check(param != nullptr, BAD, "param for {} is null", name);
@@ -419,8 +389,7 @@ void set_variant(VariantParams &vp, int label, void *ptr) {
         vp.ptrs[static_cast<std::size_t>(label)] = ptr;
         return;
     }
-    check(ptr != nullptr, BAD, "ptr for {} is null: it must point to the host value",
-          variant_label(label));
+    check(ptr != nullptr, BAD, "ptr for {} is null: it must point to the host value", variant_label(label));
     switch (label) {
     case DNNCOMPAT_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES:
         vp.workspace_bytes = *static_cast<const std::size_t *>(ptr);
@@ -428,9 +397,7 @@ void set_variant(VariantParams &vp, int label, void *ptr) {
     case DNNCOMPAT_SCALAR_INT64_T_BN_ACCUMULATION_COUNT:
         vp.accumulation_count = *static_cast<const int64_t *>(ptr);
         return;
-    case DNNCOMPAT_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR:
-        vp.exp_avg_factor = *static_cast<const double *>(ptr);
-        return;
+    case DNNCOMPAT_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR: vp.exp_avg_factor = *static_cast<const double *>(ptr); return;
     default: vp.epsilon = *static_cast<const double *>(ptr); return;
     }
 }
@@ -443,15 +410,9 @@ void get_variant(const VariantParams &vp, int label, void *ptr) {
         return;
     }
     switch (label) {
-    case DNNCOMPAT_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES:
-        *static_cast<std::size_t *>(ptr) = vp.workspace_bytes;
-        return;
-    case DNNCOMPAT_SCALAR_INT64_T_BN_ACCUMULATION_COUNT:
-        *static_cast<int64_t *>(ptr) = vp.accumulation_count;
-        return;
-    case DNNCOMPAT_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR:
-        *static_cast<double *>(ptr) = vp.exp_avg_factor;
-        return;
+    case DNNCOMPAT_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES: *static_cast<std::size_t *>(ptr) = vp.workspace_bytes; return;
+    case DNNCOMPAT_SCALAR_INT64_T_BN_ACCUMULATION_COUNT: *static_cast<int64_t *>(ptr) = vp.accumulation_count; return;
+    case DNNCOMPAT_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR: *static_cast<double *>(ptr) = vp.exp_avg_factor; return;
     default: *static_cast<double *>(ptr) = vp.epsilon; return;
     }
 }
@@ -460,8 +421,7 @@ void get_variant(const VariantParams &vp, int label, void *ptr) {
 // Plans
 // ---------------------------------------------------------------------------------------------
 
-std::shared_ptr<Plan> make_plan(dnncompatContext &h, dnncompatFusedOps_t ops, const ConstParams &cp,
-                                const char *api) {
+std::shared_ptr<Plan> make_plan(dnncompatContext &h, dnncompatFusedOps_t ops, const ConstParams &cp, const char *api) {
     auto pl = std::make_shared<Plan>();
     pl->ops = ops;
     pl->cp = cp;
@@ -482,8 +442,8 @@ std::shared_ptr<Plan> make_plan(dnncompatContext &h, dnncompatFusedOps_t ops, co
         pl->ysum = cp.enabled(DNNCOMPAT_PARAM_YSUM_PLACEHOLDER);
         pl->ysqsum = cp.enabled(DNNCOMPAT_PARAM_YSQSUM_PLACEHOLDER);
         if (pl->ysum || pl->ysqsum) {
-            const auto &st = need_tensor(cp, DNNCOMPAT_PARAM_YSTATS_DESC,
-                                         "the y statistics (ySum / ySqSum) are enabled");
+            const auto &st =
+                need_tensor(cp, DNNCOMPAT_PARAM_YSTATS_DESC, "the y statistics (ySum / ySqSum) are enabled");
             check_per_channel(st, DNNCOMPAT_PARAM_YSTATS_DESC, y.dims.size(), pl->p.k, api);
         }
         pl->algo = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
@@ -516,37 +476,37 @@ std::shared_ptr<Plan> make_plan(dnncompatContext &h, dnncompatFusedOps_t ops, co
         const auto &bn = need_tensor(cp, DNNCOMPAT_PARAM_BN_SCALEBIAS_MEANVAR_DESC,
                                      "it describes the batch-norm scale, bias and statistics");
         if (!(bn.dims.size() >= 4 && bn.dims[1] >= 1))
-            fail(BAD, "{} is {}: it must be [1, C, 1, 1(, 1)]",
-                 const_label(DNNCOMPAT_PARAM_BN_SCALEBIAS_MEANVAR_DESC), dims_str(bn.dims));
+            fail(BAD, "{} is {}: it must be [1, C, 1, 1(, 1)]", const_label(DNNCOMPAT_PARAM_BN_SCALEBIAS_MEANVAR_DESC),
+                 dims_str(bn.dims));
         pl->channels = bn.dims[1];
         const std::size_t rank = bn.dims.size();
         check_per_channel(bn, DNNCOMPAT_PARAM_BN_SCALEBIAS_MEANVAR_DESC, rank, pl->channels, api);
         const bool eq_scale = cp.enabled(DNNCOMPAT_PARAM_BN_EQSCALE_PLACEHOLDER);
         const bool eq_bias = cp.enabled(DNNCOMPAT_PARAM_BN_EQBIAS_PLACEHOLDER);
         if (eq_scale || eq_bias) {
-            const auto &eq = need_tensor(cp, DNNCOMPAT_PARAM_BN_EQSCALEBIAS_DESC,
-                                         "the equivalent scale or bias output is enabled");
+            const auto &eq =
+                need_tensor(cp, DNNCOMPAT_PARAM_BN_EQSCALEBIAS_DESC, "the equivalent scale or bias output is enabled");
             check_per_channel(eq, DNNCOMPAT_PARAM_BN_EQSCALEBIAS_DESC, rank, pl->channels, api);
             need_placeholder(cp, DNNCOMPAT_PARAM_BN_SCALE_PLACEHOLDER);
             if (eq_bias) need_placeholder(cp, DNNCOMPAT_PARAM_BN_BIAS_PLACEHOLDER);
         }
         if (training) {
-            const auto &st = need_tensor(cp, DNNCOMPAT_PARAM_YSTATS_DESC,
-                                         "the statistics come from ySum and ySqSum");
+            const auto &st = need_tensor(cp, DNNCOMPAT_PARAM_YSTATS_DESC, "the statistics come from ySum and ySqSum");
             check_per_channel(st, DNNCOMPAT_PARAM_YSTATS_DESC, rank, pl->channels, api);
             need_placeholder(cp, DNNCOMPAT_PARAM_YSUM_PLACEHOLDER);
             need_placeholder(cp, DNNCOMPAT_PARAM_YSQSUM_PLACEHOLDER);
             check(cp.enabled(DNNCOMPAT_PARAM_BN_RUNNING_MEAN_PLACEHOLDER) ==
                       cp.enabled(DNNCOMPAT_PARAM_BN_RUNNING_VAR_PLACEHOLDER),
-                  BAD, "the running mean and running variance placeholders must be both enabled "
-                       "or both CUDNN_PTR_NULL");
+                  BAD,
+                  "the running mean and running variance placeholders must be both enabled "
+                  "or both CUDNN_PTR_NULL");
             check(cp.enabled(DNNCOMPAT_PARAM_BN_SAVED_MEAN_PLACEHOLDER) ==
                       cp.enabled(DNNCOMPAT_PARAM_BN_SAVED_INVSTD_PLACEHOLDER),
-                  BAD, "the saved mean and saved inverse std placeholders must be both enabled or "
-                       "both CUDNN_PTR_NULL");
+                  BAD,
+                  "the saved mean and saved inverse std placeholders must be both enabled or "
+                  "both CUDNN_PTR_NULL");
         } else {
-            if (eq_scale || eq_bias)
-                need_placeholder(cp, DNNCOMPAT_PARAM_BN_RUNNING_VAR_PLACEHOLDER);
+            if (eq_scale || eq_bias) need_placeholder(cp, DNNCOMPAT_PARAM_BN_RUNNING_VAR_PLACEHOLDER);
             if (eq_bias) need_placeholder(cp, DNNCOMPAT_PARAM_BN_RUNNING_MEAN_PLACEHOLDER);
         }
         break;
@@ -583,10 +543,8 @@ void execute(dnncompatContext &h, const Plan &pl, const VariantParams &vp, const
         if (pl.p.mode == DNNCOMPAT_CONVOLUTION) diag::emit(diag::code::conv_mode_convolution, api);
         conv::forward_execute(h, pl.p, *fwd, xin, w, y, conv_ws, conv_ws_size);
         const auto &yd = *cp.tensor(DNNCOMPAT_PARAM_YDESC);
-        if (ysum != nullptr)
-            run_channel_sum(h, yd, y, *cp.tensor(DNNCOMPAT_PARAM_YSTATS_DESC), ysum, false);
-        if (ysqsum != nullptr)
-            run_channel_sum(h, yd, y, *cp.tensor(DNNCOMPAT_PARAM_YSTATS_DESC), ysqsum, true);
+        if (ysum != nullptr) run_channel_sum(h, yd, y, *cp.tensor(DNNCOMPAT_PARAM_YSTATS_DESC), ysum, false);
+        if (ysqsum != nullptr) run_channel_sum(h, yd, y, *cp.tensor(DNNCOMPAT_PARAM_YSTATS_DESC), ysqsum, true);
         h.record_run(api, fwd->impl, pl.algo, fwd->algo_ran, pl.workspace_bytes,
                      static_cast<int>(diag::collected_count() - before));
         return;
@@ -633,8 +591,7 @@ void execute(dnncompatContext &h, const Plan &pl, const VariantParams &vp, const
                     put(eq_bias, *eqd, c, at(bias, bn, c) - mean * s);
                 }
             }
-            h.record_run(api, "per-channel loop", -1, -1, 0,
-                         static_cast<int>(diag::collected_count() - before));
+            h.record_run(api, "per-channel loop", -1, -1, 0, static_cast<int>(diag::collected_count() - before));
             return;
         }
         const auto &st = *cp.tensor(DNNCOMPAT_PARAM_YSTATS_DESC);
@@ -675,12 +632,11 @@ void execute(dnncompatContext &h, const Plan &pl, const VariantParams &vp, const
                 }
             }
         }
-        h.record_run(api, "per-channel loop", -1, -1, 0,
-                     static_cast<int>(diag::collected_count() - before));
+        h.record_run(api, "per-channel loop", -1, -1, 0, static_cast<int>(diag::collected_count() - before));
         return;
     }
-    default: fail(DNNCOMPAT_STATUS_INTERNAL_ERROR, "fused-ops plan of unexpected operation {}",
-                  static_cast<int>(pl.ops));
+    default:
+        fail(DNNCOMPAT_STATUS_INTERNAL_ERROR, "fused-ops plan of unexpected operation {}", static_cast<int>(pl.ops));
     }
 }
 

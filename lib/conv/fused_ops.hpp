@@ -67,8 +67,8 @@ struct Plan {
                                    // x is dense, else packed NCHW)
     bool scale = false, bias = false, relu = false;
     bool ysum = false, ysqsum = false;
-    bool needs_xact = false;       // any of scale, bias, relu
-    std::size_t xact_bytes = 0;    // 64-aligned
+    bool needs_xact = false;    // any of scale, bias, relu
+    std::size_t xact_bytes = 0; // 64-aligned
     std::size_t conv_workspace = 0;
     int algo = 0;
     // BN finalize.
@@ -86,8 +86,7 @@ void set_variant(VariantParams &vp, int label, void *ptr);
 void get_variant(const VariantParams &vp, int label, void *ptr);
 
 // Validates cp for ops and prepares the plan (BAD_PARAM / NOT_SUPPORTED, see dnncompat.h).
-std::shared_ptr<Plan> make_plan(dnncompatContext &h, dnncompatFusedOps_t ops, const ConstParams &cp,
-                                const char *api);
+std::shared_ptr<Plan> make_plan(dnncompatContext &h, dnncompatFusedOps_t ops, const ConstParams &cp, const char *api);
 // Runs a made plan on vp's buffers.
 void execute(dnncompatContext &h, const Plan &plan, const VariantParams &vp, const char *api);
 

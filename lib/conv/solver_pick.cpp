@@ -15,8 +15,8 @@ SolverPick pick_solver(dnncompatContext &h, const Problem &p, solver::Direction 
     if (forced != nullptr) {
         const solver::Applicability a = forced->applicable(p, d);
         if (!(a.ok))
-            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not apply to {} {}: {}",
-                 forced->name(), solver::direction_name(d), p.key(), a.reason);
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not apply to {} {}: {}", forced->name(),
+                 solver::direction_name(d), p.key(), a.reason);
         pick.solver = forced;
         pick.own = solver::serves(*forced, d, algo);
     } else {
@@ -30,8 +30,7 @@ SolverPick pick_solver(dnncompatContext &h, const Problem &p, solver::Direction 
     pick.pd = solver::onednn::find(p, d, impl->name, impl->user_layout, impl->winograd, h.engine);
     if (!pick.pd) {
         if (!(forced == nullptr))
-            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN no longer lists {} for {}",
-                 impl->name, p.key());
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN no longer lists {} for {}", impl->name, p.key());
         return {};
     }
     pick.relayout = !impl->user_layout;

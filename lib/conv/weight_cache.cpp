@@ -71,8 +71,7 @@ Fingerprint portable_form(const unsigned char *p, std::size_t n) {
 // bijection of the block for a fixed lane state and of the state for a fixed block; two rounds
 // spread one changed byte over all 16); a zero-padded tail block into the next lane; lanes
 // finalised by two more rounds, combined with xor, the length mixed in by two rounds. 128 bits.
-__attribute__((target("aes,sse2"))) inline __m128i aes_step(__m128i lane, __m128i block, __m128i k1,
-                                                             __m128i k2) {
+__attribute__((target("aes,sse2"))) inline __m128i aes_step(__m128i lane, __m128i block, __m128i k1, __m128i k2) {
     return _mm_aesenc_si128(_mm_aesenc_si128(_mm_xor_si128(lane, block), k1), k2);
 }
 
@@ -132,8 +131,7 @@ constexpr std::size_t kParallelChunks = 4;
 // for a fixed state (and of the state for a fixed chunk), so a change that changes one chunk's
 // fingerprint changes the result.
 #ifdef DNNCOMPAT_AES_FINGERPRINT
-__attribute__((target("aes,sse2"))) Fingerprint aes_fold(const Fingerprint *parts, std::size_t count,
-                                                         std::size_t n) {
+__attribute__((target("aes,sse2"))) Fingerprint aes_fold(const Fingerprint *parts, std::size_t count, std::size_t n) {
     const __m128i k1 = _mm_set_epi64x(static_cast<long long>(kP2), static_cast<long long>(kP3));
     const __m128i k2 = _mm_set_epi64x(static_cast<long long>(kP1), static_cast<long long>(kP2 ^ kP3));
     __m128i h = _mm_set_epi64x(static_cast<long long>(kP3), static_cast<long long>(n));
@@ -204,8 +202,7 @@ dnncompatWeightCacheMode_t weight_cache_mode_from_env() {
     if (v != nullptr && *v != '\0') {
         const std::string s(v);
         if (s == "constant" || s == "CONSTANT") return DNNCOMPAT_WEIGHT_CACHE_CONSTANT;
-        if (s != "1" && s != "on" && s != "ON" && s != "true" && s != "TRUE" && s != "verified" &&
-            s != "VERIFIED")
+        if (s != "1" && s != "on" && s != "ON" && s != "true" && s != "TRUE" && s != "verified" && s != "VERIFIED")
             warn_env("DNNCOMPAT_WEIGHT_CACHE", v,
                      "is not 0/off/false, 1/on/true/verified or constant; the weight cache stays on (verified)");
     }

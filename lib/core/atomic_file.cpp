@@ -97,9 +97,9 @@ private:
 } // namespace
 
 struct AtomicWriter::Impl {
-    std::string path;    // as given, for messages
-    fs::path target;     // the file renamed over (a symbolic link's target)
-    std::string tmp;     // the temporary file; empty when writing in place
+    std::string path; // as given, for messages
+    fs::path target;  // the file renamed over (a symbolic link's target)
+    std::string tmp;  // the temporary file; empty when writing in place
     mode_t mode = 0;
     int fd = -1;
     std::unique_ptr<FdBuf> buf;
@@ -197,8 +197,7 @@ void with_lock(const std::string &path, const std::function<void()> &fn) {
     const std::string lock = path + ".lock";
     const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) throw std::runtime_error(fmt::format("cannot create lock file '{}': {}", lock, std::strerror(errno)));
-    while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
-    }
+    while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) {}
     try {
         fn();
     } catch (...) {

@@ -15,7 +15,6 @@ dnnl::sum blend_sum(const dnnl::engine &e, const dnnl::memory::desc &out_md, con
                     float alpha, float beta);
 
 // Runs a blend_sum on s (without waiting). reads_out: the beta given to blend_sum was not 0.
-void run_blend(dnnl::stream &s, const dnnl::sum &blend, const dnnl::memory &out, const dnnl::memory &r,
-               bool reads_out);
+void run_blend(dnnl::stream &s, const dnnl::sum &blend, const dnnl::memory &out, const dnnl::memory &r, bool reads_out);
 
 } // namespace dnncompat

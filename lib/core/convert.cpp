@@ -72,18 +72,14 @@ bool fast_path(dnncompatDataType_t t) {
 
 void to_f32(dnncompatDataType_t t, const void *src, float *dst, std::size_t n) {
     const auto *s = static_cast<const uint16_t *>(src);
-    if (t == DNNCOMPAT_DATA_HALF)
-        half_to_f32(s, dst, n);
-    else
-        bf16_to_f32(s, dst, n);
+    if (t == DNNCOMPAT_DATA_HALF) half_to_f32(s, dst, n);
+    else bf16_to_f32(s, dst, n);
 }
 
 void from_f32(dnncompatDataType_t t, const float *src, void *dst, std::size_t n) {
     auto *d = static_cast<uint16_t *>(dst);
-    if (t == DNNCOMPAT_DATA_HALF)
-        f32_to_half(src, d, n);
-    else
-        f32_to_bf16(src, d, n);
+    if (t == DNNCOMPAT_DATA_HALF) f32_to_half(src, d, n);
+    else f32_to_bf16(src, d, n);
 }
 
 } // namespace dnncompat::convert

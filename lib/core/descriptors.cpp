@@ -43,8 +43,7 @@ std::size_t element_size(dnncompatDataType_t t) {
     case DNNCOMPAT_DATA_FP8_E8M0: return 1;
     case DNNCOMPAT_DATA_INT8x32: return 32;
     default:
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "data type {} has no byte-addressable element size",
-             data_type_name(t));
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "data type {} has no byte-addressable element size", data_type_name(t));
     }
 }
 
@@ -94,22 +93,21 @@ const dnncompatConvolutionStruct &convolution(const dnncompatConvolutionStruct *
 namespace {
 int64_t checked_mul(int64_t a, int64_t b) {
     int64_t r = 0;
-    check(!__builtin_mul_overflow(a, b, &r), DNNCOMPAT_STATUS_BAD_PARAM,
-          "tensor size overflows 64 bits ({} x {})", a, b);
+    check(!__builtin_mul_overflow(a, b, &r), DNNCOMPAT_STATUS_BAD_PARAM, "tensor size overflows 64 bits ({} x {})", a,
+          b);
     return r;
 }
 int64_t checked_add(int64_t a, int64_t b) {
     int64_t r = 0;
-    check(!__builtin_add_overflow(a, b, &r), DNNCOMPAT_STATUS_BAD_PARAM,
-          "tensor size overflows 64 bits ({} + {})", a, b);
+    check(!__builtin_add_overflow(a, b, &r), DNNCOMPAT_STATUS_BAD_PARAM, "tensor size overflows 64 bits ({} + {})", a,
+          b);
     return r;
 }
 } // namespace
 
 int64_t span_elements(const dims_t &dims, const dims_t &strides) {
     int64_t span = 1;
-    for (std::size_t i = 0; i < dims.size(); ++i)
-        span = checked_add(span, checked_mul(dims[i] - 1, strides[i]));
+    for (std::size_t i = 0; i < dims.size(); ++i) span = checked_add(span, checked_mul(dims[i] - 1, strides[i]));
     return span;
 }
 
@@ -120,8 +118,7 @@ int64_t element_count(const dims_t &dims) {
 }
 
 int api_int(int64_t v, const char *what) {
-    check(v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max(),
-          DNNCOMPAT_STATUS_NOT_SUPPORTED,
+    check(v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max(), DNNCOMPAT_STATUS_NOT_SUPPORTED,
           "{} = {} does not fit the 32-bit int the cuDNN API returns it in", what, v);
     return static_cast<int>(v);
 }
@@ -156,20 +153,18 @@ dims_t vector_dims(dims_t dims, int v) {
 }
 int64_t checked_bytes(int64_t elements, dnncompatDataType_t t) {
     int64_t bytes = 0;
-    check(!__builtin_mul_overflow(elements, static_cast<int64_t>(element_size(t)), &bytes),
-          DNNCOMPAT_STATUS_BAD_PARAM, "tensor of {} elements overflows 64-bit byte sizes", elements);
+    check(!__builtin_mul_overflow(elements, static_cast<int64_t>(element_size(t)), &bytes), DNNCOMPAT_STATUS_BAD_PARAM,
+          "tensor of {} elements overflows 64-bit byte sizes", elements);
     return bytes;
 }
 } // namespace
 
 std::size_t tensor_bytes(const dnncompatTensorStruct &t) {
-    return static_cast<std::size_t>(
-        checked_bytes(span_elements(vector_dims(t.dims, t.vect), t.strides), t.dtype));
+    return static_cast<std::size_t>(checked_bytes(span_elements(vector_dims(t.dims, t.vect), t.strides), t.dtype));
 }
 
 std::size_t filter_bytes(const dnncompatFilterStruct &f) {
-    return static_cast<std::size_t>(
-        checked_bytes(element_count(vector_dims(f.dims, filter_vect(f))), f.dtype));
+    return static_cast<std::size_t>(checked_bytes(element_count(vector_dims(f.dims, filter_vect(f))), f.dtype));
 }
 
 std::string dims_str(const dims_t &dims) {

@@ -17,12 +17,12 @@ namespace dnncompat::diag {
 enum class Level { error = 1, warning = 2, info = 3, debug = 4 };
 
 struct Diagnostic {
-    std::string code;    // stable catalogue code (diag::code::*), e.g. DNNC-CONV-FWD-ALGO-FFT
-    std::string api;     // cuDNN function that emitted it, e.g. "cudnnConvolutionForward"
-    std::string subject; // enum type or feature, e.g. "cudnnConvolutionFwdAlgo_t"
-    std::string value;   // enum value or feature value, e.g. "CUDNN_CONVOLUTION_FWD_ALGO_FFT"
-    std::string support; // "emulated" | "fallback" | "unsupported"
-    std::string instead; // what was done instead (from the catalogue), plus call detail
+    std::string code;      // stable catalogue code (diag::code::*), e.g. DNNC-CONV-FWD-ALGO-FFT
+    std::string api;       // cuDNN function that emitted it, e.g. "cudnnConvolutionForward"
+    std::string subject;   // enum type or feature, e.g. "cudnnConvolutionFwdAlgo_t"
+    std::string value;     // enum value or feature value, e.g. "CUDNN_CONVOLUTION_FWD_ALGO_FFT"
+    std::string support;   // "emulated" | "fallback" | "unsupported"
+    std::string instead;   // what was done instead (from the catalogue), plus call detail
     bool identical = true; // results identical to what was asked (up to FP rounding order)
     Level level = Level::warning;
     uint64_t sequence = 0; // process-wide order of emission

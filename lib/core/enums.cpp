@@ -67,8 +67,7 @@ std::string describe(std::string_view type, int value) {
 }
 
 void check(std::string_view type, int value, std::string_view param) {
-    if (!name_of(type, value))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{}: {} is not a valid {}", param, value, type);
+    if (!name_of(type, value)) fail(DNNCOMPAT_STATUS_BAD_PARAM, "{}: {} is not a valid {}", param, value, type);
 }
 
 } // namespace dnncompat::enums

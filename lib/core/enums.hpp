@@ -10,8 +10,8 @@
 namespace dnncompat::enums {
 
 struct Entry {
-    const char *type;  // "cudnnDataType_t"
-    const char *name;  // "CUDNN_DATA_FLOAT"
+    const char *type; // "cudnnDataType_t"
+    const char *name; // "CUDNN_DATA_FLOAT"
     int value;
 };
 

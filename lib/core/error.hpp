@@ -14,8 +14,7 @@ namespace dnncompat {
 
 class Error : public std::runtime_error {
 public:
-    Error(dnncompatStatus_t status, std::string message)
-        : std::runtime_error(std::move(message)), status_(status) {}
+    Error(dnncompatStatus_t status, std::string message) : std::runtime_error(std::move(message)), status_(status) {}
     dnncompatStatus_t status() const noexcept { return status_; }
 
 private:

@@ -16,14 +16,11 @@ namespace {
 
 // n elements between t and FP32 as one flat run: F16C / bit loops (convert.hpp), or a oneDNN
 // reorder of a 1-d tensor where the CPU has no F16C.
-void flat(dnncompatContext &h, dnncompatDataType_t t, const void *src, void *dst, std::size_t n,
-          bool to_f32) {
+void flat(dnncompatContext &h, dnncompatDataType_t t, const void *src, void *dst, std::size_t n, bool to_f32) {
     if (n == 0) return;
     if (convert::fast_path(t)) {
-        if (to_f32)
-            convert::to_f32(t, src, static_cast<float *>(dst), n);
-        else
-            convert::from_f32(t, static_cast<const float *>(src), dst, n);
+        if (to_f32) convert::to_f32(t, src, static_cast<float *>(dst), n);
+        else convert::from_f32(t, static_cast<const float *>(src), dst, n);
         return;
     }
     using dt = dnnl::memory::data_type;
@@ -51,8 +48,8 @@ float to_float(dnncompatDataType_t t, const void *p) {
     // HALF: sign, 5-bit exponent, 10-bit mantissa.
     const int exp = (bits >> 10) & 0x1f, man = bits & 0x3ff;
     const float sign = (bits & 0x8000) ? -1.0f : 1.0f;
-    if (exp == 0x1f) return man ? std::numeric_limits<float>::quiet_NaN()
-                                : sign * std::numeric_limits<float>::infinity();
+    if (exp == 0x1f)
+        return man ? std::numeric_limits<float>::quiet_NaN() : sign * std::numeric_limits<float>::infinity();
     if (exp == 0) return sign * std::ldexp(static_cast<float>(man), -24);
     return sign * std::ldexp(static_cast<float>(man + 1024), exp - 25);
 }
@@ -61,8 +58,7 @@ void check_data_type(dnncompatDataType_t t, const char *api) {
     if (!is_low(t)) check_compute_type(t, api);
 }
 
-Shadows::Shadows(dnncompatContext &h, dnncompatDataType_t t, const char *api)
-    : h_(h), base_(h.shadow_in_use) {
+Shadows::Shadows(dnncompatContext &h, dnncompatDataType_t t, const char *api) : h_(h), base_(h.shadow_in_use) {
     diag::emit(t == DNNCOMPAT_DATA_HALF ? diag::code::dtype_half : diag::code::dtype_bfloat16, api);
     slots_.reserve(8);
 }
@@ -71,9 +67,7 @@ Shadows::~Shadows() { h_.shadow_in_use = base_; }
 
 Shadows::Slot &Shadows::slot_for(const dnncompatTensorStruct &d, const void *p) {
     for (auto &s : slots_)
-        if (s.user == p && s.desc.dims == d.dims && s.desc.strides == d.strides &&
-            s.desc.dtype == d.dtype)
-            return s;
+        if (s.user == p && s.desc.dims == d.dims && s.desc.strides == d.strides && s.desc.dtype == d.dtype) return s;
     Slot s;
     s.desc = d;
     s.user = const_cast<void *>(p);

@@ -28,9 +28,7 @@
 namespace dnncompat::lowp {
 
 // True for HALF and BFLOAT16, the types emulated through FP32.
-inline bool is_low(dnncompatDataType_t t) {
-    return t == DNNCOMPAT_DATA_HALF || t == DNNCOMPAT_DATA_BFLOAT16;
-}
+inline bool is_low(dnncompatDataType_t t) { return t == DNNCOMPAT_DATA_HALF || t == DNNCOMPAT_DATA_BFLOAT16; }
 
 // Returns for FLOAT, HALF and BFLOAT16 data; otherwise throws check_compute_type's
 // NOT_SUPPORTED (DOUBLE, integer types) on behalf of api. For validations and size queries of

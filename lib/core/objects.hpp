@@ -29,8 +29,7 @@ public:
         {
             std::lock_guard<std::mutex> lock(mutex_);
             check(p != nullptr && live_.erase(p) == 1, DNNCOMPAT_STATUS_BAD_PARAM,
-                  "{} {} is null, already destroyed or was never created", T::kind,
-                  static_cast<const void *>(p));
+                  "{} {} is null, already destroyed or was never created", T::kind, static_cast<const void *>(p));
         }
         delete p;
     }
@@ -38,8 +37,7 @@ public:
     T *get(T *p) const {
         std::lock_guard<std::mutex> lock(mutex_);
         check(p != nullptr && live_.count(p) == 1, DNNCOMPAT_STATUS_BAD_PARAM,
-              "{} {} is null, already destroyed or was never created", T::kind,
-              static_cast<const void *>(p));
+              "{} {} is null, already destroyed or was never created", T::kind, static_cast<const void *>(p));
         return p;
     }
 

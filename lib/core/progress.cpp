@@ -28,9 +28,8 @@ void Line::update(std::size_t done) {
 }
 
 void Line::draw(std::size_t done) {
-    const std::string text =
-        total_ > 0 ? fmt::format("\r{}: {}/{} ({}%)", label_, done, total_, done * 100 / total_)
-                   : fmt::format("\r{}: {}", label_, done);
+    const std::string text = total_ > 0 ? fmt::format("\r{}: {}/{} ({}%)", label_, done, total_, done * 100 / total_)
+                                        : fmt::format("\r{}: {}", label_, done);
     std::fputs(text.c_str(), out_);
     std::fflush(out_);
     drawn_ = true;

@@ -235,8 +235,9 @@ Diagnostic make(const support::Row &r, const char *api, const std::string &detai
     d.support = support::class_name(r.cls);
     d.instead = detail.empty() ? r.instead : std::string(r.instead) + " (" + detail + ")";
     d.identical = r.identical;
-    d.level = r.cls == support::Class::emulated ? Level::info
-              : r.cls == support::Class::unsupported ? Level::error : Level::warning;
+    d.level = r.cls == support::Class::emulated      ? Level::info
+              : r.cls == support::Class::unsupported ? Level::error
+                                                     : Level::warning;
     return d;
 }
 
@@ -261,8 +262,7 @@ void record(Diagnostic d) {
     }
     if (g_stderr.load() && (first || log::enabled(log::Level::debug))) {
         const auto lvl = static_cast<log::Level>(static_cast<int>(d.level));
-        log::message(lvl, fmt::format("[{}] {}: {} = {}: {}", d.code, d.api, d.subject, d.value,
-                                      d.instead));
+        log::message(lvl, fmt::format("[{}] {}: {} = {}: {}", d.code, d.api, d.subject, d.value, d.instead));
     }
 }
 } // namespace
@@ -306,8 +306,8 @@ void emit(Code code, const char *api, const std::string &detail) {
         auto d = make(r, api, detail);
         d.level = Level::error;
         record(d);
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "[{}] {} = {}: strict mode forbids the fallback ({})",
-             r.code, r.subject, r.value, d.instead);
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "[{}] {} = {}: strict mode forbids the fallback ({})", r.code, r.subject,
+             r.value, d.instead);
     }
     record(make(r, api, detail));
 }

@@ -46,19 +46,19 @@ struct Versions {
 };
 
 struct Row {
-    std::string code;     // stable diagnostic code, "DNNC-..." (append-only)
-    std::string area;     // "convolution", "batch-norm", "tensor", ...
-    std::string subject;  // cuDNN enum type or function, e.g. "cudnnConvolutionFwdAlgo_t"
-    std::string value;    // enum value or feature, e.g. "CUDNN_CONVOLUTION_FWD_ALGO_FFT"; "" for a function
+    std::string code;    // stable diagnostic code, "DNNC-..." (append-only)
+    std::string area;    // "convolution", "batch-norm", "tensor", ...
+    std::string subject; // cuDNN enum type or function, e.g. "cudnnConvolutionFwdAlgo_t"
+    std::string value;   // enum value or feature, e.g. "CUDNN_CONVOLUTION_FWD_ALGO_FFT"; "" for a function
     Class cls;
-    std::string instead;  // how it is done (native), what runs instead (emulated / fallback) or why not
-    bool identical;       // same result as cuDNN's (up to floating-point summation order)
+    std::string instead;      // how it is done (native), what runs instead (emulated / fallback) or why not
+    bool identical;           // same result as cuDNN's (up to floating-point summation order)
     dnncompatStatus_t status; // returned by an unsupported row's call
     Kind kind = Kind::condition;
-    long long numeric = 0;            // enum_value: cuDNN's value
-    Versions versions;                // function and enum_value rows
-    std::vector<std::string> related; // condition rows that can change this row's outcome
-    std::vector<std::string> takes;   // function rows: the legacy-API enum types it takes
+    long long numeric = 0;             // enum_value: cuDNN's value
+    Versions versions;                 // function and enum_value rows
+    std::vector<std::string> related;  // condition rows that can change this row's outcome
+    std::vector<std::string> takes;    // function rows: the legacy-API enum types it takes
     diag::Pass pass = diag::Pass::any; // the pass the row is about (its code's, core/diag_codes.inc)
 };
 
@@ -85,7 +85,6 @@ namespace dnncompat::support::detail {
 void append_enum_rows(std::vector<Row> &rows);
 void append_function_rows(std::vector<Row> &rows);
 } // namespace dnncompat::support::detail
-
 
 namespace dnncompat::diag {
 

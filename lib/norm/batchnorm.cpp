@@ -20,16 +20,14 @@ md strided(const dims_t &dims, const dims_t &strides) {
               dnnl::memory::dims(strides.begin(), strides.end()));
 }
 
-bool per_activation(dnncompatBatchNormMode_t mode) {
-    return mode == DNNCOMPAT_BATCHNORM_PER_ACTIVATION;
-}
+bool per_activation(dnncompatBatchNormMode_t mode) { return mode == DNNCOMPAT_BATCHNORM_PER_ACTIVATION; }
 
 struct BnPlan : CachedPlan {
     // oneDNN sees x as [N, channels, spatial...]: channels = C (spatial modes) or C*spatial with
     // spatial 1 (PER_ACTIVATION).
-    md bn_md;          // data layout batch norm runs on
-    bool reorder_in = false;  // x must first be packed (PER_ACTIVATION on non-NCHW strides)
-    bool direct_out = false;  // batch norm writes y directly
+    md bn_md;                // data layout batch norm runs on
+    bool reorder_in = false; // x must first be packed (PER_ACTIVATION on non-NCHW strides)
+    bool direct_out = false; // batch norm writes y directly
     dnnl::batch_normalization_forward bn;
     dnnl::reorder pack_x;     // x → packed temp (reorder_in)
     dnnl::sum blend;          // y = alpha*tmp + beta*y (when !direct_out)
@@ -40,9 +38,8 @@ struct BnPlan : CachedPlan {
     BoundMemory mem_x, mem_packed, mem_src, mem_dst, mem_mean, mem_var, mem_scale, mem_shift, mem_y, mem_tmp;
 };
 
-std::shared_ptr<BnPlan> make_plan(dnncompatContext &h, dnncompatBatchNormMode_t mode, float alpha,
-                                  float beta, const dnncompatTensorStruct &xd,
-                                  const dnncompatTensorStruct &yd, double epsilon) {
+std::shared_ptr<BnPlan> make_plan(dnncompatContext &h, dnncompatBatchNormMode_t mode, float alpha, float beta,
+                                  const dnncompatTensorStruct &xd, const dnncompatTensorStruct &yd, double epsilon) {
     PlanKey key("bnfi");
     key.add(mode).add(xd.dims).add(xd.strides).add(yd.strides).add(alpha).add(beta).add(epsilon);
     return h.plan<BnPlan>(key, [&] {
@@ -65,18 +62,17 @@ std::shared_ptr<BnPlan> make_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
                 strides.push_back(1);
             }
             data_md = strided(dims, strides);
-            if (p->reorder_in) p->pack_x = dnnl::reorder(
-                dnnl::reorder::primitive_desc(h.engine, p->x_md, h.engine, p->packed_md));
+            if (p->reorder_in)
+                p->pack_x = dnnl::reorder(dnnl::reorder::primitive_desc(h.engine, p->x_md, h.engine, p->packed_md));
         }
         p->bn_md = data_md;
         p->param_md = md({data_md.dims()[1]}, dt::f32, dnnl::memory::dims{1});
-        const bool same_layout = per_activation(mode)
-                                     ? (!p->reorder_in && yd.strides == packed)
-                                     : yd.strides == xd.strides;
+        const bool same_layout =
+            per_activation(mode) ? (!p->reorder_in && yd.strides == packed) : yd.strides == xd.strides;
         p->direct_out = same_layout && alpha == 1.0f && beta == 0.0f;
 
-        const auto flags = dnnl::normalization_flags::use_global_stats |
-                           dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+        const auto flags = dnnl::normalization_flags::use_global_stats | dnnl::normalization_flags::use_scale |
+                           dnnl::normalization_flags::use_shift;
         dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_inference, data_md,
                                                   static_cast<float>(epsilon), flags);
         dnnl::batch_normalization_forward::primitive_desc pd(d, h.engine);
@@ -85,8 +81,7 @@ std::shared_ptr<BnPlan> make_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
         // Temp layout: [packed x copy][bn output]; bn output has x's layout (spatial modes) or
         // packed NCHW (PER_ACTIVATION).
         const std::size_t out_bytes =
-            per_activation(mode) ? packed_bytes
-                                 : static_cast<std::size_t>(span_elements(xd.dims, xd.strides)) * 4;
+            per_activation(mode) ? packed_bytes : static_cast<std::size_t>(span_elements(xd.dims, xd.strides)) * 4;
         p->temp_bytes = (p->reorder_in ? packed_bytes : 0) + (p->direct_out ? 0 : out_bytes);
         if (!p->direct_out) {
             p->blend = blend_sum(h.engine, p->y_md, per_activation(mode) ? p->packed_md : p->x_md, alpha, beta);
@@ -106,21 +101,18 @@ dims_t bn_param_dims(const dims_t &x_dims, dnncompatBatchNormMode_t mode) {
     return d;
 }
 
-void bn_forward_inference(dnncompatContext &h, dnncompatBatchNormMode_t mode, float alpha,
-                          float beta, const dnncompatTensorStruct &xd, const void *x,
-                          const dnncompatTensorStruct &yd, void *y, const dnncompatTensorStruct &pd,
-                          const void *scale, const void *bias, const void *mean, const void *var,
-                          double epsilon) {
+void bn_forward_inference(dnncompatContext &h, dnncompatBatchNormMode_t mode, float alpha, float beta,
+                          const dnncompatTensorStruct &xd, const void *x, const dnncompatTensorStruct &yd, void *y,
+                          const dnncompatTensorStruct &pd, const void *scale, const void *bias, const void *mean,
+                          const void *var, double epsilon) {
     check(xd.dims.size() == 4 || xd.dims.size() == 5, DNNCOMPAT_STATUS_NOT_SUPPORTED,
           "batch norm of a {}-d tensor: only 4-d and 5-d tensors are supported", xd.dims.size());
     if (!(xd.dims == yd.dims))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
-             dims_str(xd.dims), dims_str(yd.dims));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}", dims_str(xd.dims), dims_str(yd.dims));
     check(xd.dtype == yd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc and yDesc data types differ");
     const dims_t want = bn_param_dims(xd.dims, mode);
     if (!(pd.dims == want))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "bnScaleBiasMeanVarDesc is {} but {} of x {} needs {}", dims_str(pd.dims),
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "bnScaleBiasMeanVarDesc is {} but {} of x {} needs {}", dims_str(pd.dims),
              enums::describe("cudnnBatchNormMode_t", mode), dims_str(xd.dims), dims_str(want));
     if (!(pd.strides == packed_strides(pd.dims, DNNCOMPAT_TENSOR_NCHW)))
         fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "bnScaleBiasMeanVarDesc must be packed, strides are {}",
@@ -131,14 +123,13 @@ void bn_forward_inference(dnncompatContext &h, dnncompatBatchNormMode_t mode, fl
         // HALF / BFLOAT16 data, FLOAT parameters (as cudnnDeriveBNTensorDescriptor gives): the
         // FLOAT path on FP32 shadows of x and y.
         if (!(pd.dtype == DNNCOMPAT_DATA_FLOAT))
-            fail(DNNCOMPAT_STATUS_BAD_PARAM,
-                 "bnScaleBiasMeanVarDesc is {}, FLOAT expected for {} data", data_type_name(pd.dtype),
-                 data_type_name(xd.dtype));
+            fail(DNNCOMPAT_STATUS_BAD_PARAM, "bnScaleBiasMeanVarDesc is {}, FLOAT expected for {} data",
+                 data_type_name(pd.dtype), data_type_name(xd.dtype));
         lowp::Shadows s(h, xd.dtype, kApi);
         const auto x32 = s.in(xd, x);
         const auto y32 = s.out(yd, y, beta != 0.0f);
-        bn_forward_inference(h, mode, alpha, beta, x32.desc, x32.data, y32.desc, y32.data, pd,
-                             scale, bias, mean, var, epsilon);
+        bn_forward_inference(h, mode, alpha, beta, x32.desc, x32.data, y32.desc, y32.data, pd, scale, bias, mean, var,
+                             epsilon);
         s.finish();
         return;
     }

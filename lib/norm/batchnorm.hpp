@@ -14,10 +14,9 @@ dims_t bn_param_dims(const dims_t &x_dims, dnncompatBatchNormMode_t mode);
 // (SPATIAL) or per activation (PER_ACTIVATION, as oneDNN batch norm over C*spatial channels).
 // x and y FLOAT, HALF or BFLOAT16 (emulated in FP32), any strides with equal dims; parameters
 // FLOAT, packed.
-void bn_forward_inference(dnncompatContext &h, dnncompatBatchNormMode_t mode, float alpha,
-                          float beta, const dnncompatTensorStruct &xd, const void *x,
-                          const dnncompatTensorStruct &yd, void *y, const dnncompatTensorStruct &pd,
-                          const void *scale, const void *bias, const void *mean, const void *var,
-                          double epsilon);
+void bn_forward_inference(dnncompatContext &h, dnncompatBatchNormMode_t mode, float alpha, float beta,
+                          const dnncompatTensorStruct &xd, const void *x, const dnncompatTensorStruct &yd, void *y,
+                          const dnncompatTensorStruct &pd, const void *scale, const void *bias, const void *mean,
+                          const void *var, double epsilon);
 
 } // namespace dnncompat::norm

@@ -23,19 +23,17 @@ md strided(const dims_t &dims, const dims_t &strides) {
               dnnl::memory::dims(strides.begin(), strides.end()));
 }
 
-bool per_activation(dnncompatBatchNormMode_t mode) {
-    return mode == DNNCOMPAT_BATCHNORM_PER_ACTIVATION;
-}
+bool per_activation(dnncompatBatchNormMode_t mode) { return mode == DNNCOMPAT_BATCHNORM_PER_ACTIVATION; }
 
 // Where oneDNN runs. Spatial modes: on x's own strides. PER_ACTIVATION: on packed NCHW data
 // viewed as [N, C*spatial, 1, ...] so that every activation is a oneDNN channel.
 struct Layout {
-    dims_t strides;      // canonical strides over x's dims
-    md data_md;          // x's dims with the canonical strides
-    md bn_md;            // what batch normalization sees
+    dims_t strides;             // canonical strides over x's dims
+    md data_md;                 // x's dims with the canonical strides
+    md bn_md;                   // what batch normalization sees
     dims_t bn_dims, bn_strides; // bn_md's dims and strides: channel_stats' view
     int64_t channels = 0;
-    int64_t count = 0;   // values reduced per channel
+    int64_t count = 0; // values reduced per channel
     std::size_t bytes = 0;
 };
 
@@ -86,8 +84,7 @@ const auto kGivenStatsFlags = kTrainFlags | dnnl::normalization_flags::use_globa
 
 // Per-channel mean and biased variance of the packed x at `src`: in double into dmean / dvar,
 // rounded to FP32 into mean / var for oneDNN.
-void batch_stats(const Layout &l, const void *src, double *dmean, double *dvar, float *mean,
-                 float *var) {
+void batch_stats(const Layout &l, const void *src, double *dmean, double *dvar, float *mean, float *var) {
     channel_stats(static_cast<const float *>(src), l.bn_dims, l.bn_strides, dmean, dvar);
     for (int64_t c = 0; c < l.channels; ++c) {
         mean[c] = static_cast<float>(dmean[c]);
@@ -109,18 +106,16 @@ void check_ops(const char *api, dnncompatBatchNormOps_t ops, const dnncompatActi
     const auto *a = live(act);
     check(a->is_set, DNNCOMPAT_STATUS_BAD_PARAM, "activationDesc has not been set");
     if (a->mode != DNNCOMPAT_ACTIVATION_RELU)
-        diag::unsupported(diag::code::bn_ops_activation_mode, api,
-                          enums::describe("cudnnActivationMode_t", a->mode));
+        diag::unsupported(diag::code::bn_ops_activation_mode, api, enums::describe("cudnnActivationMode_t", a->mode));
 }
 
 void check_data(const char *api, const dnncompatTensorStruct &xd, const dnncompatTensorStruct &other,
                 const char *what) {
     if (!(other.dims == xd.dims))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but {} is {}",
-             dims_str(xd.dims), what, dims_str(other.dims));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but {} is {}", dims_str(xd.dims), what, dims_str(other.dims));
     if (!(other.dtype == xd.dtype))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but {} is {}",
-             data_type_name(xd.dtype), what, data_type_name(other.dtype));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but {} is {}", data_type_name(xd.dtype), what,
+             data_type_name(other.dtype));
 }
 
 void check_common(const char *api, dnncompatBatchNormMode_t mode, const dnncompatTensorStruct &xd,
@@ -130,19 +125,16 @@ void check_common(const char *api, dnncompatBatchNormMode_t mode, const dnncompa
           "batch norm of a {}-d tensor: only 4-d and 5-d tensors are supported", xd.dims.size());
     const dims_t want = bn_param_dims(xd.dims, mode);
     if (!(pd.dims == want))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} of x {} needs {}", pname,
-             dims_str(pd.dims), enums::describe("cudnnBatchNormMode_t", mode), dims_str(xd.dims),
-             dims_str(want));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} of x {} needs {}", pname, dims_str(pd.dims),
+             enums::describe("cudnnBatchNormMode_t", mode), dims_str(xd.dims), dims_str(want));
     if (!(pd.strides == packed_strides(pd.dims, DNNCOMPAT_TENSOR_NCHW)))
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "{} must be packed, strides are {}", pname,
-             dims_str(pd.strides));
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "{} must be packed, strides are {}", pname, dims_str(pd.strides));
     check(epsilon >= DNNCOMPAT_BN_MIN_EPSILON, DNNCOMPAT_STATUS_BAD_PARAM,
           "epsilon {} is below CUDNN_BN_MIN_EPSILON ({})", epsilon, DNNCOMPAT_BN_MIN_EPSILON);
     lowp::check_data_type(xd.dtype, api); // HALF / BFLOAT16 run through FP32 shadows
     // Parameters are FLOAT for FLOAT / HALF / BFLOAT16 data (DOUBLE data was refused above).
     if (!(pd.dtype == DNNCOMPAT_DATA_FLOAT))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "{} is {}, FLOAT expected for {} data", pname, data_type_name(pd.dtype),
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {}, FLOAT expected for {} data", pname, data_type_name(pd.dtype),
              data_type_name(xd.dtype));
 }
 
@@ -156,10 +148,9 @@ void run_reorder(dnncompatContext &h, const dnnl::reorder &r, dnnl::memory from,
 }
 
 // out (out_md) = alpha * tmp (tmp_md) + beta * out, through core/blend.hpp's sum.
-void blend_into(dnncompatContext &h, const dnnl::sum &blend, const md &out_md, void *out, const md &tmp_md,
-                void *tmp, float beta) {
-    run_blend(h.stream, blend, dnnl::memory(out_md, h.engine, out), dnnl::memory(tmp_md, h.engine, tmp),
-              beta != 0.0f);
+void blend_into(dnncompatContext &h, const dnnl::sum &blend, const md &out_md, void *out, const md &tmp_md, void *tmp,
+                float beta) {
+    run_blend(h.stream, blend, dnnl::memory(out_md, h.engine, out), dnnl::memory(tmp_md, h.engine, tmp), beta != 0.0f);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,19 +165,17 @@ struct FwdPlan : CachedPlan {
     dnnl::binary add_z;         // t = t + z
     dnnl::eltwise_forward relu; // t = relu(t), in place
     dnnl::sum blend;            // y = alpha * t + beta * y
-    std::size_t off_x = 0, off_out = 0, off_mean = 0, off_var = 0, off_dmean = 0, off_dvar = 0,
-                off_shift = 0, temp_bytes = 0;
+    std::size_t off_x = 0, off_out = 0, off_mean = 0, off_var = 0, off_dmean = 0, off_dvar = 0, off_shift = 0,
+                temp_bytes = 0;
 };
 
-std::shared_ptr<FwdPlan> fwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t mode,
-                                  const BnFusion &f, float alpha, float beta,
-                                  const dnncompatTensorStruct &xd, const dnncompatTensorStruct &yd,
+std::shared_ptr<FwdPlan> fwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t mode, const BnFusion &f, float alpha,
+                                  float beta, const dnncompatTensorStruct &xd, const dnncompatTensorStruct &yd,
                                   double epsilon) {
     const bool add = has_add(f.ops);
-    const std::string key = fmt::format(
-        "bnft/{}/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(mode), act_key(f.ops), dims_str(xd.dims),
-        dims_str(xd.strides), dims_str(yd.strides), add ? dims_str(f.zd->strides) : "-", alpha,
-        beta, epsilon);
+    const std::string key = fmt::format("bnft/{}/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(mode), act_key(f.ops),
+                                        dims_str(xd.dims), dims_str(xd.strides), dims_str(yd.strides),
+                                        add ? dims_str(f.zd->strides) : "-", alpha, beta, epsilon);
     return h.plan<FwdPlan>(key, [&] {
         auto p = std::make_shared<FwdPlan>();
         p->l = layout_for(xd, mode);
@@ -197,20 +186,18 @@ std::shared_ptr<FwdPlan> fwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
         p->act = has_activation(f.ops);
         p->direct_out = yd.strides == p->l.strides && alpha == 1.0f && beta == 0.0f;
         if (p->pack_x)
-            p->pack = dnnl::reorder(
-                dnnl::reorder::primitive_desc(h.engine, p->x_md, h.engine, p->l.data_md));
+            p->pack = dnnl::reorder(dnnl::reorder::primitive_desc(h.engine, p->x_md, h.engine, p->l.data_md));
         dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_inference, p->l.bn_md,
                                                   static_cast<float>(epsilon), kGivenStatsFlags);
-        p->bn = dnnl::batch_normalization_forward(
-            dnnl::batch_normalization_forward::primitive_desc(d, h.engine));
+        p->bn = dnnl::batch_normalization_forward(dnnl::batch_normalization_forward::primitive_desc(d, h.engine));
         if (add) {
             p->z_md = strided(f.zd->dims, f.zd->strides);
             dnnl::binary::desc bd(dnnl::algorithm::binary_add, p->l.data_md, p->z_md, p->l.data_md);
             p->add_z = dnnl::binary(dnnl::binary::primitive_desc(bd, h.engine));
         }
         if (p->act) {
-            dnnl::eltwise_forward::desc ed(dnnl::prop_kind::forward_inference,
-                                           dnnl::algorithm::eltwise_relu, p->l.data_md, 0.0f, 0.0f);
+            dnnl::eltwise_forward::desc ed(dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_relu,
+                                           p->l.data_md, 0.0f, 0.0f);
             p->relu = dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(ed, h.engine));
         }
         if (!p->direct_out) p->blend = blend_sum(h.engine, p->y_md, p->l.data_md, alpha, beta);
@@ -233,27 +220,24 @@ std::shared_ptr<FwdPlan> fwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
 struct BwdPlan : CachedPlan {
     Layout l;
     md x_md, dy_md, dx_md, y_md, dz_md;
-    bool pack_x = false, pack_dy = false, pack_y = false, direct_out = false, add = false,
-         act = false, recompute = false;
+    bool pack_x = false, pack_dy = false, pack_y = false, direct_out = false, add = false, act = false,
+         recompute = false;
     dnnl::reorder pack_x_r, pack_dy_r, pack_y_r, dz_out;
-    dnnl::eltwise_backward relu_bwd;          // g = dy * (y > 0)
+    dnnl::eltwise_backward relu_bwd; // g = dy * (y > 0)
     dnnl::batch_normalization_backward bn;
-    dnnl::sum blend;                          // dx = alpha * t + beta * dx
-    std::size_t off_x = 0, off_dy = 0, off_y = 0, off_g = 0, off_out = 0, off_mean = 0,
-                off_var = 0, off_dmean = 0, off_dvar = 0, off_dscale = 0, off_dshift = 0,
-                off_shift = 0, temp_bytes = 0;
+    dnnl::sum blend; // dx = alpha * t + beta * dx
+    std::size_t off_x = 0, off_dy = 0, off_y = 0, off_g = 0, off_out = 0, off_mean = 0, off_var = 0, off_dmean = 0,
+                off_dvar = 0, off_dscale = 0, off_dshift = 0, off_shift = 0, temp_bytes = 0;
 };
 
-std::shared_ptr<BwdPlan> bwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t mode,
-                                  const BnFusion &f, float alpha, float beta,
-                                  const dnncompatTensorStruct &xd, const dnncompatTensorStruct &dyd,
+std::shared_ptr<BwdPlan> bwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t mode, const BnFusion &f, float alpha,
+                                  float beta, const dnncompatTensorStruct &xd, const dnncompatTensorStruct &dyd,
                                   const dnncompatTensorStruct &dxd, double epsilon, bool recompute) {
     const bool act = has_activation(f.ops), add = has_add(f.ops);
-    const std::string key = fmt::format(
-        "bnbw/{}/{}/{}/{}/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(mode), act_key(f.ops),
-        dims_str(xd.dims), dims_str(xd.strides), dims_str(dyd.strides), dims_str(dxd.strides),
-        act ? dims_str(f.yd->strides) : "-", add ? dims_str(f.dzd->strides) : "-", alpha, beta,
-        epsilon, recompute);
+    const std::string key = fmt::format("bnbw/{}/{}/{}/{}/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(mode),
+                                        act_key(f.ops), dims_str(xd.dims), dims_str(xd.strides), dims_str(dyd.strides),
+                                        dims_str(dxd.strides), act ? dims_str(f.yd->strides) : "-",
+                                        add ? dims_str(f.dzd->strides) : "-", alpha, beta, epsilon, recompute);
     return h.plan<BwdPlan>(key, [&] {
         auto p = std::make_shared<BwdPlan>();
         p->l = layout_for(xd, mode);
@@ -275,11 +259,10 @@ std::shared_ptr<BwdPlan> bwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
         dnnl::batch_normalization_forward::desc fd(dnnl::prop_kind::forward_training, p->l.bn_md,
                                                    static_cast<float>(epsilon), kTrainFlags);
         dnnl::batch_normalization_forward::primitive_desc fpd(fd, h.engine); // backward's hint
-        dnnl::batch_normalization_backward::desc bd(dnnl::prop_kind::backward, p->l.bn_md,
-                                                    p->l.bn_md, static_cast<float>(epsilon),
-                                                    kTrainFlags);
-        p->bn = dnnl::batch_normalization_backward(
-            dnnl::batch_normalization_backward::primitive_desc(bd, h.engine, fpd));
+        dnnl::batch_normalization_backward::desc bd(dnnl::prop_kind::backward, p->l.bn_md, p->l.bn_md,
+                                                    static_cast<float>(epsilon), kTrainFlags);
+        p->bn =
+            dnnl::batch_normalization_backward(dnnl::batch_normalization_backward::primitive_desc(bd, h.engine, fpd));
 
         if (act) {
             p->y_md = strided(f.yd->dims, f.yd->strides);
@@ -287,13 +270,11 @@ std::shared_ptr<BwdPlan> bwd_plan(dnncompatContext &h, dnncompatBatchNormMode_t 
             if (p->pack_y) p->pack_y_r = reorder(p->y_md, p->l.data_md);
             // relu backward from its output: g = dy where y > 0, else 0.
             dnnl::eltwise_forward::desc efd(dnnl::prop_kind::forward_training,
-                                            dnnl::algorithm::eltwise_relu_use_dst_for_bwd,
-                                            p->l.data_md, 0.0f, 0.0f);
+                                            dnnl::algorithm::eltwise_relu_use_dst_for_bwd, p->l.data_md, 0.0f, 0.0f);
             dnnl::eltwise_forward::primitive_desc efpd(efd, h.engine);
-            dnnl::eltwise_backward::desc ebd(dnnl::algorithm::eltwise_relu_use_dst_for_bwd,
-                                             p->l.data_md, p->l.data_md, 0.0f, 0.0f);
-            p->relu_bwd = dnnl::eltwise_backward(
-                dnnl::eltwise_backward::primitive_desc(ebd, h.engine, efpd));
+            dnnl::eltwise_backward::desc ebd(dnnl::algorithm::eltwise_relu_use_dst_for_bwd, p->l.data_md, p->l.data_md,
+                                             0.0f, 0.0f);
+            p->relu_bwd = dnnl::eltwise_backward(dnnl::eltwise_backward::primitive_desc(ebd, h.engine, efpd));
             if (add) {
                 p->dz_md = strided(f.dzd->dims, f.dzd->strides);
                 p->dz_out = reorder(p->l.data_md, p->dz_md);
@@ -332,8 +313,7 @@ void bn_training_check(const char *api, dnncompatBatchNormMode_t mode, dnncompat
     check_data(api, xd, yd, "yDesc");
     check_ops(api, ops, act);
     if (has_add(ops)) {
-        check(zd != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
-              "bnOps CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION needs zDesc");
+        check(zd != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "bnOps CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION needs zDesc");
         check_data(api, xd, *zd, "zDesc");
     }
 }
@@ -359,12 +339,11 @@ void bn_backward_check(const char *api, dnncompatBatchNormMode_t mode, const BnF
     }
 }
 
-void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t mode,
-                         const BnFusion &fusion, const dnncompatActivationStruct *act, float alpha,
-                         float beta, const dnncompatTensorStruct &xd, const void *x,
-                         const dnncompatTensorStruct &yd, void *y, const dnncompatTensorStruct &pd,
-                         const void *scale, const void *bias, double factor, void *running_mean,
-                         void *running_var, double epsilon, void *save_mean, void *save_inv_var) {
+void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t mode, const BnFusion &fusion,
+                         const dnncompatActivationStruct *act, float alpha, float beta, const dnncompatTensorStruct &xd,
+                         const void *x, const dnncompatTensorStruct &yd, void *y, const dnncompatTensorStruct &pd,
+                         const void *scale, const void *bias, double factor, void *running_mean, void *running_var,
+                         double epsilon, void *save_mean, void *save_inv_var) {
     bn_training_check(api, mode, fusion.ops, act, xd, yd, pd, fusion.zd, epsilon);
     if (has_add(fusion.ops)) check_not_null(fusion.z, "zData");
     if (lowp::is_low(xd.dtype)) {
@@ -380,9 +359,8 @@ void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNor
             f32.z = z32.data;
         }
         const auto y32 = s.out(yd, y, beta != 0.0f);
-        bn_forward_training(h, api, mode, f32, act, alpha, beta, x32.desc, x32.data, y32.desc,
-                            y32.data, pd, scale, bias, factor, running_mean, running_var, epsilon,
-                            save_mean, save_inv_var);
+        bn_forward_training(h, api, mode, f32, act, alpha, beta, x32.desc, x32.data, y32.desc, y32.data, pd, scale,
+                            bias, factor, running_mean, running_var, epsilon, save_mean, save_inv_var);
         s.finish();
         return;
     }
@@ -394,7 +372,7 @@ void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNor
     const void *src = x;
     if (p->pack_x) {
         run_reorder(h, p->pack, dnnl::memory(p->x_md, h.engine, const_cast<void *>(x)),
-                        dnnl::memory(p->l.data_md, h.engine, temp + p->off_x));
+                    dnnl::memory(p->l.data_md, h.engine, temp + p->off_x));
         src = temp + p->off_x;
     }
     void *out = p->direct_out ? y : temp + p->off_out;
@@ -413,7 +391,8 @@ void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNor
     const auto *sc = static_cast<const float *>(scale), *sh = static_cast<const float *>(bias);
     for (int64_t c = 0; c < C; ++c) {
         const double inv = 1.0 / std::sqrt(dvar[c] + epsilon);
-        shift[c] = static_cast<float>(sh[c] - static_cast<double>(sc[c]) * inv * (dmean[c] - static_cast<double>(mean[c])));
+        shift[c] =
+            static_cast<float>(sh[c] - static_cast<double>(sc[c]) * inv * (dmean[c] - static_cast<double>(mean[c])));
     }
     p->bn.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(p->l.bn_md, h.engine, const_cast<void *>(src))},
                              {DNNL_ARG_DST, dnnl::memory(p->l.bn_md, h.engine, out)},
@@ -424,8 +403,7 @@ void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNor
     const dnnl::memory out_mem(p->l.data_md, h.engine, out);
     if (p->add)
         p->add_z.execute(h.stream, {{DNNL_ARG_SRC_0, out_mem},
-                                    {DNNL_ARG_SRC_1, dnnl::memory(p->z_md, h.engine,
-                                                                  const_cast<void *>(fusion.z))},
+                                    {DNNL_ARG_SRC_1, dnnl::memory(p->z_md, h.engine, const_cast<void *>(fusion.z))},
                                     {DNNL_ARG_DST, out_mem}});
     if (p->act) p->relu.execute(h.stream, {{DNNL_ARG_SRC, out_mem}, {DNNL_ARG_DST, out_mem}});
     if (!p->direct_out) blend_into(h, p->blend, p->y_md, y, p->l.data_md, out, beta);
@@ -456,13 +434,11 @@ void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNor
     }
 }
 
-void bn_backward(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t mode,
-                 const BnFusion &fusion, const dnncompatActivationStruct *act, float alpha_d,
-                 float beta_d, float alpha_p, float beta_p, const dnncompatTensorStruct &xd,
-                 const void *x, const dnncompatTensorStruct &dyd, const void *dy,
-                 const dnncompatTensorStruct &dxd, void *dx, const dnncompatTensorStruct &pd,
-                 const void *scale, void *dscale, void *dbias, double epsilon,
-                 const void *saved_mean, const void *saved_inv_var) {
+void bn_backward(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t mode, const BnFusion &fusion,
+                 const dnncompatActivationStruct *act, float alpha_d, float beta_d, float alpha_p, float beta_p,
+                 const dnncompatTensorStruct &xd, const void *x, const dnncompatTensorStruct &dyd, const void *dy,
+                 const dnncompatTensorStruct &dxd, void *dx, const dnncompatTensorStruct &pd, const void *scale,
+                 void *dscale, void *dbias, double epsilon, const void *saved_mean, const void *saved_inv_var) {
     bn_backward_check(api, mode, fusion, act, xd, dyd, dxd, pd, epsilon);
     if (has_activation(fusion.ops)) check_not_null(fusion.y, "yData");
     if (has_add(fusion.ops)) check_not_null(fusion.dz, "dzData");
@@ -485,9 +461,8 @@ void bn_backward(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t 
             f32.dz = dz32.data;
         }
         const auto dx32 = s.out(dxd, dx, beta_d != 0.0f);
-        bn_backward(h, api, mode, f32, act, alpha_d, beta_d, alpha_p, beta_p, x32.desc, x32.data,
-                    dy32.desc, dy32.data, dx32.desc, dx32.data, pd, scale, dscale, dbias, epsilon,
-                    saved_mean, saved_inv_var);
+        bn_backward(h, api, mode, f32, act, alpha_d, beta_d, alpha_p, beta_p, x32.desc, x32.data, dy32.desc, dy32.data,
+                    dx32.desc, dx32.data, pd, scale, dscale, dbias, epsilon, saved_mean, saved_inv_var);
         s.finish();
         return;
     }
@@ -497,9 +472,7 @@ void bn_backward(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t 
     const auto p = bwd_plan(h, mode, fusion, alpha_d, beta_d, xd, dyd, dxd, epsilon, recompute);
 
     char *temp = static_cast<char *>(h.temp_buffer(p->temp_bytes));
-    auto mem = [&](const md &d, const void *ptr) {
-        return dnnl::memory(d, h.engine, const_cast<void *>(ptr));
-    };
+    auto mem = [&](const md &d, const void *ptr) { return dnnl::memory(d, h.engine, const_cast<void *>(ptr)); };
     const void *xs = x, *g = dy;
     if (p->pack_x) {
         run_reorder(h, p->pack_x_r, mem(p->x_md, x), mem(p->l.data_md, temp + p->off_x));
@@ -533,8 +506,7 @@ void bn_backward(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t 
         mean = temp + p->off_mean;
         h.stream.wait(); // the packing reorders above wrote xs
         batch_stats(p->l, xs, reinterpret_cast<double *>(temp + p->off_dmean),
-                    reinterpret_cast<double *>(temp + p->off_dvar),
-                    reinterpret_cast<float *>(temp + p->off_mean), var);
+                    reinterpret_cast<double *>(temp + p->off_dvar), reinterpret_cast<float *>(temp + p->off_mean), var);
     } else {
         // oneDNN takes the variance; cuDNN saved 1/sqrt(var + eps). var = 1/inv^2 - eps per
         // channel (O(C), in double): oneDNN adds eps back, so var + eps is 1/inv^2 to FP32

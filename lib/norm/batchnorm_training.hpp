@@ -31,11 +31,10 @@ struct BnFusion {
 
 // Validates every descriptor-level rule of forward training (ranks, dims, param shape, dtype,
 // epsilon, mode, bnOps and its activation) without touching data. Used by the Ex size queries.
-void bn_training_check(const char *api, dnncompatBatchNormMode_t mode,
-                       dnncompatBatchNormOps_t ops, const dnncompatActivationStruct *act,
-                       const dnncompatTensorStruct &xd, const dnncompatTensorStruct &yd,
-                       const dnncompatTensorStruct &pd, const dnncompatTensorStruct *zd,
-                       double epsilon);
+void bn_training_check(const char *api, dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t ops,
+                       const dnncompatActivationStruct *act, const dnncompatTensorStruct &xd,
+                       const dnncompatTensorStruct &yd, const dnncompatTensorStruct &pd,
+                       const dnncompatTensorStruct *zd, double epsilon);
 
 // The same for backward (x, dy, dx, dBnScaleBiasDesc; y and dz descriptors for the fused ops).
 void bn_backward_check(const char *api, dnncompatBatchNormMode_t mode, const BnFusion &fusion,
@@ -46,22 +45,19 @@ void bn_backward_check(const char *api, dnncompatBatchNormMode_t mode, const BnF
 // y = alpha * [relu](BN(x) [+ z]) + beta * y with batch statistics; updates running mean and
 // (unbiased) variance when running_mean is non-null, writes mean and 1/sqrt(var + eps) when
 // save_mean is non-null. Pointers validated by the caller (pairs both null or both set).
-void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t mode,
-                         const BnFusion &fusion, const dnncompatActivationStruct *act, float alpha,
-                         float beta, const dnncompatTensorStruct &xd, const void *x,
-                         const dnncompatTensorStruct &yd, void *y, const dnncompatTensorStruct &pd,
-                         const void *scale, const void *bias, double factor, void *running_mean,
-                         void *running_var, double epsilon, void *save_mean, void *save_inv_var);
+void bn_forward_training(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t mode, const BnFusion &fusion,
+                         const dnncompatActivationStruct *act, float alpha, float beta, const dnncompatTensorStruct &xd,
+                         const void *x, const dnncompatTensorStruct &yd, void *y, const dnncompatTensorStruct &pd,
+                         const void *scale, const void *bias, double factor, void *running_mean, void *running_var,
+                         double epsilon, void *save_mean, void *save_inv_var);
 
 // dx = alpha_d * dL/dx + beta_d * dx; dscale/dbias = alpha_p * d + beta_p * old. The statistics
 // come from saved_mean / saved_inv_var (variance = 1/inv^2 - eps, per channel) when non-null,
 // else they are recomputed from x with oneDNN's forward_training.
-void bn_backward(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t mode,
-                 const BnFusion &fusion, const dnncompatActivationStruct *act, float alpha_d,
-                 float beta_d, float alpha_p, float beta_p, const dnncompatTensorStruct &xd,
-                 const void *x, const dnncompatTensorStruct &dyd, const void *dy,
-                 const dnncompatTensorStruct &dxd, void *dx, const dnncompatTensorStruct &pd,
-                 const void *scale, void *dscale, void *dbias, double epsilon,
-                 const void *saved_mean, const void *saved_inv_var);
+void bn_backward(dnncompatContext &h, const char *api, dnncompatBatchNormMode_t mode, const BnFusion &fusion,
+                 const dnncompatActivationStruct *act, float alpha_d, float beta_d, float alpha_p, float beta_p,
+                 const dnncompatTensorStruct &xd, const void *x, const dnncompatTensorStruct &dyd, const void *dy,
+                 const dnncompatTensorStruct &dxd, void *dx, const dnncompatTensorStruct &pd, const void *scale,
+                 void *dscale, void *dbias, double epsilon, const void *saved_mean, const void *saved_inv_var);
 
 } // namespace dnncompat::norm

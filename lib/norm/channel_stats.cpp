@@ -51,8 +51,8 @@ int64_t row_offset(const std::vector<Dim> &outer, int64_t row) {
 
 // s[c] += x[c] - k[c], q[c] += (x[c] - k[c])^2 for c < C: one NHWC row.
 DNNCOMPAT_SIMD_CLONES
-void add_channels(const float *__restrict x, const double *__restrict k, double *__restrict s,
-                  double *__restrict q, int64_t C) {
+void add_channels(const float *__restrict x, const double *__restrict k, double *__restrict s, double *__restrict q,
+                  int64_t C) {
 #if defined(_OPENMP)
 #pragma omp simd
 #endif
@@ -80,18 +80,17 @@ void add_contiguous(const float *__restrict x, int64_t n, double k, double &s, d
 }
 
 constexpr int64_t kBlockElems = int64_t{1} << 16; // work of one parallel task, in elements
-constexpr int64_t kWideChannels = 256;             // channel-innermost: split channels from here
+constexpr int64_t kWideChannels = 256;            // channel-innermost: split channels from here
 
 } // namespace
 
-void channel_stats(const float *x, const dims_t &dims, const dims_t &strides, double *mean,
-                   double *var) {
+void channel_stats(const float *x, const dims_t &dims, const dims_t &strides, double *mean, double *var) {
     const int64_t C = dims[1], sc = strides[1];
     const std::vector<Dim> red = reduced_dims(dims, strides);
     int64_t count = 1;
     for (const Dim &d : red) count *= d.extent;
     std::vector<double> shift(static_cast<std::size_t>(C)), s(static_cast<std::size_t>(C), 0.0),
-            q(static_cast<std::size_t>(C), 0.0);
+        q(static_cast<std::size_t>(C), 0.0);
     for (int64_t c = 0; c < C; ++c) shift[static_cast<std::size_t>(c)] = x[c * sc];
 
     const bool channel_inner = !red.empty() && C > 1 && sc < red.back().stride;
@@ -106,8 +105,7 @@ void channel_stats(const float *x, const dims_t &dims, const dims_t &strides, do
         for (int64_t c = 0; c < C; ++c) {
             const float *xc = x + c * sc;
             const auto u = static_cast<std::size_t>(c);
-            for (int64_t r = 0; r < rows; ++r)
-            {
+            for (int64_t r = 0; r < rows; ++r) {
                 const float *xr = xc + row_offset(outer, r);
                 if (inner.stride == 1) {
                     add_contiguous(xr, inner.extent, shift[u], s[u], q[u]);
@@ -148,7 +146,7 @@ void channel_stats(const float *x, const dims_t &dims, const dims_t &strides, do
         const int64_t block_rows = std::max<int64_t>(1, kBlockElems / C);
         const int64_t blocks = (count + block_rows - 1) / block_rows;
         std::vector<double> ps(static_cast<std::size_t>(blocks * C), 0.0),
-                pq(static_cast<std::size_t>(blocks * C), 0.0);
+            pq(static_cast<std::size_t>(blocks * C), 0.0);
 #if defined(_OPENMP)
 #pragma omp parallel for schedule(static) if (blocks > 1)
 #endif

@@ -15,7 +15,6 @@ namespace dnncompat::norm {
 /// FP32 sums lose ~1e-5 over 10^5 values on one thread).
 /// Runs on OpenMP's threads when built with them; the result does not depend on their number.
 /// Throws nothing; reads every element once.
-void channel_stats(const float *x, const dims_t &dims, const dims_t &strides, double *mean,
-                   double *var);
+void channel_stats(const float *x, const dims_t &dims, const dims_t &strides, double *mean, double *var);
 
 } // namespace dnncompat::norm

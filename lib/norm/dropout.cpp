@@ -27,8 +27,8 @@ struct DropoutPlan : CachedPlan {
 
 std::shared_ptr<DropoutPlan> make_plan(dnncompatContext &h, const dnncompatTensorStruct &xd,
                                        const dnncompatTensorStruct &yd, float scale) {
-    const std::string key = fmt::format("dropout/{}/{}/{}/{}", dims_str(xd.dims),
-                                        dims_str(xd.strides), dims_str(yd.strides), scale);
+    const std::string key =
+        fmt::format("dropout/{}/{}/{}/{}", dims_str(xd.dims), dims_str(xd.strides), dims_str(yd.strides), scale);
     return h.plan<DropoutPlan>(key, [&] {
         auto p = std::make_shared<DropoutPlan>();
         auto dims = dnnl::memory::dims(xd.dims.begin(), xd.dims.end());
@@ -61,14 +61,13 @@ const dnncompatDropoutStruct &dropout_desc(const dnncompatDropoutStruct *d, cons
     return *live_d;
 }
 
-void dropout_set(dnncompatDropoutStruct &d, float p, void *states, std::size_t state_bytes,
-                 unsigned long long seed, bool init) {
-    check(p >= 0.0f && p <= 1.0f, DNNCOMPAT_STATUS_BAD_PARAM,
-          "dropout probability {} is outside [0, 1]", p);
+void dropout_set(dnncompatDropoutStruct &d, float p, void *states, std::size_t state_bytes, unsigned long long seed,
+                 bool init) {
+    check(p >= 0.0f && p <= 1.0f, DNNCOMPAT_STATUS_BAD_PARAM, "dropout probability {} is outside [0, 1]", p);
     if (states != nullptr)
         check(state_bytes >= kDropoutStateBytes, DNNCOMPAT_STATUS_BAD_PARAM,
-              "stateSizeInBytes {} is below the {} bytes dnncompatDropoutGetStatesSize returns",
-              state_bytes, kDropoutStateBytes);
+              "stateSizeInBytes {} is below the {} bytes dnncompatDropoutGetStatesSize returns", state_bytes,
+              kDropoutStateBytes);
     if (states != nullptr && init) {
         const uint64_t words[2] = {static_cast<uint64_t>(seed), 0};
         std::memcpy(states, words, sizeof(words));
@@ -91,24 +90,23 @@ std::size_t dropout_reserve_bytes(const dnncompatTensorStruct &xd) {
 }
 
 void dropout_run(dnncompatContext &h, const char *api, bool forward, const dnncompatDropoutStruct &d,
-                 const dnncompatTensorStruct &xd, const void *x, const dnncompatTensorStruct &yd,
-                 void *y, void *reserve, std::size_t reserve_bytes) {
+                 const dnncompatTensorStruct &xd, const void *x, const dnncompatTensorStruct &yd, void *y,
+                 void *reserve, std::size_t reserve_bytes) {
     if (!(xd.dims == yd.dims))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} dims {} differ from {} dims {}",
-             forward ? "xdesc" : "dydesc", dims_str(xd.dims), forward ? "ydesc" : "dxdesc",
-             dims_str(yd.dims));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} dims {} differ from {} dims {}", forward ? "xdesc" : "dydesc",
+             dims_str(xd.dims), forward ? "ydesc" : "dxdesc", dims_str(yd.dims));
     check(xd.dtype == yd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "data types differ");
     lowp::check_data_type(xd.dtype, api);
     const std::size_t need = dropout_reserve_bytes(xd);
     check(reserve_bytes >= need, DNNCOMPAT_STATUS_BAD_PARAM,
           "reserveSpaceSizeInBytes {} is below the {} bytes dnncompatDropoutGetReserveSpaceSize "
-          "returns", reserve_bytes, need);
+          "returns",
+          reserve_bytes, need);
     if (lowp::is_low(xd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
         lowp::Shadows s(h, xd.dtype, api);
         const auto x32 = s.in(xd, x);
         const auto y32 = s.out(yd, y, false);
-        dropout_run(h, api, forward, d, x32.desc, x32.data, y32.desc, y32.data, reserve,
-                    reserve_bytes);
+        dropout_run(h, api, forward, d, x32.desc, x32.data, y32.desc, y32.data, reserve, reserve_bytes);
         s.finish();
         return;
     }

@@ -42,8 +42,8 @@ const dnncompatDropoutStruct &dropout_desc(const dnncompatDropoutStruct *d, cons
 
 // Sets d (p checked in [0, 1]); when states is non-null, initializes it from seed (init) or keeps
 // its saved generator position (restore, init = false).
-void dropout_set(dnncompatDropoutStruct &d, float p, void *states, std::size_t state_bytes,
-                 unsigned long long seed, bool init);
+void dropout_set(dnncompatDropoutStruct &d, float p, void *states, std::size_t state_bytes, unsigned long long seed,
+                 bool init);
 
 // Reserve space bytes for x: one mask byte per element.
 std::size_t dropout_reserve_bytes(const dnncompatTensorStruct &xd);
@@ -51,7 +51,7 @@ std::size_t dropout_reserve_bytes(const dnncompatTensorStruct &xd);
 // forward: draws the mask into reserve, y = mask * x / (1 - p). backward: dx = mask * dy / (1 - p)
 // with the stored mask.
 void dropout_run(dnncompatContext &h, const char *api, bool forward, const dnncompatDropoutStruct &d,
-                 const dnncompatTensorStruct &xd, const void *x, const dnncompatTensorStruct &yd,
-                 void *y, void *reserve, std::size_t reserve_bytes);
+                 const dnncompatTensorStruct &xd, const void *x, const dnncompatTensorStruct &yd, void *y,
+                 void *reserve, std::size_t reserve_bytes);
 
 } // namespace dnncompat::norm

@@ -13,9 +13,8 @@ namespace dnncompat::norm {
 
 // Validates mode, algo and normOps (BAD_PARAM for unknown values) and groupCnt (NOT_SUPPORTED
 // through catalogue row DNNC-NORM-GROUPCNT unless 1); returns the equivalent batch-norm mode.
-dnncompatBatchNormMode_t norm_to_bn_mode(const char *api, dnncompatNormMode_t mode,
-                                         dnncompatNormAlgo_t algo, dnncompatNormOps_t ops,
-                                         int group_cnt);
+dnncompatBatchNormMode_t norm_to_bn_mode(const char *api, dnncompatNormMode_t mode, dnncompatNormAlgo_t algo,
+                                         dnncompatNormOps_t ops, int group_cnt);
 
 // The batch-norm ops of normOps (the enum values coincide).
 dnncompatBatchNormOps_t norm_to_bn_ops(dnncompatNormOps_t ops);

@@ -63,8 +63,7 @@ const dnncompatActivationStruct &activation(const dnncompatActivationStruct *a, 
     return *d;
 }
 
-void check_activation(dnncompatActivationMode_t mode, dnncompatNanPropagation_t nan_opt,
-                      double coef) {
+void check_activation(dnncompatActivationMode_t mode, dnncompatNanPropagation_t nan_opt, double coef) {
     enums::check("cudnnActivationMode_t", mode, "mode");
     enums::check("cudnnNanPropagation_t", nan_opt, "reluNanOpt");
     check(!std::isnan(coef), DNNCOMPAT_STATUS_BAD_PARAM, "coef is NaN");
@@ -75,15 +74,12 @@ Eltwise eltwise_forward(const dnncompatActivationStruct &a) {
     case DNNCOMPAT_ACTIVATION_SIGMOID: return {alg::eltwise_logistic, 0.0f, 0.0f};
     case DNNCOMPAT_ACTIVATION_RELU: return {alg::eltwise_relu, 0.0f, 0.0f};
     case DNNCOMPAT_ACTIVATION_TANH: return {alg::eltwise_tanh, 0.0f, 0.0f};
-    case DNNCOMPAT_ACTIVATION_CLIPPED_RELU:
-        return {alg::eltwise_clip, 0.0f, static_cast<float>(a.coef)};
+    case DNNCOMPAT_ACTIVATION_CLIPPED_RELU: return {alg::eltwise_clip, 0.0f, static_cast<float>(a.coef)};
     case DNNCOMPAT_ACTIVATION_ELU: return {alg::eltwise_elu, static_cast<float>(a.coef), 0.0f};
     case DNNCOMPAT_ACTIVATION_IDENTITY: return {alg::eltwise_linear, 1.0f, 0.0f};
-    case DNNCOMPAT_ACTIVATION_SWISH:
-        return {alg::eltwise_swish, static_cast<float>(a.swish_beta), 0.0f};
+    case DNNCOMPAT_ACTIVATION_SWISH: return {alg::eltwise_swish, static_cast<float>(a.swish_beta), 0.0f};
     }
-    fail(DNNCOMPAT_STATUS_BAD_PARAM, "mode: {} is not a valid cudnnActivationMode_t",
-         static_cast<int>(a.mode));
+    fail(DNNCOMPAT_STATUS_BAD_PARAM, "mode: {} is not a valid cudnnActivationMode_t", static_cast<int>(a.mode));
 }
 
 Eltwise eltwise_backward(const dnncompatActivationStruct &a, bool use_dst) {
@@ -100,15 +96,14 @@ Eltwise eltwise_backward(const dnncompatActivationStruct &a, bool use_dst) {
     return e;
 }
 
-void append_activation_post_op(dnnl::post_ops &po, const dnncompatActivationStruct &a,
-                               float scale) {
+void append_activation_post_op(dnnl::post_ops &po, const dnncompatActivationStruct &a, float scale) {
     const Eltwise e = eltwise_forward(a);
     po.append_eltwise(scale, e.alg, e.alpha, e.beta);
 }
 
 std::string activation_forward(dnncompatContext &h, const dnncompatActivationStruct &a, float alpha,
-                        const dnncompatTensorStruct &xd, const void *x, float beta,
-                        const dnncompatTensorStruct &yd, void *y) {
+                               const dnncompatTensorStruct &xd, const void *x, float beta,
+                               const dnncompatTensorStruct &yd, void *y) {
     constexpr const char *api = "cudnnActivationForward";
     check_same_shape(xd, "xDesc", yd, "yDesc");
     check(a.mode != DNNCOMPAT_ACTIVATION_CLIPPED_RELU || a.coef >= 0.0, DNNCOMPAT_STATUS_BAD_PARAM,
@@ -117,17 +112,15 @@ std::string activation_forward(dnncompatContext &h, const dnncompatActivationStr
         lowp::Shadows s(h, xd.dtype, api);
         const auto x32 = s.in(xd, x);
         const auto y32 = s.out(yd, y, beta != 0.0f);
-        const std::string impl =
-            activation_forward(h, a, alpha, x32.desc, x32.data, beta, y32.desc, y32.data);
+        const std::string impl = activation_forward(h, a, alpha, x32.desc, x32.data, beta, y32.desc, y32.data);
         s.finish();
         return impl + " (FP32 emulation)";
     }
     check_float(xd, api);
     const Eltwise e = eltwise_forward(a);
-    const std::string key = fmt::format("actf/{}/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(a.mode),
-                                        static_cast<int>(a.nan_opt), e.alpha, e.beta,
-                                        dims_str(xd.dims), dims_str(xd.strides),
-                                        dims_str(yd.strides), alpha, beta);
+    const std::string key =
+        fmt::format("actf/{}/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(a.mode), static_cast<int>(a.nan_opt), e.alpha,
+                    e.beta, dims_str(xd.dims), dims_str(xd.strides), dims_str(yd.strides), alpha, beta);
     auto plan = h.plan<FwdPlan>(key, [&] {
         auto p = std::make_shared<FwdPlan>();
         p->x_md = strided_md(xd.dims, xd.strides);
@@ -136,27 +129,21 @@ std::string activation_forward(dnncompatContext &h, const dnncompatActivationStr
         p->r_md = p->x_md;
         p->blend = Blend(h.engine, y_md, p->r_md, alpha, beta);
         p->temp_bytes = p->blend.direct() ? 0 : span_bytes(xd.dims, xd.strides);
-        dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, e.alg, p->x_md, e.alpha,
-                                      e.beta);
+        dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, e.alg, p->x_md, e.alpha, e.beta);
         dnnl::eltwise_forward::primitive_desc pd(d, h.engine);
         p->impl = pd.impl_info_str();
         p->prim = dnnl::eltwise_forward(pd);
-        p->fix_nan = nan_sensitive(a.mode) &&
-                     (a.nan_opt == DNNCOMPAT_PROPAGATE_NAN || !is_jit(pd.impl_info_str()));
+        p->fix_nan = nan_sensitive(a.mode) && (a.nan_opt == DNNCOMPAT_PROPAGATE_NAN || !is_jit(pd.impl_info_str()));
         return p;
     });
-    if (nan_sensitive(a.mode) && a.nan_opt == DNNCOMPAT_PROPAGATE_NAN)
-        diag::emit(diag::code::act_propagate_nan, api);
+    if (nan_sensitive(a.mode) && a.nan_opt == DNNCOMPAT_PROPAGATE_NAN) diag::emit(diag::code::act_propagate_nan, api);
     // Where x is NaN, before the kernel runs (y may be x: in place).
-    const std::vector<int64_t> nan_at = plan->fix_nan ? nan_offsets(x, xd.dims, xd.strides)
-                                                      : std::vector<int64_t>{};
+    const std::vector<int64_t> nan_at = plan->fix_nan ? nan_offsets(x, xd.dims, xd.strides) : std::vector<int64_t>{};
     void *r = plan->blend.direct() ? y : h.temp_buffer(plan->temp_bytes);
-    plan->prim.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->x_md, x)},
-                                  {DNNL_ARG_DST, mem(h, plan->r_md, r)}});
+    plan->prim.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->x_md, x)}, {DNNL_ARG_DST, mem(h, plan->r_md, r)}});
     h.stream.wait();
     // r has x's layout (also when it is y itself), so x's NaN offsets are r's.
-    const float fix = a.nan_opt == DNNCOMPAT_PROPAGATE_NAN ? std::numeric_limits<float>::quiet_NaN()
-                                                           : 0.0f;
+    const float fix = a.nan_opt == DNNCOMPAT_PROPAGATE_NAN ? std::numeric_limits<float>::quiet_NaN() : 0.0f;
     for (int64_t o : nan_at) static_cast<float *>(r)[o] = fix;
     plan->blend.run(h, r, y);
     h.stream.wait();
@@ -164,10 +151,9 @@ std::string activation_forward(dnncompatContext &h, const dnncompatActivationStr
 }
 
 std::string activation_backward(dnncompatContext &h, const dnncompatActivationStruct &a, float alpha,
-                         const dnncompatTensorStruct &yd, const void *y,
-                         const dnncompatTensorStruct &dyd, const void *dy,
-                         const dnncompatTensorStruct &xd, const void *x, float beta,
-                         const dnncompatTensorStruct &dxd, void *dx) {
+                                const dnncompatTensorStruct &yd, const void *y, const dnncompatTensorStruct &dyd,
+                                const void *dy, const dnncompatTensorStruct &xd, const void *x, float beta,
+                                const dnncompatTensorStruct &dxd, void *dx) {
     constexpr const char *api = "cudnnActivationBackward";
     check_same_shape(yd, "yDesc", dyd, "dyDesc");
     check_same_shape(yd, "yDesc", xd, "xDesc");
@@ -180,9 +166,8 @@ std::string activation_backward(dnncompatContext &h, const dnncompatActivationSt
         const auto dy32 = s.in(dyd, dy);
         const auto x32 = s.in(xd, x);
         const auto dx32 = s.out(dxd, dx, beta != 0.0f);
-        const std::string impl = activation_backward(h, a, alpha, y32.desc, y32.data, dy32.desc,
-                                                     dy32.data, x32.desc, x32.data, beta,
-                                                     dx32.desc, dx32.data);
+        const std::string impl = activation_backward(h, a, alpha, y32.desc, y32.data, dy32.desc, dy32.data, x32.desc,
+                                                     x32.data, beta, dx32.desc, dx32.data);
         s.finish();
         return impl + " (FP32 emulation)";
     }
@@ -190,10 +175,9 @@ std::string activation_backward(dnncompatContext &h, const dnncompatActivationSt
     const Eltwise fe = eltwise_forward(a);
     const Eltwise e = eltwise_backward(a, true);
     const bool use_dst = e.alg != fe.alg;
-    const std::string key = fmt::format(
-        "actb/{}/{}/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(a.mode), e.alpha, e.beta,
-        dims_str(yd.dims), dims_str(yd.strides), dims_str(dyd.strides), dims_str(xd.strides),
-        dims_str(dxd.strides), alpha, beta);
+    const std::string key = fmt::format("actb/{}/{}/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(a.mode), e.alpha, e.beta,
+                                        dims_str(yd.dims), dims_str(yd.strides), dims_str(dyd.strides),
+                                        dims_str(xd.strides), dims_str(dxd.strides), alpha, beta);
     auto plan = h.plan<BwdPlan>(key, [&] {
         auto p = std::make_shared<BwdPlan>();
         p->use_dst = use_dst;
@@ -202,8 +186,7 @@ std::string activation_backward(dnncompatContext &h, const dnncompatActivationSt
         p->dy_md = strided_md(dyd.dims, dyd.strides);
         p->blend = Blend(h.engine, strided_md(dxd.dims, dxd.strides), p->dy_md, alpha, beta);
         p->temp_bytes = p->blend.direct() ? 0 : span_bytes(dyd.dims, dyd.strides);
-        dnnl::eltwise_forward::desc fd(dnnl::prop_kind::forward_training, e.alg, p->data_md,
-                                       e.alpha, e.beta);
+        dnnl::eltwise_forward::desc fd(dnnl::prop_kind::forward_training, e.alg, p->data_md, e.alpha, e.beta);
         dnnl::eltwise_forward::primitive_desc fpd(fd, h.engine);
         dnnl::eltwise_backward::desc d(e.alg, p->dy_md, p->data_md, e.alpha, e.beta);
         dnnl::eltwise_backward::primitive_desc pd(d, h.engine, fpd);
@@ -213,8 +196,7 @@ std::string activation_backward(dnncompatContext &h, const dnncompatActivationSt
     });
     void *r = plan->blend.direct() ? dx : h.temp_buffer(plan->temp_bytes);
     plan->prim.execute(h.stream,
-                       {{plan->use_dst ? DNNL_ARG_DST : DNNL_ARG_SRC,
-                         mem(h, plan->data_md, plan->use_dst ? y : x)},
+                       {{plan->use_dst ? DNNL_ARG_DST : DNNL_ARG_SRC, mem(h, plan->data_md, plan->use_dst ? y : x)},
                         {DNNL_ARG_DIFF_DST, mem(h, plan->dy_md, dy)},
                         {DNNL_ARG_DIFF_SRC, mem(h, plan->dy_md, r)}});
     plan->blend.run(h, r, dx);

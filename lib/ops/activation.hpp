@@ -31,8 +31,7 @@ const dnncompatActivationStruct &activation(const dnncompatActivationStruct *a, 
 
 // BAD_PARAM unless mode / nan_opt are valid enum values and coef is finite (and, for
 // CLIPPED_RELU, not negative). Used by the setter and by every consumer.
-void check_activation(dnncompatActivationMode_t mode, dnncompatNanPropagation_t nan_opt,
-                      double coef);
+void check_activation(dnncompatActivationMode_t mode, dnncompatNanPropagation_t nan_opt, double coef);
 
 // A oneDNN eltwise operation: algorithm plus its alpha and beta parameters.
 struct Eltwise {
@@ -53,21 +52,19 @@ Eltwise eltwise_forward(const dnncompatActivationStruct &a);
 Eltwise eltwise_backward(const dnncompatActivationStruct &a, bool use_dst);
 
 // Appends the activation to post-ops as eltwise(scale * act(...)) (oneDNN 2.6 signature).
-void append_activation_post_op(dnnl::post_ops &po, const dnncompatActivationStruct &a,
-                               float scale = 1.0f);
+void append_activation_post_op(dnnl::post_ops &po, const dnncompatActivationStruct &a, float scale = 1.0f);
 
 // y = alpha * act(x) + beta * y (y not read when beta == 0). x, y: FLOAT, HALF or BFLOAT16
 // (FP32 shadows, core/low_precision.hpp), equal dims, any strides.
 // Returns the oneDNN implementation that ran.
 std::string activation_forward(dnncompatContext &h, const dnncompatActivationStruct &a, float alpha,
-                        const dnncompatTensorStruct &xd, const void *x, float beta,
-                        const dnncompatTensorStruct &yd, void *y);
+                               const dnncompatTensorStruct &xd, const void *x, float beta,
+                               const dnncompatTensorStruct &yd, void *y);
 
 // dx = alpha * act'(x) * dy + beta * dx (dx not read when beta == 0). Returns the implementation.
 std::string activation_backward(dnncompatContext &h, const dnncompatActivationStruct &a, float alpha,
-                         const dnncompatTensorStruct &yd, const void *y,
-                         const dnncompatTensorStruct &dyd, const void *dy,
-                         const dnncompatTensorStruct &xd, const void *x, float beta,
-                         const dnncompatTensorStruct &dxd, void *dx);
+                                const dnncompatTensorStruct &yd, const void *y, const dnncompatTensorStruct &dyd,
+                                const void *dy, const dnncompatTensorStruct &xd, const void *x, float beta,
+                                const dnncompatTensorStruct &dxd, void *dx);
 
 } // namespace dnncompat::ops

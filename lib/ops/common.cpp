@@ -24,21 +24,18 @@ std::size_t span_bytes(const dims_t &dims, const dims_t &strides) {
 
 std::size_t align64(std::size_t bytes) { return (bytes + 63) / 64 * 64; }
 
-void check_same_shape(const dnncompatTensorStruct &a, const char *an, const dnncompatTensorStruct &b,
-                      const char *bn) {
+void check_same_shape(const dnncompatTensorStruct &a, const char *an, const dnncompatTensorStruct &b, const char *bn) {
     if (!(a.dims == b.dims))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} is {}", an,
-             dims_str(a.dims), bn, dims_str(b.dims));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} is {}", an, dims_str(a.dims), bn, dims_str(b.dims));
     if (!(a.dtype == b.dtype))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} is {}", an,
-             data_type_name(a.dtype), bn, data_type_name(b.dtype));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but {} is {}", an, data_type_name(a.dtype), bn,
+             data_type_name(b.dtype));
 }
 
 void check_float(const dnncompatTensorStruct &t, const char *api) { check_compute_type(t.dtype, api); }
 
 Blend::Blend(const dnnl::engine &e, const md &y_md, const md &r_md, float alpha, float beta)
-    : direct_(can_be_direct(alpha, beta) && y_md == r_md), reads_y_(beta != 0.0f), y_md_(y_md),
-      r_md_(r_md) {
+    : direct_(can_be_direct(alpha, beta) && y_md == r_md), reads_y_(beta != 0.0f), y_md_(y_md), r_md_(r_md) {
     if (direct_) return;
     sum_ = blend_sum(e, y_md, r_md, alpha, beta);
 }

@@ -24,8 +24,7 @@ std::size_t span_bytes(const dims_t &dims, const dims_t &strides);
 std::size_t align64(std::size_t bytes);
 
 // BAD_PARAM unless a and b have equal dims and data type (names for the message).
-void check_same_shape(const dnncompatTensorStruct &a, const char *an, const dnncompatTensorStruct &b,
-                      const char *bn);
+void check_same_shape(const dnncompatTensorStruct &a, const char *an, const dnncompatTensorStruct &b, const char *bn);
 // check_compute_type for the tensor's data type on behalf of api (FLOAT here).
 void check_float(const dnncompatTensorStruct &t, const char *api);
 

@@ -15,9 +15,7 @@ void check_rank(const dnncompatTensorStruct &t) {
           "cross-channel LRN of a {}-d tensor: 4-d and 5-d tensors are supported", t.dims.size());
 }
 
-std::string params_key(const dnncompatLRNStruct &d) {
-    return fmt::format("{}/{}/{}/{}", d.n, d.alpha, d.beta, d.k);
-}
+std::string params_key(const dnncompatLRNStruct &d) { return fmt::format("{}/{}/{}/{}", d.n, d.alpha, d.beta, d.k); }
 
 // Odd n: oneDNN lrn_across_channels, whose symmetric window of n channels is cuDNN's, and whose
 // alpha is divided by n as cuDNN's is: lrnAlpha passes through unscaled.
@@ -50,8 +48,8 @@ struct EvenFwdPlan : CachedPlan {
 
 struct BwdPlan : CachedPlan {
     md x_md, dy_md, ws_md;
-    md dy_user_md;             // dy as the caller laid it out
-    bool relayout_dy = false;  // dy's layout differs from x's: copied into x's layout first
+    md dy_user_md;            // dy as the caller laid it out
+    bool relayout_dy = false; // dy's layout differs from x's: copied into x's layout first
     dnnl::reorder dy_to_x;
     std::size_t off_dy = 0;
     bool has_ws = false;
@@ -70,18 +68,16 @@ const dnncompatLRNStruct &lrn(const dnncompatLRNStruct *d, const char *what) {
 }
 
 void check_lrn_params(unsigned n, double alpha, double beta, double k) {
-    check(n >= DNNCOMPAT_LRN_MIN_N && n <= DNNCOMPAT_LRN_MAX_N, DNNCOMPAT_STATUS_BAD_PARAM,
-          "lrnN {} outside [{}, {}]", n, DNNCOMPAT_LRN_MIN_N, DNNCOMPAT_LRN_MAX_N);
+    check(n >= DNNCOMPAT_LRN_MIN_N && n <= DNNCOMPAT_LRN_MAX_N, DNNCOMPAT_STATUS_BAD_PARAM, "lrnN {} outside [{}, {}]",
+          n, DNNCOMPAT_LRN_MIN_N, DNNCOMPAT_LRN_MAX_N);
     check(beta >= DNNCOMPAT_LRN_MIN_BETA, DNNCOMPAT_STATUS_BAD_PARAM, "lrnBeta {} below {}", beta,
           DNNCOMPAT_LRN_MIN_BETA);
-    check(k >= DNNCOMPAT_LRN_MIN_K, DNNCOMPAT_STATUS_BAD_PARAM, "lrnK {} below {}", k,
-          DNNCOMPAT_LRN_MIN_K);
+    check(k >= DNNCOMPAT_LRN_MIN_K, DNNCOMPAT_STATUS_BAD_PARAM, "lrnK {} below {}", k, DNNCOMPAT_LRN_MIN_K);
     check(!std::isnan(alpha), DNNCOMPAT_STATUS_BAD_PARAM, "lrnAlpha is NaN");
 }
 
-std::string lrn_forward(dnncompatContext &h, const dnncompatLRNStruct &d, float alpha,
-                        const dnncompatTensorStruct &xd, const void *x, float beta,
-                        const dnncompatTensorStruct &yd, void *y) {
+std::string lrn_forward(dnncompatContext &h, const dnncompatLRNStruct &d, float alpha, const dnncompatTensorStruct &xd,
+                        const void *x, float beta, const dnncompatTensorStruct &yd, void *y) {
     constexpr const char *api = "cudnnLRNCrossChannelForward";
     check_same_shape(xd, "xDesc", yd, "yDesc");
     check_rank(xd);
@@ -89,8 +85,7 @@ std::string lrn_forward(dnncompatContext &h, const dnncompatLRNStruct &d, float 
         lowp::Shadows s(h, xd.dtype, api);
         const auto x32 = s.in(xd, x);
         const auto y32 = s.out(yd, y, beta != 0.0f);
-        const std::string impl =
-            lrn_forward(h, d, alpha, x32.desc, x32.data, beta, y32.desc, y32.data);
+        const std::string impl = lrn_forward(h, d, alpha, x32.desc, x32.data, beta, y32.desc, y32.data);
         s.finish();
         return impl + " (FP32 emulation)";
     }
@@ -105,9 +100,8 @@ std::string lrn_forward(dnncompatContext &h, const dnncompatLRNStruct &d, float 
             // oneDNN LRN writes its result in the source's layout.
             p->blend = Blend(h.engine, y_md, p->x_md, alpha, beta);
             p->temp_bytes = p->blend.direct() ? 0 : span_bytes(xd.dims, xd.strides);
-            dnnl::lrn_forward::desc ld(dnnl::prop_kind::forward_inference,
-                                       dnnl::algorithm::lrn_across_channels, p->x_md, d.n,
-                                       static_cast<float>(d.alpha), static_cast<float>(d.beta),
+            dnnl::lrn_forward::desc ld(dnnl::prop_kind::forward_inference, dnnl::algorithm::lrn_across_channels,
+                                       p->x_md, d.n, static_cast<float>(d.alpha), static_cast<float>(d.beta),
                                        static_cast<float>(d.k));
             dnnl::lrn_forward::primitive_desc pd(ld, h.engine);
             p->impl = pd.impl_info_str();
@@ -115,8 +109,7 @@ std::string lrn_forward(dnncompatContext &h, const dnncompatLRNStruct &d, float 
             return p;
         });
         void *r = plan->blend.direct() ? y : h.temp_buffer(plan->temp_bytes);
-        plan->prim.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->x_md, x)},
-                                      {DNNL_ARG_DST, mem(h, plan->x_md, r)}});
+        plan->prim.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->x_md, x)}, {DNNL_ARG_DST, mem(h, plan->x_md, r)}});
         plan->blend.run(h, r, y);
         h.stream.wait();
         return plan->impl;
@@ -141,16 +134,19 @@ std::string lrn_forward(dnncompatContext &h, const dnncompatLRNStruct &d, float 
             p->pack = dnnl::reorder(dnnl::reorder::primitive_desc(h.engine, p->x_md, h.engine, p->packed_md));
         const int64_t below = (static_cast<int64_t>(d.n) - 1) / 2;
         const int64_t above = static_cast<int64_t>(d.n) - 1 - below;
-        p->pool = dnnl::pooling_forward({{inf, alg::pooling_avg_include_padding, p->view_md,
-                                          p->view_md, {1, 1}, {static_cast<int64_t>(d.n), 1},
-                                          {below, 0}, {above, 0}},
+        p->pool = dnnl::pooling_forward({{inf,
+                                          alg::pooling_avg_include_padding,
+                                          p->view_md,
+                                          p->view_md,
+                                          {1, 1},
+                                          {static_cast<int64_t>(d.n), 1},
+                                          {below, 0},
+                                          {above, 0}},
                                          h.engine});
-        p->linear = dnnl::eltwise_forward({{inf, alg::eltwise_linear, p->packed_md,
-                                            static_cast<float>(d.alpha), static_cast<float>(d.k)},
-                                           h.engine});
-        p->power = dnnl::eltwise_forward({{inf, alg::eltwise_pow, p->packed_md, 1.0f,
-                                           -static_cast<float>(d.beta)},
-                                          h.engine});
+        p->linear = dnnl::eltwise_forward(
+            {{inf, alg::eltwise_linear, p->packed_md, static_cast<float>(d.alpha), static_cast<float>(d.k)}, h.engine});
+        p->power =
+            dnnl::eltwise_forward({{inf, alg::eltwise_pow, p->packed_md, 1.0f, -static_cast<float>(d.beta)}, h.engine});
         p->r_md = Blend::can_be_direct(alpha, beta) ? y_md : p->packed_md;
         p->mul = dnnl::binary({{alg::binary_mul, p->x_md, p->packed_md, p->r_md}, h.engine});
         p->blend = Blend(h.engine, y_md, p->r_md, alpha, beta);
@@ -167,18 +163,17 @@ std::string lrn_forward(dnncompatContext &h, const dnncompatLRNStruct &d, float 
     });
     char *temp = static_cast<char *>(h.temp_buffer(plan->temp_bytes));
     void *sq = temp, *sqp = temp + plan->off_sqp, *s = temp + plan->off_s;
-    plan->square.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->x_md, x)},
-                                    {DNNL_ARG_DST, mem(h, plan->x_md, sq)}});
+    plan->square.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->x_md, x)}, {DNNL_ARG_DST, mem(h, plan->x_md, sq)}});
     if (plan->pack_sq) {
         dnnl::memory from = mem(h, plan->x_md, sq), to = mem(h, plan->packed_md, sqp);
         plan->pack.execute(h.stream, from, to);
     }
-    plan->pool.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->view_md, sqp)},
-                                  {DNNL_ARG_DST, mem(h, plan->view_md, s)}});
-    plan->linear.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->packed_md, s)},
-                                    {DNNL_ARG_DST, mem(h, plan->packed_md, s)}});
-    plan->power.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->packed_md, s)},
-                                   {DNNL_ARG_DST, mem(h, plan->packed_md, s)}});
+    plan->pool.execute(h.stream,
+                       {{DNNL_ARG_SRC, mem(h, plan->view_md, sqp)}, {DNNL_ARG_DST, mem(h, plan->view_md, s)}});
+    plan->linear.execute(h.stream,
+                         {{DNNL_ARG_SRC, mem(h, plan->packed_md, s)}, {DNNL_ARG_DST, mem(h, plan->packed_md, s)}});
+    plan->power.execute(h.stream,
+                        {{DNNL_ARG_SRC, mem(h, plan->packed_md, s)}, {DNNL_ARG_DST, mem(h, plan->packed_md, s)}});
     void *r = plan->blend.direct() ? y : temp + plan->off_r;
     plan->mul.execute(h.stream, {{DNNL_ARG_SRC_0, mem(h, plan->x_md, x)},
                                  {DNNL_ARG_SRC_1, mem(h, plan->packed_md, s)},
@@ -213,14 +208,13 @@ struct EvenBwdPlan : CachedPlan {
 };
 
 std::string lrn_backward_even(dnncompatContext &h, const dnncompatLRNStruct &d, float alpha,
-                              const dnncompatTensorStruct &dyd, const void *dy,
-                              const dnncompatTensorStruct &xd, const void *x, float beta,
-                              const dnncompatTensorStruct &dxd, void *dx) {
+                              const dnncompatTensorStruct &dyd, const void *dy, const dnncompatTensorStruct &xd,
+                              const void *x, float beta, const dnncompatTensorStruct &dxd, void *dx) {
     constexpr const char *api = "cudnnLRNCrossChannelBackward";
     diag::emit(diag::code::lrn_bwd_even_n, api, fmt::format("lrnN {}", d.n));
-    const std::string key = fmt::format("lrnbe/{}/{}/{}/{}/{}/{}/{}", params_key(d),
-                                        dims_str(xd.dims), dims_str(xd.strides),
-                                        dims_str(dyd.strides), dims_str(dxd.strides), alpha, beta);
+    const std::string key =
+        fmt::format("lrnbe/{}/{}/{}/{}/{}/{}/{}", params_key(d), dims_str(xd.dims), dims_str(xd.strides),
+                    dims_str(dyd.strides), dims_str(dxd.strides), alpha, beta);
     auto plan = h.plan<EvenBwdPlan>(key, [&] {
         auto p = std::make_shared<EvenBwdPlan>();
         const auto &dims = xd.dims;
@@ -237,20 +231,24 @@ std::string lrn_backward_even(dnncompatContext &h, const dnncompatLRNStruct &d, 
         const float a = static_cast<float>(d.alpha), b = static_cast<float>(d.beta);
         p->square = dnnl::eltwise_forward({{inf, alg::eltwise_square, p->x_md, 0.f, 0.f}, e});
         p->pack_sq = !(p->x_md == p->packed_md);
-        if (p->pack_sq)
-            p->pack = dnnl::reorder(dnnl::reorder::primitive_desc(e, p->x_md, e, p->packed_md));
+        if (p->pack_sq) p->pack = dnnl::reorder(dnnl::reorder::primitive_desc(e, p->x_md, e, p->packed_md));
         const int64_t lo = (static_cast<int64_t>(d.n) - 1) / 2;
         const int64_t hi = static_cast<int64_t>(d.n) - 1 - lo;
         const int64_t win = static_cast<int64_t>(d.n);
         auto pool = [&](int64_t before, int64_t after) {
-            return dnnl::pooling_forward({{inf, alg::pooling_avg_include_padding, p->view_md,
-                                           p->view_md, {1, 1}, {win, 1}, {before, 0}, {after, 0}},
+            return dnnl::pooling_forward({{inf,
+                                           alg::pooling_avg_include_padding,
+                                           p->view_md,
+                                           p->view_md,
+                                           {1, 1},
+                                           {win, 1},
+                                           {before, 0},
+                                           {after, 0}},
                                           e});
         };
         p->pool = pool(lo, hi);
         p->pool_mirrored = pool(hi, lo);
-        p->linear = dnnl::eltwise_forward(
-            {{inf, alg::eltwise_linear, p->packed_md, a, static_cast<float>(d.k)}, e});
+        p->linear = dnnl::eltwise_forward({{inf, alg::eltwise_linear, p->packed_md, a, static_cast<float>(d.k)}, e});
         p->pow_q = dnnl::eltwise_forward({{inf, alg::eltwise_pow, p->packed_md, 1.0f, -b - 1.0f}, e});
         p->pow_p = dnnl::eltwise_forward({{inf, alg::eltwise_pow, p->packed_md, 1.0f, -b}, e});
         p->mul_dy = dnnl::binary({{alg::binary_mul, p->packed_md, p->dy_md, p->packed_md}, e});
@@ -258,8 +256,7 @@ std::string lrn_backward_even(dnncompatContext &h, const dnncompatLRNStruct &d, 
         p->r_md = Blend::can_be_direct(alpha, beta) ? dx_md : p->packed_md;
         dnnl::primitive_attr attr;
         attr.set_scales(DNNL_ARG_SRC_1, 0, {-2.0f * a * b});
-        p->add = dnnl::binary(
-            {{alg::binary_add, p->packed_md, p->packed_md, p->r_md}, attr, e});
+        p->add = dnnl::binary({{alg::binary_add, p->packed_md, p->packed_md, p->r_md}, attr, e});
         p->blend = Blend(e, dx_md, p->r_md, alpha, beta);
         // Temp: [x^2, x's layout; later T][x^2 packed (pack_sq)][S][Q][r packed (not direct)]
         std::size_t off = align64(span_bytes(dims, xd.strides));
@@ -282,27 +279,25 @@ std::string lrn_backward_even(dnncompatContext &h, const dnncompatLRNStruct &d, 
     auto unary = [&](const dnnl::eltwise_forward &op, void *from, void *to) {
         op.execute(st, {{DNNL_ARG_SRC, mem(h, pk, from)}, {DNNL_ARG_DST, mem(h, pk, to)}});
     };
-    auto binary = [&](const dnnl::binary &op, void *src0, const md &src1_md, const void *src1,
-                      const md &dst_md, void *dst) {
+    auto binary = [&](const dnnl::binary &op, void *src0, const md &src1_md, const void *src1, const md &dst_md,
+                      void *dst) {
         op.execute(st, {{DNNL_ARG_SRC_0, mem(h, pk, src0)},
                         {DNNL_ARG_SRC_1, mem(h, src1_md, src1)},
                         {DNNL_ARG_DST, mem(h, dst_md, dst)}});
     };
-    plan->square.execute(st, {{DNNL_ARG_SRC, mem(h, plan->x_md, x)},
-                              {DNNL_ARG_DST, mem(h, plan->x_md, sq)}});
+    plan->square.execute(st, {{DNNL_ARG_SRC, mem(h, plan->x_md, x)}, {DNNL_ARG_DST, mem(h, plan->x_md, sq)}});
     if (plan->pack_sq) {
         dnnl::memory from = mem(h, plan->x_md, sq), to = mem(h, pk, sqp);
         plan->pack.execute(st, from, to);
     }
-    plan->pool.execute(st, {{DNNL_ARG_SRC, mem(h, plan->view_md, sqp)},
-                            {DNNL_ARG_DST, mem(h, plan->view_md, s)}});
-    unary(plan->linear, s, s);   // S
-    unary(plan->pow_q, s, q);    // S^(-b-1)
-    unary(plan->pow_p, s, s);    // S^-b
+    plan->pool.execute(st, {{DNNL_ARG_SRC, mem(h, plan->view_md, sqp)}, {DNNL_ARG_DST, mem(h, plan->view_md, s)}});
+    unary(plan->linear, s, s); // S
+    unary(plan->pow_q, s, q);  // S^(-b-1)
+    unary(plan->pow_p, s, s);  // S^-b
     binary(plan->mul_dy, q, plan->dy_md, dy, pk, q);
     binary(plan->mul_x, q, plan->x_md, x, pk, q);
-    plan->pool_mirrored.execute(st, {{DNNL_ARG_SRC, mem(h, plan->view_md, q)},
-                                     {DNNL_ARG_DST, mem(h, plan->view_md, t)}});
+    plan->pool_mirrored.execute(st,
+                                {{DNNL_ARG_SRC, mem(h, plan->view_md, q)}, {DNNL_ARG_DST, mem(h, plan->view_md, t)}});
     binary(plan->mul_x, t, plan->x_md, x, pk, t);
     binary(plan->mul_dy, s, plan->dy_md, dy, pk, s);
     void *r = plan->blend.direct() ? dx : temp + plan->off_r;
@@ -314,11 +309,10 @@ std::string lrn_backward_even(dnncompatContext &h, const dnncompatLRNStruct &d, 
 
 } // namespace
 
-std::string lrn_backward(dnncompatContext &h, const dnncompatLRNStruct &d, float alpha,
-                         const dnncompatTensorStruct &yd, const void *y,
-                         const dnncompatTensorStruct &dyd, const void *dy,
-                         const dnncompatTensorStruct &xd, const void *x, float beta,
-                         const dnncompatTensorStruct &dxd, void *dx) {
+std::string lrn_backward(dnncompatContext &h, const dnncompatLRNStruct &d, float alpha, const dnncompatTensorStruct &yd,
+                         const void *y, const dnncompatTensorStruct &dyd, const void *dy,
+                         const dnncompatTensorStruct &xd, const void *x, float beta, const dnncompatTensorStruct &dxd,
+                         void *dx) {
     constexpr const char *api = "cudnnLRNCrossChannelBackward";
     (void)y; // cuDNN passes y; oneDNN recomputes what it needs from x
     check_same_shape(yd, "yDesc", dyd, "dyDesc");
@@ -331,17 +325,16 @@ std::string lrn_backward(dnncompatContext &h, const dnncompatLRNStruct &d, float
         const auto dy32 = s.in(dyd, dy);
         const auto x32 = s.in(xd, x);
         const auto dx32 = s.out(dxd, dx, beta != 0.0f);
-        const std::string impl = lrn_backward(h, d, alpha, y32.desc, y32.data, dy32.desc,
-                                              dy32.data, x32.desc, x32.data, beta, dx32.desc,
-                                              dx32.data);
+        const std::string impl = lrn_backward(h, d, alpha, y32.desc, y32.data, dy32.desc, dy32.data, x32.desc, x32.data,
+                                              beta, dx32.desc, dx32.data);
         s.finish();
         return impl + " (FP32 emulation)";
     }
     check_float(xd, api);
     if (d.n % 2 == 0) return lrn_backward_even(h, d, alpha, dyd, dy, xd, x, beta, dxd, dx);
-    const std::string key = fmt::format("lrnb/{}/{}/{}/{}/{}/{}/{}", params_key(d),
-                                        dims_str(xd.dims), dims_str(xd.strides),
-                                        dims_str(dyd.strides), dims_str(dxd.strides), alpha, beta);
+    const std::string key =
+        fmt::format("lrnb/{}/{}/{}/{}/{}/{}/{}", params_key(d), dims_str(xd.dims), dims_str(xd.strides),
+                    dims_str(dyd.strides), dims_str(dxd.strides), alpha, beta);
     auto plan = h.plan<BwdPlan>(key, [&] {
         auto p = std::make_shared<BwdPlan>();
         p->x_md = strided_md(xd.dims, xd.strides);
@@ -352,14 +345,12 @@ std::string lrn_backward(dnncompatContext &h, const dnncompatLRNStruct &d, float
         p->dy_md = p->relayout_dy ? p->x_md : p->dy_user_md;
         if (p->relayout_dy)
             p->dy_to_x = dnnl::reorder(dnnl::reorder::primitive_desc(h.engine, p->dy_user_md, h.engine, p->x_md));
-        const auto a = static_cast<float>(d.alpha), b = static_cast<float>(d.beta),
-                   k = static_cast<float>(d.k);
-        dnnl::lrn_forward::desc fd(dnnl::prop_kind::forward_training,
-                                   dnnl::algorithm::lrn_across_channels, p->x_md, d.n, a, b, k);
+        const auto a = static_cast<float>(d.alpha), b = static_cast<float>(d.beta), k = static_cast<float>(d.k);
+        dnnl::lrn_forward::desc fd(dnnl::prop_kind::forward_training, dnnl::algorithm::lrn_across_channels, p->x_md,
+                                   d.n, a, b, k);
         dnnl::lrn_forward::primitive_desc fpd(fd, h.engine);
         // diff_src takes diff_dst's layout.
-        dnnl::lrn_backward::desc bd(dnnl::algorithm::lrn_across_channels, p->x_md, p->dy_md, d.n,
-                                    a, b, k);
+        dnnl::lrn_backward::desc bd(dnnl::algorithm::lrn_across_channels, p->x_md, p->dy_md, d.n, a, b, k);
         dnnl::lrn_backward::primitive_desc bpd(bd, h.engine, fpd);
         p->impl = bpd.impl_info_str();
         p->bwd = dnnl::lrn_backward(bpd);

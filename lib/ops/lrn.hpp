@@ -26,16 +26,14 @@ void check_lrn_params(unsigned n, double alpha, double beta, double k);
 
 // y = alpha * x / (k + (lrnAlpha/n) * sum_window x^2)^lrnBeta + beta * y, window
 // c - floor((n-1)/2) .. c + n - 1 - floor((n-1)/2). Returns the implementation that ran.
-std::string lrn_forward(dnncompatContext &h, const dnncompatLRNStruct &d, float alpha,
-                        const dnncompatTensorStruct &xd, const void *x, float beta,
-                        const dnncompatTensorStruct &yd, void *y);
+std::string lrn_forward(dnncompatContext &h, const dnncompatLRNStruct &d, float alpha, const dnncompatTensorStruct &xd,
+                        const void *x, float beta, const dnncompatTensorStruct &yd, void *y);
 
 // dx = alpha * LRN'(x)^T dy + beta * dx, the derivative of lrn_forward recomputed from x (odd n:
 // oneDNN LRN backward; even n: oneDNN pooling / eltwise / binary, DNNC-LRN-BWD-EVEN-N).
-std::string lrn_backward(dnncompatContext &h, const dnncompatLRNStruct &d, float alpha,
-                         const dnncompatTensorStruct &yd, const void *y,
-                         const dnncompatTensorStruct &dyd, const void *dy,
-                         const dnncompatTensorStruct &xd, const void *x, float beta,
-                         const dnncompatTensorStruct &dxd, void *dx);
+std::string lrn_backward(dnncompatContext &h, const dnncompatLRNStruct &d, float alpha, const dnncompatTensorStruct &yd,
+                         const void *y, const dnncompatTensorStruct &dyd, const void *dy,
+                         const dnncompatTensorStruct &xd, const void *x, float beta, const dnncompatTensorStruct &dxd,
+                         void *dx);
 
 } // namespace dnncompat::ops

@@ -14,27 +14,21 @@ namespace dnncompat::ops {
 
 namespace {
 
-bool is_max(dnncompatPoolingMode_t m) {
-    return m == DNNCOMPAT_POOLING_MAX || m == DNNCOMPAT_POOLING_MAX_DETERMINISTIC;
-}
+bool is_max(dnncompatPoolingMode_t m) { return m == DNNCOMPAT_POOLING_MAX || m == DNNCOMPAT_POOLING_MAX_DETERMINISTIC; }
 
 dnnl::algorithm pool_alg(dnncompatPoolingMode_t m) {
     switch (m) {
     case DNNCOMPAT_POOLING_MAX:
     case DNNCOMPAT_POOLING_MAX_DETERMINISTIC: return dnnl::algorithm::pooling_max;
-    case DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING:
-        return dnnl::algorithm::pooling_avg_include_padding;
-    case DNNCOMPAT_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING:
-        return dnnl::algorithm::pooling_avg_exclude_padding;
+    case DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING: return dnnl::algorithm::pooling_avg_include_padding;
+    case DNNCOMPAT_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING: return dnnl::algorithm::pooling_avg_exclude_padding;
     }
     fail(DNNCOMPAT_STATUS_BAD_PARAM, "mode: {} is not a valid cudnnPoolingMode_t", static_cast<int>(m));
 }
 
 dnnl::memory::dims to_dnnl(const dims_t &v) { return dnnl::memory::dims(v.begin(), v.end()); }
 
-bool dense(const dims_t &dims, const dims_t &strides) {
-    return span_elements(dims, strides) == element_count(dims);
-}
+bool dense(const dims_t &dims, const dims_t &strides) { return span_elements(dims, strides) == element_count(dims); }
 
 // The geometry of one pooling call: x [N, C, in...], y [N, C, out...], right padding so that the
 // last window ends where y's size puts it.
@@ -42,18 +36,17 @@ struct Geometry {
     dims_t in, out, window, stride, pad_l, pad_r;
 };
 
-Geometry geometry(const dnncompatPoolingStruct &p, const dims_t &x_dims, const dims_t &y_dims,
-                  const char *xn, const char *yn) {
+Geometry geometry(const dnncompatPoolingStruct &p, const dims_t &x_dims, const dims_t &y_dims, const char *xn,
+                  const char *yn) {
     const std::size_t nb = p.window.size();
     if (!(x_dims.size() == nb + 2 && y_dims.size() == nb + 2))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "pooling descriptor has {} spatial dims but {} is {} and {} is {}", nb, xn,
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "pooling descriptor has {} spatial dims but {} is {} and {} is {}", nb, xn,
              dims_str(x_dims), yn, dims_str(y_dims));
     if (!(x_dims[0] == y_dims[0] && x_dims[1] == y_dims[1]))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "{} {} and {} {} differ in N or C", xn, dims_str(x_dims), yn, dims_str(y_dims));
-    check(nb >= 1 && nb <= 3, DNNCOMPAT_STATUS_NOT_SUPPORTED,
-          "pooling over {} spatial dims: oneDNN pools over 1 to 3", nb);
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} {} and {} {} differ in N or C", xn, dims_str(x_dims), yn,
+             dims_str(y_dims));
+    check(nb >= 1 && nb <= 3, DNNCOMPAT_STATUS_NOT_SUPPORTED, "pooling over {} spatial dims: oneDNN pools over 1 to 3",
+          nb);
     Geometry g;
     g.in.assign(x_dims.begin() + 2, x_dims.end());
     g.out.assign(y_dims.begin() + 2, y_dims.end());
@@ -62,8 +55,7 @@ Geometry geometry(const dnncompatPoolingStruct &p, const dims_t &x_dims, const d
     g.pad_l = p.pad;
     for (std::size_t i = 0; i < nb; ++i) {
         check(g.in[i] + 2 * g.pad_l[i] >= g.window[i], DNNCOMPAT_STATUS_BAD_PARAM,
-              "window {} is larger than the padded input {} + 2*{} (dim {})", g.window[i], g.in[i],
-              g.pad_l[i], i);
+              "window {} is larger than the padded input {} + 2*{} (dim {})", g.window[i], g.in[i], g.pad_l[i], i);
         g.pad_r.push_back((g.out[i] - 1) * g.stride[i] + g.window[i] - g.in[i] - g.pad_l[i]);
     }
     return g;
@@ -82,8 +74,7 @@ bool has_empty_window(const Geometry &g) {
 // Per output element (packed order): 1 when its window holds a NaN, 2 when all its in-bounds
 // cells are NaN (plus 1). A loop, not a primitive: oneDNN max pooling skips NaN and no primitive
 // reports it; this runs only when x holds a NaN.
-std::vector<uint8_t> nan_windows(const Geometry &g, const dims_t &x_dims, const dims_t &xs,
-                                 const void *x) {
+std::vector<uint8_t> nan_windows(const Geometry &g, const dims_t &x_dims, const dims_t &xs, const void *x) {
     const float *xp = static_cast<const float *>(x);
     const std::size_t nb = g.in.size();
     dims_t y_dims{x_dims[0], x_dims[1]};
@@ -161,25 +152,21 @@ const dnncompatPoolingStruct &pooling(const dnncompatPoolingStruct *p, const cha
     return *d;
 }
 
-void set_pooling(dnncompatPoolingStruct *d, dnncompatPoolingMode_t mode,
-                 dnncompatNanPropagation_t nan_opt, int nbDims, const int *window, const int *pad,
-                 const int *stride) {
+void set_pooling(dnncompatPoolingStruct *d, dnncompatPoolingMode_t mode, dnncompatNanPropagation_t nan_opt, int nbDims,
+                 const int *window, const int *pad, const int *stride) {
     check(d != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "poolingDesc is null");
     auto *p = live(d);
     enums::check("cudnnPoolingMode_t", mode, "mode");
     enums::check("cudnnNanPropagation_t", nan_opt, "maxpoolingNanOpt");
-    check(nbDims >= 1 && nbDims <= DNNCOMPAT_DIM_MAX - 2, DNNCOMPAT_STATUS_BAD_PARAM,
-          "nbDims {} outside [1, {}]", nbDims, DNNCOMPAT_DIM_MAX - 2);
+    check(nbDims >= 1 && nbDims <= DNNCOMPAT_DIM_MAX - 2, DNNCOMPAT_STATUS_BAD_PARAM, "nbDims {} outside [1, {}]",
+          nbDims, DNNCOMPAT_DIM_MAX - 2);
     check_not_null(window, "windowDimA");
     check_not_null(pad, "paddingA");
     check_not_null(stride, "strideA");
     for (int i = 0; i < nbDims; ++i) {
-        check(window[i] >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "window[{}] = {} must be at least 1", i,
-              window[i]);
-        check(pad[i] >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "padding[{}] = {} must not be negative", i,
-              pad[i]);
-        check(stride[i] >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "stride[{}] = {} must be at least 1", i,
-              stride[i]);
+        check(window[i] >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "window[{}] = {} must be at least 1", i, window[i]);
+        check(pad[i] >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "padding[{}] = {} must not be negative", i, pad[i]);
+        check(stride[i] >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "stride[{}] = {} must be at least 1", i, stride[i]);
     }
     p->mode = mode;
     p->nan_opt = nan_opt;
@@ -192,42 +179,39 @@ void set_pooling(dnncompatPoolingStruct *d, dnncompatPoolingMode_t mode,
 dims_t pooling_output_dims(const dnncompatPoolingStruct &p, const dims_t &x_dims) {
     const std::size_t nb = p.window.size();
     if (!(x_dims.size() == nb + 2))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "pooling descriptor has {} spatial dims but the input tensor is {}", nb, dims_str(x_dims));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "pooling descriptor has {} spatial dims but the input tensor is {}", nb,
+             dims_str(x_dims));
     dims_t out{x_dims[0], x_dims[1]};
     for (std::size_t i = 0; i < nb; ++i) {
         const int64_t padded = x_dims[i + 2] + 2 * p.pad[i];
         check(padded >= p.window[i], DNNCOMPAT_STATUS_BAD_PARAM,
-              "window {} is larger than the padded input {} + 2*{} (dim {})", p.window[i],
-              x_dims[i + 2], p.pad[i], i);
+              "window {} is larger than the padded input {} + 2*{} (dim {})", p.window[i], x_dims[i + 2], p.pad[i], i);
         out.push_back(1 + (padded - p.window[i]) / p.stride[i]);
     }
     return out;
 }
 
 std::string pooling_forward(dnncompatContext &h, const dnncompatPoolingStruct &p, float alpha,
-                            const dnncompatTensorStruct &xd, const void *x, float beta,
-                            const dnncompatTensorStruct &yd, void *y) {
+                            const dnncompatTensorStruct &xd, const void *x, float beta, const dnncompatTensorStruct &yd,
+                            void *y) {
     constexpr const char *api = "cudnnPoolingForward";
     if (!(xd.dtype == yd.dtype))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
-             data_type_name(xd.dtype), data_type_name(yd.dtype));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}", data_type_name(xd.dtype),
+             data_type_name(yd.dtype));
     const Geometry g = geometry(p, xd.dims, yd.dims, "xDesc", "yDesc");
     if (lowp::is_low(xd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
         lowp::Shadows s(h, xd.dtype, api);
         const auto x32 = s.in(xd, x);
         const auto y32 = s.out(yd, y, beta != 0.0f);
-        const std::string impl =
-            pooling_forward(h, p, alpha, x32.desc, x32.data, beta, y32.desc, y32.data);
+        const std::string impl = pooling_forward(h, p, alpha, x32.desc, x32.data, beta, y32.desc, y32.data);
         s.finish();
         return impl + " (FP32 emulation)";
     }
     check_float(xd, api);
     if (p.mode != DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING && has_empty_window(g))
         diag::unsupported(diag::code::pool_empty_window, api,
-                          fmt::format("x {}, window {}, padding {}, stride {}, y {}",
-                                      dims_str(xd.dims), dims_str(g.window), dims_str(g.pad_l),
-                                      dims_str(g.stride), dims_str(yd.dims)));
+                          fmt::format("x {}, window {}, padding {}, stride {}, y {}", dims_str(xd.dims),
+                                      dims_str(g.window), dims_str(g.pad_l), dims_str(g.stride), dims_str(yd.dims)));
     // NaN: oneDNN's max pooling skips NaN cells; find the windows where that differs.
     std::vector<uint8_t> nan_flags;
     if (is_max(p.mode) && any_nan(x, xd.dims, xd.strides)) {
@@ -251,9 +235,8 @@ std::string pooling_forward(dnncompatContext &h, const dnncompatPoolingStruct &p
                        : strided_md(yd.dims, packed_strides(yd.dims, DNNCOMPAT_TENSOR_NCHW));
         pl->blend = Blend(h.engine, y_md, pl->r_md, alpha, beta);
         pl->temp_bytes = pl->blend.direct() ? 0 : static_cast<std::size_t>(element_count(yd.dims)) * 4;
-        dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference, pool_alg(p.mode),
-                                      pl->x_md, pl->r_md, to_dnnl(g.stride), to_dnnl(g.window),
-                                      to_dnnl(g.pad_l), to_dnnl(g.pad_r));
+        dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference, pool_alg(p.mode), pl->x_md, pl->r_md,
+                                      to_dnnl(g.stride), to_dnnl(g.window), to_dnnl(g.pad_l), to_dnnl(g.pad_r));
         dnnl::pooling_forward::primitive_desc pd(d, h.engine);
         pl->impl = pd.impl_info_str();
         pl->prim = dnnl::pooling_forward(pd);
@@ -265,8 +248,7 @@ std::string pooling_forward(dnncompatContext &h, const dnncompatPoolingStruct &p
     h.stream.wait();
     if (!nan_flags.empty()) {
         // r has r_md's layout: y's strides (direct) or packed.
-        const dims_t rs = plan->blend.direct() ? yd.strides
-                                               : packed_strides(yd.dims, DNNCOMPAT_TENSOR_NCHW);
+        const dims_t rs = plan->blend.direct() ? yd.strides : packed_strides(yd.dims, DNNCOMPAT_TENSOR_NCHW);
         float *rp = static_cast<float *>(r);
         std::size_t i = 0;
         for_each_offset(yd.dims, rs, rs, [&](int64_t o, int64_t) {
@@ -279,17 +261,16 @@ std::string pooling_forward(dnncompatContext &h, const dnncompatPoolingStruct &p
 }
 
 std::string pooling_backward(dnncompatContext &h, const dnncompatPoolingStruct &p, float alpha,
-                             const dnncompatTensorStruct &yd, const void *y,
-                             const dnncompatTensorStruct &dyd, const void *dy,
-                             const dnncompatTensorStruct &xd, const void *x, float beta,
+                             const dnncompatTensorStruct &yd, const void *y, const dnncompatTensorStruct &dyd,
+                             const void *dy, const dnncompatTensorStruct &xd, const void *x, float beta,
                              const dnncompatTensorStruct &dxd, void *dx) {
     constexpr const char *api = "cudnnPoolingBackward";
     (void)y; // cuDNN passes y; the argmax is recomputed from x
     check_same_shape(yd, "yDesc", dyd, "dyDesc");
     check_same_shape(xd, "xDesc", dxd, "dxDesc");
     if (!(xd.dtype == yd.dtype))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}",
-             data_type_name(xd.dtype), data_type_name(yd.dtype));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}", data_type_name(xd.dtype),
+             data_type_name(yd.dtype));
     const Geometry g = geometry(p, xd.dims, yd.dims, "xDesc", "yDesc");
     if (lowp::is_low(xd.dtype)) { // HALF / BFLOAT16: the FLOAT path on FP32 shadows
         lowp::Shadows s(h, xd.dtype, api);
@@ -297,18 +278,16 @@ std::string pooling_backward(dnncompatContext &h, const dnncompatPoolingStruct &
         const auto dy32 = s.in(dyd, dy);
         const auto x32 = s.in(xd, x);
         const auto dx32 = s.out(dxd, dx, beta != 0.0f);
-        const std::string impl =
-            pooling_backward(h, p, alpha, y32.desc, y32.data, dy32.desc, dy32.data, x32.desc,
-                             x32.data, beta, dx32.desc, dx32.data);
+        const std::string impl = pooling_backward(h, p, alpha, y32.desc, y32.data, dy32.desc, dy32.data, x32.desc,
+                                                  x32.data, beta, dx32.desc, dx32.data);
         s.finish();
         return impl + " (FP32 emulation)";
     }
     check_float(xd, api);
     if (p.mode != DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING && has_empty_window(g))
         diag::unsupported(diag::code::pool_empty_window, api,
-                          fmt::format("x {}, window {}, padding {}, stride {}, y {}",
-                                      dims_str(xd.dims), dims_str(g.window), dims_str(g.pad_l),
-                                      dims_str(g.stride), dims_str(yd.dims)));
+                          fmt::format("x {}, window {}, padding {}, stride {}, y {}", dims_str(xd.dims),
+                                      dims_str(g.window), dims_str(g.pad_l), dims_str(g.stride), dims_str(yd.dims)));
     PlanKey key("poolb");
     add_geometry(key.add(p.mode), g).add(xd.dims).add(xd.strides).add(dxd.strides).add(yd.dims).add(dyd.strides);
     key.add(alpha).add(beta);
@@ -332,12 +311,11 @@ std::string pooling_backward(dnncompatContext &h, const dnncompatPoolingStruct &
         pl->r_md = pl->x_work_md;
         pl->blend = Blend(h.engine, strided_md(dxd.dims, dxd.strides), pl->r_md, alpha, beta);
 
-        dnnl::pooling_forward::desc fd(dnnl::prop_kind::forward_training, alg, pl->x_work_md,
-                                       pl->ytmp_md, to_dnnl(g.stride), to_dnnl(g.window),
-                                       to_dnnl(g.pad_l), to_dnnl(g.pad_r));
+        dnnl::pooling_forward::desc fd(dnnl::prop_kind::forward_training, alg, pl->x_work_md, pl->ytmp_md,
+                                       to_dnnl(g.stride), to_dnnl(g.window), to_dnnl(g.pad_l), to_dnnl(g.pad_r));
         dnnl::pooling_forward::primitive_desc fpd(fd, h.engine);
-        dnnl::pooling_backward::desc bd(alg, pl->r_md, pl->dy_work_md, to_dnnl(g.stride),
-                                        to_dnnl(g.window), to_dnnl(g.pad_l), to_dnnl(g.pad_r));
+        dnnl::pooling_backward::desc bd(alg, pl->r_md, pl->dy_work_md, to_dnnl(g.stride), to_dnnl(g.window),
+                                        to_dnnl(g.pad_l), to_dnnl(g.pad_r));
         dnnl::pooling_backward::primitive_desc bpd(bd, h.engine, fpd);
         pl->impl = bpd.impl_info_str();
         pl->bwd = dnnl::pooling_backward(bpd);
@@ -355,7 +333,8 @@ std::string pooling_backward(dnncompatContext &h, const dnncompatPoolingStruct &
             off += align64(span_bytes(xd.dims, xw));
         }
         if (pl->pack_dy) {
-            pl->reorder_dy = dnnl::reorder(dnnl::reorder::primitive_desc(h.engine, pl->dy_md, h.engine, pl->dy_work_md));
+            pl->reorder_dy =
+                dnnl::reorder(dnnl::reorder::primitive_desc(h.engine, pl->dy_md, h.engine, pl->dy_work_md));
             pl->off_dy = off;
             off += align64(span_bytes(dyd.dims, dyw));
         }

@@ -26,9 +26,7 @@ dims_t dense_like(const dims_t &dims, const dims_t &strides) {
     return s;
 }
 
-bool same_inner(const dims_t &a, const dims_t &b) {
-    return std::equal(a.begin() + 1, a.end(), b.begin() + 1, b.end());
-}
+bool same_inner(const dims_t &a, const dims_t &b) { return std::equal(a.begin() + 1, a.end(), b.begin() + 1, b.end()); }
 
 // The md the softmax primitive sees: [N, C*spatial] (INSTANCE) or the tensor itself (CHANNEL).
 md op_md(dnncompatSoftmaxMode_t mode, const dims_t &dims, const dims_t &strides) {
@@ -42,8 +40,7 @@ void check_modes(dnncompatSoftmaxAlgorithm_t algo, dnncompatSoftmaxMode_t mode) 
 }
 
 dnnl::algorithm alg_of(dnncompatSoftmaxAlgorithm_t algo) {
-    return algo == DNNCOMPAT_SOFTMAX_LOG ? dnnl::algorithm::softmax_log
-                                         : dnnl::algorithm::softmax_accurate;
+    return algo == DNNCOMPAT_SOFTMAX_LOG ? dnnl::algorithm::softmax_log : dnnl::algorithm::softmax_accurate;
 }
 
 // A tensor as the primitive reads it: in place, or first reordered into `work` strides.
@@ -54,8 +51,8 @@ struct Input {
     std::size_t offset = 0;
 };
 
-Input make_input(const dnncompatContext &h, dnncompatSoftmaxMode_t mode, const dims_t &dims,
-                 const dims_t &strides, const dims_t &work, std::size_t &temp_end) {
+Input make_input(const dnncompatContext &h, dnncompatSoftmaxMode_t mode, const dims_t &dims, const dims_t &strides,
+                 const dims_t &work, std::size_t &temp_end) {
     Input in;
     in.user_md = strided_md(dims, strides);
     in.pack = work != strides;
@@ -102,19 +99,18 @@ dims_t work_strides(dnncompatSoftmaxMode_t mode, const dims_t &dims, const dims_
 
 // The result layout: the output tensor itself when it can be written directly, else dense in
 // the work order.
-md result_md(dnncompatSoftmaxMode_t mode, const dims_t &dims, const dims_t &work,
-             const dims_t &out_strides, float alpha, float beta, bool &direct) {
-    direct = Blend::can_be_direct(alpha, beta) &&
-             (mode == DNNCOMPAT_SOFTMAX_MODE_CHANNEL ||
-              (instance_viewable(dims, out_strides) && same_inner(out_strides, work)));
+md result_md(dnncompatSoftmaxMode_t mode, const dims_t &dims, const dims_t &work, const dims_t &out_strides,
+             float alpha, float beta, bool &direct) {
+    direct =
+        Blend::can_be_direct(alpha, beta) && (mode == DNNCOMPAT_SOFTMAX_MODE_CHANNEL ||
+                                              (instance_viewable(dims, out_strides) && same_inner(out_strides, work)));
     return strided_md(dims, direct ? out_strides : dense_like(dims, work));
 }
 
 } // namespace
 
-std::string softmax_forward(dnncompatContext &h, dnncompatSoftmaxAlgorithm_t algo,
-                            dnncompatSoftmaxMode_t mode, float alpha,
-                            const dnncompatTensorStruct &xd, const void *x, float beta,
+std::string softmax_forward(dnncompatContext &h, dnncompatSoftmaxAlgorithm_t algo, dnncompatSoftmaxMode_t mode,
+                            float alpha, const dnncompatTensorStruct &xd, const void *x, float beta,
                             const dnncompatTensorStruct &yd, void *y) {
     constexpr const char *api = "cudnnSoftmaxForward";
     check_same_shape(xd, "xDesc", yd, "yDesc");
@@ -123,16 +119,15 @@ std::string softmax_forward(dnncompatContext &h, dnncompatSoftmaxAlgorithm_t alg
         lowp::Shadows s(h, xd.dtype, api);
         const auto x32 = s.in(xd, x);
         const auto y32 = s.out(yd, y, beta != 0.0f);
-        const std::string impl =
-            softmax_forward(h, algo, mode, alpha, x32.desc, x32.data, beta, y32.desc, y32.data);
+        const std::string impl = softmax_forward(h, algo, mode, alpha, x32.desc, x32.data, beta, y32.desc, y32.data);
         s.finish();
         return impl + " (FP32 emulation)";
     }
     check_float(xd, api);
     if (algo == DNNCOMPAT_SOFTMAX_FAST) diag::emit(diag::code::softmax_algo_fast, api);
-    const std::string key = fmt::format("smf/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(algo == DNNCOMPAT_SOFTMAX_LOG),
-                                        static_cast<int>(mode), dims_str(xd.dims),
-                                        dims_str(xd.strides), dims_str(yd.strides), alpha, beta);
+    const std::string key =
+        fmt::format("smf/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(algo == DNNCOMPAT_SOFTMAX_LOG), static_cast<int>(mode),
+                    dims_str(xd.dims), dims_str(xd.strides), dims_str(yd.strides), alpha, beta);
     auto plan = h.plan<FwdPlan>(key, [&] {
         auto p = std::make_shared<FwdPlan>();
         std::size_t end = 0;
@@ -148,8 +143,7 @@ std::string softmax_forward(dnncompatContext &h, dnncompatSoftmaxAlgorithm_t alg
             end += align64(span_bytes(xd.dims, rs));
         }
         p->temp_bytes = end;
-        dnnl::softmax_v2_forward::desc d(dnnl::prop_kind::forward_inference, alg_of(algo),
-                                         p->x.op, p->r_op, 1);
+        dnnl::softmax_v2_forward::desc d(dnnl::prop_kind::forward_inference, alg_of(algo), p->x.op, p->r_op, 1);
         dnnl::softmax_v2_forward::primitive_desc pd(d, h.engine);
         p->impl = pd.impl_info_str();
         p->prim = dnnl::softmax_v2_forward(pd);
@@ -158,16 +152,14 @@ std::string softmax_forward(dnncompatContext &h, dnncompatSoftmaxAlgorithm_t alg
     char *temp = static_cast<char *>(h.temp_buffer(plan->temp_bytes));
     const void *xs = prepare(h, plan->x, x, temp);
     void *r = plan->blend.direct() ? y : temp + plan->off_r;
-    plan->prim.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->x.op, xs)},
-                                  {DNNL_ARG_DST, mem(h, plan->r_op, r)}});
+    plan->prim.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->x.op, xs)}, {DNNL_ARG_DST, mem(h, plan->r_op, r)}});
     plan->blend.run(h, r, y);
     h.stream.wait();
     return plan->impl;
 }
 
-std::string softmax_backward(dnncompatContext &h, dnncompatSoftmaxAlgorithm_t algo,
-                             dnncompatSoftmaxMode_t mode, float alpha,
-                             const dnncompatTensorStruct &yd, const void *y,
+std::string softmax_backward(dnncompatContext &h, dnncompatSoftmaxAlgorithm_t algo, dnncompatSoftmaxMode_t mode,
+                             float alpha, const dnncompatTensorStruct &yd, const void *y,
                              const dnncompatTensorStruct &dyd, const void *dy, float beta,
                              const dnncompatTensorStruct &dxd, void *dx) {
     constexpr const char *api = "cudnnSoftmaxBackward";
@@ -179,16 +171,15 @@ std::string softmax_backward(dnncompatContext &h, dnncompatSoftmaxAlgorithm_t al
         const auto y32 = s.in(yd, y);
         const auto dy32 = s.in(dyd, dy);
         const auto dx32 = s.out(dxd, dx, beta != 0.0f);
-        const std::string impl = softmax_backward(h, algo, mode, alpha, y32.desc, y32.data,
-                                                  dy32.desc, dy32.data, beta, dx32.desc, dx32.data);
+        const std::string impl = softmax_backward(h, algo, mode, alpha, y32.desc, y32.data, dy32.desc, dy32.data, beta,
+                                                  dx32.desc, dx32.data);
         s.finish();
         return impl + " (FP32 emulation)";
     }
     check_float(yd, api);
-    const std::string key = fmt::format(
-        "smb/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(algo == DNNCOMPAT_SOFTMAX_LOG),
-        static_cast<int>(mode), dims_str(yd.dims), dims_str(yd.strides), dims_str(dyd.strides),
-        dims_str(dxd.strides), alpha, beta);
+    const std::string key = fmt::format("smb/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(algo == DNNCOMPAT_SOFTMAX_LOG),
+                                        static_cast<int>(mode), dims_str(yd.dims), dims_str(yd.strides),
+                                        dims_str(dyd.strides), dims_str(dxd.strides), alpha, beta);
     auto plan = h.plan<BwdPlan>(key, [&] {
         auto p = std::make_shared<BwdPlan>();
         std::size_t end = 0;
@@ -210,8 +201,7 @@ std::string softmax_backward(dnncompatContext &h, dnncompatSoftmaxAlgorithm_t al
             end += align64(span_bytes(yd.dims, rs));
         }
         p->temp_bytes = end;
-        dnnl::softmax_v2_forward::desc fd(dnnl::prop_kind::forward_training, alg_of(algo),
-                                          p->r_op, p->y.op, 1);
+        dnnl::softmax_v2_forward::desc fd(dnnl::prop_kind::forward_training, alg_of(algo), p->r_op, p->y.op, 1);
         dnnl::softmax_v2_forward::primitive_desc fpd(fd, h.engine);
         dnnl::softmax_v2_backward::desc d(alg_of(algo), p->r_op, p->dy.op, p->y.op, 1);
         dnnl::softmax_v2_backward::primitive_desc pd(d, h.engine, fpd);

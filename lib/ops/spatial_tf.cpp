@@ -64,33 +64,28 @@ dnncompatTensorStruct grid_desc(const dnncompatSpatialTransformerStruct &d) {
 }
 
 // x (or dx) [N, C, H_in, W_in] of the descriptor's N and C and data type.
-void check_input(const dnncompatSpatialTransformerStruct &d, const dnncompatTensorStruct &t,
-                 const char *what, const char *api) {
+void check_input(const dnncompatSpatialTransformerStruct &d, const dnncompatTensorStruct &t, const char *what,
+                 const char *api) {
     if (!(t.dims.size() == 4))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {}: a 4-d tensor is required",
-             what, dims_str(t.dims));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {}: a 4-d tensor is required", what, dims_str(t.dims));
     if (!(t.dims[0] == d.dims[0] && t.dims[1] == d.dims[1]))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "{} is {} but the spatial transformer descriptor's N, C are {}, {}", what,
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but the spatial transformer descriptor's N, C are {}, {}", what,
              dims_str(t.dims), d.dims[0], d.dims[1]);
     if (!(t.dtype == d.dtype))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "{} is {} but the spatial transformer descriptor is {}", what, data_type_name(t.dtype),
-             data_type_name(d.dtype));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but the spatial transformer descriptor is {}", what,
+             data_type_name(t.dtype), data_type_name(d.dtype));
     check_float(t, api);
 }
 
 // y (or dy): exactly the descriptor's dims and data type.
-void check_output(const dnncompatSpatialTransformerStruct &d, const dnncompatTensorStruct &t,
-                  const char *what, const char *api) {
+void check_output(const dnncompatSpatialTransformerStruct &d, const dnncompatTensorStruct &t, const char *what,
+                  const char *api) {
     if (!(t.dims == d.dims))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "{} is {} but the spatial transformer descriptor's output is {}", what,
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but the spatial transformer descriptor's output is {}", what,
              dims_str(t.dims), dims_str(d.dims));
     if (!(t.dtype == d.dtype))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "{} is {} but the spatial transformer descriptor is {}", what, data_type_name(t.dtype),
-             data_type_name(d.dtype));
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} is {} but the spatial transformer descriptor is {}", what,
+             data_type_name(t.dtype), data_type_name(d.dtype));
     check_float(t, api);
 }
 
@@ -108,9 +103,7 @@ Stencil stencil(double gx, double gy, int64_t h_in, int64_t w_in) {
     const double px = (gx + 1.0) * static_cast<double>(w_in - 1) / 2.0;
     const double py = (gy + 1.0) * static_cast<double>(h_in - 1) / 2.0;
     // Written so that NaN fails: every corner is out of range unless -1 < p < size.
-    if (!(px > -1.0 && px < static_cast<double>(w_in) && py > -1.0 &&
-          py < static_cast<double>(h_in)))
-        return s;
+    if (!(px > -1.0 && px < static_cast<double>(w_in) && py > -1.0 && py < static_cast<double>(h_in))) return s;
     const double fx = std::floor(px), fy = std::floor(py);
     const auto x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
     const double ax = px - fx, ay = py - fy; // weights of the +1 corners
@@ -135,37 +128,34 @@ Stencil stencil(double gx, double gy, int64_t h_in, int64_t w_in) {
 
 } // namespace
 
-const dnncompatSpatialTransformerStruct &spatial_tf(const dnncompatSpatialTransformerStruct *d,
-                                                    const char *what) {
-    check(d != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "{} is a null spatial transformer descriptor",
-          what);
+const dnncompatSpatialTransformerStruct &spatial_tf(const dnncompatSpatialTransformerStruct *d, const char *what) {
+    check(d != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "{} is a null spatial transformer descriptor", what);
     const auto *p = live(d);
     check(p->is_set, DNNCOMPAT_STATUS_BAD_PARAM, "{} has not been set", what);
     return *p;
 }
 
-void set_spatial_tf(dnncompatSpatialTransformerStruct &d, dnncompatSamplerType_t sampler,
-                    dnncompatDataType_t dtype, int nb_dims, const int dim_a[]) {
+void set_spatial_tf(dnncompatSpatialTransformerStruct &d, dnncompatSamplerType_t sampler, dnncompatDataType_t dtype,
+                    int nb_dims, const int dim_a[]) {
     check_not_null(dim_a, "dimA");
     enums::check("cudnnSamplerType_t", sampler, "samplerType");
     check_data_type(dtype);
     if (nb_dims > 4)
         diag::unsupported(diag::code::stf_nbdims, "cudnnSetSpatialTransformerNdDescriptor",
                           fmt::format("nbDims {}", nb_dims));
-    check(nb_dims == 4, DNNCOMPAT_STATUS_BAD_PARAM,
-          "nbDims {}: the transformed tensor must be 4-d (N, C, H, W)", nb_dims);
+    check(nb_dims == 4, DNNCOMPAT_STATUS_BAD_PARAM, "nbDims {}: the transformed tensor must be 4-d (N, C, H, W)",
+          nb_dims);
     dims_t dims(dim_a, dim_a + 4);
     for (int i = 0; i < 4; ++i)
-        check(dims[i] >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "dimA[{}] is {}: dims must be positive", i,
-              dims[i]);
+        check(dims[i] >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "dimA[{}] is {}: dims must be positive", i, dims[i]);
     d.sampler = sampler;
     d.dtype = dtype;
     d.dims = dims;
     d.is_set = true;
 }
 
-std::string spatial_tf_grid_forward(dnncompatContext &h, const dnncompatSpatialTransformerStruct &d,
-                                    const void *theta, void *grid) {
+std::string spatial_tf_grid_forward(dnncompatContext &h, const dnncompatSpatialTransformerStruct &d, const void *theta,
+                                    void *grid) {
     check_grid_type(d, "cudnnSpatialTfGridGeneratorForward");
     if (lowp::is_low(d.dtype)) {
         lowp::Shadows s(h, d.dtype, "cudnnSpatialTfGridGeneratorForward");
@@ -193,8 +183,7 @@ std::string spatial_tf_grid_forward(dnncompatContext &h, const dnncompatSpatialT
     return "affine grid loop";
 }
 
-std::string spatial_tf_grid_backward(dnncompatContext &h,
-                                     const dnncompatSpatialTransformerStruct &d, const void *dgrid,
+std::string spatial_tf_grid_backward(dnncompatContext &h, const dnncompatSpatialTransformerStruct &d, const void *dgrid,
                                      void *dtheta) {
     check_grid_type(d, "cudnnSpatialTfGridGeneratorBackward");
     if (lowp::is_low(d.dtype)) {
@@ -227,25 +216,21 @@ std::string spatial_tf_grid_backward(dnncompatContext &h,
     return "affine grid backward loop";
 }
 
-std::string spatial_tf_sampler_forward(dnncompatContext &h,
-                                       const dnncompatSpatialTransformerStruct &d, float alpha,
-                                       const dnncompatTensorStruct &xd, const void *x,
-                                       const void *grid, float beta,
+std::string spatial_tf_sampler_forward(dnncompatContext &h, const dnncompatSpatialTransformerStruct &d, float alpha,
+                                       const dnncompatTensorStruct &xd, const void *x, const void *grid, float beta,
                                        const dnncompatTensorStruct &yd, void *y) {
     constexpr const char *api = "cudnnSpatialTfSamplerForward";
     check_grid_type(d, api);
     if (lowp::is_low(d.dtype)) {
         if (!(xd.dtype == d.dtype && yd.dtype == d.dtype))
-            fail(DNNCOMPAT_STATUS_BAD_PARAM,
-                 "xDesc is {}, yDesc {}, but the spatial transformer descriptor is {}",
+            fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {}, yDesc {}, but the spatial transformer descriptor is {}",
                  data_type_name(xd.dtype), data_type_name(yd.dtype), data_type_name(d.dtype));
         lowp::Shadows s(h, d.dtype, api);
         const auto x32 = s.in(xd, x);
         const auto g32 = s.in(grid_desc(d), grid);
         const auto y32 = s.out(yd, y, beta != 0.0f);
-        const std::string impl = spatial_tf_sampler_forward(h, as_float(d), alpha, x32.desc,
-                                                            x32.data, g32.data, beta, y32.desc,
-                                                            y32.data);
+        const std::string impl =
+            spatial_tf_sampler_forward(h, as_float(d), alpha, x32.desc, x32.data, g32.data, beta, y32.desc, y32.data);
         s.finish();
         return impl + " (FP32 emulation)";
     }
@@ -254,8 +239,7 @@ std::string spatial_tf_sampler_forward(dnncompatContext &h,
     const md y_md = strided_md(yd.dims, yd.strides);
     const md r_md = strided_md(yd.dims, packed_strides(yd.dims, DNNCOMPAT_TENSOR_NCHW));
     auto plan = h.plan<SamplerFwdPlan>(
-        fmt::format("stf_fwd/{}/{}/{}/{}", dims_str(yd.dims), dims_str(yd.strides), alpha, beta),
-        [&] {
+        fmt::format("stf_fwd/{}/{}/{}/{}", dims_str(yd.dims), dims_str(yd.strides), alpha, beta), [&] {
             auto p = std::make_shared<SamplerFwdPlan>();
             p->blend = Blend(h.engine, y_md, r_md, alpha, beta);
             p->temp_bytes = p->blend.direct() ? 0 : element_count(yd.dims) * sizeof(float);
@@ -283,13 +267,11 @@ std::string spatial_tf_sampler_forward(dnncompatContext &h,
     return "bilinear sampler loop";
 }
 
-std::string spatial_tf_sampler_backward(dnncompatContext &h,
-                                        const dnncompatSpatialTransformerStruct &d, float alpha,
+std::string spatial_tf_sampler_backward(dnncompatContext &h, const dnncompatSpatialTransformerStruct &d, float alpha,
                                         const dnncompatTensorStruct &xd, const void *x, float beta,
-                                        const dnncompatTensorStruct &dxd, void *dx,
-                                        float alpha_dgrid, const dnncompatTensorStruct &dyd,
-                                        const void *dy, const void *grid, float beta_dgrid,
-                                        void *dgrid) {
+                                        const dnncompatTensorStruct &dxd, void *dx, float alpha_dgrid,
+                                        const dnncompatTensorStruct &dyd, const void *dy, const void *grid,
+                                        float beta_dgrid, void *dgrid) {
     constexpr const char *api = "cudnnSpatialTfSamplerBackward";
     check_grid_type(d, api);
     if (lowp::is_low(d.dtype)) {
@@ -304,9 +286,9 @@ std::string spatial_tf_sampler_backward(dnncompatContext &h,
         const auto g32 = s.in(grid_desc(d), grid);
         const auto dx32 = s.out(dxd, dx, beta != 0.0f);
         const auto dg32 = s.out(grid_desc(d), dgrid, beta_dgrid != 0.0f);
-        const std::string impl = spatial_tf_sampler_backward(
-            h, as_float(d), alpha, x32.desc, x32.data, beta, dx32.desc, dx32.data, alpha_dgrid,
-            dy32.desc, dy32.data, g32.data, beta_dgrid, dg32.data);
+        const std::string impl =
+            spatial_tf_sampler_backward(h, as_float(d), alpha, x32.desc, x32.data, beta, dx32.desc, dx32.data,
+                                        alpha_dgrid, dy32.desc, dy32.data, g32.data, beta_dgrid, dg32.data);
         s.finish();
         return impl + " (FP32 emulation)";
     }
@@ -320,23 +302,21 @@ std::string spatial_tf_sampler_backward(dnncompatContext &h,
     const md rdx_md = strided_md(dxd.dims, packed_strides(dxd.dims, DNNCOMPAT_TENSOR_NCHW));
     const md grid_md = strided_md(grid_dims, packed_strides(grid_dims, DNNCOMPAT_TENSOR_NCHW));
     auto plan = h.plan<SamplerBwdPlan>(
-        fmt::format("stf_bwd/{}/{}/{}/{}/{}/{}/{}", dims_str(dxd.dims), dims_str(dxd.strides),
-                    dims_str(d.dims), alpha, beta, alpha_dgrid, beta_dgrid),
+        fmt::format("stf_bwd/{}/{}/{}/{}/{}/{}/{}", dims_str(dxd.dims), dims_str(dxd.strides), dims_str(d.dims), alpha,
+                    beta, alpha_dgrid, beta_dgrid),
         [&] {
             auto p = std::make_shared<SamplerBwdPlan>();
             p->blend_dx = Blend(h.engine, dx_md, rdx_md, alpha, beta);
             p->blend_dgrid = Blend(h.engine, grid_md, grid_md, alpha_dgrid, beta_dgrid);
-            const std::size_t dx_bytes =
-                p->blend_dx.direct() ? 0 : align64(element_count(dxd.dims) * sizeof(float));
+            const std::size_t dx_bytes = p->blend_dx.direct() ? 0 : align64(element_count(dxd.dims) * sizeof(float));
             p->off_dgrid = dx_bytes;
-            p->temp_bytes =
-                dx_bytes + (p->blend_dgrid.direct() ? 0 : element_count(grid_dims) * sizeof(float));
+            p->temp_bytes = dx_bytes + (p->blend_dgrid.direct() ? 0 : element_count(grid_dims) * sizeof(float));
             return p;
         });
     char *temp = plan->temp_bytes ? static_cast<char *>(h.temp_buffer(plan->temp_bytes)) : nullptr;
     auto *rdx = plan->blend_dx.direct() ? static_cast<float *>(dx) : reinterpret_cast<float *>(temp);
-    auto *rdg = plan->blend_dgrid.direct() ? static_cast<float *>(dgrid)
-                                           : reinterpret_cast<float *>(temp + plan->off_dgrid);
+    auto *rdg =
+        plan->blend_dgrid.direct() ? static_cast<float *>(dgrid) : reinterpret_cast<float *>(temp + plan->off_dgrid);
     std::memset(rdx, 0, static_cast<std::size_t>(element_count(dxd.dims)) * sizeof(float));
     const auto *xs = static_cast<const float *>(x);
     const auto *dys = static_cast<const float *>(dy);
@@ -349,8 +329,8 @@ std::string spatial_tf_sampler_backward(dnncompatContext &h,
                 const Stencil s = stencil(g[gi], g[gi + 1], hi, wi);
                 double gx = 0.0, gy = 0.0;
                 for (int64_t ch = 0; ch < c; ++ch) {
-                    const double dyv = dys[b * dyd.strides[0] + ch * dyd.strides[1] +
-                                           i * dyd.strides[2] + j * dyd.strides[3]];
+                    const double dyv =
+                        dys[b * dyd.strides[0] + ch * dyd.strides[1] + i * dyd.strides[2] + j * dyd.strides[3]];
                     const float *xb = xs + b * xd.strides[0] + ch * xd.strides[1];
                     float *rb = rdx + (b * c + ch) * hi * wi;
                     for (int k = 0; k < s.count; ++k) {

@@ -26,36 +26,30 @@ struct dnncompatSpatialTransformerStruct {
 namespace dnncompat::ops {
 
 // Live, set spatial transformer descriptor or BAD_PARAM.
-const dnncompatSpatialTransformerStruct &spatial_tf(const dnncompatSpatialTransformerStruct *d,
-                                                    const char *what);
+const dnncompatSpatialTransformerStruct &spatial_tf(const dnncompatSpatialTransformerStruct *d, const char *what);
 
 // Validates and stores (BAD_PARAM: null dimA, unknown enum, nbDims < 4, a dim below 1;
 // NOT_SUPPORTED: nbDims > 4 as cuDNN). The descriptor is unchanged on error.
-void set_spatial_tf(dnncompatSpatialTransformerStruct &d, dnncompatSamplerType_t sampler,
-                    dnncompatDataType_t dtype, int nb_dims, const int dim_a[]);
+void set_spatial_tf(dnncompatSpatialTransformerStruct &d, dnncompatSamplerType_t sampler, dnncompatDataType_t dtype,
+                    int nb_dims, const int dim_a[]);
 
 // grid[n, h, w, :] = theta[n] (2x3, row-major) * (x_w, y_h, 1); theta [N, 2, 3], grid
 // [N, H, W, 2], both packed. Returns the implementation that ran.
-std::string spatial_tf_grid_forward(dnncompatContext &h, const dnncompatSpatialTransformerStruct &d,
-                                    const void *theta, void *grid);
+std::string spatial_tf_grid_forward(dnncompatContext &h, const dnncompatSpatialTransformerStruct &d, const void *theta,
+                                    void *grid);
 // dtheta[n] = sum over h, w of dgrid[n, h, w, :] (x_w, y_h, 1)^T (overwritten).
-std::string spatial_tf_grid_backward(dnncompatContext &h,
-                                     const dnncompatSpatialTransformerStruct &d, const void *dgrid,
+std::string spatial_tf_grid_backward(dnncompatContext &h, const dnncompatSpatialTransformerStruct &d, const void *dgrid,
                                      void *dtheta);
 // y = alpha * bilinear(x, grid) + beta * y; corners outside x contribute 0.
-std::string spatial_tf_sampler_forward(dnncompatContext &h,
-                                       const dnncompatSpatialTransformerStruct &d, float alpha,
-                                       const dnncompatTensorStruct &xd, const void *x,
-                                       const void *grid, float beta,
+std::string spatial_tf_sampler_forward(dnncompatContext &h, const dnncompatSpatialTransformerStruct &d, float alpha,
+                                       const dnncompatTensorStruct &xd, const void *x, const void *grid, float beta,
                                        const dnncompatTensorStruct &yd, void *y);
 // dx = alpha * bilinear^T(dy) + beta * dx; dgrid = alpha_dgrid * d(y)/d(grid)^T dy + beta_dgrid
 // * dgrid.
-std::string spatial_tf_sampler_backward(dnncompatContext &h,
-                                        const dnncompatSpatialTransformerStruct &d, float alpha,
+std::string spatial_tf_sampler_backward(dnncompatContext &h, const dnncompatSpatialTransformerStruct &d, float alpha,
                                         const dnncompatTensorStruct &xd, const void *x, float beta,
-                                        const dnncompatTensorStruct &dxd, void *dx,
-                                        float alpha_dgrid, const dnncompatTensorStruct &dyd,
-                                        const void *dy, const void *grid, float beta_dgrid,
-                                        void *dgrid);
+                                        const dnncompatTensorStruct &dxd, void *dx, float alpha_dgrid,
+                                        const dnncompatTensorStruct &dyd, const void *dy, const void *grid,
+                                        float beta_dgrid, void *dgrid);
 
 } // namespace dnncompat::ops

@@ -52,12 +52,11 @@ conv::Problem parse_keys(const std::string &input) {
         const auto eq = item.find('=');
         if (eq == std::string::npos) bad(input, fmt::format("item \"{}\" is not key=value", item));
         const std::string key = trim(item.substr(0, eq)), value = trim(item.substr(eq + 1));
-        static const char *const keys[] = {"n", "c", "h", "w", "d", "k", "r", "s", "t", "o",
-                                           "p", "u", "l", "g", "dtype", "layout"};
+        static const char *const keys[] = {"n", "c", "h", "w", "d", "k", "r",     "s",
+                                           "t", "o", "p", "u", "l", "g", "dtype", "layout"};
         bool known = false;
         for (const char *k : keys) known = known || key == k;
-        if (!known)
-            bad(input, fmt::format("unknown key \"{}\" (keys: n c h w d k r s t o p u l g dtype layout)", key));
+        if (!known) bad(input, fmt::format("unknown key \"{}\" (keys: n c h w d k r s t o p u l g dtype layout)", key));
         if (kv.count(key)) bad(input, fmt::format("key \"{}\" given twice", key));
         if (value.empty()) bad(input, fmt::format("key \"{}\" has no value", key));
         kv[key] = value;
@@ -173,8 +172,8 @@ conv::Problem parse_benchdnn(const std::string &input) {
     }
     conv::Problem p;
     try {
-        p = make_problem(get("mb").value_or(2), *get("ic"), *get("oc"), get("g").value_or(1), in, filt, pad,
-                         stride, dil, DNNCOMPAT_DATA_FLOAT, false);
+        p = make_problem(get("mb").value_or(2), *get("ic"), *get("oc"), get("g").value_or(1), in, filt, pad, stride,
+                         dil, DNNCOMPAT_DATA_FLOAT, false);
     } catch (const GrammarError &e) {
         bad(input, e.what());
     }
@@ -188,9 +187,9 @@ conv::Problem parse_benchdnn(const std::string &input) {
 
 } // namespace
 
-conv::Problem make_problem(int64_t n, int64_t c, int64_t k, int64_t groups, const dims_t &in,
-                           const dims_t &filt, const dims_t &pad, const dims_t &stride,
-                           const dims_t &dilation, dnncompatDataType_t dtype, bool nhwc) {
+conv::Problem make_problem(int64_t n, int64_t c, int64_t k, int64_t groups, const dims_t &in, const dims_t &filt,
+                           const dims_t &pad, const dims_t &stride, const dims_t &dilation, dnncompatDataType_t dtype,
+                           bool nhwc) {
     conv::Problem p;
     p.nsp = static_cast<int>(in.size());
     if (p.nsp != 2 && p.nsp != 3) throw GrammarError("2 or 3 spatial dimensions");

@@ -35,8 +35,8 @@ std::string canonical(const conv::Problem &p);
 // left, right padding derived from the output size). Throws GrammarError on invalid values, on
 // vectors of different lengths and on any size (output included; the dilation counted from 0)
 // above 999999999999999, the largest number the grammar reads: canonical() then parses back.
-conv::Problem make_problem(int64_t n, int64_t c, int64_t k, int64_t groups, const dims_t &in,
-                           const dims_t &filt, const dims_t &pad, const dims_t &stride,
-                           const dims_t &dilation, dnncompatDataType_t dtype, bool nhwc);
+conv::Problem make_problem(int64_t n, int64_t c, int64_t k, int64_t groups, const dims_t &in, const dims_t &filt,
+                           const dims_t &pad, const dims_t &stride, const dims_t &dilation, dnncompatDataType_t dtype,
+                           bool nhwc);
 
 } // namespace dnncompat::solver

@@ -6,17 +6,16 @@
 
 namespace dnncompat::conv {
 
-Im2ColShape im2col_shape(const char *api, const dnncompatTensorStruct &xd,
-                         const dnncompatFilterStruct &wd, const dnncompatConvolutionStruct &cd) {
+Im2ColShape im2col_shape(const char *api, const dnncompatTensorStruct &xd, const dnncompatFilterStruct &wd,
+                         const dnncompatConvolutionStruct &cd) {
     const std::size_t nd = xd.dims.size();
     check(nd >= 3, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc has {} dims, im2col needs at least 3", nd);
-    check(wd.dims.size() == nd, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc has {} dims but wDesc has {}",
-          nd, wd.dims.size());
-    check(cd.pad.size() == nd - 2, DNNCOMPAT_STATUS_BAD_PARAM,
-          "convDesc has {} spatial dims but xDesc has {}", cd.pad.size(), nd - 2);
+    check(wd.dims.size() == nd, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc has {} dims but wDesc has {}", nd, wd.dims.size());
+    check(cd.pad.size() == nd - 2, DNNCOMPAT_STATUS_BAD_PARAM, "convDesc has {} spatial dims but xDesc has {}",
+          cd.pad.size(), nd - 2);
     check(wd.dims[1] * cd.group_count == xd.dims[1], DNNCOMPAT_STATUS_BAD_PARAM,
-          "xDesc has {} channels but wDesc has {} per group and convDesc {} groups", xd.dims[1],
-          wd.dims[1], cd.group_count);
+          "xDesc has {} channels but wDesc has {} per group and convDesc {} groups", xd.dims[1], wd.dims[1],
+          cd.group_count);
     check(wd.dtype == xd.dtype, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc and wDesc data types differ");
     check_compute_type(xd.dtype, api);
     Im2ColShape s;
@@ -25,9 +24,8 @@ Im2ColShape im2col_shape(const char *api, const dnncompatTensorStruct &xd,
     for (std::size_t i = 0; i + 2 < nd; ++i) {
         const int64_t extent = (wd.dims[i + 2] - 1) * cd.dilation[i] + 1;
         const int64_t span = xd.dims[i + 2] + 2 * cd.pad[i] - extent;
-        check(span >= 0, DNNCOMPAT_STATUS_BAD_PARAM,
-              "filter extent {} exceeds the padded input {} in spatial dim {}", extent,
-              xd.dims[i + 2] + 2 * cd.pad[i], i);
+        check(span >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "filter extent {} exceeds the padded input {} in spatial dim {}",
+              extent, xd.dims[i + 2] + 2 * cd.pad[i], i);
         const int64_t o = span / cd.stride[i] + 1;
         s.out_spatial.push_back(o);
         s.rows *= o;
@@ -36,8 +34,8 @@ Im2ColShape im2col_shape(const char *api, const dnncompatTensorStruct &xd,
     return s;
 }
 
-void im2col(const Im2ColShape &shape, const dnncompatTensorStruct &xd, const float *x,
-            const dnncompatFilterStruct &wd, const dnncompatConvolutionStruct &cd, float *col) {
+void im2col(const Im2ColShape &shape, const dnncompatTensorStruct &xd, const float *x, const dnncompatFilterStruct &wd,
+            const dnncompatConvolutionStruct &cd, float *col) {
     const std::size_t ns = xd.dims.size() - 2;
     const bool flip = cd.mode == DNNCOMPAT_CONVOLUTION;
     const int64_t n_out = element_count(shape.out_spatial);

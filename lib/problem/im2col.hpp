@@ -14,8 +14,8 @@ struct Im2ColShape {
 
 // Validates x, w and conv for im2col (ranks, channels, data types, positive output dims) and
 // returns the matrix shape.
-Im2ColShape im2col_shape(const char *api, const dnncompatTensorStruct &xd,
-                         const dnncompatFilterStruct &wd, const dnncompatConvolutionStruct &cd);
+Im2ColShape im2col_shape(const char *api, const dnncompatTensorStruct &xd, const dnncompatFilterStruct &wd,
+                         const dnncompatConvolutionStruct &cd);
 
 // Writes the matrix column-major (leading dimension rows): element (row = (n, o...), col =
 // (c, r...)) at col * rows + row, i.e. for each (c, filter offset) one contiguous N*OH*OW run.
@@ -23,7 +23,7 @@ Im2ColShape im2col_shape(const char *api, const dnncompatTensorStruct &xd,
 // CONVOLUTION mode reverses the filter offsets (r -> R-1-r) so that the matrix times the
 // unflipped filter [K][C*R*S] gives the convolution, as it gives the cross-correlation in
 // CROSS_CORRELATION mode.
-void im2col(const Im2ColShape &shape, const dnncompatTensorStruct &xd, const float *x,
-            const dnncompatFilterStruct &wd, const dnncompatConvolutionStruct &cd, float *col);
+void im2col(const Im2ColShape &shape, const dnncompatTensorStruct &xd, const float *x, const dnncompatFilterStruct &wd,
+            const dnncompatConvolutionStruct &cd, float *col);
 
 } // namespace dnncompat::conv

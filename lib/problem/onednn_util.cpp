@@ -20,8 +20,7 @@ std::size_t reserve(std::size_t &cursor, std::size_t bytes) {
 }
 
 md strided_md(const dims_t &dims, const dims_t &strides, dt type) {
-    return md(dnnl::memory::dims(dims.begin(), dims.end()), type,
-              dnnl::memory::dims(strides.begin(), strides.end()));
+    return md(dnnl::memory::dims(dims.begin(), dims.end()), type, dnnl::memory::dims(strides.begin(), strides.end()));
 }
 
 md any_md(const md &m) { return md(m.dims(), m.data_type(), dnnl::memory::format_tag::any); }
@@ -56,9 +55,7 @@ dnnl::memory::dims to_dnnl(const dims_t &v, int64_t minus) {
     return r;
 }
 
-bool impl_is(const char *impl, const char *kind) {
-    return impl != nullptr && std::strstr(impl, kind) != nullptr;
-}
+bool impl_is(const char *impl, const char *kind) { return impl != nullptr && std::strstr(impl, kind) != nullptr; }
 
 void flip_filter(const Problem &p, const float *w, float *out) {
     const dims_t strides = packed_strides(p.w_dims, p.w_format);
@@ -82,7 +79,6 @@ void flip_filter(const Problem &p, const float *w, float *out) {
         }
     }
 }
-
 
 namespace {
 
@@ -117,8 +113,7 @@ std::optional<std::size_t> Relayout::intermediate_bytes(const dnnl::engine &e, c
     try {
         (void)reorder_pd(e, from, to);
         return 0;
-    } catch (const dnnl::error &) {
-    }
+    } catch (const dnnl::error &) {}
     try {
         const md mid = plain_of(to);
         (void)reorder_pd(e, from, mid);
@@ -153,9 +148,7 @@ const void *oriented_filter(const Problem &p, const void *w, char *at, std::size
     return at;
 }
 
-bool low_precision(dnncompatDataType_t t) {
-    return t == DNNCOMPAT_DATA_HALF || t == DNNCOMPAT_DATA_BFLOAT16;
-}
+bool low_precision(dnncompatDataType_t t) { return t == DNNCOMPAT_DATA_HALF || t == DNNCOMPAT_DATA_BFLOAT16; }
 
 namespace {
 
@@ -167,14 +160,13 @@ md with_type(const md &m, dt type) {
 
 } // namespace
 
-ShadowOperand::ShadowOperand(const dnnl::engine &e, const md &user_f32, dnncompatDataType_t t,
-                             bool writes_back)
+ShadowOperand::ShadowOperand(const dnnl::engine &e, const md &user_f32, dnncompatDataType_t t, bool writes_back)
     : ShadowOperand(e, user_f32, user_f32, t, writes_back) {}
 
-ShadowOperand::ShadowOperand(const dnnl::engine &e, const md &user_f32, const md &f32_copy,
-                             dnncompatDataType_t t, bool writes_back)
-    : ShadowOperand(typed(e, with_type(user_f32, t == DNNCOMPAT_DATA_HALF ? dt::f16 : dt::bf16), f32_copy,
-                          writes_back)) {
+ShadowOperand::ShadowOperand(const dnnl::engine &e, const md &user_f32, const md &f32_copy, dnncompatDataType_t t,
+                             bool writes_back)
+    : ShadowOperand(
+          typed(e, with_type(user_f32, t == DNNCOMPAT_DATA_HALF ? dt::f16 : dt::bf16), f32_copy, writes_back)) {
     if (convert::fast_path(t) && user_f32 == f32_copy) {
         // Same strides on both sides and no gaps: the tensor converts as one flat run.
         std::size_t n = 1;

@@ -47,15 +47,14 @@ bool low_precision(dnncompatDataType_t t);
 struct ShadowOperand {
     md low, f32;                                    // the caller's tensor, its FP32 copy
     dnnl::reorder to_f32_reorder, from_f32_reorder; // strided / integer tensors
-    std::size_t dense = 0; // element count when the tensor converts as one flat run
-    std::size_t off = 0;   // workspace offset of the FP32 copy
+    std::size_t dense = 0;                          // element count when the tensor converts as one flat run
+    std::size_t off = 0;                            // workspace offset of the FP32 copy
 
     ShadowOperand() = default;
     // A HALF / BFLOAT16 (t) tensor described by user_f32 (its strides, FLOAT type); its copy f32
     // (by default the same strides).
     ShadowOperand(const dnnl::engine &e, const md &user_f32, dnncompatDataType_t t, bool writes_back);
-    ShadowOperand(const dnnl::engine &e, const md &user_f32, const md &f32, dnncompatDataType_t t,
-                  bool writes_back);
+    ShadowOperand(const dnnl::engine &e, const md &user_f32, const md &f32, dnncompatDataType_t t, bool writes_back);
     // A tensor already described in its own type (e.g. INT8x4 in NCHW_VECT_C) and its FP32 copy.
     static ShadowOperand typed(const dnnl::engine &e, const md &user, const md &f32, bool writes_back);
     // caller's tensor -> FP32 copy at f32_ptr; FP32 copy -> caller's tensor (rounded once).

@@ -30,13 +30,12 @@ struct Shape {
     dims_t in, filt, out;
 };
 
-Shape validate(const dnncompatTensorStruct &x, const dnncompatFilterStruct &w,
-               const dnncompatConvolutionStruct &cd) {
+Shape validate(const dnncompatTensorStruct &x, const dnncompatFilterStruct &w, const dnncompatConvolutionStruct &cd) {
     const std::size_t nd = x.dims.size();
-    check(w.dims.size() == nd, DNNCOMPAT_STATUS_BAD_PARAM,
-          "xDesc has {} dimensions but wDesc has {}", nd, w.dims.size());
-    check(cd.pad.size() + 2 == nd, DNNCOMPAT_STATUS_BAD_PARAM,
-          "convDesc has {} spatial dimensions but xDesc has {}", cd.pad.size(), nd - 2);
+    check(w.dims.size() == nd, DNNCOMPAT_STATUS_BAD_PARAM, "xDesc has {} dimensions but wDesc has {}", nd,
+          w.dims.size());
+    check(cd.pad.size() + 2 == nd, DNNCOMPAT_STATUS_BAD_PARAM, "convDesc has {} spatial dimensions but xDesc has {}",
+          cd.pad.size(), nd - 2);
     check(nd == 4 || nd == 5, DNNCOMPAT_STATUS_NOT_SUPPORTED,
           "{}-d convolution: only 2-d and 3-d convolutions are supported", nd - 2);
     Shape s;
@@ -46,14 +45,11 @@ Shape validate(const dnncompatTensorStruct &x, const dnncompatFilterStruct &w,
     s.k = w.dims[0];
     const int64_t wc = w.dims[1];
     check(wc != 0 && s.c % wc == 0, DNNCOMPAT_STATUS_BAD_PARAM,
-          "(0 == wDimA[1]) || (0 == xDimA[1]) || (0 != xDimA[1] % wDimA[1]): x has C={}, w has C={}",
-          s.c, wc);
+          "(0 == wDimA[1]) || (0 == xDimA[1]) || (0 != xDimA[1] % wDimA[1]): x has C={}, w has C={}", s.c, wc);
     s.groups = cd.group_count;
     check(s.c / wc == s.groups, DNNCOMPAT_STATUS_BAD_PARAM,
-          "x has C={} and w has C={}, which needs groupCount {} but convDesc has {}", s.c, wc,
-          s.c / wc, s.groups);
-    check(s.k % s.groups == 0, DNNCOMPAT_STATUS_BAD_PARAM,
-          "K={} is not a multiple of groupCount {}", s.k, s.groups);
+          "x has C={} and w has C={}, which needs groupCount {} but convDesc has {}", s.c, wc, s.c / wc, s.groups);
+    check(s.k % s.groups == 0, DNNCOMPAT_STATUS_BAD_PARAM, "K={} is not a multiple of groupCount {}", s.k, s.groups);
     // Integer x and w may differ (UINT8 x with INT8 w, ...): the forward configuration check
     // (check_forward_types) decides; any other pairing must match.
     if (!(x.dtype == w.dtype || (integer_type(x.dtype) && integer_type(w.dtype))))
@@ -67,8 +63,7 @@ Shape validate(const dnncompatTensorStruct &x, const dnncompatFilterStruct &w,
         const int64_t eff = (f - 1) * cd.dilation[i] + 1;
         const int64_t span = in + 2 * cd.pad[i] - eff;
         check(span >= 0, DNNCOMPAT_STATUS_BAD_PARAM,
-              "spatial dim {}: input {} + 2*pad {} is smaller than the dilated filter {}", i, in,
-              cd.pad[i], eff);
+              "spatial dim {}: input {} + 2*pad {} is smaller than the dilated filter {}", i, in, cd.pad[i], eff);
         s.in.push_back(in);
         s.filt.push_back(f);
         s.out.push_back(1 + span / cd.stride[i]);
@@ -112,8 +107,7 @@ Problem make_problem(const dnncompatTensorStruct &x, const dnncompatFilterStruct
         p.pad_l.push_back(cd.pad[i]);
         // The last window ends at (out-1)*stride + dilated filter; what lies beyond the input
         // is right padding, negative when the stride skips trailing input (field case F3).
-        p.pad_r.push_back((p.out[i] - 1) * p.stride[i] + (p.filt[i] - 1) * p.dilation[i] + 1 -
-                          p.in[i] - p.pad_l[i]);
+        p.pad_r.push_back((p.out[i] - 1) * p.stride[i] + (p.filt[i] - 1) * p.dilation[i] + 1 - p.in[i] - p.pad_l[i]);
     }
     if (y != nullptr) {
         const bool y_fits = y->dims.size() == p.out.size() + 2 && y->dims[0] == p.n && y->dims[1] == p.k &&
@@ -121,15 +115,14 @@ Problem make_problem(const dnncompatTensorStruct &x, const dnncompatFilterStruct
         if (!y_fits) {
             dims_t expect{p.n, p.k};
             expect.insert(expect.end(), p.out.begin(), p.out.end());
-            fail(DNNCOMPAT_STATUS_BAD_PARAM,
-                 "yDesc is {} but the convolution of x {} with w {} gives {}", dims_str(y->dims),
-                 dims_str(x.dims), dims_str(w.dims), dims_str(expect));
+            fail(DNNCOMPAT_STATUS_BAD_PARAM, "yDesc is {} but the convolution of x {} with w {} gives {}",
+                 dims_str(y->dims), dims_str(x.dims), dims_str(w.dims), dims_str(expect));
         }
         // An integer x may give another y type (INT8_EXT_CONFIG: FLOAT); the configuration
         // check decides.
         if (!(y->dtype == x.dtype || integer_type(x.dtype)))
-            fail(DNNCOMPAT_STATUS_BAD_PARAM,
-                 "xDesc is {} but yDesc is {}", data_type_name(x.dtype), data_type_name(y->dtype));
+            fail(DNNCOMPAT_STATUS_BAD_PARAM, "xDesc is {} but yDesc is {}", data_type_name(x.dtype),
+                 data_type_name(y->dtype));
         p.y_strides = y->strides;
         p.y_dtype = y->dtype;
         p.y_vect = y->vect;
@@ -172,18 +165,16 @@ std::string Problem::key() const {
     // benchdnn counts dilation from 0 (dense); cuDNN from 1.
     for (int i = 0; i < nsp; ++i) s += fmt::format("{}{}", sp_d[off + i], dilation[i] - 1);
     if (integer())
-        s += fmt::format("_int_w{}_y{}_c{}_v{}.{}.{}_r{}", static_cast<int>(w_dtype),
-                         static_cast<int>(y_dtype), static_cast<int>(compute_type), x_vect, w_vect,
-                         y_vect, static_cast<int>(reorder));
+        s += fmt::format("_int_w{}_y{}_c{}_v{}.{}.{}_r{}", static_cast<int>(w_dtype), static_cast<int>(y_dtype),
+                         static_cast<int>(compute_type), x_vect, w_vect, y_vect, static_cast<int>(reorder));
     s += fmt::format("_{}_{}_xs{}_ys{}_w{}_m{}", enums::describe("cudnnDataType_t", dtype),
-                     mode == DNNCOMPAT_CONVOLUTION ? "conv" : "xcorr", dims_str(x_strides),
-                     dims_str(y_strides), format_name(w_format), static_cast<int>(math));
+                     mode == DNNCOMPAT_CONVOLUTION ? "conv" : "xcorr", dims_str(x_strides), dims_str(y_strides),
+                     format_name(w_format), static_cast<int>(math));
     return s;
 }
 
 double Problem::flops() const {
-    double f = 2.0 * static_cast<double>(n) * static_cast<double>(k) *
-               static_cast<double>(c / groups);
+    double f = 2.0 * static_cast<double>(n) * static_cast<double>(k) * static_cast<double>(c / groups);
     for (int i = 0; i < nsp; ++i) f *= static_cast<double>(out[i]) * static_cast<double>(filt[i]);
     return f;
 }

@@ -20,9 +20,9 @@ struct Problem {
     int nsp = 2;                 // spatial dimensions (2 or 3)
     int64_t n = 0, c = 0, k = 0; // batch, input channels, output channels
     int64_t groups = 1;
-    dims_t in, filt, out;        // spatial sizes: input, filter, output
-    dims_t pad_l, pad_r;         // pad_r as oneDNN needs it; may be negative (field case F3)
-    dims_t stride, dilation;     // dilation as cuDNN counts it (1 = dense)
+    dims_t in, filt, out;    // spatial sizes: input, filter, output
+    dims_t pad_l, pad_r;     // pad_r as oneDNN needs it; may be negative (field case F3)
+    dims_t stride, dilation; // dilation as cuDNN counts it (1 = dense)
     dnncompatConvolutionMode_t mode = DNNCOMPAT_CROSS_CORRELATION;
     dnncompatDataType_t dtype = DNNCOMPAT_DATA_FLOAT;
     dnncompatMathType_t math = DNNCOMPAT_DEFAULT_MATH;

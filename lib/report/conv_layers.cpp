@@ -102,7 +102,8 @@ void set_tensor(Tensor &t, const json &args, const char *name, std::optional<int
     const json &f = fields_of(args, name);
     const int type = integer(f, "dataType", name);
     const int nb = integer(f, "nbDims", name);
-    if (nb < 3 || nb > DNNCOMPAT_DIM_MAX) throw Malformed(fmt::format("{}/nbDims {} is not a convolution tensor", name, nb));
+    if (nb < 3 || nb > DNNCOMPAT_DIM_MAX)
+        throw Malformed(fmt::format("{}/nbDims {} is not a convolution tensor", name, nb));
     std::vector<int> dims = ints(f, "dimA", name, static_cast<std::size_t>(nb));
     if (batch) {
         if (*batch < 1 || *batch > std::numeric_limits<int>::max())
@@ -122,7 +123,8 @@ void set_tensor(Tensor &t, const json &args, const char *name, std::optional<int
 void set_filter(Filter &w, const json &args, const char *name) {
     const json &f = fields_of(args, name);
     const int nb = integer(f, "nbDims", name);
-    if (nb < 3 || nb > DNNCOMPAT_DIM_MAX) throw Malformed(fmt::format("{}/nbDims {} is not a convolution filter", name, nb));
+    if (nb < 3 || nb > DNNCOMPAT_DIM_MAX)
+        throw Malformed(fmt::format("{}/nbDims {} is not a convolution filter", name, nb));
     const std::vector<int> dims = ints(f, "dimA", name, static_cast<std::size_t>(nb));
     ok(dnncompatSetFilterNdDescriptor(w.d, static_cast<dnncompatDataType_t>(integer(f, "dataType", name)),
                                       static_cast<dnncompatTensorFormat_t>(integer(f, "format", name, 0)), nb,
@@ -162,12 +164,14 @@ const ConvApi *conv_api(const std::string &api) {
         {"cudnnFindConvolutionForwardAlgorithm", {D::fwd, "xDesc", "wDesc", "convDesc", "yDesc"}},
         {"cudnnFindConvolutionForwardAlgorithmEx", {D::fwd, "xDesc", "wDesc", "convDesc", "yDesc"}},
         {"cudnnConvolutionBackwardData", {D::bwd_data, "dxDesc", "wDesc", "convDesc", "dyDesc"}},
-        {"cudnnGetConvolutionBackwardDataAlgorithm_v7", {D::bwd_data, "gradDesc", "filterDesc", "convDesc", "diffDesc"}},
+        {"cudnnGetConvolutionBackwardDataAlgorithm_v7",
+         {D::bwd_data, "gradDesc", "filterDesc", "convDesc", "diffDesc"}},
         {"cudnnGetConvolutionBackwardDataWorkspaceSize", {D::bwd_data, "dxDesc", "wDesc", "convDesc", "dyDesc"}},
         {"cudnnFindConvolutionBackwardDataAlgorithm", {D::bwd_data, "dxDesc", "wDesc", "convDesc", "dyDesc"}},
         {"cudnnFindConvolutionBackwardDataAlgorithmEx", {D::bwd_data, "dxDesc", "wDesc", "convDesc", "dyDesc"}},
         {"cudnnConvolutionBackwardFilter", {D::bwd_filter, "xDesc", "dwDesc", "convDesc", "dyDesc"}},
-        {"cudnnGetConvolutionBackwardFilterAlgorithm_v7", {D::bwd_filter, "srcDesc", "gradDesc", "convDesc", "diffDesc"}},
+        {"cudnnGetConvolutionBackwardFilterAlgorithm_v7",
+         {D::bwd_filter, "srcDesc", "gradDesc", "convDesc", "diffDesc"}},
         {"cudnnGetConvolutionBackwardFilterWorkspaceSize", {D::bwd_filter, "xDesc", "gradDesc", "convDesc", "dyDesc"}},
         {"cudnnFindConvolutionBackwardFilterAlgorithm", {D::bwd_filter, "xDesc", "dwDesc", "convDesc", "dyDesc"}},
         {"cudnnFindConvolutionBackwardFilterAlgorithmEx", {D::bwd_filter, "xDesc", "dwDesc", "convDesc", "dyDesc"}},

@@ -289,8 +289,7 @@ void estimate_conv(const std::string &api, solver::Direction d, const json &args
     const auto algo = integer_value(args, "algo");
     if (algo) {
         const json &a = args["algo"];
-        if (a.contains("name") && a["name"].is_string())
-            l.cudnn_algo = a["name"].get<std::string>();
+        if (a.contains("name") && a["name"].is_string()) l.cudnn_algo = a["name"].get<std::string>();
         else if (const auto name = enums::name_of(algo_type(d), static_cast<int>(*algo)))
             l.cudnn_algo = std::string(*name);
     }

@@ -29,7 +29,7 @@ struct LayerEstimate {
     /// Convolutions: the solver the library runs for the call's recorded algorithm
     /// (solver::for_algo), and that algorithm's cuDNN name ("CUDNN_CONVOLUTION_FWD_ALGO_...").
     std::optional<std::string> solver, cudnn_algo;
-    std::optional<double> wti;  ///< the solver's WTI on the machine (when known, > 0)
+    std::optional<double> wti; ///< the solver's WTI on the machine (when known, > 0)
     /// Convolutions whose solver does not serve the recorded algorithm (FFT; Winograd or GEMM
     /// where theirs does not apply): the catalogue row the library will emit (solver::substitution_row).
     std::optional<std::string> fallback;

@@ -678,12 +678,11 @@ void trace_summary(std::string &out, const json &doc) {
     const json &s = sub(doc, "summary");
     open_section(out, "summary", "Summary");
     const std::string verdict = str(s, "verdict");
-    const bool known = verdict == "ready" || verdict == "ready-with-fallbacks" || verdict == "blocked" ||
-                       verdict == "incomplete";
+    const bool known =
+        verdict == "ready" || verdict == "ready-with-fallbacks" || verdict == "blocked" || verdict == "incomplete";
     put(out, "<p data-verdict=\"{0}\"><span class=\"badge big {1}\">{0}</span> ",
         html_escape(verdict.empty() ? "unknown" : verdict), known ? "v-" + verdict : std::string("c-other"));
-    if (verdict == "ready")
-        out += "Every call runs here: natively, emulated, or with the same result.";
+    if (verdict == "ready") out += "Every call runs here: natively, emulated, or with the same result.";
     else if (verdict == "ready-with-fallbacks")
         put(out, "Every call runs; {} call(s) fall back to another algorithm with the same result.",
             count_cell(s, "will_fall_back"));
@@ -741,8 +740,7 @@ void trace_summary(std::string &out, const json &doc) {
             "{} ms</p>\n",
             count_cell(*run, "exit_code"), count_cell(*run, "matches"), count_cell(*run, "mismatches"),
             count_cell(*run, "unsupported"), ms_cell(*run, "compute_time_ms"));
-    else
-        out += "<p class=\"meta\">Not run: times are the machine model's estimates.</p>\n";
+    else out += "<p class=\"meta\">Not run: times are the machine model's estimates.</p>\n";
 
     if (const json *meta = field(doc, "trace_metadata"); meta && meta->is_object() && !meta->empty()) {
         out += "<details><summary>Trace metadata</summary>\n";
@@ -909,8 +907,7 @@ void trace_layers(std::string &out, const json &doc, const std::vector<Layer> &l
     if (left_out > 0)
         put(out, "The {} costliest of {} layers, in trace order; {} cheaper layer(s) left out.", bars.size(),
             layers.size(), left_out);
-    else
-        put(out, "All {} layer(s), in trace order.", layers.size());
+    else put(out, "All {} layer(s), in trace order.", layers.size());
     out += any_measured ? " Bars: estimated time coloured by op; measured time as the thin dark bar; values estimated "
                           "/ measured ms.</p>\n"
                         : " Bars: estimated time, coloured by op.</p>\n";
@@ -1062,8 +1059,7 @@ std::string html_escape(std::string_view s) {
         default:
             if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F)
                 out += "\uFFFD";
-            else
-                out += c;
+            else out += c;
         }
         ++i;
     }

@@ -9,7 +9,6 @@
 #include <stdexcept>
 #include <vector>
 
-
 namespace dnncompat::report {
 
 using nlohmann::json;
@@ -99,12 +98,14 @@ json support_report(const SupportFilter &filter) {
             const std::string want = lower(*filter.api);
             std::vector<std::string> near;
             for (const auto &r : support::catalogue())
-                if (r.kind == support::Kind::function && !want.empty() && lower(r.subject).find(want) != std::string::npos)
+                if (r.kind == support::Kind::function && !want.empty() &&
+                    lower(r.subject).find(want) != std::string::npos)
                     near.push_back(r.subject);
             std::string hint;
             for (std::size_t i = 0; i < near.size() && i < 5; ++i) hint += (i ? ", " : "") + near[i];
-            throw std::invalid_argument("--api: '" + *filter.api + "' is not a cuDNN legacy-API function" +
-                                        (hint.empty() ? "" : " (did you mean " + hint + (near.size() > 5 ? ", ..." : "") + "?)"));
+            throw std::invalid_argument(
+                "--api: '" + *filter.api + "' is not a cuDNN legacy-API function" +
+                (hint.empty() ? "" : " (did you mean " + hint + (near.size() > 5 ? ", ..." : "") + "?)"));
         }
     }
     std::vector<std::string> area_order;
@@ -138,10 +139,11 @@ json support_report(const SupportFilter &filter) {
 }
 
 std::string render_support_text(const json &report) {
-    std::string out = fmt::format("dnncompat support catalogue (cuDNN {} legacy API): {} rows", 
+    std::string out = fmt::format("dnncompat support catalogue (cuDNN {} legacy API): {} rows",
                                   report["cudnn_reference"].get<std::string>(), report["summary"]["rows"].get<int>());
     std::string counts;
-    for (const char *c : kClasses) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", report["summary"]["by_class"][c].get<int>(), c);
+    for (const char *c : kClasses)
+        counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", report["summary"]["by_class"][c].get<int>(), c);
     out += " (" + counts + ")\n";
     for (const auto &area : report["areas"]) {
         out += fmt::format("\n{} ({} rows)\n", area["area"].get<std::string>(), area["rows"].size());
@@ -149,7 +151,8 @@ std::string render_support_text(const json &report) {
             std::string what = r["subject"].get<std::string>();
             if (!r["value"].get<std::string>().empty()) what += " " + r["value"].get<std::string>();
             std::string tail = r["status"] != "CUDNN_STATUS_SUCCESS" && r["class"] == "unsupported"
-                                   ? " -> " + r["status"].get<std::string>() : "";
+                                   ? " -> " + r["status"].get<std::string>()
+                                   : "";
             const std::string v = versions_text(r["versions"]);
             out += fmt::format("  {:<11} {}: {}{}{} [{}]\n", r["class"].get<std::string>(), what,
                                r["instead"].get<std::string>(), tail, v.empty() ? "" : " (" + v + ")",
@@ -169,13 +172,14 @@ std::string render_support_markdown(const json &report) {
                        report["cudnn_reference"].get<std::string>(), f["all"].get<bool>() ? " --all" : "",
                        f["api"].is_string() ? " --api " + f["api"].get<std::string>() : "",
                        f["status"].is_string() ? " --status " + f["status"].get<std::string>() : "");
-    out += "- **native**: oneDNN (or dnncompat's own kernel where the kernel is the point) does what cuDNN does.\n"
-           "- **emulated**: computed another way; same result unless *identical* says no.\n"
-           "- **fallback**: what was asked is unavailable; another algorithm computes the same result, with a warning.\n"
-           "- **unsupported**: cannot give cuDNN's result; the call returns the status shown.\n\n"
-           "Versions: *since* is the first cuDNN version with the symbol (≤7: already in cuDNN 7; blank: not "
-           "recorded), *deprecated* a version whose headers mark it deprecated (≤9.19.0: the reference headers "
-           "do; the first version that did is not recorded), *removed* the first version without it.\n\n";
+    out +=
+        "- **native**: oneDNN (or dnncompat's own kernel where the kernel is the point) does what cuDNN does.\n"
+        "- **emulated**: computed another way; same result unless *identical* says no.\n"
+        "- **fallback**: what was asked is unavailable; another algorithm computes the same result, with a warning.\n"
+        "- **unsupported**: cannot give cuDNN's result; the call returns the status shown.\n\n"
+        "Versions: *since* is the first cuDNN version with the symbol (≤7: already in cuDNN 7; blank: not "
+        "recorded), *deprecated* a version whose headers mark it deprecated (≤9.19.0: the reference headers "
+        "do; the first version that did is not recorded), *removed* the first version without it.\n\n";
     out += "| class | rows |\n|---|---:|\n";
     for (const char *c : kClasses) out += fmt::format("| {} | {} |\n", c, report["summary"]["by_class"][c].get<int>());
     out += fmt::format("| **all** | **{}** |\n", report["summary"]["rows"].get<int>());

@@ -14,11 +14,11 @@ namespace dnncompat::report {
 
 /// Which rows a support report lists.
 struct SupportFilter {
-    bool all = false;                          ///< every row; false: only the rows that are not native
+    bool all = false; ///< every row; false: only the rows that are not native
     /// only rows about this cuDNN function: its row (always), the rows it relates to, the values of
     /// the enum types it takes and the conditions on it or on those types
     std::optional<std::string> api;
-    std::optional<support::Class> cls;         ///< only rows of this class (then `all` is implied)
+    std::optional<support::Class> cls; ///< only rows of this class (then `all` is implied)
 };
 
 /// One catalogue row as a JSON object (the "row" definition of schemas/common.schema.json).

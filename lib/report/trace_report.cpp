@@ -102,11 +102,12 @@ std::string ms(double v) { return v < 0.01 ? fmt::format("{:.4f}", v) : fmt::for
 
 } // namespace
 
-json trace_report(const json &trace, const std::string &path, const std::string &kind,
-                  const solver::Machine &machine, const json &replay) {
+json trace_report(const json &trace, const std::string &path, const std::string &kind, const solver::Machine &machine,
+                  const json &replay) {
     const json empty_calls = json::array();
     const json &calls = trace.contains("calls") && trace["calls"].is_array() ? trace["calls"] : empty_calls;
-    const json metadata = trace.contains("metadata") && trace["metadata"].is_object() ? trace["metadata"] : json::object();
+    const json metadata =
+        trace.contains("metadata") && trace["metadata"].is_object() ? trace["metadata"] : json::object();
 
     // What the trace cannot tell: records the importer could not map, malformed calls.
     json warnings = json::array();
@@ -207,7 +208,8 @@ json trace_report(const json &trace, const std::string &path, const std::string 
                     if (why.empty())
                         why = fmt::format("ended with {}, recorded {}",
                                           c["status"].is_string() ? c["status"].get<std::string>() : "no status",
-                                          c["recorded_status"].is_string() ? c["recorded_status"].get<std::string>() : "no status");
+                                          c["recorded_status"].is_string() ? c["recorded_status"].get<std::string>()
+                                                                           : "no status");
                     std::string code = "REPLAY-" + outcome;
                     for (auto &ch : code) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
                     findings.add(code, "unsupported", api, "", why, false, "run", index, api);
@@ -246,8 +248,8 @@ json trace_report(const json &trace, const std::string &path, const std::string 
         o["calls"] = o["calls"].get<int>() + 1;
         o["estimated_ms"] = o["estimated_ms"].get<double>() + l.estimated_ms;
         if (j["measured_ms"].is_number())
-            o["measured_ms"] = (o["measured_ms"].is_number() ? o["measured_ms"].get<double>() : 0.0) +
-                               j["measured_ms"].get<double>();
+            o["measured_ms"] =
+                (o["measured_ms"].is_number() ? o["measured_ms"].get<double>() : 0.0) + j["measured_ms"].get<double>();
         if (l.solver) {
             if (!solvers.count(*l.solver)) solver_order.push_back(*l.solver);
             auto &s = solvers[*l.solver];
@@ -316,7 +318,7 @@ json trace_report(const json &trace, const std::string &path, const std::string 
         mix.push_back({{"solver", s}, {"layers", solvers[s].first}, {"estimated_ms", solvers[s].second}});
 
     for (std::size_t i : failing) falling_back.erase(i);
-    const std::string verdict = !failing.empty()       ? "blocked"
+    const std::string verdict = !failing.empty()        ? "blocked"
                                 : !warnings.empty()     ? "incomplete"
                                 : !falling_back.empty() ? "ready-with-fallbacks"
                                                         : "ready";
@@ -393,9 +395,9 @@ std::vector<const json *> costliest(const json &layers, std::size_t n) {
 
 std::string render_trace_text(const json &r) {
     const json &s = r["summary"];
-    std::string out = fmt::format("{}: {} calls, {} distinct functions ({}, cuDNN {})\n", r["input"]["path"].get<std::string>(),
-                                  s["calls"].get<std::size_t>(), s["distinct_functions"].get<std::size_t>(),
-                                  r["input"]["kind"].get<std::string>(),
+    std::string out = fmt::format("{}: {} calls, {} distinct functions ({}, cuDNN {})\n",
+                                  r["input"]["path"].get<std::string>(), s["calls"].get<std::size_t>(),
+                                  s["distinct_functions"].get<std::size_t>(), r["input"]["kind"].get<std::string>(),
                                   r["trace_metadata"].value("cudnn_version", std::string("version not recorded")));
     out += fmt::format("verdict: {} ({} will fail, {} will fall back)\n", s["verdict"].get<std::string>(),
                        calls_text(s["will_fail"].get<std::size_t>()), s["will_fall_back"].get<std::size_t>());
@@ -415,9 +417,10 @@ std::string render_trace_text(const json &r) {
     out += "\nfindings (what does not run natively):\n";
     if (r["findings"].empty()) out += "  none: every call runs natively\n";
     for (const auto &f : r["findings"])
-        out += fmt::format("  {:<11} {} x{} (first call {}, {}): {} [{}]\n", f["class"].get<std::string>(), what(f),
-                           f["count"].get<std::size_t>(), f["first_call"].get<std::size_t>(), f["source"].get<std::string>(),
-                           f["instead"].get<std::string>(), f["code"].get<std::string>());
+        out +=
+            fmt::format("  {:<11} {} x{} (first call {}, {}): {} [{}]\n", f["class"].get<std::string>(), what(f),
+                        f["count"].get<std::size_t>(), f["first_call"].get<std::size_t>(),
+                        f["source"].get<std::string>(), f["instead"].get<std::string>(), f["code"].get<std::string>());
     out += "\nexpected numeric differences:\n";
     if (r["numerics"].empty()) out += "  none\n";
     for (const auto &n : r["numerics"])
@@ -457,8 +460,9 @@ std::string render_trace_markdown(const json &r) {
     std::string out = fmt::format("# Migration readiness: {}\n\n", r["input"]["path"].get<std::string>());
     out += fmt::format("**Verdict: {}** — {} calls, {} distinct functions; {} will fail, {} will fall back. "
                        "Estimated compute time {} ms{}.\n\n",
-                       s["verdict"].get<std::string>(), s["calls"].get<std::size_t>(), s["distinct_functions"].get<std::size_t>(),
-                       s["will_fail"].get<std::size_t>(), s["will_fall_back"].get<std::size_t>(), ms(s["estimated_ms"].get<double>()),
+                       s["verdict"].get<std::string>(), s["calls"].get<std::size_t>(),
+                       s["distinct_functions"].get<std::size_t>(), s["will_fail"].get<std::size_t>(),
+                       s["will_fall_back"].get<std::size_t>(), ms(s["estimated_ms"].get<double>()),
                        s["measured_ms"].is_number() ? ", measured " + ms(s["measured_ms"].get<double>()) + " ms" : "");
     if (!r["warnings"].empty()) {
         out += "**Warnings** (what the trace cannot tell):\n\n";
@@ -467,19 +471,23 @@ std::string render_trace_markdown(const json &r) {
     }
     out += "| class | calls |\n|---|---:|\n";
     for (const char *c : kClasses) out += fmt::format("| {} | {} |\n", c, s["calls_by_class"][c].get<std::size_t>());
-    out += "\n## Findings\n\n| class | what | calls | first call | source | what happens | code |\n|---|---|---:|---:|---|---|---|\n";
+    out += "\n## Findings\n\n| class | what | calls | first call | source | what happens | code "
+           "|\n|---|---|---:|---:|---|---|---|\n";
     for (const auto &f : r["findings"])
-        out += fmt::format("| {} | {} | {} | {} | {} | {} | `{}` |\n", f["class"].get<std::string>(), md_escape(what(f)),
-                           f["count"].get<std::size_t>(), f["first_call"].get<std::size_t>(), f["source"].get<std::string>(),
-                           md_escape(f["instead"].get<std::string>()), f["code"].get<std::string>());
+        out += fmt::format("| {} | {} | {} | {} | {} | {} | `{}` |\n", f["class"].get<std::string>(),
+                           md_escape(what(f)), f["count"].get<std::size_t>(), f["first_call"].get<std::size_t>(),
+                           f["source"].get<std::string>(), md_escape(f["instead"].get<std::string>()),
+                           f["code"].get<std::string>());
     out += "\n## Expected numeric differences\n\n";
     if (r["numerics"].empty()) out += "None.\n";
     for (const auto &n : r["numerics"])
-        out += fmt::format("- **{}** ({}): {}\n", what(n), n["identical"].get<bool>() ? "same result" : "different result",
-                           md_escape(n["instead"].get<std::string>()));
+        out +=
+            fmt::format("- **{}** ({}): {}\n", what(n), n["identical"].get<bool>() ? "same result" : "different result",
+                        md_escape(n["instead"].get<std::string>()));
     out += "\n## Functions\n\n| function | calls | class |\n|---|---:|---|\n";
     for (const auto &f : r["functions"])
-        out += fmt::format("| {} | {} | {} |\n", f["name"].get<std::string>(), f["count"].get<std::size_t>(), f["class"].get<std::string>());
+        out += fmt::format("| {} | {} | {} |\n", f["name"].get<std::string>(), f["count"].get<std::size_t>(),
+                           f["class"].get<std::string>());
     out += "\n## Enum values\n\n| type | value | calls | class |\n|---|---|---:|---|\n";
     for (const auto &v : r["enum_values"])
         out += fmt::format("| {} | {} | {} | {} |\n", v["type"].get<std::string>(), v["value"].get<std::string>(),
@@ -488,10 +496,12 @@ std::string render_trace_markdown(const json &r) {
     for (const auto &o : r["time_by_op"])
         out += fmt::format("| {} | {} | {} | {} |\n", o["op"].get<std::string>(), o["calls"].get<int>(),
                            ms(o["estimated_ms"].get<double>()), measured(o["measured_ms"]));
-    out += "\n## Costliest layers\n\n| call | op | shapes | solver | estimated ms | measured ms |\n|---:|---|---|---|---:|---:|\n";
+    out += "\n## Costliest layers\n\n| call | op | shapes | solver | estimated ms | measured ms "
+           "|\n|---:|---|---|---|---:|---:|\n";
     for (const json *l : costliest(r["layers"], 20))
-        out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", (*l)["index"].get<std::size_t>(), (*l)["op"].get<std::string>(),
-                           (*l)["shapes"].get<std::string>(), (*l)["solver"].is_string() ? (*l)["solver"].get<std::string>() : "",
+        out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", (*l)["index"].get<std::size_t>(),
+                           (*l)["op"].get<std::string>(), (*l)["shapes"].get<std::string>(),
+                           (*l)["solver"].is_string() ? (*l)["solver"].get<std::string>() : "",
                            ms((*l)["estimated_ms"].get<double>()), measured((*l)["measured_ms"]));
     return out;
 }

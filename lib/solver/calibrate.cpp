@@ -35,11 +35,11 @@ double seconds_since(clock_type::time_point t0) {
 // The representative set: what real networks spend their time on, each small enough that every
 // solver of every direction runs in well under a second on a 2-core machine.
 const char *const kDefaultProblems[] = {
-    "n=8,c=64,h=28,k=3",           // 3x3, stride 1 (ResNet stage 2, small batch)
-    "n=8,c=256,h=28,k=1,o=64",     // 1x1 bottleneck reduction
-    "n=8,c=96,h=28,k=3,g=96",      // depthwise 3x3 (MobileNet)
-    "n=1,c=3,h=112,k=7,u=2,o=64",  // first layer: C=3, 7x7, stride 2
-    "n=4,c=128,h=14,k=3,o=256",    // 3x3 with more channels, small spatial
+    "n=8,c=64,h=28,k=3",          // 3x3, stride 1 (ResNet stage 2, small batch)
+    "n=8,c=256,h=28,k=1,o=64",    // 1x1 bottleneck reduction
+    "n=8,c=96,h=28,k=3,g=96",     // depthwise 3x3 (MobileNet)
+    "n=1,c=3,h=112,k=7,u=2,o=64", // first layer: C=3, 7x7, stride 2
+    "n=4,c=128,h=14,k=3,o=256",   // 3x3 with more channels, small spatial
 };
 
 // Last-level cache of one core in bytes: sysfs (the cache a core shares with its neighbours,
@@ -148,8 +148,7 @@ double measure_peak_gflops(double budget_s) {
         b[i] = static_cast<float>(i % 13) / 13.0f - 0.5f;
     }
     auto call = [&] {
-        const dnnl_status_t st =
-            dnnl_sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+        const dnnl_status_t st = dnnl_sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
         if (st != dnnl_success) throw std::runtime_error(fmt::format("oneDNN sgemm failed (status {})", int(st)));
     };
     call(); // builds the kernel, warms the caches and the thread pool
@@ -196,7 +195,8 @@ double measure_bandwidth_gbs(double budget_s) {
     } catch (const dnnl::error &e) {
         throw std::runtime_error(std::string("oneDNN copy failed: ") + e.what());
     } catch (const std::bad_alloc &) {
-        throw std::runtime_error(fmt::format("out of memory allocating 2 x {} MiB for the bandwidth test", bytes >> 20));
+        throw std::runtime_error(
+            fmt::format("out of memory allocating 2 x {} MiB for the bandwidth test", bytes >> 20));
     }
 }
 
@@ -264,8 +264,8 @@ Calibration calibrate(const CalibrationOptions &o) {
             mo.cap_ms = std::clamp(left * 1000.0 / 4.0, 1.0, 2000.0);
             const conv::Problem &p = problems[it.problem];
             const Measurement mm = measure(p, it.d, *it.s, mo);
-            const std::string what = fmt::format("[{}/{}] {} {} {}", k + 1, items.size(), canonical(p),
-                                                 direction_name(it.d), it.s->name());
+            const std::string what =
+                fmt::format("[{}/{}] {} {} {}", k + 1, items.size(), canonical(p), direction_name(it.d), it.s->name());
             if (!mm.ok) {
                 if (pass == 1) say(what + ": not measured: " + mm.error);
                 continue;

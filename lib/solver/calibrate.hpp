@@ -51,7 +51,7 @@ struct CalibrationOptions {
     // a 1x1, a depthwise 3x3, a first layer 7x7 stride 2, a 3x3 with more channels).
     std::vector<std::string> problems;
     std::vector<Direction> directions{Direction::fwd, Direction::bwd_data, Direction::bwd_filter};
-    int runs = 3;   // timed runs per measurement (median)
+    int runs = 3; // timed runs per measurement (median)
     // Passes over the set at most: after the first, another runs while one more fits in the
     // budget; each solver and case keeps its fastest median (robust to other processes' bursts).
     int passes = 5;
@@ -61,8 +61,8 @@ struct CalibrationOptions {
 // Per solver: the built-in efficiency scale, the fitted one and the model's error on its samples.
 struct SolverFit {
     std::string name;
-    double builtin = -1;     // built-in scale (read back from the model), -1 when unknown
-    double calibrated = -1;  // fitted scale, -1 when the solver got no sample
+    double builtin = -1;    // built-in scale (read back from the model), -1 when unknown
+    double calibrated = -1; // fitted scale, -1 when the solver got no sample
     int samples = 0;
     double error_before = -1; // exp(mean |ln(estimated / measured)|), built-in model
     double error_after = -1;  // the same with the calibrated model
@@ -84,9 +84,9 @@ struct Calibration {
     std::vector<SolverFit> solvers;
     std::vector<CalibrationCase> cases;
     int measurements = 0;
-    double seconds = 0;       // wall-clock time of the run
-    bool budget_hit = false;  // the first pass was cut short to stay within the budget
-    int passes = 0;           // complete passes over the calibration set
+    double seconds = 0;      // wall-clock time of the run
+    bool budget_hit = false; // the first pass was cut short to stay within the budget
+    int passes = 0;          // complete passes over the calibration set
 };
 
 // Runs the calibration within about o.budget_s seconds (problems measured in order; when the

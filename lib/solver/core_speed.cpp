@@ -21,9 +21,7 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-double seconds_since(clock_type::time_point t) {
-    return std::chrono::duration<double>(clock_type::now() - t).count();
-}
+double seconds_since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
@@ -33,22 +31,22 @@ thread_local volatile float g_sink; // keeps the kernels' results alive
 // flight on every x86 core: 4-5 cycles x 2), summed into g_sink at the end so nothing is dropped.
 // UPDATE(k, a) is one update of accumulator a; k (0 or 1, alternating) picks the operation where
 // the ISA has two.
-#define DNNCOMPAT_FLOP_KERNEL(name, isa, V, set1, add, store, lanes, UPDATE)                         \
-    __attribute__((target(isa))) void name(long iterations) {                                       \
-        V a0 = set1(1.00f), a1 = set1(1.01f), a2 = set1(1.02f), a3 = set1(1.03f), a4 = set1(1.04f);  \
-        V a5 = set1(1.05f), a6 = set1(1.06f), a7 = set1(1.07f), a8 = set1(1.08f), a9 = set1(1.09f);  \
-        V a10 = set1(1.10f), a11 = set1(1.11f);                                                       \
-        const V b = set1(0.999999f), c = set1(1e-7f);                                                 \
-        for (long i = 0; i < iterations; ++i) {                                                       \
-            a0 = UPDATE(0, a0), a1 = UPDATE(1, a1), a2 = UPDATE(0, a2), a3 = UPDATE(1, a3);           \
-            a4 = UPDATE(0, a4), a5 = UPDATE(1, a5), a6 = UPDATE(0, a6), a7 = UPDATE(1, a7);           \
-            a8 = UPDATE(0, a8), a9 = UPDATE(1, a9), a10 = UPDATE(0, a10), a11 = UPDATE(1, a11);       \
-        }                                                                                             \
-        a0 = add(add(add(a0, a1), add(a2, a3)), add(add(a4, a5), add(a6, a7)));                       \
-        a0 = add(a0, add(add(a8, a9), add(a10, a11)));                                                \
-        float out[lanes];                                                                             \
-        store(out, a0);                                                                               \
-        g_sink = out[0];                                                                              \
+#define DNNCOMPAT_FLOP_KERNEL(name, isa, V, set1, add, store, lanes, UPDATE)                                           \
+    __attribute__((target(isa))) void name(long iterations) {                                                          \
+        V a0 = set1(1.00f), a1 = set1(1.01f), a2 = set1(1.02f), a3 = set1(1.03f), a4 = set1(1.04f);                    \
+        V a5 = set1(1.05f), a6 = set1(1.06f), a7 = set1(1.07f), a8 = set1(1.08f), a9 = set1(1.09f);                    \
+        V a10 = set1(1.10f), a11 = set1(1.11f);                                                                        \
+        const V b = set1(0.999999f), c = set1(1e-7f);                                                                  \
+        for (long i = 0; i < iterations; ++i) {                                                                        \
+            a0 = UPDATE(0, a0), a1 = UPDATE(1, a1), a2 = UPDATE(0, a2), a3 = UPDATE(1, a3);                            \
+            a4 = UPDATE(0, a4), a5 = UPDATE(1, a5), a6 = UPDATE(0, a6), a7 = UPDATE(1, a7);                            \
+            a8 = UPDATE(0, a8), a9 = UPDATE(1, a9), a10 = UPDATE(0, a10), a11 = UPDATE(1, a11);                        \
+        }                                                                                                              \
+        a0 = add(add(add(a0, a1), add(a2, a3)), add(add(a4, a5), add(a6, a7)));                                        \
+        a0 = add(a0, add(add(a8, a9), add(a10, a11)));                                                                 \
+        float out[lanes];                                                                                              \
+        store(out, a0);                                                                                                \
+        g_sink = out[0];                                                                                               \
     }
 
 // FMA ISAs: a = a * b + c, 2 FLOP per lane. Without FMA (SSE4.1, AVX): half the accumulators
@@ -57,9 +55,12 @@ thread_local volatile float g_sink; // keeps the kernels' results alive
 #define DNNCOMPAT_YMM_FMA(k, a) _mm256_fmadd_ps(a, b, c)
 #define DNNCOMPAT_YMM_MULADD(k, a) ((k) == 0 ? _mm256_mul_ps(a, b) : _mm256_add_ps(a, c))
 #define DNNCOMPAT_XMM_MULADD(k, a) ((k) == 0 ? _mm_mul_ps(a, b) : _mm_add_ps(a, c))
-DNNCOMPAT_FLOP_KERNEL(zmm_fma, "avx512f", __m512, _mm512_set1_ps, _mm512_add_ps, _mm512_storeu_ps, 16, DNNCOMPAT_ZMM_FMA)
-DNNCOMPAT_FLOP_KERNEL(ymm_fma, "avx2,fma", __m256, _mm256_set1_ps, _mm256_add_ps, _mm256_storeu_ps, 8, DNNCOMPAT_YMM_FMA)
-DNNCOMPAT_FLOP_KERNEL(ymm_muladd, "avx", __m256, _mm256_set1_ps, _mm256_add_ps, _mm256_storeu_ps, 8, DNNCOMPAT_YMM_MULADD)
+DNNCOMPAT_FLOP_KERNEL(zmm_fma, "avx512f", __m512, _mm512_set1_ps, _mm512_add_ps, _mm512_storeu_ps, 16,
+                      DNNCOMPAT_ZMM_FMA)
+DNNCOMPAT_FLOP_KERNEL(ymm_fma, "avx2,fma", __m256, _mm256_set1_ps, _mm256_add_ps, _mm256_storeu_ps, 8,
+                      DNNCOMPAT_YMM_FMA)
+DNNCOMPAT_FLOP_KERNEL(ymm_muladd, "avx", __m256, _mm256_set1_ps, _mm256_add_ps, _mm256_storeu_ps, 8,
+                      DNNCOMPAT_YMM_MULADD)
 DNNCOMPAT_FLOP_KERNEL(xmm_muladd, "sse4.1", __m128, _mm_set1_ps, _mm_add_ps, _mm_storeu_ps, 4, DNNCOMPAT_XMM_MULADD)
 
 #endif

@@ -112,13 +112,12 @@ Bufs bufs(const char *name, const RunArgs &a) {
 void check_call(const Solver &s, const conv::Problem &p, Direction d, const RunArgs &a) {
     const Applicability ok = s.applicable(p, d);
     if (!(ok.ok))
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", s.name(), direction_name(d),
-             p.key(), ok.reason);
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", s.name(), direction_name(d), p.key(),
+             ok.reason);
     const std::size_t need = s.workspace(p, d);
     if (!(a.workspace_size >= need && (need == 0 || a.workspace != nullptr)))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "solver {} needs {} bytes of workspace for {} {}, got {} at {}", s.name(), need, direction_name(d),
-             p.key(), a.workspace_size, a.workspace);
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "solver {} needs {} bytes of workspace for {} {}, got {} at {}", s.name(),
+             need, direction_name(d), p.key(), a.workspace_size, a.workspace);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -240,10 +239,10 @@ Product bwd_filter_product(int64_t g, int64_t kg, int64_t rows, int64_t bcols) {
 
 // A workspace: the packed operands of one chunk, then the scratchpad (64-byte aligned offsets).
 struct Layout {
-    int64_t b = 1;                  // images per chunk
-    std::size_t col = 0, dy = 0;    // offsets: the chunk's matrix (im2col or packed x), packed dy
+    int64_t b = 1;               // images per chunk
+    std::size_t col = 0, dy = 0; // offsets: the chunk's matrix (im2col or packed x), packed dy
     std::size_t scratch = 0, scratch_bytes = 0;
-    std::size_t total = 0;          // bytes, alignment slack included (0: no workspace)
+    std::size_t total = 0; // bytes, alignment slack included (0: no workspace)
 };
 
 void finish(Layout &l, std::size_t cursor) {
@@ -268,8 +267,8 @@ struct Geometry {
 
     explicit Geometry(const conv::Problem &p)
         : cg(p.c / p.groups), h(p.in[0]), w(p.in[1]), r(p.filt[0]), s(p.filt[1]), oh(p.out[0]), ow(p.out[1]),
-          sh(p.stride[0]), sw(p.stride[1]), ph(p.pad_l[0]), pw(p.pad_l[1]), dh(p.dilation[0]),
-          dw(p.dilation[1]), flip(p.mode == DNNCOMPAT_CONVOLUTION) {}
+          sh(p.stride[0]), sw(p.stride[1]), ph(p.pad_l[0]), pw(p.pad_l[1]), dh(p.dilation[0]), dw(p.dilation[1]),
+          flip(p.mode == DNNCOMPAT_CONVOLUTION) {}
 
     int64_t rows() const { return cg * r * s; }
     int64_t cols() const { return oh * ow; }
@@ -283,7 +282,8 @@ struct Geometry {
     }
 
     // Calls row_fn(c, rr, ss, row) for every row of col, rr / ss being the filter tap it holds.
-    template <typename F> void for_rows(F &&row_fn) const {
+    template <typename F>
+    void for_rows(F &&row_fn) const {
         for (int64_t c = 0; c < cg; ++c)
             for (int64_t ri = 0; ri < r; ++ri)
                 for (int64_t si = 0; si < s; ++si)
@@ -410,8 +410,7 @@ public:
                     for (int64_t gi = 0; gi < G; ++gi)
                         g.im2col(x + (j * G + gi) * x_img, col + gi * rows * b * cols + j * cols, b * cols);
                 pack_planes(y, b, p.k, cols, dyp);
-                execute(s, *matmul_for(pr, n0 == 0 ? a.beta : 1.0f), dyp, col, bf.w, a.alpha, scratch,
-                        l.scratch_bytes);
+                execute(s, *matmul_for(pr, n0 == 0 ? a.beta : 1.0f), dyp, col, bf.w, a.alpha, scratch, l.scratch_bytes);
                 s.wait();
                 break;
             }

@@ -49,8 +49,7 @@ std::vector<uint32_t> disabled_solvers() {
             if (name == s->name() || name == std::to_string(s->id())) hit = s;
         for (const Entry &e : table())
             if (name == std::to_string(e.id)) row = &e;
-        if (hit != nullptr)
-            ids.push_back(hit->id());
+        if (hit != nullptr) ids.push_back(hit->id());
         else if (row != nullptr && warned.insert(name).second)
             log::message(log::Level::warning,
                          fmt::format("DNNCOMPAT_DISABLE_SOLVERS: '{}': {} (ignored)", name, missing_reason(row->id)));
@@ -61,8 +60,7 @@ std::vector<uint32_t> disabled_solvers() {
     return ids;
 }
 
-Ranking rank(const conv::Problem &p, Direction d, const Machine &m,
-             std::optional<std::size_t> workspace_limit) {
+Ranking rank(const conv::Problem &p, Direction d, const Machine &m, std::optional<std::size_t> workspace_limit) {
     // The process's machine model never changes: its rankings are kept (solvers are
     // stateless), so the algorithm queries and plan builds pay a lookup, not a ranking.
     if (&m != &current_machine()) return rank_uncached(p, d, m, workspace_limit);
@@ -109,8 +107,7 @@ Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m,
         c.wti = s->wti(p, d, m);
         c.est_ms = wti_to_ms(p, d, c.wti, m);
         if (workspace_limit && c.workspace > *workspace_limit) {
-            c.reason = fmt::format("needs {} bytes of workspace, over the limit of {}", c.workspace,
-                                   *workspace_limit);
+            c.reason = fmt::format("needs {} bytes of workspace, over the limit of {}", c.workspace, *workspace_limit);
             r.excluded.push_back(std::move(c));
             continue;
         }

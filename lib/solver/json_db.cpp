@@ -5,8 +5,8 @@
 
 namespace dnncompat::solver {
 
-std::optional<nlohmann::json> read_json_db(const std::string &path, const char *schema,
-                                           const char *what, std::string &problem) {
+std::optional<nlohmann::json> read_json_db(const std::string &path, const char *schema, const char *what,
+                                           std::string &problem) {
     problem.clear();
     std::string text;
     if (!files::read_file(path, text)) return std::nullopt;
@@ -15,15 +15,13 @@ std::optional<nlohmann::json> read_json_db(const std::string &path, const char *
         nlohmann::json doc = nlohmann::json::parse(text);
         const auto errors = schemas::validate(doc, schema);
         if (errors.empty()) return doc;
-        why = "schema: " + (errors[0].pointer.empty() ? std::string("/") : errors[0].pointer) + ": " +
-              errors[0].reason;
+        why = "schema: " + (errors[0].pointer.empty() ? std::string("/") : errors[0].pointer) + ": " + errors[0].reason;
     } catch (const std::exception &e) {
         why = e.what();
     }
     const std::string aside = files::set_aside(path);
     problem = std::string(what) + " '" + path + "' is corrupt (" + why + ")" +
-              (aside.empty() ? std::string("; it could not be moved aside")
-                             : "; moved to '" + aside + "'");
+              (aside.empty() ? std::string("; it could not be moved aside") : "; moved to '" + aside + "'");
     return std::nullopt;
 }
 

@@ -125,7 +125,8 @@ double on_threads(int workers, const std::function<double()> &fn) {
     std::vector<double> got(static_cast<std::size_t>(workers), 0.0);
     std::vector<std::thread> pool;
     try {
-        for (int w = 1; w < workers; ++w) pool.emplace_back([&got, &fn, w] { got[static_cast<std::size_t>(w)] = fn(); });
+        for (int w = 1; w < workers; ++w)
+            pool.emplace_back([&got, &fn, w] { got[static_cast<std::size_t>(w)] = fn(); });
     } catch (const std::system_error &) {
         // fewer threads than asked: the sum covers those that ran
     }
@@ -186,15 +187,17 @@ std::pair<double, double> measured(const Machine &m) {
         try {
             files::with_lock(path, [&] {
                 std::string problem;
-                nlohmann::json db = read_json_db(path, "machine-db.schema.json", "machine-db", problem)
-                                        .value_or(nlohmann::json{{"version", 1}, {"machines", nlohmann::json::object()}});
+                nlohmann::json db =
+                    read_json_db(path, "machine-db.schema.json", "machine-db", problem)
+                        .value_or(nlohmann::json{{"version", 1}, {"machines", nlohmann::json::object()}});
                 if (!problem.empty()) std::fprintf(stderr, "dnncompat warning: %s\n", problem.c_str());
                 if (auto it = db["machines"].find(sig); it != db["machines"].end()) {
                     got = std::make_pair((*it)["peak_gflops"].get<double>(), (*it)["bandwidth_gbs"].get<double>());
                     return;
                 }
                 got = measure(m.isa, m.threads);
-                db["machines"][sig] = {{"peak_gflops", got->first}, {"bandwidth_gbs", got->second}, {"measured", utc_now()}};
+                db["machines"][sig] = {
+                    {"peak_gflops", got->first}, {"bandwidth_gbs", got->second}, {"measured", utc_now()}};
                 files::write_atomically(path, db.dump(2) + "\n");
             });
         } catch (const std::exception &) {
@@ -207,9 +210,7 @@ std::pair<double, double> measured(const Machine &m) {
 
 } // namespace
 
-std::string Machine::signature() const {
-    return fmt::format("{}|{}|{}t|onednn-{}", cpu, isa, threads, onednn_version);
-}
+std::string Machine::signature() const { return fmt::format("{}|{}|{}t|onednn-{}", cpu, isa, threads, onednn_version); }
 
 Machine builtin_machine() {
     Machine m;

@@ -36,10 +36,10 @@ struct Machine {
 //   independent vector updates at the width of oneDNN's effective ISA
 //   (dnnl::get_effective_cpu_isa(), so that DNNL_MAX_CPU_ISA=AVX2 models an AVX2 machine): FMA on
 //   zmm (AVX-512) or ymm (AVX2), multiply and add on ymm (AVX) or xmm (SSE4.1); each thread's
-//   fastest of 50 blocks of ~10 us after 2 ms of the same work. That measures lanes x FMA units x clock as the machine has them (a Zen 4 core runs
-//   AVX-512 on 256-bit units: 32 FLOP/cycle; Zen 5 and most Xeons have two 512-bit units: 64;
-//   a core's wide-vector clock). Times 0.8, the share of that burst convolutions keep up for
-//   seconds (lower clocks over long runs, loads and stores between the FMAs).
+//   fastest of 50 blocks of ~10 us after 2 ms of the same work. That measures lanes x FMA units x clock as the machine
+//   has them (a Zen 4 core runs AVX-512 on 256-bit units: 32 FLOP/cycle; Zen 5 and most Xeons have two 512-bit units:
+//   64; a core's wide-vector clock). Times 0.8, the share of that burst convolutions keep up for seconds (lower clocks
+//   over long runs, loads and stores between the FMAs).
 // - bandwidth: up to 8 of those threads at once each copying 2 MiB to another 2 MiB (more than a
 //   core's own L2, as a layer's tensors are), bytes read + written, the best of 5 copies each,
 //   summed.

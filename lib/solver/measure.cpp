@@ -30,8 +30,7 @@ Measurement measure(const conv::Problem &problem, Direction d, const Solver &s, 
     Measurement r;
     try {
         conv::Problem p = problem;
-        if (p.dtype == DNNCOMPAT_DATA_HALF || p.dtype == DNNCOMPAT_DATA_BFLOAT16)
-            p.dtype = DNNCOMPAT_DATA_FLOAT;
+        if (p.dtype == DNNCOMPAT_DATA_HALF || p.dtype == DNNCOMPAT_DATA_BFLOAT16) p.dtype = DNNCOMPAT_DATA_FLOAT;
         const Applicability a = s.applicable(p, d);
         if (!a.ok) {
             r.error = "the solver does not apply: " + a.reason;
@@ -64,8 +63,8 @@ Measurement measure(const conv::Problem &problem, Direction d, const Solver &s, 
         }
         std::sort(times.begin(), times.end());
         r.runs = static_cast<int>(times.size());
-        r.median_ms = times.size() % 2 ? times[times.size() / 2]
-                                       : 0.5 * (times[times.size() / 2 - 1] + times[times.size() / 2]);
+        r.median_ms =
+            times.size() % 2 ? times[times.size() / 2] : 0.5 * (times[times.size() / 2 - 1] + times[times.size() / 2]);
         r.ok = true;
     } catch (const dnnl::error &err) {
         r.error = std::string("oneDNN: ") + err.what();

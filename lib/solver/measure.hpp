@@ -7,9 +7,9 @@
 namespace dnncompat::solver {
 
 struct MeasureOptions {
-    int warmup = 1;          // untimed runs (the first builds the kernel)
-    int runs = 5;            // timed runs at most; the median is reported
-    double cap_ms = 2000.0;  // stop timing after this much measured time (at least one run)
+    int warmup = 1;         // untimed runs (the first builds the kernel)
+    int runs = 5;           // timed runs at most; the median is reported
+    double cap_ms = 2000.0; // stop timing after this much measured time (at least one run)
 };
 
 struct Measurement {

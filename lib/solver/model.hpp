@@ -84,8 +84,8 @@ inline double io_bytes(const conv::Problem &p) {
 
 // WTI from the parts of the model: efficiency (fraction of peak), the FLOP the algorithm does,
 // the bytes it moves at the machine's bandwidth and fixed seconds (call overheads, serial loops).
-inline double wti_from(const conv::Problem &p, const Machine &m, double eff, double effective_flop,
-                       double bytes, double extra_s = 0.0) {
+inline double wti_from(const conv::Problem &p, const Machine &m, double eff, double effective_flop, double bytes,
+                       double extra_s = 0.0) {
     const double f = flop(p);
     if (f <= 0 || m.peak_gflops <= 0 || m.bandwidth_gbs <= 0 || eff <= 0) return kWtiUnknown;
     const double ideal_s = f / (m.peak_gflops * 1e9);

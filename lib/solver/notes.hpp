@@ -42,7 +42,8 @@ enum class BehaviorNote : int {
 inline constexpr int kBehaviorNoteCount = 5;
 
 // A set of notes of one kind (E: NumericalNote or BehaviorNote), one bit per enum value.
-template <typename E> class Notes {
+template <typename E>
+class Notes {
 public:
     constexpr Notes() = default;
     constexpr Notes(std::initializer_list<E> notes) {
@@ -106,7 +107,8 @@ inline const char *note_name(BehaviorNote n) {
 }
 
 // The cuDNN names of a set's notes, by increasing value.
-template <typename E> std::vector<std::string> note_names(Notes<E> notes) {
+template <typename E>
+std::vector<std::string> note_names(Notes<E> notes) {
     std::vector<std::string> r;
     for (E n : notes.list()) r.emplace_back(note_name(n));
     return r;

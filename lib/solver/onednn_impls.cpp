@@ -37,15 +37,14 @@ dnnl::algorithm alg(bool winograd) {
 // Calls visit(pd) for every implementation of p in direction d (stops when visit returns
 // false). The op descriptors live on this frame while the list is walked. oneDNN rejecting the
 // shape outright (dnnl::error) ends the walk.
-void walk(const conv::Problem &p, Direction d, bool user_layout, bool winograd,
-          const std::function<bool(Pd &)> &visit, const dnnl::engine &e = engine()) {
-    const auto stride = to_dnnl(p.stride), dil = to_dnnl(p.dilation, 1), pl = to_dnnl(p.pad_l),
-               pr = to_dnnl(p.pad_r);
+void walk(const conv::Problem &p, Direction d, bool user_layout, bool winograd, const std::function<bool(Pd &)> &visit,
+          const dnnl::engine &e = engine()) {
+    const auto stride = to_dnnl(p.stride), dil = to_dnnl(p.dilation, 1), pl = to_dnnl(p.pad_l), pr = to_dnnl(p.pad_r);
     try {
         const Mds m = mds(p, user_layout); // strides oneDNN cannot describe throw too
         if (d == Direction::fwd) {
-            dnnl::convolution_forward::desc od(dnnl::prop_kind::forward_inference, alg(winograd), m.x,
-                                               m.w, m.y, stride, dil, pl, pr);
+            dnnl::convolution_forward::desc od(dnnl::prop_kind::forward_inference, alg(winograd), m.x, m.w, m.y, stride,
+                                               dil, pl, pr);
             Pd pd;
             pd.dir = d;
             pd.fwd = fwd_pd(od, attr(), e, /*allow_empty=*/true);
@@ -55,8 +54,8 @@ void walk(const conv::Problem &p, Direction d, bool user_layout, bool winograd,
             } while (pd.fwd.next_impl());
             return;
         }
-        dnnl::convolution_forward::desc hd(dnnl::prop_kind::forward_training, alg(winograd), m.x, m.w,
-                                           m.y, stride, dil, pl, pr);
+        dnnl::convolution_forward::desc hd(dnnl::prop_kind::forward_training, alg(winograd), m.x, m.w, m.y, stride, dil,
+                                           pl, pr);
         fwd_pd hint(hd, e, /*allow_empty=*/true);
         if (!hint) return;
         Pd pd;
@@ -83,9 +82,7 @@ void walk(const conv::Problem &p, Direction d, bool user_layout, bool winograd,
     }
 }
 
-std::size_t bytes_if_relaid(const md &chosen, const md &user) {
-    return chosen == user ? 0 : chosen.get_size();
-}
+std::size_t bytes_if_relaid(const md &chosen, const md &user) { return chosen == user ? 0 : chosen.get_size(); }
 
 // The workspace of the plain intermediates the layout copies of an implementation on oneDNN's
 // layouts need (conv::util::Relayout): inputs are copied user -> chosen, the output chosen ->
@@ -140,8 +137,8 @@ md Pd::y() const {
     return bwd_filter.diff_dst_desc();
 }
 
-std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout,
-                       bool winograd, const dnnl::engine &e) {
+std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout, bool winograd,
+                       const dnnl::engine &e) {
     std::optional<Pd> found;
     walk(
         p, d, user_layout, winograd,
@@ -179,8 +176,7 @@ std::vector<Impl> enumerate(const conv::Problem &p, Direction d) {
                     if (!mid) return true; // oneDNN cannot copy into (or out of) its layouts here
                     i.relayout_mid = *mid;
                     i.relayout_w = bytes_if_relaid(pd.w(), user.w);
-                    i.relayout = bytes_if_relaid(pd.x(), user.x) + i.relayout_w +
-                                 bytes_if_relaid(pd.y(), user.y);
+                    i.relayout = bytes_if_relaid(pd.x(), user.x) + i.relayout_w + bytes_if_relaid(pd.y(), user.y);
                     if (i.relayout == 0) i.user_layout = true; // any resolved to the user's layout
                 }
                 out.push_back(std::move(i));

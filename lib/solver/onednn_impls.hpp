@@ -35,8 +35,8 @@ struct Pd {
 // layouts or oneDNN's (format_tag::any), through the Winograd or direct algorithm, with a user
 // scratchpad, created on engine e (a primitive runs only on a stream of its own engine). Empty
 // when it does not exist; never throws.
-std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout,
-                       bool winograd, const dnnl::engine &e = engine());
+std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout, bool winograd,
+                       const dnnl::engine &e = engine());
 
 // Uncached enumeration behind solver::implementations().
 std::vector<Impl> enumerate(const conv::Problem &p, Direction d);

@@ -80,11 +80,10 @@ std::vector<std::string> check_table(const std::vector<Entry> &t) {
         const std::string name = e.name ? e.name : "";
         const std::string what = fmt::format("id {} ({})", e.id, name.empty() ? "no name" : name);
         if (e.id == 0) problems.push_back(what + ": 0 is not a solver id");
-        else if (e.id == last)
-            problems.push_back(fmt::format("{}: duplicate id, also {}", what, last_name));
+        else if (e.id == last) problems.push_back(fmt::format("{}: duplicate id, also {}", what, last_name));
         else if (e.id < last)
-            problems.push_back(fmt::format("{}: after id {}: ids are in increasing order (a duplicate or a moved row)",
-                                           what, last));
+            problems.push_back(
+                fmt::format("{}: after id {}: ids are in increasing order (a duplicate or a moved row)", what, last));
         else if (e.id != last + 1)
             problems.push_back(fmt::format("{}: ids {} to {} are missing: a retired id keeps its row as a tombstone",
                                            what, last + 1, e.id - 1));

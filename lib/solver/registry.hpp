@@ -22,8 +22,8 @@ class Solver;
 
 // One row of the registry.
 struct Entry {
-    uint32_t id = 0;             // 1, 2, ... in table order, never reused
-    const char *name = nullptr;  // short stable name, e.g. "onednn.jit-direct", never reused
+    uint32_t id = 0;            // 1, 2, ... in table order, never reused
+    const char *name = nullptr; // short stable name, e.g. "onednn.jit-direct", never reused
     // The solver's instance, built from its row on first use (the row outlives it); nullptr for
     // a tombstone.
     const Solver &(*instance)(const Entry &) = nullptr;
@@ -31,7 +31,7 @@ struct Entry {
     // (cudnnConvolutionFwdAlgo_t, cudnnConvolutionBwdDataAlgo_t, cudnnConvolutionBwdFilterAlgo_t);
     // -1: the solver does not run that direction.
     int algo[3] = {-1, -1, -1};
-    NumericalNotes numerical;  // what holds for every problem it runs (Solver::numerical_notes adds per problem)
+    NumericalNotes numerical; // what holds for every problem it runs (Solver::numerical_notes adds per problem)
     BehaviorNotes behavior;
     const char *retired = nullptr; // a tombstone: when and why the solver was retired; else nullptr
 

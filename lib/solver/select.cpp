@@ -91,7 +91,8 @@ diag::Code substitution_row(Direction d, int algo) {
         case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT: return diag::code::conv_fwd_algo_fft;
         case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING: return diag::code::conv_fwd_algo_fft_tiling;
         case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD: return diag::code::conv_fwd_algo_winograd_fallback;
-        case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: return diag::code::conv_fwd_algo_winograd_nonfused_fallback;
+        case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED:
+            return diag::code::conv_fwd_algo_winograd_nonfused_fallback;
         case DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM: return diag::code::conv_fwd_algo_gemm_fallback;
         default: return diag::code::conv_fwd_algo_substituted; // IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, DIRECT
         }

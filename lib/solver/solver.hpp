@@ -33,13 +33,13 @@ constexpr double kWtiUnknown = -2.0;
 
 // The oneDNN implementations reachable for one problem and direction (see implementations()).
 struct Impl {
-    std::string name;           // oneDNN's implementation name, e.g. "jit:avx2", "x64:gemm:jit"
-    bool user_layout = false;   // runs on the caller's layouts (no relayout copies)
-    bool winograd = false;      // reached through dnnl::algorithm::convolution_winograd
-    std::size_t scratchpad = 0; // oneDNN scratchpad, bytes
-    std::size_t relayout = 0;   // bytes of layout copies the call pays when !user_layout
-    std::size_t relayout_w = 0; // the weights' share of relayout (fwd / bwd-data: reusable
-                                // across calls, conv/weight_cache.hpp)
+    std::string name;             // oneDNN's implementation name, e.g. "jit:avx2", "x64:gemm:jit"
+    bool user_layout = false;     // runs on the caller's layouts (no relayout copies)
+    bool winograd = false;        // reached through dnnl::algorithm::convolution_winograd
+    std::size_t scratchpad = 0;   // oneDNN scratchpad, bytes
+    std::size_t relayout = 0;     // bytes of layout copies the call pays when !user_layout
+    std::size_t relayout_w = 0;   // the weights' share of relayout (fwd / bwd-data: reusable
+                                  // across calls, conv/weight_cache.hpp)
     std::size_t relayout_mid = 0; // plain intermediates of copies oneDNN cannot make in one
                                   // reorder (conv::util::Relayout), bytes
 };

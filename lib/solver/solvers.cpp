@@ -44,8 +44,8 @@ double largest_tensor_bytes(const conv::Problem &p) {
 // the layout copies.
 struct Prepared {
     struct Operand {
-        md user, inner;             // the caller's layout, the primitive's
-        conv::util::Relayout r;     // user -> inner for inputs, inner -> user for the output
+        md user, inner;                 // the caller's layout, the primitive's
+        conv::util::Relayout r;         // user -> inner for inputs, inner -> user for the output
         std::size_t bytes = 0, off = 0; // the copy (bytes 0: the primitive reads / writes user)
         std::size_t mid_off = 0;        // r's intermediate, when it has one
     };
@@ -65,8 +65,8 @@ std::shared_ptr<const Prepared> prepare(const conv::Problem &p, Direction d, con
     // An implementation oneDNN chose with format_tag::any may have resolved to the caller's layout.
     if (!pd && impl.user_layout) pd = onednn::find(p, d, impl.name, false, impl.winograd);
     if (!(pd.has_value()))
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN no longer offers {} for {} {}", impl.name,
-             direction_name(d), p.key());
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN no longer offers {} for {} {}", impl.name, direction_name(d),
+             p.key());
     auto r = std::make_shared<Prepared>();
     if (d == Direction::fwd) r->prim = dnnl::convolution_forward(pd->fwd);
     else if (d == Direction::bwd_data) r->prim = dnnl::convolution_backward_data(pd->bwd_data);
@@ -125,8 +125,7 @@ constexpr double kRelayoutCost = 6.0;
 // A solver backed by oneDNN implementations whose names match a family.
 class OnednnSolver : public Solver {
 public:
-    OnednnSolver(const Entry &e, const char *family, bool winograd)
-        : Solver(e), family_(family), winograd_(winograd) {}
+    OnednnSolver(const Entry &e, const char *family, bool winograd) : Solver(e), family_(family), winograd_(winograd) {}
 
     // The best implementation of the family: on the caller's layout when there is one, else
     // the first in oneDNN's order (highest ISA first).
@@ -144,10 +143,8 @@ public:
 
     Applicability applicable(const conv::Problem &p, Direction d) const override {
         if (cudnn_algo(d) < 0) return {false, "no such direction for this solver"};
-        if (p.integer())
-            return {false, "integer data runs on dnncompat's exact INT8 path, not on the FP32 solvers"};
-        if (!pick(p, d))
-            return {false, std::string("oneDNN has no ") + family_ + " implementation for this problem"};
+        if (p.integer()) return {false, "integer data runs on dnncompat's exact INT8 path, not on the FP32 solvers"};
+        if (!pick(p, d)) return {false, std::string("oneDNN has no ") + family_ + " implementation for this problem"};
         if (limit_32bit() && largest_tensor_bytes(p) >= 2147483648.0)
             return {false, "a tensor exceeds 2 GiB: the jit kernels address it with 32-bit offsets"};
         return {true, ""};
@@ -203,26 +200,23 @@ protected:
 void OnednnSolver::run(const conv::Problem &p, Direction d, const RunArgs &a) const {
     const Applicability ok = applicable(p, d);
     if (!(ok.ok))
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name(), direction_name(d),
-             p.key(), ok.reason);
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name(), direction_name(d), p.key(),
+             ok.reason);
     check(p.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED,
-          "solver {} runs FLOAT data only (HALF and BFLOAT16 problems go through lib/conv's FP32 copies)",
-          name());
+          "solver {} runs FLOAT data only (HALF and BFLOAT16 problems go through lib/conv's FP32 copies)", name());
     check(a.alpha == 1.0f && a.beta == 0.0f, DNNCOMPAT_STATUS_NOT_SUPPORTED,
-          "solver {} takes alpha = 1, beta = 0 only (got alpha {}, beta {}): blending is lib/conv's", name(),
-          a.alpha, a.beta);
+          "solver {} takes alpha = 1, beta = 0 only (got alpha {}, beta {}): blending is lib/conv's", name(), a.alpha,
+          a.beta);
     check(a.x && a.w && a.y, DNNCOMPAT_STATUS_BAD_PARAM, "solver {}: x, w and y must not be null", name());
     const std::size_t need = workspace(p, d);
     if (!(a.workspace_size >= need))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "solver {} needs {} bytes of workspace for {} {}, got {}", name(), need, direction_name(d), p.key(),
-             a.workspace_size);
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "solver {} needs {} bytes of workspace for {} {}, got {}", name(), need,
+             direction_name(d), p.key(), a.workspace_size);
     const auto prep = prepared(p, d, *pick(p, d));
     const Prepared &pr = *prep;
     if (!(pr.bytes <= a.workspace_size && (pr.bytes == 0 || a.workspace != nullptr)))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM,
-             "solver {} needs a workspace of {} bytes for {} {}, got {} at {}", name(), pr.bytes, direction_name(d),
-             p.key(), a.workspace_size, a.workspace);
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "solver {} needs a workspace of {} bytes for {} {}, got {} at {}", name(),
+             pr.bytes, direction_name(d), p.key(), a.workspace_size, a.workspace);
 
     using namespace conv::util;
     const dnnl::engine &e = onednn::engine();
@@ -237,10 +231,8 @@ void OnednnSolver::run(const conv::Problem &p, Direction d, const RunArgs &a) co
     for (int i = 0; i < 3; ++i) {
         const Prepared::Operand &o = pr.op[i];
         const dnnl::memory user(o.user, e, user_ptr[i]);
-        if (i == out)
-            mem[i] = o.bytes ? dnnl::memory(o.inner, e, ws + o.off) : user;
-        else
-            mem[i] = relaid(s, o.r, user, o.inner, ws + o.off, o.bytes, ws + o.mid_off);
+        if (i == out) mem[i] = o.bytes ? dnnl::memory(o.inner, e, ws + o.off) : user;
+        else mem[i] = relaid(s, o.r, user, o.inner, ws + o.off, o.bytes, ws + o.mid_off);
     }
     const int arg_x = d == Direction::bwd_data ? DNNL_ARG_DIFF_SRC : DNNL_ARG_SRC;
     const int arg_w = d == Direction::bwd_filter ? DNNL_ARG_DIFF_WEIGHTS : DNNL_ARG_WEIGHTS;
@@ -329,8 +321,7 @@ protected:
     double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
         const double transform = 2.0 * (36.0 / 9.0) * bytes_of(p, w_elems(p)) +
                                  2.0 * (36.0 / 16.0) * (bytes_of(p, x_elems(p)) + bytes_of(p, y_elems(p)));
-        return vectorised(p, d, m, 0.45, fill(roles(p, d).red_ch, lanes(m)), flop(p) * 36.0 / 144.0,
-                          bytes + transform);
+        return vectorised(p, d, m, 0.45, fill(roles(p, d).red_ch, lanes(m)), flop(p) * 36.0 / 144.0, bytes + transform);
     }
 };
 

@@ -11,12 +11,9 @@ md strided(const dims_t &dims, const dims_t &strides) {
               dnnl::memory::dims(strides.begin(), strides.end()));
 }
 
-std::string key(const dims_t &dims, const dims_t &strides) {
-    return dims_str(dims) + "/" + dims_str(strides);
-}
+std::string key(const dims_t &dims, const dims_t &strides) { return dims_str(dims) + "/" + dims_str(strides); }
 
-bool overlaps(const void *p, const dims_t &pd, const dims_t &ps, const void *q, const dims_t &qd,
-              const dims_t &qs) {
+bool overlaps(const void *p, const dims_t &pd, const dims_t &ps, const void *q, const dims_t &qd, const dims_t &qs) {
     const auto a = reinterpret_cast<uintptr_t>(p), b = reinterpret_cast<uintptr_t>(q);
     const uintptr_t a_end = a + span_bytes(pd, ps), b_end = b + span_bytes(qd, qs);
     return a < b_end && b < a_end;
@@ -31,8 +28,8 @@ struct ReorderPlan : CachedPlan {
 
 void blend(dnncompatContext &h, const dims_t &src_dims, const dims_t &src_strides, const void *src,
            const dims_t &dst_dims, const dims_t &dst_strides, void *dst, float alpha, float beta) {
-    const std::string k = fmt::format("tops-blend/{}/{}/{}/{}", key(src_dims, src_strides),
-                                      key(dst_dims, dst_strides), alpha, beta);
+    const std::string k =
+        fmt::format("tops-blend/{}/{}/{}/{}", key(src_dims, src_strides), key(dst_dims, dst_strides), alpha, beta);
     auto plan = h.plan<ReorderPlan>(k, [&] {
         auto p = std::make_shared<ReorderPlan>();
         p->src = strided(src_dims, src_strides);

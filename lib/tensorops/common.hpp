@@ -29,8 +29,7 @@ inline std::size_t span_bytes(const dims_t &dims, const dims_t &strides) {
 }
 
 // True when the FP32 extents [p, p + span(p)) and [q, q + span(q)) share a byte.
-bool overlaps(const void *p, const dims_t &pd, const dims_t &ps, const void *q, const dims_t &qd,
-              const dims_t &qs);
+bool overlaps(const void *p, const dims_t &pd, const dims_t &ps, const void *q, const dims_t &qd, const dims_t &qs);
 
 // dst = alpha * src + beta * dst through a cached oneDNN reorder (output scale alpha, sum
 // post-op beta); dst is not read when beta == 0. src may have zero strides (broadcast). src and

@@ -22,8 +22,7 @@ namespace {
 constexpr auto BAD = DNNCOMPAT_STATUS_BAD_PARAM;
 
 bool has_indices_op(dnncompatReduceTensorOp_t op) {
-    return op == DNNCOMPAT_REDUCE_TENSOR_MIN || op == DNNCOMPAT_REDUCE_TENSOR_MAX ||
-           op == DNNCOMPAT_REDUCE_TENSOR_AMAX;
+    return op == DNNCOMPAT_REDUCE_TENSOR_MIN || op == DNNCOMPAT_REDUCE_TENSOR_MAX || op == DNNCOMPAT_REDUCE_TENSOR_AMAX;
 }
 
 struct ReductionPlan : CachedPlan {
@@ -31,11 +30,11 @@ struct ReductionPlan : CachedPlan {
     dnnl::reduction prim;
 };
 
-void run_reduction(dnncompatContext &h, dnnl::algorithm alg, float p, const dims_t &src_dims,
-                   const dims_t &src_strides, const void *src, const dims_t &dst_dims, void *dst) {
+void run_reduction(dnncompatContext &h, dnnl::algorithm alg, float p, const dims_t &src_dims, const dims_t &src_strides,
+                   const void *src, const dims_t &dst_dims, void *dst) {
     const dims_t dst_strides = packed_strides(dst_dims, DNNCOMPAT_TENSOR_NCHW);
-    const std::string k = fmt::format("tops-reduce/{}/{}/{}/{}", static_cast<int>(alg), p,
-                                      key(src_dims, src_strides), dims_str(dst_dims));
+    const std::string k = fmt::format("tops-reduce/{}/{}/{}/{}", static_cast<int>(alg), p, key(src_dims, src_strides),
+                                      dims_str(dst_dims));
     auto plan = h.plan<ReductionPlan>(k, [&] {
         auto pl = std::make_shared<ReductionPlan>();
         pl->src = strided(src_dims, src_strides);
@@ -44,8 +43,7 @@ void run_reduction(dnncompatContext &h, dnnl::algorithm alg, float p, const dims
         pl->prim = dnnl::reduction(dnnl::reduction::primitive_desc(d, h.engine));
         return pl;
     });
-    plan->prim.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->src, src)},
-                                  {DNNL_ARG_DST, mem(h, plan->dst, dst)}});
+    plan->prim.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->src, src)}, {DNNL_ARG_DST, mem(h, plan->dst, dst)}});
     h.stream.wait();
 }
 
@@ -60,13 +58,12 @@ void run_abs(dnncompatContext &h, const dims_t &dims, const dims_t &strides, con
     auto plan = h.plan<EltwisePlan>(k, [&] {
         auto pl = std::make_shared<EltwisePlan>();
         pl->data = strided(dims, strides);
-        dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_abs,
-                                      pl->data, 0.0f, 0.0f);
+        dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_abs, pl->data, 0.0f,
+                                      0.0f);
         pl->prim = dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(d, h.engine));
         return pl;
     });
-    plan->prim.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->data, src)},
-                                  {DNNL_ARG_DST, mem(h, plan->data, dst)}});
+    plan->prim.execute(h.stream, {{DNNL_ARG_SRC, mem(h, plan->data, src)}, {DNNL_ARG_DST, mem(h, plan->data, dst)}});
     h.stream.wait();
 }
 
@@ -77,8 +74,7 @@ struct NoZerosPlan : CachedPlan {
 
 // dst (packed) = src, with every zero replaced by 1: (src == 0) + src, oneDNN binary_eq with a
 // binary_add post-op.
-void run_zeros_to_one(dnncompatContext &h, const dims_t &dims, const dims_t &strides, const void *src,
-                      void *dst) {
+void run_zeros_to_one(dnncompatContext &h, const dims_t &dims, const dims_t &strides, const void *src, void *dst) {
     const std::string k = fmt::format("tops-nozeros/{}", key(dims, strides));
     auto plan = h.plan<NoZerosPlan>(k, [&] {
         auto pl = std::make_shared<NoZerosPlan>();
@@ -94,11 +90,10 @@ void run_zeros_to_one(dnncompatContext &h, const dims_t &dims, const dims_t &str
         return pl;
     });
     static const float zero = 0.0f;
-    plan->prim.execute(h.stream,
-                       {{DNNL_ARG_SRC_0, mem(h, plan->src, src)},
-                        {DNNL_ARG_SRC_1, mem(h, plan->one, &zero)},
-                        {DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, mem(h, plan->src, src)},
-                        {DNNL_ARG_DST, mem(h, plan->dst, dst)}});
+    plan->prim.execute(h.stream, {{DNNL_ARG_SRC_0, mem(h, plan->src, src)},
+                                  {DNNL_ARG_SRC_1, mem(h, plan->one, &zero)},
+                                  {DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, mem(h, plan->src, src)},
+                                  {DNNL_ARG_DST, mem(h, plan->dst, dst)}});
     h.stream.wait();
 }
 
@@ -106,8 +101,8 @@ void run_zeros_to_one(dnncompatContext &h, const dims_t &dims, const dims_t &str
 // returns values only), so this one is a loop: for each element of C, the first extreme element
 // of its window (row-major over the reduced dims) and its index within the window. NaN: with
 // PROPAGATE_NAN the first NaN wins; otherwise NaNs are skipped (an all-NaN window gives NaN, 0).
-void reduce_with_indices(const dnncompatReduceTensorStruct &r, const dnncompatTensorStruct &ad,
-                         const float *a, const dims_t &c_dims, float *values, uint32_t *indices) {
+void reduce_with_indices(const dnncompatReduceTensorStruct &r, const dnncompatTensorStruct &ad, const float *a,
+                         const dims_t &c_dims, float *values, uint32_t *indices) {
     const std::size_t nd = ad.dims.size();
     std::vector<std::size_t> red; // reduced dims, outermost first
     for (std::size_t i = 0; i < nd; ++i)
@@ -161,19 +156,15 @@ void reduce_with_indices(const dnncompatReduceTensorStruct &r, const dnncompatTe
 
 void check_reduction(const dnncompatReduceTensorStruct &r, const dnncompatTensorStruct &ad,
                      const dnncompatTensorStruct &cd, const char *api) {
-    check(ad.dims.size() == cd.dims.size(), BAD, "aDesc has {} dims but cDesc has {}", ad.dims.size(),
-          cd.dims.size());
+    check(ad.dims.size() == cd.dims.size(), BAD, "aDesc has {} dims but cDesc has {}", ad.dims.size(), cd.dims.size());
     for (std::size_t i = 0; i < ad.dims.size(); ++i)
         if (!(cd.dims[i] == ad.dims[i] || cd.dims[i] == 1))
-            fail(BAD,
-                 "cDesc {} is no reduction of aDesc {}: dim {} is {}, neither {} nor 1",
-                 dims_str(cd.dims), dims_str(ad.dims), i, cd.dims[i], ad.dims[i]);
+            fail(BAD, "cDesc {} is no reduction of aDesc {}: dim {} is {}, neither {} nor 1", dims_str(cd.dims),
+                 dims_str(ad.dims), i, cd.dims[i], ad.dims[i]);
     if (!(ad.dtype == cd.dtype))
-        fail(BAD, "aDesc is {} but cDesc is {}", data_type_name(ad.dtype),
-             data_type_name(cd.dtype));
+        fail(BAD, "aDesc is {} but cDesc is {}", data_type_name(ad.dtype), data_type_name(cd.dtype));
     if (!(r.comp_type == DNNCOMPAT_DATA_FLOAT || r.comp_type == DNNCOMPAT_DATA_DOUBLE))
-        fail(BAD,
-             "reduceTensorCompType {} is neither FLOAT nor DOUBLE", data_type_name(r.comp_type));
+        fail(BAD, "reduceTensorCompType {} is neither FLOAT nor DOUBLE", data_type_name(r.comp_type));
     check_compute_type(r.comp_type, api);
     lowp::check_data_type(ad.dtype, api); // HALF / BFLOAT16 A and C reduce in FP32
     if (r.indices == DNNCOMPAT_REDUCE_TENSOR_FLATTENED_INDICES && has_indices_op(r.op)) {
@@ -184,31 +175,29 @@ void check_reduction(const dnncompatReduceTensorStruct &r, const dnncompatTensor
     }
 }
 
-std::size_t reduction_indices_bytes(const dnncompatReduceTensorStruct &r,
-                                    const dnncompatTensorStruct &cd) {
+std::size_t reduction_indices_bytes(const dnncompatReduceTensorStruct &r, const dnncompatTensorStruct &cd) {
     if (r.indices != DNNCOMPAT_REDUCE_TENSOR_FLATTENED_INDICES || !has_indices_op(r.op)) return 0;
     return static_cast<std::size_t>(element_count(cd.dims)) * sizeof(uint32_t);
 }
 
-std::string reduce_tensor(dnncompatContext &h, const dnncompatReduceTensorStruct &r,
-                          void *indices, std::size_t indices_bytes, float alpha,
-                          const dnncompatTensorStruct &ad, const void *a, float beta,
-                          const dnncompatTensorStruct &cd, void *c) {
+std::string reduce_tensor(dnncompatContext &h, const dnncompatReduceTensorStruct &r, void *indices,
+                          std::size_t indices_bytes, float alpha, const dnncompatTensorStruct &ad, const void *a,
+                          float beta, const dnncompatTensorStruct &cd, void *c) {
     constexpr const char *api = "cudnnReduceTensor";
     check_reduction(r, ad, cd, api);
     const std::size_t need_idx = reduction_indices_bytes(r, cd);
     if (need_idx > 0) {
         check_not_null(indices, "indices");
         check(indices_bytes >= need_idx, BAD,
-              "indicesSizeInBytes {} is below the {} bytes cudnnGetReductionIndicesSize returns",
-              indices_bytes, need_idx);
+              "indicesSizeInBytes {} is below the {} bytes cudnnGetReductionIndicesSize returns", indices_bytes,
+              need_idx);
     }
     if (lowp::is_low(ad.dtype)) { // HALF / BFLOAT16 with FLOAT compute: FP32 shadows
         lowp::Shadows s(h, ad.dtype, api);
         const auto a32 = s.in(ad, a);
         const auto c32 = s.out(cd, c, beta != 0.0f);
-        const std::string impl = reduce_tensor(h, r, indices, indices_bytes, alpha, a32.desc,
-                                               a32.data, beta, c32.desc, c32.data);
+        const std::string impl =
+            reduce_tensor(h, r, indices, indices_bytes, alpha, a32.desc, a32.data, beta, c32.desc, c32.data);
         s.finish();
         return impl + " (FP32 emulation)";
     }
@@ -218,16 +207,14 @@ std::string reduce_tensor(dnncompatContext &h, const dnncompatReduceTensorStruct
     // Temp: [preprocessed A][reduced values, packed with C's dims]. A needs a preprocessed copy
     // for AMAX, MUL_NO_ZEROS, the norms without reduced dims, or a plain copy when nothing is
     // reduced and A shares memory with C; |A| keeps A's strides (its span), the rest is packed.
-    const bool abs_first = r.op == DNNCOMPAT_REDUCE_TENSOR_AMAX ||
-                           (!reduces && (r.op == DNNCOMPAT_REDUCE_TENSOR_NORM1 ||
-                                         r.op == DNNCOMPAT_REDUCE_TENSOR_NORM2));
-    const bool needs_pre = need_idx == 0 &&
-                           (abs_first || r.op == DNNCOMPAT_REDUCE_TENSOR_MUL_NO_ZEROS ||
-                            (!reduces && overlaps(a, ad.dims, ad.strides, c, cd.dims, cd.strides)));
-    const std::size_t a_bytes =
-        needs_pre ? std::max(span_bytes(ad.dims, ad.strides),
-                             static_cast<std::size_t>(element_count(ad.dims)) * sizeof(float))
-                  : 0;
+    const bool abs_first =
+        r.op == DNNCOMPAT_REDUCE_TENSOR_AMAX ||
+        (!reduces && (r.op == DNNCOMPAT_REDUCE_TENSOR_NORM1 || r.op == DNNCOMPAT_REDUCE_TENSOR_NORM2));
+    const bool needs_pre = need_idx == 0 && (abs_first || r.op == DNNCOMPAT_REDUCE_TENSOR_MUL_NO_ZEROS ||
+                                             (!reduces && overlaps(a, ad.dims, ad.strides, c, cd.dims, cd.strides)));
+    const std::size_t a_bytes = needs_pre ? std::max(span_bytes(ad.dims, ad.strides),
+                                                     static_cast<std::size_t>(element_count(ad.dims)) * sizeof(float))
+                                          : 0;
     const std::size_t c_bytes = static_cast<std::size_t>(element_count(cd.dims)) * sizeof(float);
     char *tmp = static_cast<char *>(h.temp_buffer(a_bytes + c_bytes));
     void *pre = tmp, *red = tmp + a_bytes;
@@ -265,8 +252,14 @@ std::string reduce_tensor(dnncompatContext &h, const dnncompatReduceTensorStruct
         case DNNCOMPAT_REDUCE_TENSOR_MAX:
         case DNNCOMPAT_REDUCE_TENSOR_AMAX: alg = dnnl::algorithm::reduction_max; break;
         case DNNCOMPAT_REDUCE_TENSOR_AVG: alg = dnnl::algorithm::reduction_mean; break;
-        case DNNCOMPAT_REDUCE_TENSOR_NORM1: alg = dnnl::algorithm::reduction_norm_lp_sum; p = 1.0f; break;
-        case DNNCOMPAT_REDUCE_TENSOR_NORM2: alg = dnnl::algorithm::reduction_norm_lp_sum; p = 2.0f; break;
+        case DNNCOMPAT_REDUCE_TENSOR_NORM1:
+            alg = dnnl::algorithm::reduction_norm_lp_sum;
+            p = 1.0f;
+            break;
+        case DNNCOMPAT_REDUCE_TENSOR_NORM2:
+            alg = dnnl::algorithm::reduction_norm_lp_sum;
+            p = 2.0f;
+            break;
         }
         run_reduction(h, alg, p, ad.dims, src_strides, src, cd.dims, red);
         src = red;

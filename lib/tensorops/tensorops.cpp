@@ -15,35 +15,27 @@ namespace {
 
 constexpr auto BAD = DNNCOMPAT_STATUS_BAD_PARAM;
 
-void check_same_rank(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y,
-                     const char *yn) {
-    check(x.dims.size() == y.dims.size(), BAD, "{} has {} dims but {} has {}", xn, x.dims.size(), yn,
-          y.dims.size());
+void check_same_rank(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y, const char *yn) {
+    check(x.dims.size() == y.dims.size(), BAD, "{} has {} dims but {} has {}", xn, x.dims.size(), yn, y.dims.size());
 }
 
 // Each dim of x equals y's or is 1 (cuDNN's broadcast rule), equal ranks.
-void check_broadcast(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y,
-                     const char *yn) {
+void check_broadcast(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y, const char *yn) {
     check_same_rank(x, xn, y, yn);
     for (std::size_t i = 0; i < x.dims.size(); ++i)
         if (!(x.dims[i] == y.dims[i] || x.dims[i] == 1))
-            fail(BAD,
-                 "{} {} cannot broadcast onto {} {}: dim {} is {}, neither {} nor 1", xn,
-                 dims_str(x.dims), yn, dims_str(y.dims), i, x.dims[i], y.dims[i]);
+            fail(BAD, "{} {} cannot broadcast onto {} {}: dim {} is {}, neither {} nor 1", xn, dims_str(x.dims), yn,
+                 dims_str(y.dims), i, x.dims[i], y.dims[i]);
 }
 
-void check_same_dims(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y,
-                     const char *yn) {
+void check_same_dims(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y, const char *yn) {
     check_same_rank(x, xn, y, yn);
-    if (!(x.dims == y.dims))
-        fail(BAD, "{} is {} but {} is {}", xn, dims_str(x.dims), yn, dims_str(y.dims));
+    if (!(x.dims == y.dims)) fail(BAD, "{} is {} but {} is {}", xn, dims_str(x.dims), yn, dims_str(y.dims));
 }
 
-void check_same_type(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y,
-                     const char *yn) {
+void check_same_type(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y, const char *yn) {
     if (!(x.dtype == y.dtype))
-        fail(BAD, "{} is {} but {} is {}", xn, data_type_name(x.dtype), yn,
-             data_type_name(y.dtype));
+        fail(BAD, "{} is {} but {} is {}", xn, data_type_name(x.dtype), yn, data_type_name(y.dtype));
 }
 
 // Strides of x read with y's dims: zero along broadcast dims.
@@ -67,12 +59,11 @@ struct BinaryPlan : CachedPlan {
 
 // dst = post_ops(alg(scale0 * src0, scale1 * src1)) [+ beta * dst], src0 and dst of dst's dims
 // (src0 may be dst itself), src1 broadcast.
-void run_binary(dnncompatContext &h, dnnl::algorithm alg, const Operand &s0, float scale0,
-                const Operand &s1, float scale1, const dnncompatTensorStruct &dd, void *dst,
-                int eltwise, float beta) {
-    const std::string k = fmt::format("tops-binary/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(alg),
-                                      key(s0.dims, s0.strides), scale0, key(s1.dims, s1.strides),
-                                      scale1, key(dd), eltwise, beta);
+void run_binary(dnncompatContext &h, dnnl::algorithm alg, const Operand &s0, float scale0, const Operand &s1,
+                float scale1, const dnncompatTensorStruct &dd, void *dst, int eltwise, float beta) {
+    const std::string k =
+        fmt::format("tops-binary/{}/{}/{}/{}/{}/{}/{}/{}", static_cast<int>(alg), key(s0.dims, s0.strides), scale0,
+                    key(s1.dims, s1.strides), scale1, key(dd), eltwise, beta);
     auto plan = h.plan<BinaryPlan>(k, [&] {
         auto p = std::make_shared<BinaryPlan>();
         p->src0 = strided(s0.dims, s0.strides);
@@ -82,8 +73,7 @@ void run_binary(dnncompatContext &h, dnnl::algorithm alg, const Operand &s0, flo
         if (scale0 != 1.0f) attr.set_scales(DNNL_ARG_SRC_0, 0, {scale0});
         if (scale1 != 1.0f) attr.set_scales(DNNL_ARG_SRC_1, 0, {scale1});
         dnnl::post_ops po;
-        if (eltwise == DNNCOMPAT_OP_TENSOR_SQRT)
-            po.append_eltwise(1.0f, dnnl::algorithm::eltwise_sqrt, 0.0f, 0.0f);
+        if (eltwise == DNNCOMPAT_OP_TENSOR_SQRT) po.append_eltwise(1.0f, dnnl::algorithm::eltwise_sqrt, 0.0f, 0.0f);
         else if (eltwise == DNNCOMPAT_OP_TENSOR_NOT) // 1 - x
             po.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, -1.0f, 1.0f);
         if (beta != 0.0f) po.append_sum(beta);
@@ -125,8 +115,8 @@ const dnncompatTensorTransformStruct &transform_desc(const dnncompatTensorTransf
 
 // ---- AddTensor --------------------------------------------------------------------------------
 
-void add_tensor(dnncompatContext &h, float alpha, const dnncompatTensorStruct &ad, const void *a,
-                float beta, const dnncompatTensorStruct &cd, void *c) {
+void add_tensor(dnncompatContext &h, float alpha, const dnncompatTensorStruct &ad, const void *a, float beta,
+                const dnncompatTensorStruct &cd, void *c) {
     constexpr const char *api = "cudnnAddTensor";
     check_broadcast(ad, "aDesc", cd, "cDesc");
     check_same_type(ad, "aDesc", cd, "cDesc");
@@ -149,21 +139,19 @@ void add_tensor(dnncompatContext &h, float alpha, const dnncompatTensorStruct &a
     }
     if (beta == 0.0f) {
         // C is not read: a reorder from A viewed with zero strides along the broadcast dims.
-        blend(h, cd.dims, broadcast_strides(src.dims, src.strides, cd.dims), src.data, cd.dims,
-              cd.strides, c, alpha, 0.0f);
+        blend(h, cd.dims, broadcast_strides(src.dims, src.strides, cd.dims), src.data, cd.dims, cd.strides, c, alpha,
+              0.0f);
         return;
     }
     // C = beta * C + alpha * A in place (oneDNN binary: src0 = dst = C, src1 = A broadcast).
-    run_binary(h, dnnl::algorithm::binary_add, {c, cd.dims, cd.strides}, beta, src, alpha, cd, c, -1,
-               0.0f);
+    run_binary(h, dnnl::algorithm::binary_add, {c, cd.dims, cd.strides}, beta, src, alpha, cd, c, -1, 0.0f);
 }
 
 // ---- OpTensor ---------------------------------------------------------------------------------
 
 std::string op_tensor(dnncompatContext &h, const dnncompatOpTensorStruct &op, float alpha1,
-                      const dnncompatTensorStruct &ad, const void *a, float alpha2,
-                      const dnncompatTensorStruct *bd, const void *b, float beta,
-                      const dnncompatTensorStruct &cd, void *c) {
+                      const dnncompatTensorStruct &ad, const void *a, float alpha2, const dnncompatTensorStruct *bd,
+                      const void *b, float beta, const dnncompatTensorStruct &cd, void *c) {
     constexpr const char *api = "cudnnOpTensor";
     const bool unary = op.op == DNNCOMPAT_OP_TENSOR_SQRT || op.op == DNNCOMPAT_OP_TENSOR_NOT;
     check_same_dims(ad, "aDesc", cd, "cDesc");
@@ -173,20 +161,18 @@ std::string op_tensor(dnncompatContext &h, const dnncompatOpTensorStruct &op, fl
         check_same_type(*bd, "bDesc", cd, "cDesc");
     }
     // cuDNN: DOUBLE data computes in DOUBLE, every other data type in FLOAT.
-    const dnncompatDataType_t want = cd.dtype == DNNCOMPAT_DATA_DOUBLE ? DNNCOMPAT_DATA_DOUBLE
-                                                                       : DNNCOMPAT_DATA_FLOAT;
+    const dnncompatDataType_t want = cd.dtype == DNNCOMPAT_DATA_DOUBLE ? DNNCOMPAT_DATA_DOUBLE : DNNCOMPAT_DATA_FLOAT;
     if (!(op.comp_type == want))
-        fail(BAD, "opTensorCompType {} does not fit {} tensors (needs {})",
-             data_type_name(op.comp_type), data_type_name(cd.dtype), data_type_name(want));
+        fail(BAD, "opTensorCompType {} does not fit {} tensors (needs {})", data_type_name(op.comp_type),
+             data_type_name(cd.dtype), data_type_name(want));
     if (lowp::is_low(cd.dtype)) { // HALF / BFLOAT16 with FLOAT compute: FP32 shadows
         lowp::Shadows s(h, cd.dtype, api);
         const auto a32 = s.in(ad, a);
         lowp::F32 b32;
         if (!unary) b32 = s.in(*bd, b);
         const auto c32 = s.out(cd, c, beta != 0.0f);
-        const std::string impl = op_tensor(h, op, alpha1, a32.desc, a32.data, alpha2,
-                                           unary ? bd : &b32.desc, b32.data, beta, c32.desc,
-                                           c32.data);
+        const std::string impl = op_tensor(h, op, alpha1, a32.desc, a32.data, alpha2, unary ? bd : &b32.desc, b32.data,
+                                           beta, c32.desc, c32.data);
         s.finish();
         return impl + " (FP32 emulation)";
     }
@@ -251,8 +237,8 @@ void scale_tensor(dnncompatContext &h, const dnncompatTensorStruct &yd, void *y,
     auto plan = h.plan<EltwisePlan>(k, [&] {
         auto p = std::make_shared<EltwisePlan>();
         p->data = of(yd);
-        dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference,
-                                      dnnl::algorithm::eltwise_linear, p->data, alpha, 0.0f);
+        dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_linear, p->data,
+                                      alpha, 0.0f);
         p->prim = dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(d, h.engine));
         return p;
     });
@@ -279,8 +265,7 @@ void set_tensor(dnncompatContext &h, const dnncompatTensorStruct &yd, void *y, f
 void transform_dest(const dnncompatTensorTransformStruct &t, const dnncompatTensorStruct &sd,
                     dnncompatTensorStruct &out) {
     constexpr const char *api = "cudnnInitTransformDest";
-    check(t.nb_dims == sd.dims.size(), BAD, "transformDesc has {} dims but srcDesc has {}", t.nb_dims,
-          sd.dims.size());
+    check(t.nb_dims == sd.dims.size(), BAD, "transformDesc has {} dims but srcDesc has {}", t.nb_dims, sd.dims.size());
     for (auto f : t.fold)
         if (f != 1) diag::unsupported(diag::code::tensorops_transform_fold, api);
     if (t.dest_format == DNNCOMPAT_TENSOR_NCHW_VECT_C) diag::unsupported(diag::code::format_nchw_vect_c, api);

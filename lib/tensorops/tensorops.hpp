@@ -49,15 +49,14 @@ const dnncompatReduceTensorStruct &reduce_desc(const dnncompatReduceTensorStruct
 const dnncompatTensorTransformStruct &transform_desc(const dnncompatTensorTransformStruct *d);
 
 // C = alpha * A + beta * C; every A dim equals C's or is 1 (broadcast), equal ranks.
-void add_tensor(dnncompatContext &h, float alpha, const dnncompatTensorStruct &ad, const void *a,
-                float beta, const dnncompatTensorStruct &cd, void *c);
+void add_tensor(dnncompatContext &h, float alpha, const dnncompatTensorStruct &ad, const void *a, float beta,
+                const dnncompatTensorStruct &cd, void *c);
 
 // C = op(alpha1 * A, alpha2 * B) + beta * C (B ignored for SQRT and NOT). Returns the
 // implementation name for the run info.
 std::string op_tensor(dnncompatContext &h, const dnncompatOpTensorStruct &op, float alpha1,
-                      const dnncompatTensorStruct &ad, const void *a, float alpha2,
-                      const dnncompatTensorStruct *bd, const void *b, float beta,
-                      const dnncompatTensorStruct &cd, void *c);
+                      const dnncompatTensorStruct &ad, const void *a, float alpha2, const dnncompatTensorStruct *bd,
+                      const void *b, float beta, const dnncompatTensorStruct &cd, void *c);
 
 // y = alpha * y over the elements y's descriptor addresses.
 void scale_tensor(dnncompatContext &h, const dnncompatTensorStruct &yd, void *y, float alpha);
@@ -67,14 +66,13 @@ void set_tensor(dnncompatContext &h, const dnncompatTensorStruct &yd, void *y, f
 // y = alpha * x + beta * y, x and y of equal dims and any strides (layout change, NCHW_VECT_C
 // included) and data-type conversion among FLOAT, HALF, BFLOAT16, INT32, INT8, UINT8, INT8x4,
 // UINT8x4, INT8x32 (rounded once; integers to nearest even, saturated). In transform.cpp.
-void transform_tensor(dnncompatContext &h, const char *api, float alpha,
-                      const dnncompatTensorStruct &xd, const void *x, float beta,
-                      const dnncompatTensorStruct &yd, void *y);
+void transform_tensor(dnncompatContext &h, const char *api, float alpha, const dnncompatTensorStruct &xd, const void *x,
+                      float beta, const dnncompatTensorStruct &yd, void *y);
 // The same through a transform descriptor: dest = alpha * pad(src) + beta * dest, the padding
 // cells being zeros of pad(src). Folding (fold != 1) is NOT_SUPPORTED.
 void transform_tensor_ex(dnncompatContext &h, const dnncompatTensorTransformStruct &t, float alpha,
-                         const dnncompatTensorStruct &sd, const void *src, float beta,
-                         const dnncompatTensorStruct &dd, void *dest);
+                         const dnncompatTensorStruct &sd, const void *src, float beta, const dnncompatTensorStruct &dd,
+                         void *dest);
 // Dims and packed strides (in t's dest format) of the destination of t applied to src.
 void transform_dest(const dnncompatTensorTransformStruct &t, const dnncompatTensorStruct &sd,
                     dnncompatTensorStruct &out);
@@ -84,13 +82,11 @@ void check_reduction(const dnncompatReduceTensorStruct &r, const dnncompatTensor
                      const dnncompatTensorStruct &cd, const char *api);
 // Bytes of 32-bit flattened indices ReduceTensor writes (0 when the descriptor asks for none or
 // the op has none).
-std::size_t reduction_indices_bytes(const dnncompatReduceTensorStruct &r,
-                                    const dnncompatTensorStruct &cd);
+std::size_t reduction_indices_bytes(const dnncompatReduceTensorStruct &r, const dnncompatTensorStruct &cd);
 // C = alpha * reduce(A) + beta * C over the dims where C is 1; indices (uint32, flattened over the
 // reduced dims) for MIN/MAX/AMAX when asked. Returns the implementation name.
-std::string reduce_tensor(dnncompatContext &h, const dnncompatReduceTensorStruct &r,
-                          void *indices, std::size_t indices_bytes, float alpha,
-                          const dnncompatTensorStruct &ad, const void *a, float beta,
-                          const dnncompatTensorStruct &cd, void *c);
+std::string reduce_tensor(dnncompatContext &h, const dnncompatReduceTensorStruct &r, void *indices,
+                          std::size_t indices_bytes, float alpha, const dnncompatTensorStruct &ad, const void *a,
+                          float beta, const dnncompatTensorStruct &cd, void *c);
 
 } // namespace dnncompat::tensorops

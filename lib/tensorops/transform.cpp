@@ -21,23 +21,17 @@ namespace {
 constexpr auto BAD = DNNCOMPAT_STATUS_BAD_PARAM;
 using dt = dnnl::memory::data_type;
 
-void check_same_rank(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y,
-                     const char *yn) {
-    check(x.dims.size() == y.dims.size(), BAD, "{} has {} dims but {} has {}", xn, x.dims.size(), yn,
-          y.dims.size());
+void check_same_rank(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y, const char *yn) {
+    check(x.dims.size() == y.dims.size(), BAD, "{} has {} dims but {} has {}", xn, x.dims.size(), yn, y.dims.size());
 }
 
-void check_same_dims(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y,
-                     const char *yn) {
+void check_same_dims(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y, const char *yn) {
     check_same_rank(x, xn, y, yn);
-    if (!(x.dims == y.dims))
-        fail(BAD, "{} is {} but {} is {}", xn, dims_str(x.dims), yn, dims_str(y.dims));
+    if (!(x.dims == y.dims)) fail(BAD, "{} is {} but {} is {}", xn, dims_str(x.dims), yn, dims_str(y.dims));
 }
 
 // FLOAT in a plain layout on both sides: the original FP32 path (common.hpp's cached blend).
-bool plain_float(const dnncompatTensorStruct &t) {
-    return t.dtype == DNNCOMPAT_DATA_FLOAT && t.vect == 0;
-}
+bool plain_float(const dnncompatTensorStruct &t) { return t.dtype == DNNCOMPAT_DATA_FLOAT && t.vect == 0; }
 
 // The oneDNN type of one element (one lane of a vectorised type); NOT_SUPPORTED (catalogue row
 // DNNC-DTYPE-OTHER / DOUBLE) for types TransformTensor does not convert.
@@ -67,17 +61,22 @@ dt onednn_type(const dnncompatTensorStruct &t, const char *what, const char *api
 
 bool convertible(dnncompatDataType_t t) {
     switch (t) {
-    case DNNCOMPAT_DATA_FLOAT: case DNNCOMPAT_DATA_HALF: case DNNCOMPAT_DATA_BFLOAT16:
-    case DNNCOMPAT_DATA_INT32: case DNNCOMPAT_DATA_INT8: case DNNCOMPAT_DATA_UINT8:
-    case DNNCOMPAT_DATA_INT8x4: case DNNCOMPAT_DATA_UINT8x4: case DNNCOMPAT_DATA_INT8x32: return true;
+    case DNNCOMPAT_DATA_FLOAT:
+    case DNNCOMPAT_DATA_HALF:
+    case DNNCOMPAT_DATA_BFLOAT16:
+    case DNNCOMPAT_DATA_INT32:
+    case DNNCOMPAT_DATA_INT8:
+    case DNNCOMPAT_DATA_UINT8:
+    case DNNCOMPAT_DATA_INT8x4:
+    case DNNCOMPAT_DATA_UINT8x4:
+    case DNNCOMPAT_DATA_INT8x32: return true;
     default: return false;
     }
 }
 
 // Differing data types are a conversion, between the types above only (BAD_PARAM otherwise, as
 // for any pair of differing descriptors cuDNN does not convert).
-void check_types(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y,
-                 const char *yn) {
+void check_types(const dnncompatTensorStruct &x, const char *xn, const dnncompatTensorStruct &y, const char *yn) {
     if (!(x.dtype == y.dtype || (convertible(x.dtype) && convertible(y.dtype))))
         fail(BAD,
              "{} is {} but {} is {}: only FLOAT, HALF, BFLOAT16, INT32, INT8, UINT8, INT8x4, UINT8x4 "
@@ -89,8 +88,7 @@ void check_types(const dnncompatTensorStruct &x, const char *xn, const dnncompat
 // inner block of vect channels; the descriptor's strides count vectors).
 md typed_md(const dnncompatTensorStruct &t, dt type) {
     const dims_t &plain = t.vect == 0 ? t.strides : packed_strides(t.dims, DNNCOMPAT_TENSOR_NCHW);
-    md m(dnnl::memory::dims(t.dims.begin(), t.dims.end()), type,
-         dnnl::memory::dims(plain.begin(), plain.end()));
+    md m(dnnl::memory::dims(t.dims.begin(), t.dims.end()), type, dnnl::memory::dims(plain.begin(), plain.end()));
     if (t.vect == 0) return m; // NCHW_VECT_C: the plain descriptor, re-described as blocked
     auto &b = m.data.format_desc.blocking;
     for (int i = 0; i < m.data.ndims; ++i) b.strides[i] = t.strides[i] * t.vect;
@@ -111,8 +109,8 @@ struct TypedReorder : CachedPlan {
 };
 
 // to = alpha * from + beta * to, converted and rounded once (to is not read when beta == 0).
-void typed_blend(dnncompatContext &h, const md &from_md, const void *from, const md &to_md,
-                 void *to, float alpha, float beta) {
+void typed_blend(dnncompatContext &h, const md &from_md, const void *from, const md &to_md, void *to, float alpha,
+                 float beta) {
     // A memory descriptor is plain data: its bytes identify the layout and type.
     std::string k = "tops-typed";
     k.append(reinterpret_cast<const char *>(&from_md.data), sizeof(from_md.data));
@@ -149,9 +147,8 @@ std::size_t aligned(std::size_t v) { return (v + kAlign - 1) / kAlign * kAlign; 
 
 // ---- TransformTensor --------------------------------------------------------------------------
 
-void transform_tensor(dnncompatContext &h, const char *api, float alpha,
-                      const dnncompatTensorStruct &xd, const void *x, float beta,
-                      const dnncompatTensorStruct &yd, void *y) {
+void transform_tensor(dnncompatContext &h, const char *api, float alpha, const dnncompatTensorStruct &xd, const void *x,
+                      float beta, const dnncompatTensorStruct &yd, void *y) {
     check_same_dims(xd, "xDesc", yd, "yDesc");
     check_types(xd, "xDesc", yd, "yDesc");
     if (plain_float(xd) && plain_float(yd)) {
@@ -177,11 +174,10 @@ void transform_tensor(dnncompatContext &h, const char *api, float alpha,
 }
 
 void transform_tensor_ex(dnncompatContext &h, const dnncompatTensorTransformStruct &t, float alpha,
-                         const dnncompatTensorStruct &sd, const void *src, float beta,
-                         const dnncompatTensorStruct &dd, void *dest) {
+                         const dnncompatTensorStruct &sd, const void *src, float beta, const dnncompatTensorStruct &dd,
+                         void *dest) {
     constexpr const char *api = "cudnnTransformTensorEx";
-    check(t.nb_dims == sd.dims.size(), BAD, "transformDesc has {} dims but srcDesc has {}", t.nb_dims,
-          sd.dims.size());
+    check(t.nb_dims == sd.dims.size(), BAD, "transformDesc has {} dims but srcDesc has {}", t.nb_dims, sd.dims.size());
     check_same_rank(sd, "srcDesc", dd, "destDesc");
     for (auto f : t.fold)
         if (f != 1) diag::unsupported(diag::code::tensorops_transform_fold, api);
@@ -189,8 +185,8 @@ void transform_tensor_ex(dnncompatContext &h, const dnncompatTensorTransformStru
     for (std::size_t i = 0; i < sd.dims.size(); ++i) {
         const int64_t want = sd.dims[i] + t.pad_before[i] + t.pad_after[i];
         if (!(dd.dims[i] == want))
-            fail(BAD, "destDesc dim {} is {} but srcDesc {} padded by {}+{} gives {}",
-                 i, dd.dims[i], dims_str(sd.dims), t.pad_before[i], t.pad_after[i], want);
+            fail(BAD, "destDesc dim {} is {} but srcDesc {} padded by {}+{} gives {}", i, dd.dims[i], dims_str(sd.dims),
+                 t.pad_before[i], t.pad_after[i], want);
         padded = padded || t.pad_before[i] != 0 || t.pad_after[i] != 0;
     }
     check_types(sd, "srcDesc", dd, "destDesc");
@@ -211,8 +207,7 @@ void transform_tensor_ex(dnncompatContext &h, const dnncompatTensorTransformStru
         else if (beta != 1.0f) scale_tensor(h, dd, dest, beta);
         int64_t offset = 0;
         for (std::size_t i = 0; i < dd.dims.size(); ++i) offset += t.pad_before[i] * dd.strides[i];
-        blend(h, in.dims, in.strides, in.data, sd.dims, dd.strides, static_cast<float *>(dest) + offset,
-              alpha, 1.0f);
+        blend(h, in.dims, in.strides, in.data, sd.dims, dd.strides, static_cast<float *>(dest) + offset, alpha, 1.0f);
         return;
     }
     // Other types or NCHW_VECT_C: pad(alpha * src) is built in a zeroed packed FP32 copy of dest's
@@ -222,8 +217,7 @@ void transform_tensor_ex(dnncompatContext &h, const dnncompatTensorTransformStru
     const std::size_t src_bytes = tensor_bytes(sd), dest_bytes = tensor_bytes(dd);
     const bool overlap = bytes_overlap(src, src_bytes, dest, dest_bytes);
     const std::size_t pad_bytes = static_cast<std::size_t>(element_count(dd.dims)) * sizeof(float);
-    char *tmp = static_cast<char *>(
-        h.temp_buffer(aligned(pad_bytes) + (overlap ? src_bytes : 0) + kAlign));
+    char *tmp = static_cast<char *>(h.temp_buffer(aligned(pad_bytes) + (overlap ? src_bytes : 0) + kAlign));
     tmp += (kAlign - reinterpret_cast<uintptr_t>(tmp) % kAlign) % kAlign;
     float *padded32 = reinterpret_cast<float *>(tmp);
     const void *in = src;

@@ -27,8 +27,8 @@ public:
     ~RawBuf() override {
         if (owned_) ::close(fd_);
     }
-    RawBuf(const RawBuf&) = delete;
-    RawBuf& operator=(const RawBuf&) = delete;
+    RawBuf(const RawBuf &) = delete;
+    RawBuf &operator=(const RawBuf &) = delete;
 
     // Up to n of the next bytes, without consuming them (fewer at the end of the data).
     std::string peek(std::size_t n) {
@@ -40,7 +40,7 @@ public:
         }
         return std::string(gptr(), std::min(n, static_cast<std::size_t>(egptr() - gptr())));
     }
-    const std::string& error() const { return error_; }
+    const std::string &error() const { return error_; }
     // Bytes handed out so far.
     std::uint64_t consumed() const { return total_ - static_cast<std::uint64_t>(egptr() - gptr()); }
 
@@ -53,7 +53,7 @@ protected:
     }
 
 private:
-    std::size_t read_some(char* to, std::size_t n) {
+    std::size_t read_some(char *to, std::size_t n) {
         if (eof_ || !error_.empty()) return 0;
         for (;;) {
             const ssize_t got = ::read(fd_, to, n);
@@ -82,8 +82,8 @@ private:
 // A read-only streambuf that pulls compressed bytes from `file_` and hands out decoded bytes.
 class DecodingBuf : public std::streambuf {
 public:
-    explicit DecodingBuf(std::streambuf& file) : file_(file), in_(kChunk), out_(kChunk) {}
-    const std::string& error() const { return error_; }
+    explicit DecodingBuf(std::streambuf &file) : file_(file), in_(kChunk), out_(kChunk) {}
+    const std::string &error() const { return error_; }
     std::uint64_t file_bytes() const { return file_bytes_; }
 
 protected:
@@ -114,7 +114,7 @@ protected:
     // True when the input consumed so far ends exactly at the end of a compressed stream.
     virtual bool at_clean_end() const = 0;
 
-    std::streambuf& file_;
+    std::streambuf &file_;
     std::vector<char> in_, out_;
     std::size_t in_pos_ = 0, in_avail_ = 0;
     std::uint64_t file_bytes_ = 0;
@@ -125,7 +125,7 @@ protected:
 
 class XzBuf : public DecodingBuf {
 public:
-    explicit XzBuf(std::streambuf& file) : DecodingBuf(file) {
+    explicit XzBuf(std::streambuf &file) : DecodingBuf(file) {
         if (lzma_stream_decoder(&strm_, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
             error_ = "cannot initialise the xz decoder";
     }
@@ -133,9 +133,9 @@ public:
 
 private:
     std::size_t decode() override {
-        strm_.next_in = reinterpret_cast<const uint8_t*>(in_.data() + in_pos_);
+        strm_.next_in = reinterpret_cast<const uint8_t *>(in_.data() + in_pos_);
         strm_.avail_in = in_avail_;
-        strm_.next_out = reinterpret_cast<uint8_t*>(out_.data());
+        strm_.next_out = reinterpret_cast<uint8_t *>(out_.data());
         strm_.avail_out = out_.size();
         lzma_ret ret = lzma_code(&strm_, file_eof_ ? LZMA_FINISH : LZMA_RUN);
         std::size_t consumed = in_avail_ - strm_.avail_in;
@@ -153,7 +153,7 @@ private:
 
 class GzipBuf : public DecodingBuf {
 public:
-    explicit GzipBuf(std::streambuf& file) : DecodingBuf(file) {
+    explicit GzipBuf(std::streambuf &file) : DecodingBuf(file) {
         std::memset(&strm_, 0, sizeof strm_);
         if (inflateInit2(&strm_, 16 + MAX_WBITS) != Z_OK) error_ = "cannot initialise the gzip decoder";
         else initialised_ = true;
@@ -164,9 +164,9 @@ public:
 
 private:
     std::size_t decode() override {
-        strm_.next_in = reinterpret_cast<Bytef*>(in_.data() + in_pos_);
+        strm_.next_in = reinterpret_cast<Bytef *>(in_.data() + in_pos_);
         strm_.avail_in = static_cast<uInt>(in_avail_);
-        strm_.next_out = reinterpret_cast<Bytef*>(out_.data());
+        strm_.next_out = reinterpret_cast<Bytef *>(out_.data());
         strm_.avail_out = static_cast<uInt>(out_.size());
         int ret = inflate(&strm_, Z_NO_FLUSH);
         std::size_t consumed = in_avail_ - strm_.avail_in;
@@ -192,7 +192,7 @@ private:
 
 class FileInput : public InputFile {
 public:
-    explicit FileInput(const std::string& path) {
+    explicit FileInput(const std::string &path) {
         int fd = 0;
         if (path != "-") {
             fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -217,9 +217,9 @@ public:
             compression_ = Compression::gzip;
             buf_ = std::make_unique<GzipBuf>(*raw_);
         }
-        stream_ = std::make_unique<std::istream>(buf_ ? static_cast<std::streambuf*>(buf_.get()) : raw_.get());
+        stream_ = std::make_unique<std::istream>(buf_ ? static_cast<std::streambuf *>(buf_.get()) : raw_.get());
     }
-    std::istream& stream() override { return *stream_; }
+    std::istream &stream() override { return *stream_; }
     std::string error() const override {
         if (!raw_->error().empty()) return raw_->error();
         return buf_ ? buf_->error() : "";
@@ -236,10 +236,8 @@ private:
     std::uint64_t size_ = 0;
 };
 
-}  // namespace
+} // namespace
 
-std::unique_ptr<InputFile> open_input_file(const std::string& path) {
-    return std::make_unique<FileInput>(path);
-}
+std::unique_ptr<InputFile> open_input_file(const std::string &path) { return std::make_unique<FileInput>(path); }
 
-}  // namespace dnncompat::trace
+} // namespace dnncompat::trace

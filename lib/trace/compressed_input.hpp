@@ -15,7 +15,7 @@ enum class Compression { none, xz, gzip };
 class InputFile {
 public:
     virtual ~InputFile() = default;
-    virtual std::istream& stream() = 0;
+    virtual std::istream &stream() = 0;
     virtual std::string error() const = 0;
     virtual Compression compression() const = 0;
     /// The file's size in bytes as stored (compressed for xz and gzip); 0 when unknown (a pipe).
@@ -26,11 +26,11 @@ public:
 };
 
 /// "standard input" for "-", else path: how messages name an input.
-inline std::string display_name(const std::string& path) { return path == "-" ? "standard input" : path; }
+inline std::string display_name(const std::string &path) { return path == "-" ? "standard input" : path; }
 
 /// Opens `path` ("-": standard input; pipes and FIFOs work, nothing seeks); the compression is
 /// detected from the first bytes (xz: FD 37 7A 58 5A 00, gzip: 1F 8B), never from the file name.
 /// Throws std::runtime_error when it cannot be opened or is a directory.
-std::unique_ptr<InputFile> open_input_file(const std::string& path);
+std::unique_ptr<InputFile> open_input_file(const std::string &path);
 
-}  // namespace dnncompat::trace
+} // namespace dnncompat::trace

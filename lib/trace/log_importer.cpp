@@ -33,9 +33,9 @@ using ojson = nlohmann::ordered_json;
 // Lines
 
 // Julia's logger re-prints cuDNN's records as `┌ Debug: CuDNN ...`, `│ <line>`, `└ @ <where>`.
-constexpr std::string_view kJuliaOpen = "\xE2\x94\x8C ";   // "┌ "
-constexpr std::string_view kJuliaBody = "\xE2\x94\x82";    // "│"
-constexpr std::string_view kJuliaClose = "\xE2\x94\x94";   // "└"
+constexpr std::string_view kJuliaOpen = "\xE2\x94\x8C "; // "┌ "
+constexpr std::string_view kJuliaBody = "\xE2\x94\x82";  // "│"
+constexpr std::string_view kJuliaClose = "\xE2\x94\x94"; // "└"
 constexpr std::string_view kExcerptEnd = "[... excerpt ends here]";
 
 // Whether a line holds kExcerptEnd. A line of cuDNN's JSON (apiLog) holds a '[' every few
@@ -49,9 +49,9 @@ enum class LineKind { header, body, blank, text, wrapper_end };
 
 struct Line {
     LineKind kind = LineKind::text;
-    char severity = 'I';        // header: I/W/E
-    std::string_view content;   // header: from "CuDNN (v"; body: after the marker (indentation kept)
-    bool flat = false;          // indentation lost (Julia): nesting must be inferred
+    char severity = 'I';      // header: I/W/E
+    std::string_view content; // header: from "CuDNN (v"; body: after the marker (indentation kept)
+    bool flat = false;        // indentation lost (Julia): nesting must be inferred
 };
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
@@ -78,7 +78,7 @@ std::optional<std::size_t> find_marker(std::string_view s) {
 char julia_severity(std::string_view level) {
     if (level == "Warning" || level == "Warn") return 'W';
     if (level == "Error") return 'E';
-    return 'I';  // Debug / Info: cuDNN.jl prints cuDNN's info records at debug level
+    return 'I'; // Debug / Info: cuDNN.jl prints cuDNN's info records at debug level
 }
 
 Line classify(std::string_view raw, std::size_t prefix_len_hint) {
@@ -166,8 +166,8 @@ std::string printable(std::string_view s) {
 
 struct BodyLine {
     std::size_t number;
-    std::size_t offset, size;  // of its text in Record::text: after the marker, indentation kept
-    bool marked;               // false: a continuation line without the `x! ` marker
+    std::size_t offset, size; // of its text in Record::text: after the marker, indentation kept
+    bool marked;              // false: a continuation line without the `x! ` marker
 };
 
 // The record being read; its buffers are reused from one record to the next.
@@ -175,10 +175,10 @@ struct Record {
     std::size_t line = 0;
     logfmt::Header header;
     bool flat = false;
-    std::string text;  // the body lines' text, one after the other
+    std::string text; // the body lines' text, one after the other
     std::vector<BodyLine> body;
 
-    std::string_view text_of(const BodyLine& b) const { return std::string_view(text).substr(b.offset, b.size); }
+    std::string_view text_of(const BodyLine &b) const { return std::string_view(text).substr(b.offset, b.size); }
     void add(std::size_t number, std::string_view line_text, bool marked) {
         body.push_back({number, text.size(), line_text.size(), marked});
         text.append(line_text);
@@ -213,13 +213,13 @@ struct Call {
     bool has_error_record = false, has_warning_record = false;
     Trailer trailer;
     bool inner_consumed = false;
-    std::size_t index = 0;   // in trace["calls"]
-    std::size_t record = 0;  // records read before its own
-    bool live = true;        // later records may still change it (it is its thread's last call)
+    std::size_t index = 0;  // in trace["calls"]
+    std::size_t record = 0; // records read before its own
+    bool live = true;       // later records may still change it (it is its thread's last call)
 };
 
 // Field names of the descriptor blocks cuDNN prints, used only where indentation is lost (Julia).
-const std::map<std::string, std::set<std::string>, std::less<>>& known_block_fields() {
+const std::map<std::string, std::set<std::string>, std::less<>> &known_block_fields() {
     static const std::map<std::string, std::set<std::string>, std::less<>> table = {
         {"cudnnTensorDescriptor_t", {"dataType", "nbDims", "dimA", "strideA"}},
         {"cudnnFilterDescriptor_t", {"dataType", "vect", "nbDims", "dimA", "format"}},
@@ -243,7 +243,7 @@ struct ParseFailure {
 };
 
 // Trailer: `Time: <ts> (...)` and `Process=..; Thread=..; GPU=..; Handle=..; StreamId=...`.
-bool parse_trailer_line(std::string_view t, Trailer& trailer) {
+bool parse_trailer_line(std::string_view t, Trailer &trailer) {
     if (starts_with(t, "Time: ")) {
         std::string_view v = t.substr(6);
         trailer.time = std::string(v.substr(0, v.find(' ')));
@@ -269,12 +269,12 @@ bool parse_trailer_line(std::string_view t, Trailer& trailer) {
     return true;
 }
 
-std::optional<ParseFailure> parse_traceback(const Record& rec, std::size_t i, ParsedRecord& out) {
+std::optional<ParseFailure> parse_traceback(const Record &rec, std::size_t i, ParsedRecord &out) {
     // `Info: Traceback contains N message(s)` then `Error|Warning: <STATUS>; Reason: <expr>`.
     out.is_traceback = true;
     long announced = -1;
     for (; i < rec.body.size(); ++i) {
-        const BodyLine& b = rec.body[i];
+        const BodyLine &b = rec.body[i];
         std::string_view t = trim(rec.text_of(b));
         if (!b.marked) {
             if (out.messages.empty()) return ParseFailure{b.number, "text outside a traceback message"};
@@ -288,7 +288,8 @@ std::optional<ParseFailure> parse_traceback(const Record& rec, std::size_t i, Pa
             continue;
         }
         char sev = starts_with(t, "Error: ") ? 'E' : starts_with(t, "Warning: ") ? 'W' : 0;
-        if (!sev) return ParseFailure{b.number, fmt::format("unrecognised line in a traceback record: '{}'", printable(t))};
+        if (!sev)
+            return ParseFailure{b.number, fmt::format("unrecognised line in a traceback record: '{}'", printable(t))};
         t.remove_prefix(sev == 'E' ? 7 : 9);
         std::size_t sep = t.find("; Reason: ");
         if (sep == std::string_view::npos) return ParseFailure{b.number, "traceback message without '; Reason: '"};
@@ -298,8 +299,8 @@ std::optional<ParseFailure> parse_traceback(const Record& rec, std::size_t i, Pa
         out.messages.push_back({sev, std::string(t.substr(0, sep)), std::string(trim(t.substr(sep + 10)))});
     }
     if (announced >= 0 && static_cast<std::size_t>(announced) != out.messages.size())
-        return ParseFailure{rec.line, fmt::format("traceback announces {} message(s) but holds {}", announced,
-                                                  out.messages.size())};
+        return ParseFailure{
+            rec.line, fmt::format("traceback announces {} message(s) but holds {}", announced, out.messages.size())};
     return std::nullopt;
 }
 
@@ -307,17 +308,17 @@ std::optional<ParseFailure> parse_traceback(const Record& rec, std::size_t i, Pa
 // it grows, where an ordered_json object copies each of them whole (its keys are const).
 using Members = std::vector<std::pair<std::string, ojson>>;
 
-bool has_member(const Members& members, std::string_view name) {
-    for (const auto& m : members)
+bool has_member(const Members &members, std::string_view name) {
+    for (const auto &m : members)
         if (m.first == name) return true;
     return false;
 }
 
-ojson to_object(Members& members) {
+ojson to_object(Members &members) {
     ojson object = ojson::object();
-    auto& map = object.get_ref<ojson::object_t&>();
+    auto &map = object.get_ref<ojson::object_t &>();
     map.reserve(members.size());
-    for (auto& [key, value] : members) map.emplace_back(std::move(key), std::move(value));
+    for (auto &[key, value] : members) map.emplace_back(std::move(key), std::move(value));
     return object;
 }
 
@@ -326,7 +327,7 @@ ojson to_object(Members& members) {
 // and validate (a Julia-wrapped log, whose nesting is inferred, nests every unknown block).
 constexpr std::size_t kMaxBlockDepth = 16;
 
-std::optional<ParseFailure> parse_record(const Record& rec, ParsedRecord& out) {
+std::optional<ParseFailure> parse_record(const Record &rec, ParsedRecord &out) {
     // The blocks open at this line, the record's arguments first; each nested block fills the
     // member `slot` of the level above when it closes.
     struct Open {
@@ -339,14 +340,14 @@ std::optional<ParseFailure> parse_record(const Record& rec, ParsedRecord& out) {
         Open top = std::move(stack.back());
         stack.pop_back();
         ojson block = ojson::object();
-        auto& map = block.get_ref<ojson::object_t&>();
+        auto &map = block.get_ref<ojson::object_t &>();
         map.reserve(2);
         map.emplace_back("type", std::move(top.type));
         map.emplace_back("fields", to_object(top.fields));
         stack.back().fields[top.slot].second = std::move(block);
     };
     for (std::size_t i = 0; i < rec.body.size(); ++i) {
-        const BodyLine& b = rec.body[i];
+        const BodyLine &b = rec.body[i];
         std::string_view text = rec.text_of(b);
         std::string_view t = trim(text);
         if (b.marked && parse_trailer_line(t, out.trailer)) continue;
@@ -355,7 +356,9 @@ std::optional<ParseFailure> parse_record(const Record& rec, ParsedRecord& out) {
                 return ParseFailure{b.number, "traceback in the middle of an info record"};
             return parse_traceback(rec, i, out);
         }
-        if (!b.marked) return ParseFailure{b.number, fmt::format("line without the '!' marker inside a record: '{}'", printable(t))};
+        if (!b.marked)
+            return ParseFailure{b.number,
+                                fmt::format("line without the '!' marker inside a record: '{}'", printable(t))};
         auto param = logfmt::split_param(t);
         if (!param) return ParseFailure{b.number, fmt::format("not a `name: ...` parameter line: '{}'", printable(t))};
         std::string why;
@@ -373,7 +376,7 @@ std::optional<ParseFailure> parse_record(const Record& rec, ParsedRecord& out) {
         } else {
             // Indentation lost: close open blocks this line cannot belong to.
             while (stack.size() > 1) {
-                const Open& top = stack.back();
+                const Open &top = stack.back();
                 bool fits = !parsed->is_pointer && !has_member(top.fields, param->name);
                 auto known = known_block_fields().find(top.type);
                 if (fits && known != known_block_fields().end()) fits = known->second.count(param->name) > 0;
@@ -381,12 +384,12 @@ std::optional<ParseFailure> parse_record(const Record& rec, ParsedRecord& out) {
                 close_block();
             }
         }
-        Members& fields = stack.back().fields;
+        Members &fields = stack.back().fields;
         if (has_member(fields, param->name))
             return ParseFailure{b.number, fmt::format("parameter '{}' appears twice at the same level", param->name)};
         if (parsed->opens_block && stack.size() > kMaxBlockDepth)
-            return ParseFailure{b.number, fmt::format("block '{}' nested deeper than {} levels", param->name,
-                                                      kMaxBlockDepth)};
+            return ParseFailure{b.number,
+                                fmt::format("block '{}' nested deeper than {} levels", param->name, kMaxBlockDepth)};
         if (parsed->opens_block) {
             fields.emplace_back(std::move(param->name), ojson());
             stack.push_back({Members{}, std::move(parsed->block_type), fields.size() - 1});
@@ -403,32 +406,34 @@ std::optional<ParseFailure> parse_record(const Record& rec, ParsedRecord& out) {
 // cuDNN's own nested calls: (outer, inner) pairs and the check that the inner one repeats the
 // outer one's arguments (so an application calling the inner form itself keeps its call).
 
-bool same(const ojson& a, const ojson& b, const char* key) {
+bool same(const ojson &a, const ojson &b, const char *key) {
     bool ha = a.contains(key), hb = b.contains(key);
     return ha == hb && (!ha || a[key] == b[key]);
 }
 
-const ojson* value_of(const ojson& args, const char* key) {
+const ojson *value_of(const ojson &args, const char *key) {
     auto it = args.find(key);
     if (it == args.end() || !it->is_object() || !it->contains("value")) return nullptr;
     return &(*it)["value"];
 }
 
-bool tensor4d_ex_matches(const ojson& outer, const ojson& inner) {
-    for (const char* k : {"dataType", "n", "c", "h", "w"})
+bool tensor4d_ex_matches(const ojson &outer, const ojson &inner) {
+    for (const char *k : {"dataType", "n", "c", "h", "w"})
         if (!same(outer, inner, k)) return false;
-    const ojson *n = value_of(outer, "n"), *c = value_of(outer, "c"), *h = value_of(outer, "h"), *w = value_of(outer, "w");
+    const ojson *n = value_of(outer, "n"), *c = value_of(outer, "c"), *h = value_of(outer, "h"),
+                *w = value_of(outer, "w");
     const ojson *ns = value_of(inner, "nStride"), *cs = value_of(inner, "cStride"), *hs = value_of(inner, "hStride"),
                 *ws = value_of(inner, "wStride");
     if (!n || !c || !h || !w || !ns || !cs || !hs || !ws) return false;
-    for (const ojson* v : {n, c, h, w, ns, cs, hs, ws})
+    for (const ojson *v : {n, c, h, w, ns, cs, hs, ws})
         if (!v->is_number_integer()) return false;
     long long C = c->get<long long>(), H = h->get<long long>(), W = w->get<long long>();
-    std::vector<long long> strides = {ns->get<long long>(), cs->get<long long>(), hs->get<long long>(), ws->get<long long>()};
+    std::vector<long long> strides = {ns->get<long long>(), cs->get<long long>(), hs->get<long long>(),
+                                      ws->get<long long>()};
     auto fmt_it = outer.find("format");
     std::string format = fmt_it != outer.end() && fmt_it->contains("name") ? (*fmt_it)["name"].get<std::string>() : "";
     if (format != "CUDNN_TENSOR_NCHW" && format != "CUDNN_TENSOR_NHWC")
-        return true;  // other formats: the dimension check above is what can be verified
+        return true; // other formats: the dimension check above is what can be verified
     // Packed strides past 64 bits match no stride a log holds.
     long long HW = 0, CHW = 0, WC = 0;
     if (__builtin_mul_overflow(H, W, &HW) || __builtin_mul_overflow(C, HW, &CHW) || __builtin_mul_overflow(W, C, &WC))
@@ -437,27 +442,28 @@ bool tensor4d_ex_matches(const ojson& outer, const ojson& inner) {
     return strides == std::vector<long long>{CHW, 1, WC, C};
 }
 
-bool pooling_nd_matches(const ojson& outer, const ojson& inner) {
+bool pooling_nd_matches(const ojson &outer, const ojson &inner) {
     if (!same(outer, inner, "mode") || !same(outer, inner, "maxpoolingNanOpt")) return false;
-    auto pair = [&](const char* a, const char* b) -> ojson {
+    auto pair = [&](const char *a, const char *b) -> ojson {
         const ojson *x = value_of(outer, a), *y = value_of(outer, b);
         return x && y ? ojson::array({*x, *y}) : ojson();
     };
     const ojson *nb = value_of(inner, "nbDims"), *win = value_of(inner, "windowDimA"),
                 *pad = value_of(inner, "paddingA"), *str = value_of(inner, "strideA");
     return nb && *nb == 2 && win && *win == pair("windowHeight", "windowWidth") && pad &&
-           *pad == pair("verticalPadding", "horizontalPadding") && str && *str == pair("verticalStride", "horizontalStride");
+           *pad == pair("verticalPadding", "horizontalPadding") && str &&
+           *str == pair("verticalStride", "horizontalStride");
 }
 
-bool pooling_output_dim_matches(const ojson& outer, const ojson& inner) {
-    const ojson* nb = value_of(inner, "nbDims");
+bool pooling_output_dim_matches(const ojson &outer, const ojson &inner) {
+    const ojson *nb = value_of(inner, "nbDims");
     return same(outer, inner, "poolingDesc") && same(outer, inner, "inputTensorDesc") && nb && *nb == 4;
 }
 
 struct InnerCall {
-    const char* outer;
-    const char* inner;
-    bool (*matches)(const ojson& outer_args, const ojson& inner_args);
+    const char *outer;
+    const char *inner;
+    bool (*matches)(const ojson &outer_args, const ojson &inner_args);
 };
 
 const InnerCall kInnerCalls[] = {
@@ -488,7 +494,7 @@ constexpr std::size_t kCallMembers = 13;
 
 class Importer {
 public:
-    Importer(const ImportOptions& options, CallSink& sink) : options_(options), sink_(sink) {}
+    Importer(const ImportOptions &options, CallSink &sink) : options_(options), sink_(sink) {}
 
     void feed(std::string_view raw, std::size_t number) {
         ++lines_;
@@ -539,13 +545,12 @@ public:
             }
             return;
         case LineKind::blank:
-        case LineKind::wrapper_end:
-            return;
+        case LineKind::wrapper_end: return;
         case LineKind::text: {
             std::string_view t = trim(line.content);
             if (open_ && (t == "..." || starts_with(t, "... "))) {
-                close_record(fmt::format("the excerpt skips lines at line {} ('...' gap) before the record's trailer",
-                                         number));
+                close_record(
+                    fmt::format("the excerpt skips lines at line {} ('...' gap) before the record's trailer", number));
                 add_stray(number, raw);
                 return;
             }
@@ -565,11 +570,11 @@ public:
                                           "header in {} line(s)",
                                           lines_));
         }
-        for (Call& c : pending_) c.live = false;
+        for (Call &c : pending_) c.live = false;
         emit_ready();
         ImportSummary result;
         result.counts = counts_;
-        ojson& meta = result.metadata;
+        ojson &meta = result.metadata;
         meta["source"] = options_.source_name;
         meta["source_format"] = "cudnn-api-log";
         meta["cudnn_version"] = logfmt::version_string(version_number_);
@@ -585,17 +590,17 @@ public:
                            {"error_records_attached", counts_.error_records_attached},
                            {"unmapped", counts_.unmapped}};
         ojson unmapped = ojson::array();
-        for (const auto& u : unmapped_) unmapped.push_back({{"line", u.line}, {"reason", u.reason}});
+        for (const auto &u : unmapped_) unmapped.push_back({{"line", u.line}, {"reason", u.reason}});
         meta["unmapped"] = std::move(unmapped);
         result.unmapped = std::move(unmapped_);
         return result;
     }
 
 private:
-    static ojson to_json(Call& c) {
+    static ojson to_json(Call &c) {
         auto [status, source] = status_of(c);
         ojson j = ojson::object();
-        j.get_ref<ojson::object_t&>().reserve(kCallMembers);  // no copies while it grows
+        j.get_ref<ojson::object_t &>().reserve(kCallMembers); // no copies while it grows
         j["index"] = c.index;
         j["api"] = std::move(c.api);
         j["line"] = c.line;
@@ -604,15 +609,13 @@ private:
         // A warning record does not say whether the call failed: cuDNN also warns about internal
         // paths it tried and left (e.g. "!canRunSemiPersist" on a batch-norm call that
         // succeeded). The status stays unknown; the warned status is kept beside it.
-        if (source == "warning-record")
-            j["warned_status"] = std::move(status);
-        else
-            j["status"] = std::move(status);
+        if (source == "warning-record") j["warned_status"] = std::move(status);
+        else j["status"] = std::move(status);
         j["status_source"] = std::string(source);
         if (c.results) j["results"] = std::move(*c.results);
         if (!c.messages.empty()) {
             ojson msgs = ojson::array();
-            for (auto& m : c.messages)
+            for (auto &m : c.messages)
                 msgs.push_back({{"severity", std::string(1, m.severity)},
                                 {"status", std::move(m.status)},
                                 {"reason", std::move(m.reason)}});
@@ -625,11 +628,11 @@ private:
         return j;
     }
 
-    static std::pair<std::string, std::string_view> status_of(const Call& c) {
-        constexpr const char* kSuccess = "CUDNN_STATUS_SUCCESS";
+    static std::pair<std::string, std::string_view> status_of(const Call &c) {
+        constexpr const char *kSuccess = "CUDNN_STATUS_SUCCESS";
         if (c.result_status) return {*c.result_status, "result-record"};
-        auto first_failure = [&](char severity) -> const std::string* {
-            for (const auto& m : c.messages)
+        auto first_failure = [&](char severity) -> const std::string * {
+            for (const auto &m : c.messages)
                 if ((severity == 0 || m.severity == severity) && m.status != kSuccess) return &m.status;
             return nullptr;
         };
@@ -671,9 +674,9 @@ private:
     void close_stray() {
         if (!stray_) return;
         ++counts_.total;
-        const Stray& s = *stray_;
-        std::string what = s.first_text == "..." ? "an excerpt gap ('...'); the lines after it"
-                                                  : fmt::format("'{}'", s.first_text);
+        const Stray &s = *stray_;
+        std::string what =
+            s.first_text == "..." ? "an excerpt gap ('...'); the lines after it" : fmt::format("'{}'", s.first_text);
         report(s.first, fmt::format("{} line(s) outside any record (lines {}-{}, starting with {}): a record whose "
                                     "header is missing, or text that is not part of the cuDNN log",
                                     s.count, s.first, s.last, what));
@@ -686,23 +689,23 @@ private:
             close_record(fmt::format("the next record starts at line {} before its Time/Process trailer", number));
     }
 
-    void close_record(const std::string& why) {
+    void close_record(const std::string &why) {
         if (!open_) return;
         open_ = false;
         ++counts_.total;
-        report(rec_.line, fmt::format("record truncated: {}() (line {}) is incomplete: {}", rec_.header.api, rec_.line,
-                                      why));
+        report(rec_.line,
+               fmt::format("record truncated: {}() (line {}) is incomplete: {}", rec_.header.api, rec_.line, why));
         emit_ready();
     }
 
     void finish_record() {
         open_ = false;
-        const Record& rec = rec_;
+        const Record &rec = rec_;
         ++counts_.total;
         ParsedRecord parsed;
         if (auto failure = parse_record(rec, parsed)) {
-            report(failure->line, fmt::format("{}() record at line {} not imported: {}", rec.header.api, rec.line,
-                                              failure->reason));
+            report(failure->line,
+                   fmt::format("{}() record at line {} not imported: {}", rec.header.api, rec.line, failure->reason));
         } else {
             add_record(rec, parsed);
         }
@@ -710,19 +713,19 @@ private:
     }
 
     // The call `thread` made last, while later records may still change it; nullptr when none.
-    Call* live_call(const std::string& thread) {
+    Call *live_call(const std::string &thread) {
         auto it = last_call_.find(thread);
         return it == last_call_.end() ? nullptr : &pending_[it->second - emitted_];
     }
 
-    void add_record(const Record& rec, ParsedRecord& parsed) {
-        const std::string& api = rec.header.api;
-        const std::string& thread = parsed.trailer.thread;
+    void add_record(const Record &rec, ParsedRecord &parsed) {
+        const std::string &api = rec.header.api;
+        const std::string &thread = parsed.trailer.thread;
         if (parsed.is_traceback) {
             attach_traceback(rec, parsed);
             return;
         }
-        if (api.size() <= 5 || !starts_with(api, "cudnn")) {  // trace.schema.json: ^cudnn[A-Za-z0-9_]+$
+        if (api.size() <= 5 || !starts_with(api, "cudnn")) { // trace.schema.json: ^cudnn[A-Za-z0-9_]+$
             report(rec.line, fmt::format("{}() record at line {} not imported: not a cuDNN function", api, rec.line));
             return;
         }
@@ -738,10 +741,11 @@ private:
             ++counts_.internal_dropped;
             return;
         }
-        Call* prev = live_call(thread);
+        Call *prev = live_call(thread);
         // cuDNN 9 result record: a second record of the same function holding its status.
         if (prev && prev->api == api && api != "cudnnGetErrorString" && !prev->results && !prev->result_status) {
-            if (auto st = parsed.args.find("status"); st != parsed.args.end() && st->value("type", "") == "cudnnStatus_t") {
+            if (auto st = parsed.args.find("status");
+                st != parsed.args.end() && st->value("type", "") == "cudnnStatus_t") {
                 // The value as written ("3", "CUDNN_STATUS_X"); invalid UTF-8 must not throw here.
                 const ojson value = st->value("value", ojson());
                 std::string status = st->contains("name") ? (*st)["name"].get<std::string>()
@@ -749,7 +753,8 @@ private:
                                                           : value.dump(-1, ' ', false, ojson::error_handler_t::replace);
                 if (!is_cudnn_status(status)) {
                     report(rec.line, fmt::format("{}() result record at line {} not imported: status '{}' is not a "
-                                                 "cuDNN status", api, rec.line, printable(status)));
+                                                 "cuDNN status",
+                                                 api, rec.line, printable(status)));
                     return;
                 }
                 prev->result_status = std::move(status);
@@ -759,7 +764,7 @@ private:
                 return;
             }
         }
-        for (const auto& pair : kInnerCalls) {
+        for (const auto &pair : kInnerCalls) {
             if (api == pair.inner && prev && prev->api == pair.outer && !prev->inner_consumed &&
                 prev->messages.empty() && pair.matches(prev->args, parsed.args)) {
                 prev->inner_consumed = true;
@@ -769,8 +774,8 @@ private:
             }
         }
         if (!device_) capture_device(parsed.args);
-        if (prev) prev->live = false;  // its thread has moved on: nothing can change it any more
-        Call& call = pending_.emplace_back();
+        if (prev) prev->live = false; // its thread has moved on: nothing can change it any more
+        Call &call = pending_.emplace_back();
         call.line = rec.line;
         call.api = api;
         call.severity = rec.header.severity;
@@ -783,9 +788,9 @@ private:
         ++counts_.application_calls;
     }
 
-    void attach_traceback(const Record& rec, ParsedRecord& parsed) {
-        const std::string& api = rec.header.api;
-        Call* target = live_call(parsed.trailer.thread);
+    void attach_traceback(const Record &rec, ParsedRecord &parsed) {
+        const std::string &api = rec.header.api;
+        Call *target = live_call(parsed.trailer.thread);
         bool after_inner = false;
         if (target && target->api != api) {
             auto inner = last_inner_.find(parsed.trailer.thread);
@@ -799,7 +804,7 @@ private:
         }
         if (rec.header.severity == 'E') target->has_error_record = true;
         else target->has_warning_record = true;
-        for (auto& m : parsed.messages) target->messages.push_back(std::move(m));
+        for (auto &m : parsed.messages) target->messages.push_back(std::move(m));
         ++counts_.error_records_attached;
     }
 
@@ -807,7 +812,7 @@ private:
     // kLiveRecords records after its own is let go (with its thread's state).
     void emit_ready() {
         while (!pending_.empty()) {
-            Call& front = pending_.front();
+            Call &front = pending_.front();
             if (front.live && counts_.total - front.record <= kLiveRecords) break;
             if (auto it = last_call_.find(front.trailer.thread); it != last_call_.end() && it->second == front.index) {
                 last_call_.erase(it);
@@ -819,27 +824,27 @@ private:
         }
     }
 
-    void capture_device(const ojson& args) {
+    void capture_device(const ojson &args) {
         auto h = args.find("handle");
         if (h == args.end() || !h->contains("fields")) return;
-        const ojson& hf = (*h)["fields"];
+        const ojson &hf = (*h)["fields"];
         auto dp = hf.find("deviceProp");
         if (dp == hf.end() || !dp->contains("fields")) return;
-        const ojson& f = (*dp)["fields"];
-        auto val = [&](const char* k) -> const ojson* { return value_of(f, k); };
-        const ojson* name = val("deviceName");
+        const ojson &f = (*dp)["fields"];
+        auto val = [&](const char *k) -> const ojson * { return value_of(f, k); };
+        const ojson *name = val("deviceName");
         if (!name || !name->is_string()) return;
         ojson dev = {{"name", *name}};
         // A negative number is no version or count (trace.schema.json): left out.
-        auto non_negative = [](const ojson* v) {
+        auto non_negative = [](const ojson *v) {
             return v && (v->is_number_unsigned() || (v->is_number_integer() && v->get<long long>() >= 0));
         };
-        if (const ojson* v = val("deviceVer"); non_negative(v)) {
+        if (const ojson *v = val("deviceVer"); non_negative(v)) {
             unsigned long long ver = v->get<unsigned long long>();
             dev["compute_capability"] = fmt::format("{}.{}", ver / 100, ver % 100 / 10);
         }
-        if (const ojson* v = val("multiProcessorCount"); non_negative(v)) dev["multiprocessors"] = *v;
-        if (const ojson* v = val("totalGlobalMem"); non_negative(v)) dev["total_memory_bytes"] = *v;
+        if (const ojson *v = val("multiProcessorCount"); non_negative(v)) dev["multiprocessors"] = *v;
+        if (const ojson *v = val("totalGlobalMem"); non_negative(v)) dev["total_memory_bytes"] = *v;
         device_ = std::move(dev);
     }
 
@@ -850,9 +855,9 @@ private:
     };
 
     ImportOptions options_;
-    CallSink& sink_;
+    CallSink &sink_;
     Record rec_;
-    bool open_ = false;  // rec_ holds a record being read
+    bool open_ = false; // rec_ holds a record being read
     std::optional<Stray> stray_;
     std::size_t prefix_len_ = 0;
     std::size_t records_seen_ = 0;
@@ -864,13 +869,13 @@ private:
     // being emitted_. The per-thread maps hold only threads whose last call is among them.
     std::deque<Call> pending_;
     std::size_t emitted_ = 0;
-    std::unordered_map<std::string, std::size_t> last_call_;   // thread -> its live last call
-    std::unordered_map<std::string, std::string> last_inner_;  // thread -> inner call just dropped
+    std::unordered_map<std::string, std::size_t> last_call_;  // thread -> its live last call
+    std::unordered_map<std::string, std::string> last_inner_; // thread -> inner call just dropped
     RecordCounts counts_;
     std::vector<UnmappedRecord> unmapped_;
 };
 
-}  // namespace
+} // namespace
 
 std::string importer_id() { return std::string("dnncompat-import ") + DNNCOMPAT_VERSION_STRING; }
 
@@ -885,15 +890,15 @@ constexpr std::uint64_t kProgressStep = std::uint64_t{1} << 20;
 
 // std::getline with a bound: the next line (without its newline, in `buffer`), nullopt at the end
 // of the input; throws ImportError for a line over kMaxLineBytes. NUL bytes inside a line are kept.
-std::optional<std::string_view> read_line(std::istream& in, std::vector<char>& buffer, std::size_t number) {
+std::optional<std::string_view> read_line(std::istream &in, std::vector<char> &buffer, std::size_t number) {
     if (!in.good()) return std::nullopt;
     in.getline(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     const auto got = static_cast<std::size_t>(in.gcount());
     if (in.bad()) return std::nullopt;
     if (in.fail() && !in.eof()) {
         // The buffer filled up before a newline (or the stream ended exactly at it).
-        throw ImportError(fmt::format("line {} is longer than {} MiB: not a cuDNN API log", number + 1,
-                                      kMaxLineBytes >> 20));
+        throw ImportError(
+            fmt::format("line {} is longer than {} MiB: not a cuDNN API log", number + 1, kMaxLineBytes >> 20));
     }
     if (got == 0 && in.eof()) return std::nullopt;
     // gcount() counts the newline when one was extracted.
@@ -903,7 +908,7 @@ std::optional<std::string_view> read_line(std::istream& in, std::vector<char>& b
 }
 
 // The import itself; `file`, when given, is what `in` reads (for the progress in stored bytes).
-ImportSummary import_lines(std::istream& in, CallSink& sink, const ImportOptions& options, const InputFile* file) {
+ImportSummary import_lines(std::istream &in, CallSink &sink, const ImportOptions &options, const InputFile *file) {
     Importer importer(options, sink);
     std::vector<char> buffer(kMaxLineBytes + 1);
     std::size_t number = 0;
@@ -950,8 +955,9 @@ constexpr auto kReplace = ojson::error_handler_t::replace;
 
 // A string as JSON. Most need no escaping and are copied as they are; the others (quotes,
 // control characters, anything not ASCII) are written by nlohmann, invalid UTF-8 as U+FFFD.
-void append_string(std::string& out, const std::string& s) {
-    const bool plain = std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; });
+void append_string(std::string &out, const std::string &s) {
+    const bool plain =
+        std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; });
     if (!plain) {
         out += ojson(s).dump(-1, ' ', false, kReplace);
         return;
@@ -963,12 +969,12 @@ void append_string(std::string& out, const std::string& s) {
 
 // `value` as compact JSON, byte for byte what value.dump(-1, ' ', false, kReplace) writes, without
 // its character-by-character escaping of every string (the most of an import's time otherwise).
-void append_compact(std::string& out, const ojson& value) {
+void append_compact(std::string &out, const ojson &value) {
     switch (value.type()) {
     case ojson::value_t::object: {
         out += '{';
         bool first = true;
-        for (const auto& [key, member] : value.get_ref<const ojson::object_t&>()) {
+        for (const auto &[key, member] : value.get_ref<const ojson::object_t &>()) {
             if (!first) out += ',';
             first = false;
             append_string(out, key);
@@ -981,7 +987,7 @@ void append_compact(std::string& out, const ojson& value) {
     case ojson::value_t::array: {
         out += '[';
         bool first = true;
-        for (const auto& element : value.get_ref<const ojson::array_t&>()) {
+        for (const auto &element : value.get_ref<const ojson::array_t &>()) {
             if (!first) out += ',';
             first = false;
             append_compact(out, element);
@@ -989,9 +995,7 @@ void append_compact(std::string& out, const ojson& value) {
         out += ']';
         return;
     }
-    case ojson::value_t::string:
-        append_string(out, value.get_ref<const std::string&>());
-        return;
+    case ojson::value_t::string: append_string(out, value.get_ref<const std::string &>()); return;
     case ojson::value_t::number_integer: {
         const fmt::format_int text(value.get<std::int64_t>());
         out.append(text.data(), text.size());
@@ -1002,32 +1006,28 @@ void append_compact(std::string& out, const ojson& value) {
         out.append(text.data(), text.size());
         return;
     }
-    case ojson::value_t::boolean:
-        out += value.get<bool>() ? "true" : "false";
-        return;
-    case ojson::value_t::null:
-        out += "null";
-        return;
-    default:  // floating point (nlohmann's shortest form), binary, discarded
+    case ojson::value_t::boolean: out += value.get<bool>() ? "true" : "false"; return;
+    case ojson::value_t::null: out += "null"; return;
+    default: // floating point (nlohmann's shortest form), binary, discarded
         out += value.dump(-1, ' ', false, kReplace);
         return;
     }
 }
 
 // A member of the trace object, up to its value: `"key": `.
-void write_key(std::ostream& out, const std::string& key) { out << ' ' << ojson(key).dump() << ": "; }
+void write_key(std::ostream &out, const std::string &key) { out << ' ' << ojson(key).dump() << ": "; }
 
 // One call of the "calls" array, compact on its own line; `buffer` is reused from call to call.
-void write_call(std::ostream& out, const ojson& call, bool first, std::string& buffer) {
+void write_call(std::ostream &out, const ojson &call, bool first, std::string &buffer) {
     buffer.assign(first ? "\n  " : ",\n  ");
     append_compact(buffer, call);
     out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
 }
 
-void end_calls(std::ostream& out, bool empty) { out << (empty ? "]" : "\n ]"); }
+void end_calls(std::ostream &out, bool empty) { out << (empty ? "]" : "\n ]"); }
 
 // The metadata object, indented one space per level, under its key.
-void write_metadata(std::ostream& out, const ojson& metadata) {
+void write_metadata(std::ostream &out, const ojson &metadata) {
     const std::string text = metadata.dump(1, ' ', false, kReplace);
     std::string indented;
     indented.reserve(text.size() + text.size() / 16);
@@ -1038,13 +1038,13 @@ void write_metadata(std::ostream& out, const ojson& metadata) {
     out << indented;
 }
 
-}  // namespace
+} // namespace
 
-ImportSummary import_log(std::istream& in, CallSink& sink, const ImportOptions& options) {
+ImportSummary import_log(std::istream &in, CallSink &sink, const ImportOptions &options) {
     return import_lines(in, sink, options, nullptr);
 }
 
-ImportSummary import_log_file(const std::string& path, CallSink& sink, ImportOptions options) {
+ImportSummary import_log_file(const std::string &path, CallSink &sink, ImportOptions options) {
     if (options.source_name.empty() || options.source_name == ImportOptions{}.source_name) {
         std::size_t slash = path.find_last_of('/');
         options.source_name = path == "-" ? "stdin" : slash == std::string::npos ? path : path.substr(slash + 1);
@@ -1052,13 +1052,13 @@ ImportSummary import_log_file(const std::string& path, CallSink& sink, ImportOpt
     std::unique_ptr<InputFile> file;
     try {
         file = open_input_file(path);
-    } catch (const std::exception& e) {
+    } catch (const std::exception &e) {
         throw ImportError(e.what());
     }
     std::optional<ImportSummary> summary;
     try {
         summary = import_lines(file->stream(), sink, options, file.get());
-    } catch (const ImportError& e) {
+    } catch (const ImportError &e) {
         if (!file->error().empty()) throw ImportError(fmt::format("'{}': {}", display_name(path), file->error()));
         throw ImportError(fmt::format("'{}': {}", display_name(path), e.what()));
     }
@@ -1066,19 +1066,19 @@ ImportSummary import_log_file(const std::string& path, CallSink& sink, ImportOpt
     return std::move(*summary);
 }
 
-ImportResult import_log(std::istream& in, const ImportOptions& options) {
+ImportResult import_log(std::istream &in, const ImportOptions &options) {
     CallList list;
     ImportSummary summary = import_log(in, list, options);
     return whole_trace(std::move(summary), std::move(list.calls));
 }
 
-ImportResult import_log_file(const std::string& path, ImportOptions options) {
+ImportResult import_log_file(const std::string &path, ImportOptions options) {
     CallList list;
     ImportSummary summary = import_log_file(path, list, std::move(options));
     return whole_trace(std::move(summary), std::move(list.calls));
 }
 
-TraceWriter::TraceWriter(std::ostream& out) : out_(out) {}
+TraceWriter::TraceWriter(std::ostream &out) : out_(out) {}
 
 void TraceWriter::start() {
     if (started_) return;
@@ -1098,7 +1098,7 @@ void TraceWriter::call(ojson call) {
     first_call_ = false;
 }
 
-void TraceWriter::finish(const ojson& metadata) {
+void TraceWriter::finish(const ojson &metadata) {
     start();
     end_calls(out_, first_call_);
     out_ << ",\n";
@@ -1107,7 +1107,7 @@ void TraceWriter::finish(const ojson& metadata) {
     out_ << "\n}\n";
 }
 
-void write_trace(std::ostream& out, const nlohmann::ordered_json& trace) {
+void write_trace(std::ostream &out, const nlohmann::ordered_json &trace) {
     out << "{\n";
     bool first = true;
     for (auto it = trace.begin(); it != trace.end(); ++it) {
@@ -1118,7 +1118,7 @@ void write_trace(std::ostream& out, const nlohmann::ordered_json& trace) {
             out << "[";
             bool first_call = true;
             std::string buffer;
-            for (const auto& call : *it) {
+            for (const auto &call : *it) {
                 write_call(out, call, first_call, buffer);
                 first_call = false;
             }
@@ -1132,4 +1132,4 @@ void write_trace(std::ostream& out, const nlohmann::ordered_json& trace) {
     out << "\n}\n";
 }
 
-}  // namespace dnncompat::trace
+} // namespace dnncompat::trace

@@ -1,5 +1,6 @@
 // Imports a cuDNN API log (CUDNN_LOGINFO_DBG / CUDNN_LOGLEVEL_DBG output, see
-// the cuDNN API log format notes shipped with the test logs) into a dnncompat trace (schemas/trace.schema.json, format v1).
+// the cuDNN API log format notes shipped with the test logs) into a dnncompat trace (schemas/trace.schema.json, format
+// v1).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -52,11 +53,11 @@ struct UnmappedRecord {
 struct RecordCounts {
     std::size_t total = 0;
     std::size_t application_calls = 0;
-    std::size_t internal_dropped = 0;   ///< cuDNN's own nested calls (Set*4d -> Ex, 2d -> Nd, ...)
-    std::size_t backend_dropped = 0;    ///< cudnnBackend* records and others carrying apiLog json
+    std::size_t internal_dropped = 0; ///< cuDNN's own nested calls (Set*4d -> Ex, 2d -> Nd, ...)
+    std::size_t backend_dropped = 0;  ///< cudnnBackend* records and others carrying apiLog json
     std::size_t result_records_merged = 0;
     std::size_t error_records_attached = 0;
-    std::size_t unmapped = 0;           ///< all of them, listed or not
+    std::size_t unmapped = 0; ///< all of them, listed or not
 };
 
 /// Receives the calls of a trace while the log is read, in index order, each once no later
@@ -71,15 +72,15 @@ public:
 
 /// What a streaming import returns once the log has been read: everything but the calls.
 struct ImportSummary {
-    nlohmann::ordered_json metadata;       ///< trace["metadata"], known only at the end
-    RecordCounts counts;                   ///< same numbers as metadata["records"]
-    std::vector<UnmappedRecord> unmapped;  ///< the first options.max_unmapped_listed of them
+    nlohmann::ordered_json metadata;      ///< trace["metadata"], known only at the end
+    RecordCounts counts;                  ///< same numbers as metadata["records"]
+    std::vector<UnmappedRecord> unmapped; ///< the first options.max_unmapped_listed of them
 };
 
 struct ImportResult {
-    nlohmann::ordered_json trace;          ///< the trace document, schema trace.schema.json
-    RecordCounts counts;                   ///< same numbers as trace["metadata"]["records"]
-    std::vector<UnmappedRecord> unmapped;  ///< the first options.max_unmapped_listed of them
+    nlohmann::ordered_json trace;         ///< the trace document, schema trace.schema.json
+    RecordCounts counts;                  ///< same numbers as trace["metadata"]["records"]
+    std::vector<UnmappedRecord> unmapped; ///< the first options.max_unmapped_listed of them
 };
 
 /// The importer's name and version as written to metadata.importer ("dnncompat-import 0.1.0").
@@ -93,19 +94,19 @@ std::string importer_id();
 /// that do not parse are reported as unmapped, the rest is imported. Throws ImportError when the
 /// input is empty, binary, or holds no cuDNN log record (before any call reaches the sink), or
 /// when it turns out unreadable later (a line over 1 MiB, a read error).
-ImportSummary import_log(std::istream& in, CallSink& sink, const ImportOptions& options = {});
+ImportSummary import_log(std::istream &in, CallSink &sink, const ImportOptions &options = {});
 
 /// Opens `path` and imports it into `sink`; plain text, xz or gzip, detected by magic bytes (not
 /// the name), decompressed while streaming. Throws ImportError when the file cannot be opened,
 /// is corrupt, or is not a cuDNN API log.
-ImportSummary import_log_file(const std::string& path, CallSink& sink, ImportOptions options = {});
+ImportSummary import_log_file(const std::string &path, CallSink &sink, ImportOptions options = {});
 
 /// import_log(in, sink, options) into a whole trace document in memory (format, version,
 /// metadata, calls): its memory grows with the trace.
-ImportResult import_log(std::istream& in, const ImportOptions& options = {});
+ImportResult import_log(std::istream &in, const ImportOptions &options = {});
 
 /// import_log_file(path, sink, options) into a whole trace document in memory.
-ImportResult import_log_file(const std::string& path, ImportOptions options = {});
+ImportResult import_log_file(const std::string &path, ImportOptions options = {});
 
 /// A CallSink that writes the trace as JSON while it is imported: the envelope, each call compact
 /// on its own line as it arrives, and, from finish(), the metadata after the calls (it is known
@@ -113,22 +114,22 @@ ImportResult import_log_file(const std::string& path, ImportOptions options = {}
 /// write_trace(); invalid UTF-8 taken from a log is written as U+FFFD.
 class TraceWriter : public CallSink {
 public:
-    explicit TraceWriter(std::ostream& out);
+    explicit TraceWriter(std::ostream &out);
     void call(nlohmann::ordered_json call) override;
     /// Closes the calls and writes `"metadata"` and the closing brace.
-    void finish(const nlohmann::ordered_json& metadata);
+    void finish(const nlohmann::ordered_json &metadata);
 
 private:
     void start();
 
-    std::ostream& out_;
+    std::ostream &out_;
     bool started_ = false;
     bool first_call_ = true;
-    std::string buffer_;  // one call's text
+    std::string buffer_; // one call's text
 };
 
 /// Writes a trace as JSON, its members in their order: the envelope and metadata indented, each
 /// call compact on one line.
-void write_trace(std::ostream& out, const nlohmann::ordered_json& trace);
+void write_trace(std::ostream &out, const nlohmann::ordered_json &trace);
 
-}  // namespace dnncompat::trace
+} // namespace dnncompat::trace

@@ -55,7 +55,7 @@ std::optional<double> parse_float(std::string_view s) {
     constexpr std::size_t kShort = 64;
     char small[kShort];
     std::string large;
-    const char* text = small;
+    const char *text = small;
     if (s.size() < kShort) {
         std::memcpy(small, s.data(), s.size());
         small[s.size()] = '\0';
@@ -63,7 +63,7 @@ std::optional<double> parse_float(std::string_view s) {
         large.assign(s);
         text = large.c_str();
     }
-    char* end = nullptr;
+    char *end = nullptr;
     double v = std::strtod(text, &end);
     if (end != text + s.size()) return std::nullopt;
     return v;
@@ -72,7 +72,7 @@ std::optional<double> parse_float(std::string_view s) {
 nlohmann::ordered_json parse_scalar(std::string_view s) {
     s = trim(s);
     if (auto i = parse_int(s)) return *i;
-    if (!s.empty() && std::all_of(s.begin(), s.end(), is_digit)) {  // beyond int64: size_t values up to 2^64-1
+    if (!s.empty() && std::all_of(s.begin(), s.end(), is_digit)) { // beyond int64: size_t values up to 2^64-1
         unsigned long long u = 0;
         const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), u);
         if (ec == std::errc() && end == s.data() + s.size()) return u;
@@ -89,14 +89,14 @@ nlohmann::ordered_json parse_scalar(std::string_view s) {
 // an initializer list makes.
 nlohmann::ordered_json typed_object(std::string type, std::size_t members) {
     nlohmann::ordered_json object = nlohmann::ordered_json::object();
-    auto& map = object.get_ref<nlohmann::ordered_json::object_t&>();
+    auto &map = object.get_ref<nlohmann::ordered_json::object_t &>();
     map.reserve(members);
     map.emplace_back("type", std::move(type));
     return object;
 }
 
-void add_member(nlohmann::ordered_json& object, const char* key, nlohmann::ordered_json value) {
-    object.get_ref<nlohmann::ordered_json::object_t&>().emplace_back(key, std::move(value));
+void add_member(nlohmann::ordered_json &object, const char *key, nlohmann::ordered_json value) {
+    object.get_ref<nlohmann::ordered_json::object_t &>().emplace_back(key, std::move(value));
 }
 
 // Splits "a=1; b=x y; c=2" (no trailing ';') into key/value pairs; a "; " only separates when
@@ -123,7 +123,7 @@ std::optional<std::vector<std::pair<std::string, std::string>>> split_pairs(std:
     return out;
 }
 
-}  // namespace
+} // namespace
 
 std::optional<Header> parse_header(std::string_view text, char severity) {
     constexpr std::string_view kStart = "CuDNN (v";
@@ -151,7 +151,8 @@ std::optional<Header> parse_header(std::string_view text, char severity) {
 }
 
 std::string version_string(long n) {
-    if (n >= 10000) return std::to_string(n / 10000) + "." + std::to_string(n / 100 % 100) + "." + std::to_string(n % 100);
+    if (n >= 10000)
+        return std::to_string(n / 10000) + "." + std::to_string(n / 100 % 100) + "." + std::to_string(n % 100);
     return std::to_string(n / 1000) + "." + std::to_string(n / 100 % 10) + "." + std::to_string(n % 100);
 }
 
@@ -161,7 +162,7 @@ std::optional<ParamLine> split_param(std::string_view text) {
     return ParamLine{std::string(text.substr(0, colon)), std::string(text.substr(colon + 2))};
 }
 
-nlohmann::ordered_json parse_value(std::string_view text, std::string& enum_name) {
+nlohmann::ordered_json parse_value(std::string_view text, std::string &enum_name) {
     enum_name.clear();
     text = trim(text);
     if (text.size() >= 2 && text.front() == '[' && text.back() == ']') {
@@ -188,7 +189,7 @@ nlohmann::ordered_json parse_value(std::string_view text, std::string& enum_name
     return parse_scalar(text);
 }
 
-std::optional<ParsedRest> parse_rest(std::string_view param_name, std::string_view rest, std::string& why) {
+std::optional<ParsedRest> parse_rest(std::string_view param_name, std::string_view rest, std::string &why) {
     rest = trim(rest);
     ParsedRest out;
     if (starts_with(rest, "type=") && rest.back() == ':' && rest.find(';') == std::string_view::npos) {
@@ -215,7 +216,7 @@ std::optional<ParsedRest> parse_rest(std::string_view param_name, std::string_vi
         out.is_pointer = true;
         out.value = typed_object("pointer", 3);
         add_member(out.value, "location", std::move((*pairs)[0].second));
-        std::string& addr = (*pairs)[1].second;
+        std::string &addr = (*pairs)[1].second;
         if (addr == "NULL_PTR") add_member(out.value, "addr", nullptr);
         else add_member(out.value, "addr", std::move(addr));
         return out;
@@ -255,9 +256,9 @@ std::optional<ParsedRest> parse_rest(std::string_view param_name, std::string_vi
         return out;
     }
     nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : *pairs) attributes[k] = v;
+    for (const auto &[k, v] : *pairs) attributes[k] = v;
     out.value = {{"type", type}, {"attributes", attributes}};
     return out;
 }
 
-}  // namespace dnncompat::trace::logfmt
+} // namespace dnncompat::trace::logfmt

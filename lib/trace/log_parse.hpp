@@ -12,10 +12,10 @@ namespace dnncompat::trace::logfmt {
 
 /// A record header: `I! CuDNN (v91900 56) function cudnnCreate() called:`.
 struct Header {
-    char severity = 'I';        ///< 'I', 'W' or 'E'
-    long version_number = 0;    ///< 91900
-    std::string build;          ///< "56", empty when the log has none (v7102)
-    std::string api;            ///< "cudnnCreate"
+    char severity = 'I';     ///< 'I', 'W' or 'E'
+    long version_number = 0; ///< 91900
+    std::string build;       ///< "56", empty when the log has none (v7102)
+    std::string api;         ///< "cudnnCreate"
 };
 
 /// Parses the header text that starts at "CuDNN (v"; nullopt when it is not one.
@@ -42,10 +42,10 @@ struct ParsedRest {
 /// Maps the part after `name: ` as the trace format says (type/value/name, pointer, block
 /// opener, attributes). `param_name` is needed for `streamId: type=cudaStream_t; streamId=...;`.
 /// Returns nullopt, with `why` set, when the text does not follow the grammar.
-std::optional<ParsedRest> parse_rest(std::string_view param_name, std::string_view rest, std::string& why);
+std::optional<ParsedRest> parse_rest(std::string_view param_name, std::string_view rest, std::string &why);
 
 /// Maps a `val=` text: integer, float, enum `NAME (n)`, array `[a,b]`, quoted string, bool,
 /// NULL_PTR (null) or any other word (kept as a string). Sets `enum_name` for enums.
-nlohmann::ordered_json parse_value(std::string_view text, std::string& enum_name);
+nlohmann::ordered_json parse_value(std::string_view text, std::string &enum_name);
 
-}  // namespace dnncompat::trace::logfmt
+} // namespace dnncompat::trace::logfmt

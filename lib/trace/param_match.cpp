@@ -114,21 +114,25 @@ CType split_type(std::string_view type) {
 
 bool is_integer(std::string_view t) {
     static const std::set<std::string, std::less<>> kIntegers = {
-        "int", "unsigned", "unsigned int", "int32_t", "uint32_t", "int64_t", "uint64_t", "size_t", "long",
-        "unsigned long", "long long", "unsigned long long"};
+        "int",      "unsigned", "unsigned int", "int32_t",       "uint32_t",  "int64_t",
+        "uint64_t", "size_t",   "long",         "unsigned long", "long long", "unsigned long long"};
     return kIntegers.count(t) != 0;
 }
 bool is_real(std::string_view t) { return t == "float" || t == "double"; }
 
 // A type passed as a pointer underneath: an opaque descriptor, handle, stream or plan.
 bool is_opaque(const CType &t) {
-    static const std::set<std::string, std::less<>> kOpaque = {
-        "cudnnHandle_t", "cudaStream_t", "cudaGraph_t", "cudnnFusedOpsConstParamPack_t",
-        "cudnnFusedOpsVariantParamPack_t", "cudnnFusedOpsPlan_t", "cudnnCallback_t"};
+    static const std::set<std::string, std::less<>> kOpaque = {"cudnnHandle_t",
+                                                               "cudaStream_t",
+                                                               "cudaGraph_t",
+                                                               "cudnnFusedOpsConstParamPack_t",
+                                                               "cudnnFusedOpsVariantParamPack_t",
+                                                               "cudnnFusedOpsPlan_t",
+                                                               "cudnnCallback_t"};
     const std::string_view b = t.base;
     const std::string_view suffix = "Descriptor_t";
-    return t.stars == 0 && (kOpaque.count(b) != 0 ||
-                            (b.size() > suffix.size() && b.compare(b.size() - suffix.size(), suffix.size(), suffix) == 0));
+    return t.stars == 0 && (kOpaque.count(b) != 0 || (b.size() > suffix.size() &&
+                                                      b.compare(b.size() - suffix.size(), suffix.size(), suffix) == 0));
 }
 
 // One recorded argument as matching sees it.
@@ -386,9 +390,11 @@ std::size_t canonicalize_trace(json &trace, const std::vector<std::vector<std::s
         const Declaration *decl = declaration(api->get_ref<const std::string &>());
         if (decl == nullptr) continue;
         bool all_declared = true; // most calls: nothing to rename
-        for (auto it = args->begin(); all_declared && it != args->end(); ++it) all_declared = decl->names.count(it.key());
+        for (auto it = args->begin(); all_declared && it != args->end(); ++it)
+            all_declared = decl->names.count(it.key());
         if (all_declared) continue;
-        const ArgMatch m = match_args(api->get_ref<const std::string &>(), *args, i < orders.size() ? orders[i] : kNoOrder);
+        const ArgMatch m =
+            match_args(api->get_ref<const std::string &>(), *args, i < orders.size() ? orders[i] : kNoOrder);
         if (!m.declared) continue;
         if (!m.unmatched.empty()) ++unmatched;
         rename_args(*args, m);

@@ -109,8 +109,8 @@ public:
 
 private:
     bool in_calls() const { return kind_.size() > 1 && kind_[0] == 'o' && kind_[1] == 'a' && key_[1] == "calls"; }
-    std::vector<char> kind_;        // the kind of the container opened at each depth: 'o' or 'a'
-    std::vector<std::string> key_;  // the last key reported at each depth
+    std::vector<char> kind_;       // the kind of the container opened at each depth: 'o' or 'a'
+    std::vector<std::string> key_; // the last key reported at each depth
 };
 
 // "512 B", "3.5 KiB", "22.0 MiB".
@@ -163,8 +163,8 @@ TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {
         try {
             out.doc = json::parse(in, [&path, &order](int depth, json::parse_event_t event, json &parsed) {
                 if (depth > kMaxJsonDepth)
-                    throw ImportError(fmt::format("{}: not a valid dnncompat trace: nested deeper than {} levels",
-                                                  path, kMaxJsonDepth));
+                    throw ImportError(fmt::format("{}: not a valid dnncompat trace: nested deeper than {} levels", path,
+                                                  kMaxJsonDepth));
                 order.event(depth, event, parsed);
                 return true;
             });

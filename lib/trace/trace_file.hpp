@@ -19,9 +19,9 @@ struct TraceFile {
     /// parameter names its function declares (trace/param_match.hpp; the file keeps the spelling
     /// it was written with).
     nlohmann::json doc;
-    std::string kind;   ///< "trace": a JSON trace; "log": a cuDNN API log imported in memory
-    uint64_t text_bytes = 0;      ///< text read (decoded), in bytes
-    uint64_t memory_estimate = 0; ///< what the parsed document holds, about: text_bytes * 8 (trace) or * 4 (log)
+    std::string kind;                ///< "trace": a JSON trace; "log": a cuDNN API log imported in memory
+    uint64_t text_bytes = 0;         ///< text read (decoded), in bytes
+    uint64_t memory_estimate = 0;    ///< what the parsed document holds, about: text_bytes * 8 (trace) or * 4 (log)
     std::size_t unmatched_calls = 0; ///< calls that kept an argument matching no declared parameter
 };
 
@@ -36,7 +36,6 @@ public:
 /// 2.9 MB log imports into that trace, through a larger transient document).
 constexpr uint64_t kParsedBytesPerTextByte = 8;
 constexpr uint64_t kParsedBytesPerLogByte = 4;
-
 
 /// Half the machine's physical memory (sysconf; 8 GiB when unknown): the default memory bound of
 /// the trace tools (load_trace_file, dnncompat-replay --max-memory).

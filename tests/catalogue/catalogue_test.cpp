@@ -80,8 +80,10 @@ std::string check(const Row &r, const test::Observation &o) {
         return {};
     case Class::emulated:
     case Class::fallback:
-        if (o.status != DNNCOMPAT_STATUS_SUCCESS) return std::string(support::class_name(r.cls)) + ", but the call failed: " + describe(o);
-        if (!emitted_any(o, r)) return std::string(support::class_name(r.cls)) + ", but no diagnostic of it: " + describe(o);
+        if (o.status != DNNCOMPAT_STATUS_SUCCESS)
+            return std::string(support::class_name(r.cls)) + ", but the call failed: " + describe(o);
+        if (!emitted_any(o, r))
+            return std::string(support::class_name(r.cls)) + ", but no diagnostic of it: " + describe(o);
         return {};
     case Class::unsupported:
         if (o.status != r.status)

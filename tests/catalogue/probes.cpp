@@ -151,28 +151,23 @@ private:
 };
 
 using Handle = Owned<dnncompatHandle_t, dnncompatCreate, dnncompatDestroy>;
-using Tensor = Owned<dnncompatTensorDescriptor_t, dnncompatCreateTensorDescriptor,
-                     dnncompatDestroyTensorDescriptor>;
-using Filter = Owned<dnncompatFilterDescriptor_t, dnncompatCreateFilterDescriptor,
-                     dnncompatDestroyFilterDescriptor>;
+using Tensor = Owned<dnncompatTensorDescriptor_t, dnncompatCreateTensorDescriptor, dnncompatDestroyTensorDescriptor>;
+using Filter = Owned<dnncompatFilterDescriptor_t, dnncompatCreateFilterDescriptor, dnncompatDestroyFilterDescriptor>;
 using Conv = Owned<dnncompatConvolutionDescriptor_t, dnncompatCreateConvolutionDescriptor,
                    dnncompatDestroyConvolutionDescriptor>;
-using Act = Owned<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor,
-                  dnncompatDestroyActivationDescriptor>;
-using Pool = Owned<dnncompatPoolingDescriptor_t, dnncompatCreatePoolingDescriptor,
-                   dnncompatDestroyPoolingDescriptor>;
+using Act =
+    Owned<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor, dnncompatDestroyActivationDescriptor>;
+using Pool = Owned<dnncompatPoolingDescriptor_t, dnncompatCreatePoolingDescriptor, dnncompatDestroyPoolingDescriptor>;
 using Lrn = Owned<dnncompatLRNDescriptor_t, dnncompatCreateLRNDescriptor, dnncompatDestroyLRNDescriptor>;
-using OpDesc = Owned<dnncompatOpTensorDescriptor_t, dnncompatCreateOpTensorDescriptor,
-                     dnncompatDestroyOpTensorDescriptor>;
+using OpDesc =
+    Owned<dnncompatOpTensorDescriptor_t, dnncompatCreateOpTensorDescriptor, dnncompatDestroyOpTensorDescriptor>;
 using ReduceDesc = Owned<dnncompatReduceTensorDescriptor_t, dnncompatCreateReduceTensorDescriptor,
                          dnncompatDestroyReduceTensorDescriptor>;
-using Dropout = Owned<dnncompatDropoutDescriptor_t, dnncompatCreateDropoutDescriptor,
-                      dnncompatDestroyDropoutDescriptor>;
-using TransformDesc = Owned<dnncompatTensorTransformDescriptor_t,
-                            dnncompatCreateTensorTransformDescriptor,
+using Dropout =
+    Owned<dnncompatDropoutDescriptor_t, dnncompatCreateDropoutDescriptor, dnncompatDestroyDropoutDescriptor>;
+using TransformDesc = Owned<dnncompatTensorTransformDescriptor_t, dnncompatCreateTensorTransformDescriptor,
                             dnncompatDestroyTensorTransformDescriptor>;
-using SpatialTf = Owned<dnncompatSpatialTransformerDescriptor_t,
-                        dnncompatCreateSpatialTransformerDescriptor,
+using SpatialTf = Owned<dnncompatSpatialTransformerDescriptor_t, dnncompatCreateSpatialTransformerDescriptor,
                         dnncompatDestroySpatialTransformerDescriptor>;
 
 // Host memory of at least `bytes` bytes, 16-byte aligned (float storage), zeroed.
@@ -221,8 +216,12 @@ bool make(Probe &pr, Data &d, dnncompatDataType_t t, const std::vector<int> &dim
 struct Scalars {
     float f1 = 1.0f, f0 = 0.0f;
     double d1 = 1.0, d0 = 0.0;
-    const void *one(dnncompatDataType_t t) const { return t == DNNCOMPAT_DATA_DOUBLE ? static_cast<const void *>(&d1) : &f1; }
-    const void *zero(dnncompatDataType_t t) const { return t == DNNCOMPAT_DATA_DOUBLE ? static_cast<const void *>(&d0) : &f0; }
+    const void *one(dnncompatDataType_t t) const {
+        return t == DNNCOMPAT_DATA_DOUBLE ? static_cast<const void *>(&d1) : &f1;
+    }
+    const void *zero(dnncompatDataType_t t) const {
+        return t == DNNCOMPAT_DATA_DOUBLE ? static_cast<const void *>(&d0) : &f0;
+    }
 };
 const Scalars kScalars;
 
@@ -240,9 +239,9 @@ struct ActSpec {
 
 Observation activation_forward(const ActSpec &s) {
     const std::vector<int> dims{2, 3, 4, 5};
-    Probe pr("cudnnActivationForward " + short_name("cudnnActivationMode_t", s.mode, "CUDNN_ACTIVATION_") +
-             " " + short_name("cudnnNanPropagation_t", s.nan, "CUDNN_") + " on " + dims_str(dims) + " " +
-             dtype_name(s.type) + (s.nan_input ? " holding NaN" : ""));
+    Probe pr("cudnnActivationForward " + short_name("cudnnActivationMode_t", s.mode, "CUDNN_ACTIVATION_") + " " +
+             short_name("cudnnNanPropagation_t", s.nan, "CUDNN_") + " on " + dims_str(dims) + " " + dtype_name(s.type) +
+             (s.nan_input ? " holding NaN" : ""));
     Handle h;
     Act a;
     Data x, y;
@@ -269,16 +268,15 @@ struct PoolSpec {
 Observation pooling_forward(const PoolSpec &s) {
     const char *nan_text[] = {"", " holding a NaN", " whose first window is all NaN"};
     Probe pr("cudnnPoolingForward " + short_name("cudnnPoolingMode_t", s.mode, "CUDNN_POOLING_") + " " +
-             short_name("cudnnNanPropagation_t", s.nan, "CUDNN_") + " window " + std::to_string(s.window) +
-             " pad " + std::to_string(s.pad) + " stride " + std::to_string(s.stride) + " on " + dims_str(s.x) +
-             " FLOAT" + nan_text[static_cast<int>(s.nan_input)]);
+             short_name("cudnnNanPropagation_t", s.nan, "CUDNN_") + " window " + std::to_string(s.window) + " pad " +
+             std::to_string(s.pad) + " stride " + std::to_string(s.stride) + " on " + dims_str(s.x) + " FLOAT" +
+             nan_text[static_cast<int>(s.nan_input)]);
     Handle h;
     Pool p;
     Data x, y;
     pr.setup(h.created(), "dnncompatCreate");
     pr.setup(p.created(), "dnncompatCreatePoolingDescriptor");
-    pr.setup(dnncompatSetPooling2dDescriptor(p, s.mode, s.nan, s.window, s.window, s.pad, s.pad, s.stride,
-                                             s.stride),
+    pr.setup(dnncompatSetPooling2dDescriptor(p, s.mode, s.nan, s.window, s.window, s.pad, s.pad, s.stride, s.stride),
              "dnncompatSetPooling2dDescriptor");
     if (!make(pr, x, DNNCOMPAT_DATA_FLOAT, s.x)) return pr.finish();
     std::vector<int> out(4);
@@ -309,8 +307,8 @@ Observation softmax_forward(dnncompatSoftmaxAlgorithm_t algo, dnncompatSoftmaxMo
 Observation lrn(unsigned n, bool backward, dnncompatLRNMode_t mode = DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1) {
     const std::vector<int> dims{1, 6, 3, 3};
     Probe pr(std::string(backward ? "cudnnLRNCrossChannelBackward" : "cudnnLRNCrossChannelForward") + " " +
-             short_name("cudnnLRNMode_t", mode, "CUDNN_LRN_") + " lrnN " + std::to_string(n) + " on " +
-             dims_str(dims) + " FLOAT");
+             short_name("cudnnLRNMode_t", mode, "CUDNN_LRN_") + " lrnN " + std::to_string(n) + " on " + dims_str(dims) +
+             " FLOAT");
     Handle h;
     Lrn l;
     Data x, y, dy, dx;
@@ -338,8 +336,8 @@ Observation lrn(unsigned n, bool backward, dnncompatLRNMode_t mode = DNNCOMPAT_L
 
 Observation divisive_normalization(dnncompatDivNormMode_t mode) {
     const std::vector<int> dims{1, 2, 4, 4};
-    Probe pr("cudnnDivisiveNormalizationForward " +
-             short_name("cudnnDivNormMode_t", mode, "CUDNN_DIVNORM_") + " on " + dims_str(dims) + " FLOAT");
+    Probe pr("cudnnDivisiveNormalizationForward " + short_name("cudnnDivNormMode_t", mode, "CUDNN_DIVNORM_") + " on " +
+             dims_str(dims) + " FLOAT");
     Handle h;
     Lrn l;
     Data x, y, means, t1, t2;
@@ -349,8 +347,8 @@ Observation divisive_normalization(dnncompatDivNormMode_t mode) {
         make(pr, means, DNNCOMPAT_DATA_FLOAT, dims) && make(pr, t1, DNNCOMPAT_DATA_FLOAT, dims) &&
         make(pr, t2, DNNCOMPAT_DATA_FLOAT, dims))
         pr.call([&] {
-            return dnncompatDivisiveNormalizationForward(h, l, mode, &kScalars.f1, x, x.p(), means.p(), t1.p(),
-                                                         t2.p(), &kScalars.f0, y, y.p());
+            return dnncompatDivisiveNormalizationForward(h, l, mode, &kScalars.f1, x, x.p(), means.p(), t1.p(), t2.p(),
+                                                         &kScalars.f0, y, y.p());
         });
     return pr.finish();
 }
@@ -358,10 +356,10 @@ Observation divisive_normalization(dnncompatDivNormMode_t mode) {
 // nbDims 4: grid generator then sampler on a 1x1x4x4 input, 1x1x3x3 output; other nbDims: the
 // descriptor setter alone (the call that meets DNNC-STF-NBDIMS).
 Observation spatial_transformer(dnncompatSamplerType_t sampler, int nb_dims) {
-    Probe pr(nb_dims == 4 ? "cudnnSpatialTfGridGeneratorForward + cudnnSpatialTfSamplerForward " +
-                                short_name("cudnnSamplerType_t", sampler, "CUDNN_SAMPLER_") +
-                                " 1x1x4x4 -> 1x1x3x3 FLOAT"
-                          : "cudnnSetSpatialTransformerNdDescriptor nbDims " + std::to_string(nb_dims));
+    Probe pr(nb_dims == 4
+                 ? "cudnnSpatialTfGridGeneratorForward + cudnnSpatialTfSamplerForward " +
+                       short_name("cudnnSamplerType_t", sampler, "CUDNN_SAMPLER_") + " 1x1x4x4 -> 1x1x3x3 FLOAT"
+                 : "cudnnSetSpatialTransformerNdDescriptor nbDims " + std::to_string(nb_dims));
     Handle h;
     SpatialTf st;
     Data x, y;
@@ -375,11 +373,11 @@ Observation spatial_transformer(dnncompatSamplerType_t sampler, int nb_dims) {
         return pr.finish();
     }
     const std::vector<int> out{1, 1, 3, 3};
-    if (!make(pr, x, DNNCOMPAT_DATA_FLOAT, {1, 1, 4, 4}) || !make(pr, y, DNNCOMPAT_DATA_FLOAT, out))
-        return pr.finish();
+    if (!make(pr, x, DNNCOMPAT_DATA_FLOAT, {1, 1, 4, 4}) || !make(pr, y, DNNCOMPAT_DATA_FLOAT, out)) return pr.finish();
     const float theta[6] = {0.9f, 0.1f, 0.0f, -0.1f, 0.9f, 0.0f};
     std::vector<float> grid(3 * 3 * 2);
-    pr.call([&] { return dnncompatSetSpatialTransformerNdDescriptor(st, sampler, DNNCOMPAT_DATA_FLOAT, 4, out.data()); });
+    pr.call(
+        [&] { return dnncompatSetSpatialTransformerNdDescriptor(st, sampler, DNNCOMPAT_DATA_FLOAT, 4, out.data()); });
     pr.call([&] { return dnncompatSpatialTfGridGeneratorForward(h, st, theta, grid.data()); });
     pr.call([&] {
         return dnncompatSpatialTfSamplerForward(h, st, &kScalars.f1, x, x.p(), grid.data(), &kScalars.f0, y, y.p());
@@ -417,15 +415,15 @@ Observation reduce_tensor(dnncompatReduceTensorOp_t op, dnncompatReduceTensorInd
     const std::vector<int> dims{2, 3, 2, 2}, cdims{1, 3, 1, 1};
     Probe pr("cudnnReduceTensor " + short_name("cudnnReduceTensorOp_t", op, "CUDNN_REDUCE_TENSOR_") + " " +
              short_name("cudnnReduceTensorIndices_t", indices, "CUDNN_REDUCE_TENSOR_") + " " +
-             short_name("cudnnIndicesType_t", index_type, "CUDNN_") + " " + dims_str(dims) + " -> " +
-             dims_str(cdims) + " FLOAT");
+             short_name("cudnnIndicesType_t", index_type, "CUDNN_") + " " + dims_str(dims) + " -> " + dims_str(cdims) +
+             " FLOAT");
     Handle h;
     ReduceDesc rd;
     Data a, c;
     pr.setup(h.created(), "dnncompatCreate");
     pr.setup(rd.created(), "dnncompatCreateReduceTensorDescriptor");
-    pr.setup(dnncompatSetReduceTensorDescriptor(rd, op, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_NOT_PROPAGATE_NAN,
-                                                indices, index_type),
+    pr.setup(dnncompatSetReduceTensorDescriptor(rd, op, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_NOT_PROPAGATE_NAN, indices,
+                                                index_type),
              "dnncompatSetReduceTensorDescriptor");
     if (!make(pr, a, DNNCOMPAT_DATA_FLOAT, dims) || !make(pr, c, DNNCOMPAT_DATA_FLOAT, cdims)) return pr.finish();
     std::size_t idx_bytes = 0, ws_bytes = 0;
@@ -480,7 +478,9 @@ Observation transform_tensor_ex(const TransformSpec &s) {
     pr.call([&] { return dnncompatInitTransformDest(td, src, dest.desc, &bytes); });
     if (s.init_only) return pr.finish();
     dest.buf = Buffer(bytes);
-    pr.call([&] { return dnncompatTransformTensorEx(h, td, &kScalars.f1, src, src.p(), &kScalars.f0, dest.desc, dest.p()); });
+    pr.call([&] {
+        return dnncompatTransformTensorEx(h, td, &kScalars.f1, src, src.p(), &kScalars.f0, dest.desc, dest.p());
+    });
     return pr.finish();
 }
 
@@ -561,8 +561,8 @@ Observation batchnorm_training(dnncompatBatchNormMode_t mode) {
     pr.setup(dnncompatDeriveBNTensorDescriptor(d.pdesc, d.x, mode), "dnncompatDeriveBNTensorDescriptor");
     pr.call([&] {
         return dnncompatBatchNormalizationForwardTraining(d.h, mode, &kScalars.f1, &kScalars.f0, d.x, d.x.p(), d.y,
-                                                          d.y.p(), d.pdesc, d.scale.p(), d.bias.p(), 0.1,
-                                                          d.rmean.p(), d.rvar.p(), 1e-5, d.smean.p(), d.sinv.p());
+                                                          d.y.p(), d.pdesc, d.scale.p(), d.bias.p(), 0.1, d.rmean.p(),
+                                                          d.rvar.p(), 1e-5, d.smean.p(), d.sinv.p());
     });
     return pr.finish();
 }
@@ -622,10 +622,9 @@ Observation normalization(const NormSpec &s) {
     void *z = z_used ? d.z.p() : nullptr;
     if (s.inference) {
         pr.call([&] {
-            return dnncompatNormalizationForwardInference(d.h, s.mode, s.ops, s.algo, &kScalars.f1, &kScalars.f0, d.x,
-                                                          d.x.p(), d.pdesc, d.scale.p(), d.bias.p(), d.mvdesc,
-                                                          d.rmean.p(), d.rvar.p(), zdesc, z, act, d.y, d.y.p(), 1e-5,
-                                                          s.group_cnt);
+            return dnncompatNormalizationForwardInference(
+                d.h, s.mode, s.ops, s.algo, &kScalars.f1, &kScalars.f0, d.x, d.x.p(), d.pdesc, d.scale.p(), d.bias.p(),
+                d.mvdesc, d.rmean.p(), d.rvar.p(), zdesc, z, act, d.y, d.y.p(), 1e-5, s.group_cnt);
         });
     } else {
         pr.call([&] {
@@ -648,8 +647,8 @@ struct ConvSpec {
     std::vector<int> x{1, 4, 6, 6}, w{4, 4, 3, 3};
     int pad = 1, stride = 1, dilation = 1;
     dnncompatConvolutionMode_t mode = DNNCOMPAT_CROSS_CORRELATION;
-    dnncompatDataType_t x_type = DNNCOMPAT_DATA_FLOAT, w_type = DNNCOMPAT_DATA_FLOAT,
-                        y_type = DNNCOMPAT_DATA_FLOAT, compute = DNNCOMPAT_DATA_FLOAT;
+    dnncompatDataType_t x_type = DNNCOMPAT_DATA_FLOAT, w_type = DNNCOMPAT_DATA_FLOAT, y_type = DNNCOMPAT_DATA_FLOAT,
+                        compute = DNNCOMPAT_DATA_FLOAT;
     dnncompatTensorFormat_t x_format = DNNCOMPAT_TENSOR_NCHW, w_format = DNNCOMPAT_TENSOR_NCHW,
                             y_format = DNNCOMPAT_TENSOR_NCHW;
     int math = -1;    // cudnnMathType_t to set, -1: leave the default
@@ -684,8 +683,7 @@ const char *dir_api(Dir d) {
 std::string algo_name(Dir d, int algo) {
     switch (d) {
     case Dir::bwd_data: return short_name("cudnnConvolutionBwdDataAlgo_t", algo, "CUDNN_CONVOLUTION_BWD_DATA_");
-    case Dir::bwd_filter:
-        return short_name("cudnnConvolutionBwdFilterAlgo_t", algo, "CUDNN_CONVOLUTION_BWD_FILTER_");
+    case Dir::bwd_filter: return short_name("cudnnConvolutionBwdFilterAlgo_t", algo, "CUDNN_CONVOLUTION_BWD_FILTER_");
     default: return short_name("cudnnConvolutionFwdAlgo_t", algo, "CUDNN_CONVOLUTION_FWD_");
     }
 }
@@ -705,8 +703,8 @@ struct ConvRig {
         pr.setup(wd.created(), "dnncompatCreateFilterDescriptor");
         pr.setup(cd.created(), "dnncompatCreateConvolutionDescriptor");
         const int nsp = static_cast<int>(s.x.size()) - 2;
-        const std::vector<int> pad(static_cast<std::size_t>(nsp), s.pad), stride(static_cast<std::size_t>(nsp), s.stride),
-            dil(static_cast<std::size_t>(nsp), s.dilation);
+        const std::vector<int> pad(static_cast<std::size_t>(nsp), s.pad),
+            stride(static_cast<std::size_t>(nsp), s.stride), dil(static_cast<std::size_t>(nsp), s.dilation);
         pr.setup(set_tensor(xd, s.x_type, s.x, s.x_format), "dnncompatSetTensor*Descriptor (x)");
         pr.setup(dnncompatSetFilterNdDescriptor(wd, s.w_type, s.w_format, static_cast<int>(s.w.size()), s.w.data()),
                  "dnncompatSetFilterNdDescriptor");
@@ -787,8 +785,8 @@ Observation convolution(Dir d, const ConvSpec &s) {
     case Dir::bwd_filter:
         pr.call([&] {
             return dnncompatConvolutionBackwardFilter(r.h, &one, r.xd, r.x.p(), r.yd, r.y.p(), r.cd,
-                                                      static_cast<dnncompatConvolutionBwdFilterAlgo_t>(s.algo),
-                                                      ws.p(), ws_bytes, &zero, r.wd, r.w.p());
+                                                      static_cast<dnncompatConvolutionBwdFilterAlgo_t>(s.algo), ws.p(),
+                                                      ws_bytes, &zero, r.wd, r.w.p());
         });
         break;
     case Dir::bias_act: {
@@ -1009,11 +1007,11 @@ struct FusedSpec {
 
     std::string describe() const {
         std::string s = fused_name(ops);
-        if (ops == DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS || ops == DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_WGRAD)
+        if (ops == DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS ||
+            ops == DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_WGRAD)
             s += " (x 1x4x4x4 " + dtype_name(x_type) + ", w 4x4x3x3 pad 1, per-channel scale and bias, " +
                  short_name("cudnnActivationMode_t", act, "CUDNN_ACTIVATION_") + ")";
-        else
-            s += " (C = 4)";
+        else s += " (C = 4)";
         s += ", placeholders " + short_name("cudnnFusedOpsPointerPlaceHolder_t", ph, "CUDNN_");
         if (optional_null) s += ", y statistics CUDNN_PTR_NULL";
         if (bn_mode != DNNCOMPAT_BATCHNORM_SPATIAL) s += ", " + short_name("cudnnBatchNormMode_t", bn_mode, "CUDNN_");
@@ -1022,8 +1020,10 @@ struct FusedSpec {
 };
 
 bool implemented(dnncompatFusedOps_t ops) {
-    return ops == DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS || ops == DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_WGRAD ||
-           ops == DNNCOMPAT_FUSED_BN_FINALIZE_STATISTICS_TRAINING || ops == DNNCOMPAT_FUSED_BN_FINALIZE_STATISTICS_INFERENCE;
+    return ops == DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS ||
+           ops == DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_WGRAD ||
+           ops == DNNCOMPAT_FUSED_BN_FINALIZE_STATISTICS_TRAINING ||
+           ops == DNNCOMPAT_FUSED_BN_FINALIZE_STATISTICS_INFERENCE;
 }
 
 // "FLOAT 1x4x4x4 / 64x16x4x1": a tensor descriptor's type, dims and strides ("?" when unset).
@@ -1055,7 +1055,8 @@ void const_round_trip(Probe &pr, const ConstPack &cp, int l, const void *param, 
     pr.call([&] { return dnncompatSetFusedOpsConstParamPackAttribute(cp, label, param); });
     int is_null = -1;
     pr.call([&] { return dnncompatGetFusedOpsConstParamPackAttribute(cp, label, out, &is_null); });
-    pr.expect(is_null == (expect_null ? 1 : 0), "Get of " + const_label_name(l) + " gave isNULL " + std::to_string(is_null));
+    pr.expect(is_null == (expect_null ? 1 : 0),
+              "Get of " + const_label_name(l) + " gave isNULL " + std::to_string(is_null));
 }
 
 // Every buffer and descriptor a fused operation can use, C = 4 channels.
@@ -1070,7 +1071,8 @@ struct FusedRig {
 
     bool make_all(Probe &pr, const FusedSpec &s) {
         pr.setup(h.created(), "dnncompatCreate");
-        for (const Tensor *t : {&x, &y, &dy, &perch, &stats, &bn}) pr.setup(t->created(), "dnncompatCreateTensorDescriptor");
+        for (const Tensor *t : {&x, &y, &dy, &perch, &stats, &bn})
+            pr.setup(t->created(), "dnncompatCreateTensorDescriptor");
         pr.setup(w.created(), "dnncompatCreateFilterDescriptor");
         pr.setup(dw.created(), "dnncompatCreateFilterDescriptor");
         pr.setup(conv.created(), "dnncompatCreateConvolutionDescriptor");
@@ -1175,8 +1177,8 @@ struct FusedParams {
                           DNNCOMPAT_PARAM_BN_EQSCALE_PLACEHOLDER, DNNCOMPAT_PARAM_BN_EQBIAS_PLACEHOLDER,
                           DNNCOMPAT_PARAM_BN_RUNNING_MEAN_PLACEHOLDER, DNNCOMPAT_PARAM_BN_RUNNING_VAR_PLACEHOLDER})
                 placeholder(l, ph);
-            variants = {{DNNCOMPAT_PTR_BN_SCALE, r.scale.p()},         {DNNCOMPAT_PTR_BN_BIAS, r.bias.p()},
-                        {DNNCOMPAT_PTR_BN_EQSCALE, r.eqscale.p()},     {DNNCOMPAT_PTR_BN_EQBIAS, r.eqbias.p()},
+            variants = {{DNNCOMPAT_PTR_BN_SCALE, r.scale.p()},        {DNNCOMPAT_PTR_BN_BIAS, r.bias.p()},
+                        {DNNCOMPAT_PTR_BN_EQSCALE, r.eqscale.p()},    {DNNCOMPAT_PTR_BN_EQBIAS, r.eqbias.p()},
                         {DNNCOMPAT_PTR_BN_RUNNING_MEAN, r.rmean.p()}, {DNNCOMPAT_PTR_BN_RUNNING_VAR, r.rvar.p()}};
             scalars.emplace_back(DNNCOMPAT_SCALAR_DOUBLE_BN_EPSILON, &epsilon);
             if (s.ops == DNNCOMPAT_FUSED_BN_FINALIZE_STATISTICS_INFERENCE) break;
@@ -1215,8 +1217,8 @@ void check_const_label(Probe &pr, const ConstPack &cp, const FusedParams &p, int
     else if (label == DNNCOMPAT_PARAM_CONV_DESC) out = cgot.get();
     else if (label == DNNCOMPAT_PARAM_ACTIVATION_DESC) out = agot.get();
     else if (label != DNNCOMPAT_PARAM_BN_MODE && name.find("DESC") != std::string::npos) out = tgot.get();
-    const bool null_ph = out == &value && label != DNNCOMPAT_PARAM_BN_MODE &&
-                         *static_cast<const int *>(param) == DNNCOMPAT_PTR_NULL;
+    const bool null_ph =
+        out == &value && label != DNNCOMPAT_PARAM_BN_MODE && *static_cast<const int *>(param) == DNNCOMPAT_PTR_NULL;
     const_round_trip(pr, cp, label, param, out, null_ph);
     if (out == tgot.get()) {
         const std::string want = tensor_text(static_cast<dnncompatTensorDescriptor_t>(param));
@@ -1235,7 +1237,8 @@ void check_const_label(Probe &pr, const ConstPack &cp, const FusedParams &p, int
 void check_variant_label(Probe &pr, const VarPack &vp, const FusedParams &p, int label) {
     const auto vl = static_cast<dnncompatFusedOpsVariantParamLabel_t>(label);
     const std::string name = variant_label_name(label);
-    const auto pit = std::find_if(p.variants.begin(), p.variants.end(), [&](const auto &v) { return v.first == label; });
+    const auto pit =
+        std::find_if(p.variants.begin(), p.variants.end(), [&](const auto &v) { return v.first == label; });
     const auto sit = std::find_if(p.scalars.begin(), p.scalars.end(), [&](const auto &v) { return v.first == label; });
     pr.expect(pit != p.variants.end() || sit != p.scalars.end(), name + " is not an attribute of the operation");
     if (pit != p.variants.end()) {
@@ -1271,7 +1274,8 @@ Observation fused(const FusedSpec &s) {
     if (s.check_const >= 0) check_const_label(pr, cp, p, s.check_const);
     for (const auto &[label, param] : p.consts)
         pr.call([&, l = label, v = param] {
-            return dnncompatSetFusedOpsConstParamPackAttribute(cp, static_cast<dnncompatFusedOpsConstParamLabel_t>(l), v);
+            return dnncompatSetFusedOpsConstParamPackAttribute(cp, static_cast<dnncompatFusedOpsConstParamLabel_t>(l),
+                                                               v);
         });
     pr.call([&] { return dnncompatMakeFusedOpsPlan(r.h, plan, cp, &r.ws_bytes); });
     if (!pr.ok() || !implemented(s.ops)) return pr.finish();
@@ -1281,12 +1285,13 @@ Observation fused(const FusedSpec &s) {
     p.scalars.emplace_back(DNNCOMPAT_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES, &r.ws_bytes);
     for (const auto &[label, ptr] : p.variants)
         pr.call([&, l = label, v = ptr] {
-            return dnncompatSetFusedOpsVariantParamPackAttribute(vp, static_cast<dnncompatFusedOpsVariantParamLabel_t>(l), v);
+            return dnncompatSetFusedOpsVariantParamPackAttribute(
+                vp, static_cast<dnncompatFusedOpsVariantParamLabel_t>(l), v);
         });
     for (const auto &[label, ptr] : p.scalars)
         pr.call([&, l = label, v = ptr] {
-            return dnncompatSetFusedOpsVariantParamPackAttribute(vp, static_cast<dnncompatFusedOpsVariantParamLabel_t>(l),
-                                                                 const_cast<void *>(v));
+            return dnncompatSetFusedOpsVariantParamPackAttribute(
+                vp, static_cast<dnncompatFusedOpsVariantParamLabel_t>(l), const_cast<void *>(v));
         });
     if (s.check_variant >= 0) check_variant_label(pr, vp, p, s.check_variant);
     pr.call([&] { return dnncompatFusedOpsExecute(r.h, plan, vp); });
@@ -1328,8 +1333,7 @@ int op_of_const_label(int l) {
     case DNNCOMPAT_PARAM_BN_Z_EQSCALE_PLACEHOLDER:
     case DNNCOMPAT_PARAM_BN_Z_EQBIAS_PLACEHOLDER:
     case DNNCOMPAT_PARAM_ACTIVATION_BITMASK_DESC:
-    case DNNCOMPAT_PARAM_ACTIVATION_BITMASK_PLACEHOLDER:
-        return DNNCOMPAT_FUSED_SCALE_BIAS_ADD_ACTIVATION_GEN_BITMASK;
+    case DNNCOMPAT_PARAM_ACTIVATION_BITMASK_PLACEHOLDER: return DNNCOMPAT_FUSED_SCALE_BIAS_ADD_ACTIVATION_GEN_BITMASK;
     default: return DNNCOMPAT_FUSED_DACTIVATION_FORK_DBATCHNORM; // DX, DZ, BN_DSCALE, BN_DBIAS
     }
 }
@@ -1543,7 +1547,9 @@ Observation divnorm_value(int v, std::string_view) {
     return divisive_normalization(static_cast<dnncompatDivNormMode_t>(v));
 }
 
-Observation bn_mode_value(int v, std::string_view) { return batchnorm_training(static_cast<dnncompatBatchNormMode_t>(v)); }
+Observation bn_mode_value(int v, std::string_view) {
+    return batchnorm_training(static_cast<dnncompatBatchNormMode_t>(v));
+}
 
 Observation bn_ops_value(int v, std::string_view) {
     return batchnorm_training_ex(static_cast<dnncompatBatchNormOps_t>(v), DNNCOMPAT_ACTIVATION_RELU);
@@ -1613,12 +1619,12 @@ Observation variant_label_value(int v, std::string_view) {
 // Types no dnncompat function takes.
 Observation severity_value(int, std::string_view) {
     return not_probed("cudnnSeverity_t is taken only by cudnnSetCallback / cudnnGetCallback, which dnncompat does "
-                       "not implement: no call can use the value");
+                      "not implement: no call can use the value");
 }
 
 Observation errquery_value(int, std::string_view) {
     return not_probed("cudnnErrQueryMode_t is taken only by cudnnQueryRuntimeError, which dnncompat does not "
-                       "implement: no call can use the value");
+                      "implement: no call can use the value");
 }
 
 using EnumProbe = Observation (*)(int, std::string_view);
@@ -1680,7 +1686,6 @@ ConvSpec typed(dnncompatDataType_t t) {
     return s;
 }
 
-
 // On this build oneDNN's gemm convolution applies to every FLOAT problem, so a solver serving the
 // implicit algorithms (or GEMM) always applies. The substitution rows are reached the way a user
 // meets them on a machine without those solvers: DNNCOMPAT_DISABLE_SOLVERS takes them away.
@@ -1701,7 +1706,8 @@ private:
 };
 // Every solver serving IMPLICIT_GEMM / ALGO_0 / ALGO_1 (all direct and GEMM solvers; the
 // reference and Winograd remain), and the GEMM solvers.
-constexpr const char *kServingImplicit = "onednn.jit-direct,onednn.jit-1x1,onednn.jit-depthwise,onednn.brgemm,onednn.gemm,gemm.im2col,gemm.1x1-nchw";
+constexpr const char *kServingImplicit =
+    "onednn.jit-direct,onednn.jit-1x1,onednn.jit-depthwise,onednn.brgemm,onednn.gemm,gemm.im2col,gemm.1x1-nchw";
 constexpr const char *kGemmSolvers = "onednn.gemm,gemm.im2col,gemm.1x1-nchw";
 
 Observation without(const char *solvers, Dir d, int algo) {
@@ -1720,7 +1726,8 @@ const std::map<std::string_view, ConditionProbe> &condition_probes() {
     static const std::map<std::string_view, ConditionProbe> m = {
         // Convolution forward algorithms.
         {"DNNC-CONV-FWD-ALGO-IMPLICIT_GEMM", [=] { return by_value(F, "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM"); }},
-        {"DNNC-CONV-FWD-ALGO-IMPLICIT_PRECOMP_GEMM", [=] { return by_value(F, "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM"); }},
+        {"DNNC-CONV-FWD-ALGO-IMPLICIT_PRECOMP_GEMM",
+         [=] { return by_value(F, "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM"); }},
         {"DNNC-CONV-FWD-ALGO-GEMM", [=] { return by_value(F, "CUDNN_CONVOLUTION_FWD_ALGO_GEMM"); }},
         {"DNNC-CONV-FWD-ALGO-GEMM-FALLBACK",
          [] { return without(kGemmSolvers, Dir::fwd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM); }},
@@ -1732,11 +1739,13 @@ const std::map<std::string_view, ConditionProbe> &condition_probes() {
         {"DNNC-CONV-FWD-ALGO-WINOGRAD", [=] { return by_value(F, "CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD"); }},
         {"DNNC-CONV-FWD-ALGO-WINOGRAD-FALLBACK",
          [] { return conv_with(Dir::fwd, one_by_one_shape(), DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD); }},
-        {"DNNC-CONV-FWD-ALGO-WINOGRAD_NONFUSED", [=] { return by_value(F, "CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED"); }},
+        {"DNNC-CONV-FWD-ALGO-WINOGRAD_NONFUSED",
+         [=] { return by_value(F, "CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED"); }},
         {"DNNC-CONV-FWD-ALGO-WINOGRAD_NONFUSED-FALLBACK",
          [] { return conv_with(Dir::fwd, one_by_one_shape(), DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED); }},
         // Modes and math.
-        {"DNNC-CONV-MODE-CROSS_CORRELATION", [] { return by_value("cudnnConvolutionMode_t", "CUDNN_CROSS_CORRELATION"); }},
+        {"DNNC-CONV-MODE-CROSS_CORRELATION",
+         [] { return by_value("cudnnConvolutionMode_t", "CUDNN_CROSS_CORRELATION"); }},
         {"DNNC-CONV-MODE-CONVOLUTION", [] { return by_value("cudnnConvolutionMode_t", "CUDNN_CONVOLUTION"); }},
         {"DNNC-MATH-DEFAULT_MATH", [] { return by_value("cudnnMathType_t", "CUDNN_DEFAULT_MATH"); }},
         {"DNNC-MATH-TENSOR_OP_MATH", [] { return by_value("cudnnMathType_t", "CUDNN_TENSOR_OP_MATH"); }},
@@ -1751,13 +1760,21 @@ const std::map<std::string_view, ConditionProbe> &condition_probes() {
         {"DNNC-DTYPE-HALF-API", [] { return im2col(DNNCOMPAT_DATA_HALF); }},
         {"DNNC-DTYPE-BFLOAT16-API", [] { return im2col(DNNCOMPAT_DATA_BFLOAT16); }},
         {"DNNC-CONV-DTYPE-HALF",
-         [] { return conv_with(Dir::fwd, typed(DNNCOMPAT_DATA_HALF), DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM); }},
+         [] {
+             return conv_with(Dir::fwd, typed(DNNCOMPAT_DATA_HALF),
+                              DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
+         }},
         {"DNNC-CONV-DTYPE-BFLOAT16",
-         [] { return conv_with(Dir::fwd, typed(DNNCOMPAT_DATA_BFLOAT16), DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM); }},
+         [] {
+             return conv_with(Dir::fwd, typed(DNNCOMPAT_DATA_BFLOAT16),
+                              DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
+         }},
         {"DNNC-CONV-BWD-DTYPE-HALF",
          [] { return conv_with(Dir::bwd_data, typed(DNNCOMPAT_DATA_HALF), DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1); }},
         {"DNNC-CONV-BWD-DTYPE-BFLOAT16",
-         [] { return conv_with(Dir::bwd_data, typed(DNNCOMPAT_DATA_BFLOAT16), DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1); }},
+         [] {
+             return conv_with(Dir::bwd_data, typed(DNNCOMPAT_DATA_BFLOAT16), DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1);
+         }},
         {"DNNC-DTYPE-OTHER",
          [] {
              ActSpec s;
@@ -1771,7 +1788,8 @@ const std::map<std::string_view, ConditionProbe> &condition_probes() {
              s.init_only = true;
              return transform_tensor_ex(s);
          }},
-        {"DNNC-TENSOR-NCHW_VECT_C", [] { return transform_tensor(DNNCOMPAT_DATA_INT8x4, DNNCOMPAT_TENSOR_NCHW_VECT_C); }},
+        {"DNNC-TENSOR-NCHW_VECT_C",
+         [] { return transform_tensor(DNNCOMPAT_DATA_INT8x4, DNNCOMPAT_TENSOR_NCHW_VECT_C); }},
         {"DNNC-CONV-DTYPE-INT8", [] { return convolution(Dir::fwd, int_config(IntConfig::int8)); }},
         {"DNNC-CONV-DTYPE-INT8x4", [] { return convolution(Dir::fwd, int_config(IntConfig::int8x4)); }},
         {"DNNC-CONV-DTYPE-INT8x32", [] { return convolution(Dir::fwd, int_config(IntConfig::int8x32)); }},
@@ -1786,7 +1804,8 @@ const std::map<std::string_view, ConditionProbe> &condition_probes() {
         {"DNNC-TENSOROPS-TRANSFORM-DTYPE", [] { return transform_tensor(DNNCOMPAT_DATA_INT8, DNNCOMPAT_TENSOR_NCHW); }},
         // Batch normalization modes.
         {"DNNC-BN-MODE-SPATIAL", [] { return by_value("cudnnBatchNormMode_t", "CUDNN_BATCHNORM_SPATIAL"); }},
-        {"DNNC-BN-MODE-PER_ACTIVATION", [] { return by_value("cudnnBatchNormMode_t", "CUDNN_BATCHNORM_PER_ACTIVATION"); }},
+        {"DNNC-BN-MODE-PER_ACTIVATION",
+         [] { return by_value("cudnnBatchNormMode_t", "CUDNN_BATCHNORM_PER_ACTIVATION"); }},
         {"DNNC-BN-MODE-SPATIAL_PERSISTENT",
          [] { return by_value("cudnnBatchNormMode_t", "CUDNN_BATCHNORM_SPATIAL_PERSISTENT"); }},
         // Convolution backward data.
@@ -1795,14 +1814,17 @@ const std::map<std::string_view, ConditionProbe> &condition_probes() {
         {"DNNC-CONV-BWD-DATA-ALGO-SUBSTITUTED",
          [] { return without(kServingImplicit, Dir::bwd_data, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1); }},
         {"DNNC-CONV-BWD-DATA-ALGO-FFT", [=] { return by_value(BD, "CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT"); }},
-        {"DNNC-CONV-BWD-DATA-ALGO-FFT_TILING", [=] { return by_value(BD, "CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING"); }},
+        {"DNNC-CONV-BWD-DATA-ALGO-FFT_TILING",
+         [=] { return by_value(BD, "CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING"); }},
         {"DNNC-CONV-BWD-DATA-ALGO-WINOGRAD", [=] { return by_value(BD, "CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD"); }},
         {"DNNC-CONV-BWD-DATA-ALGO-WINOGRAD-FALLBACK",
          [] { return conv_with(Dir::bwd_data, one_by_one_shape(), DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD); }},
         {"DNNC-CONV-BWD-DATA-ALGO-WINOGRAD_NONFUSED",
          [=] { return by_value(BD, "CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED"); }},
         {"DNNC-CONV-BWD-DATA-ALGO-WINOGRAD_NONFUSED-FALLBACK",
-         [] { return conv_with(Dir::bwd_data, one_by_one_shape(), DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED); }},
+         [] {
+             return conv_with(Dir::bwd_data, one_by_one_shape(), DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED);
+         }},
         // Convolution backward filter.
         {"DNNC-CONV-BWD-FILTER-ALGO-ALGO_0", [=] { return by_value(BF, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0"); }},
         {"DNNC-CONV-BWD-FILTER-ALGO-ALGO_1", [=] { return by_value(BF, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1"); }},
@@ -1810,12 +1832,17 @@ const std::map<std::string_view, ConditionProbe> &condition_probes() {
         {"DNNC-CONV-BWD-FILTER-ALGO-SUBSTITUTED",
          [] { return without(kServingImplicit, Dir::bwd_filter, DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1); }},
         {"DNNC-CONV-BWD-FILTER-ALGO-FFT", [=] { return by_value(BF, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT"); }},
-        {"DNNC-CONV-BWD-FILTER-ALGO-FFT_TILING", [=] { return by_value(BF, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING"); }},
-        {"DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD", [=] { return by_value(BF, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD"); }},
+        {"DNNC-CONV-BWD-FILTER-ALGO-FFT_TILING",
+         [=] { return by_value(BF, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING"); }},
+        {"DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD",
+         [=] { return by_value(BF, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD"); }},
         {"DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD_NONFUSED",
          [=] { return by_value(BF, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED"); }},
         {"DNNC-CONV-BWD-FILTER-ALGO-WINOGRAD_NONFUSED-FALLBACK",
-         [] { return conv_with(Dir::bwd_filter, one_by_one_shape(), DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED); }},
+         [] {
+             return conv_with(Dir::bwd_filter, one_by_one_shape(),
+                              DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED);
+         }},
         {"DNNC-CONV-BIAS-ACT-FUSED",
          [] { return conv_with(Dir::bias_act, {}, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM); }},
         {"DNNC-CONV-REORDER-FILTER-BIAS", [] { return reorder_filter_and_bias(DNNCOMPAT_DEFAULT_REORDER); }},
@@ -1870,7 +1897,8 @@ const std::map<std::string_view, ConditionProbe> &condition_probes() {
          [] { return by_value("cudnnReduceTensorIndices_t", "CUDNN_REDUCE_TENSOR_FLATTENED_INDICES"); }},
         {"DNNC-TENSOROPS-TRANSFORM-FOLD", [] { return transform_tensor_ex_folded(); }},
         // Fused operations.
-        {"DNNC-FUSED-CONV-BNSTATS", [] { return by_value("cudnnFusedOps_t", "CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS"); }},
+        {"DNNC-FUSED-CONV-BNSTATS",
+         [] { return by_value("cudnnFusedOps_t", "CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS"); }},
         {"DNNC-FUSED-WGRAD", [] { return by_value("cudnnFusedOps_t", "CUDNN_FUSED_SCALE_BIAS_ACTIVATION_WGRAD"); }},
         {"DNNC-FUSED-BN-FINALIZE-TRAINING",
          [] { return by_value("cudnnFusedOps_t", "CUDNN_FUSED_BN_FINALIZE_STATISTICS_TRAINING"); }},
@@ -1909,9 +1937,8 @@ const std::map<std::string_view, ConditionProbe> &condition_probes() {
 
 Observation probe_enum_value(std::string_view type, std::string_view value) {
     const auto &entries = dnncompat::enums::all();
-    const auto it = std::find_if(entries.begin(), entries.end(), [&](const dnncompat::enums::Entry &e) {
-        return type == e.type && value == e.name;
-    });
+    const auto it = std::find_if(entries.begin(), entries.end(),
+                                 [&](const dnncompat::enums::Entry &e) { return type == e.type && value == e.name; });
     if (it == entries.end())
         return not_probed(std::string(type) + " " + std::string(value) + " is not in the enum table");
     const auto &probes = enum_probes();

@@ -13,7 +13,7 @@
 namespace dnncompat::test {
 
 struct Observation {
-    bool probed = false;            // false: no probe exists for this value (must be rare; `what` says why)
+    bool probed = false; // false: no probe exists for this value (must be rare; `what` says why)
     dnncompatStatus_t status = DNNCOMPAT_STATUS_SUCCESS; // status of the call that used the value
     std::vector<std::string> codes; // diagnostic codes collected during that call (diag::collected())
     std::string what;               // one line: which call(s) the probe made, on which problem

@@ -42,8 +42,7 @@ std::string codes_text(const Observation &o) {
 
 void print_row(const std::string &a, const std::string &b, const Observation &o) {
     std::printf("%-34s %-52s %-38s %-44s %s\n", a.c_str(), b.c_str(),
-                o.probed ? dnncompatGetErrorString(o.status) : "(not probed)", codes_text(o).c_str(),
-                o.what.c_str());
+                o.probed ? dnncompatGetErrorString(o.status) : "(not probed)", codes_text(o).c_str(), o.what.c_str());
 }
 
 // The table is the output: the library's own stderr log (failed calls, diagnostics) is off.
@@ -73,10 +72,8 @@ TEST_F(ProbesSmoke, EveryEnumValueIsProbed) {
         probed += o.probed ? 1 : 0;
         const std::string key = std::string(e.type) + " " + e.name;
         EXPECT_FALSE(o.what.empty()) << key;
-        if (o.probed)
-            EXPECT_FALSE(allowed_unprobed(key, e.type)) << key << " is probed now: drop it from kNotProbed";
-        else
-            EXPECT_TRUE(allowed_unprobed(key, e.type)) << key << " was not probed: " << o.what;
+        if (o.probed) EXPECT_FALSE(allowed_unprobed(key, e.type)) << key << " is probed now: drop it from kNotProbed";
+        else EXPECT_TRUE(allowed_unprobed(key, e.type)) << key << " was not probed: " << o.what;
     }
     std::printf("enum values: %d of %d probed\n", probed, total);
     EXPECT_GT(total, 200); // the whole table, not an empty one
@@ -113,10 +110,8 @@ TEST_F(ProbesSmoke, EveryCatalogueCodeIsProbed) {
         probed += o.probed ? 1 : 0;
         const std::string type = enum_row ? std::string(r.subject) : std::string();
         EXPECT_FALSE(o.what.empty()) << code;
-        if (o.probed)
-            EXPECT_FALSE(allowed_unprobed(code, type)) << code << " is probed now: drop it from kNotProbed";
-        else
-            EXPECT_TRUE(allowed_unprobed(code, type)) << code << " was not probed: " << o.what;
+        if (o.probed) EXPECT_FALSE(allowed_unprobed(code, type)) << code << " is probed now: drop it from kNotProbed";
+        else EXPECT_TRUE(allowed_unprobed(code, type)) << code << " was not probed: " << o.what;
     }
     std::printf("catalogue codes: %d of %d probed (not here: %d function rows, %d values of enum types "
                 "dnncompat's API does not take)\n",

@@ -82,15 +82,15 @@ std::string grammar_error(const std::string &text) {
 }
 
 TEST(FuzzRegressions, LogImporterSeedsAndCrashers) {
-    const std::size_t n = replay_files(fz::fuzz_log_importer,
-                                       {kSource / "tests" / "data" / "logs", kRegressions / "log_importer"});
+    const std::size_t n =
+        replay_files(fz::fuzz_log_importer, {kSource / "tests" / "data" / "logs", kRegressions / "log_importer"});
     EXPECT_GE(n, 13u); // the logs under tests/data/logs at least
 }
 
 TEST(FuzzRegressions, TraceFileSeedsAndCrashers) {
-    const std::size_t n = replay_files(fz::fuzz_trace_file,
-                                       {kSource / "tests" / "data" / "traces", kSource / "examples" / "traces",
-                                        kRegressions / "trace_file"});
+    const std::size_t n =
+        replay_files(fz::fuzz_trace_file, {kSource / "tests" / "data" / "traces", kSource / "examples" / "traces",
+                                           kRegressions / "trace_file"});
     EXPECT_GE(n, 7u);
     // The plain and gzip log excerpts: the reader takes logs too (the whole logs are the importer's).
     for (const auto &f : files_in({kSource / "tests" / "data" / "logs"}))
@@ -116,7 +116,9 @@ TEST(FuzzRegressions, GrammarSeedsAndCrashers) {
 
 TEST(FuzzRegressions, HarnessCatchesOnlyTheDocumentedErrors) {
     // Unusable inputs end in the readers' documented errors, which the targets swallow.
-    for (const char *text : {"", "not a log\n", "{", "{\"format\": 1}", "\x1f\x8b garbage", "\xfd" "7zXZ"}) {
+    for (const char *text : {"", "not a log\n", "{", "{\"format\": 1}", "\x1f\x8b garbage",
+                             "\xfd"
+                             "7zXZ"}) {
         const std::string s(text);
         const auto *d = reinterpret_cast<const uint8_t *>(s.data());
         EXPECT_EQ(fz::fuzz_log_importer(d, s.size()), 0) << s;
@@ -166,8 +168,8 @@ TEST(FuzzRegressions, ResultRecordWithoutACudnnStatusIsUnmapped) {
     EXPECT_NE(only_unmapped_reason(r).find("status '3' is not a cuDNN status"), std::string::npos);
     EXPECT_EQ(r.counts.result_records_merged, 0u);
     // Was: a json type_error escaping import_log, from printing a value with invalid UTF-8.
-    const auto latin1 = import_text(kCreate + one_record('I', "cudnnCreate",
-                                                         "i!     status: type=cudnnStatus_t; val=CUDNN_\xa3 (0);\n"));
+    const auto latin1 = import_text(
+        kCreate + one_record('I', "cudnnCreate", "i!     status: type=cudnnStatus_t; val=CUDNN_\xa3 (0);\n"));
     EXPECT_NE(only_unmapped_reason(latin1).find("status 'CUDNN_? (0)' is not a cuDNN status"), std::string::npos);
 }
 
@@ -203,16 +205,25 @@ TEST(FuzzRegressions, Tensor4dExStridesThatAreNotPackedIntegersKeepTheCall) {
         return one_record('I', "cudnnSetTensor4dDescriptor",
                           "i!     format: type=cudnnTensorFormat_t; val=CUDNN_TENSOR_NCHW (0);\n"
                           "i!     dataType: type=cudnnDataType_t; val=CUDNN_DATA_FLOAT (0);\n"
-                          "i!     n: type=int; val=2;\ni!     c: type=int; val=" + c + ";\n"
-                          "i!     h: type=int; val=" + c + ";\ni!     w: type=int; val=32;\n");
+                          "i!     n: type=int; val=2;\ni!     c: type=int; val=" +
+                              c +
+                              ";\n"
+                              "i!     h: type=int; val=" +
+                              c + ";\ni!     w: type=int; val=32;\n");
     };
     const auto ex = [](const std::string &c, const std::string &n_stride, const std::string &c_stride) {
         return one_record('I', "cudnnSetTensor4dDescriptorEx",
                           "i!     dataType: type=cudnnDataType_t; val=CUDNN_DATA_FLOAT (0);\n"
-                          "i!     n: type=int; val=2;\ni!     c: type=int; val=" + c + ";\n"
-                          "i!     h: type=int; val=" + c + ";\ni!     w: type=int; val=32;\n"
-                          "i!     nStride: type=int; val=" + n_stride + ";\ni!     cStride: type=int; val=" + c_stride + ";\n"
-                          "i!     hStride: type=int; val=32;\ni!     wStride: type=int; val=1;\n");
+                          "i!     n: type=int; val=2;\ni!     c: type=int; val=" +
+                              c +
+                              ";\n"
+                              "i!     h: type=int; val=" +
+                              c +
+                              ";\ni!     w: type=int; val=32;\n"
+                              "i!     nStride: type=int; val=" +
+                              n_stride + ";\ni!     cStride: type=int; val=" + c_stride +
+                              ";\n"
+                              "i!     hStride: type=int; val=32;\ni!     wStride: type=int; val=1;\n");
     };
     for (const char *stride : {"abc", "1e300", "1024"}) {
         const auto r = import_text(set4d("3037000500") + ex("3037000500", "1", stride));
@@ -235,8 +246,7 @@ TEST(FuzzRegressions, NegativeDeviceNumbersAreLeftOut) {
                                           "i!             multiProcessorCount: type=int; val=132;\n"
                                           "i!             totalGlobalMem: type=size_t; val=-1;\n"));
     EXPECT_TRUE(dnncompat::schemas::validate(r.trace, "trace.schema.json").empty());
-    EXPECT_EQ(r.trace["metadata"]["device"],
-              nlohmann::ordered_json({{"name", "GPU"}, {"multiprocessors", 132}}));
+    EXPECT_EQ(r.trace["metadata"]["device"], nlohmann::ordered_json({{"name", "GPU"}, {"multiprocessors", 132}}));
 }
 
 // A file under the test's temporary folder holding `content`.
@@ -269,7 +279,8 @@ TEST(FuzzRegressions, JsonNestedDeeperThanATraceIsRefusedBeforeValidation) {
 
 TEST(FuzzRegressions, LogWithInvalidUtf8IsReadAsTheImporterWritesIt) {
     // Was: "cannot import as a cuDNN API log: [json.exception.type_error.316] invalid UTF-8 byte".
-    const std::string path = temp_file("latin1.log", one_record('I', "cudnnCreate", "i!     name: type=char; val=\xe9t\xe9;\n"));
+    const std::string path =
+        temp_file("latin1.log", one_record('I', "cudnnCreate", "i!     name: type=char; val=\xe9t\xe9;\n"));
     const tr::TraceFile t = tr::load_trace_file(path);
     EXPECT_EQ(t.kind, "log");
     EXPECT_EQ(t.doc["calls"][0]["args"]["name"]["value"], "\xef\xbf\xbdt\xef\xbf\xbd");

@@ -81,7 +81,8 @@ bool decodes_too_large(const std::string &path) {
 }
 
 // Json: nlohmann::json or nlohmann::ordered_json (schemas::validate takes both).
-template <class Json> void require_valid_trace(const Json &doc, const std::string &what) {
+template <class Json>
+void require_valid_trace(const Json &doc, const std::string &what) {
     const auto errors = dnncompat::schemas::validate(doc, "trace.schema.json");
     require(errors.empty(), what + " does not match trace.schema.json (" + std::to_string(errors.size()) +
                                 " schema error(s)):" + dnncompat::schemas::list_schema_errors(errors, 5));
@@ -187,8 +188,7 @@ int fuzz_trace_file(const uint8_t *data, std::size_t size) {
             try {
                 tr::import_log(in);
                 imported = true;
-            } catch (const tr::ImportError &) {
-            }
+            } catch (const tr::ImportError &) {}
             require(!imported, std::string("load_trace_file refuses a log that import_log reads: ") + e.what());
         }
     }
@@ -221,13 +221,15 @@ int fuzz_replay(const uint8_t *data, std::size_t size) {
     const nlohmann::json r = nlohmann::json::parse(in);
     std::filesystem::remove(report);
     const auto errors = dnncompat::schemas::validate(r, "replay-report.schema.json");
-    require(errors.empty(), "the report does not match replay-report.schema.json:" + dnncompat::schemas::list_schema_errors(errors, 5));
+    require(errors.empty(),
+            "the report does not match replay-report.schema.json:" + dnncompat::schemas::list_schema_errors(errors, 5));
     const auto &s = r.at("summary");
     const auto n = [&](const char *k) { return s.at(k).get<uint64_t>(); };
     require(n("matches") + n("mismatches") + n("supported_here") + n("unsupported") + n("malformed") == n("calls"),
             "the outcomes do not add up to the calls");
     require(r.at("calls").size() == n("calls"), "summary.calls differs from the calls listed");
-    require(n("failures") == n("mismatches") + n("unsupported") + n("malformed") + s.value("unmapped_records", uint64_t{0}),
+    require(n("failures") ==
+                n("mismatches") + n("unsupported") + n("malformed") + s.value("unmapped_records", uint64_t{0}),
             "failures is not mismatches + unsupported + malformed + unmapped");
     require(s.at("exit_code") == rc, "summary.exit_code differs from the exit code");
     return 0;
@@ -256,8 +258,8 @@ int fuzz_grammar(const uint8_t *data, std::size_t size) {
     }
     require(same_geometry(p, q), "the canonical form parses back to another problem: " + bench);
     const std::string again = solver::canonical(q);
-    require(again.substr(0, again.find(' ')) == bench, "the canonical form prints back differently: " + bench +
-                                                           " -> " + again);
+    require(again.substr(0, again.find(' ')) == bench,
+            "the canonical form prints back differently: " + bench + " -> " + again);
     return 0;
 }
 

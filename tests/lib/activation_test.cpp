@@ -49,9 +49,9 @@ struct ActCase {
 };
 
 std::ostream &operator<<(std::ostream &os, const ActCase &c) {
-    return os << c.name << " " << dt::dims_string(c.dims) << " mode " << c.mode << " coef " << c.coef
-              << " x " << dt::layout_name(c.x_layout) << " y " << dt::layout_name(c.y_layout)
-              << " alpha " << c.alpha << " beta " << c.beta;
+    return os << c.name << " " << dt::dims_string(c.dims) << " mode " << c.mode << " coef " << c.coef << " x "
+              << dt::layout_name(c.x_layout) << " y " << dt::layout_name(c.y_layout) << " alpha " << c.alpha << " beta "
+              << c.beta;
 }
 
 using L = dt::Layout;
@@ -129,8 +129,8 @@ TEST_P(Activation, BackwardMatchesReference) {
     ASSERT_OK(dyd.set(dy.dims, dy.strides));
     ASSERT_OK(xd.set(x.dims, x.strides));
     ASSERT_OK(dxd.set(dx.dims, dx.strides));
-    ASSERT_OK(dnncompatActivationBackward(h, a, &c.alpha, yd, y.data.data(), dyd, dy.data.data(), xd,
-                                          x.data.data(), &c.beta, dxd, dx.data.data()));
+    ASSERT_OK(dnncompatActivationBackward(h, a, &c.alpha, yd, y.data.data(), dyd, dy.data.data(), xd, x.data.data(),
+                                          &c.beta, dxd, dx.data.data()));
     // The derivative from y (SIGMOID, TANH, ELU) is y's FP32 rounding away from the one from x.
     EXPECT_TRUE(dt::expect_close(ref, dx.packed(), 3e-5, floor_for(c.beta), c.dims)) << c;
     EXPECT_TRUE(dt::untouched(dx));
@@ -167,12 +167,11 @@ TEST(ActivationNan, ReluAndClippedReluFollowTheNanOption) {
     // clang-format on
     for (const NanCase &c : cases) {
         for (dt::Layout l : {dt::Layout::NCHW, dt::Layout::NHWC, dt::Layout::Padded}) {
-            SCOPED_TRACE(::testing::Message() << "mode " << c.mode << " nan " << c.nan << " in place "
-                                              << c.in_place << " " << dt::layout_name(l));
+            SCOPED_TRACE(::testing::Message() << "mode " << c.mode << " nan " << c.nan << " in place " << c.in_place
+                                              << " " << dt::layout_name(l));
             dt::Handle h;
             ActDesc a;
-            ASSERT_OK(dnncompatSetActivationDescriptor(a, static_cast<dnncompatActivationMode_t>(c.mode),
-                                                       c.nan, 1.0));
+            ASSERT_OK(dnncompatSetActivationDescriptor(a, static_cast<dnncompatActivationMode_t>(c.mode), c.nan, 1.0));
             const dt::Dims dims{2, 3, 4, 9};
             dt::Buf x = dt::random_buf(dims, l, 5);
             const std::vector<int64_t> nan_at = {0, 7, 40, 71, 215};
@@ -187,7 +186,8 @@ TEST(ActivationNan, ReluAndClippedReluFollowTheNanOption) {
             ASSERT_OK(dnncompatActivationForward(h, a, &one, xd, x.data.data(), &zero, xd, yp));
             const std::vector<float> got = dt::unpack_strided(yp, dims, x.strides);
             for (size_t i = 0; i < got.size(); ++i) {
-                const bool is_nan_input = std::find(nan_at.begin(), nan_at.end(), static_cast<int64_t>(i)) != nan_at.end();
+                const bool is_nan_input =
+                    std::find(nan_at.begin(), nan_at.end(), static_cast<int64_t>(i)) != nan_at.end();
                 if (is_nan_input) {
                     if (std::isnan(c.expected)) EXPECT_TRUE(std::isnan(got[i])) << "index " << i;
                     else EXPECT_EQ(got[i], c.expected) << "index " << i;
@@ -220,8 +220,7 @@ TEST(ActivationNan, SmoothModesPropagateNan) {
 
 TEST(ActivationDescriptor, SetGetRoundTrip) {
     ActDesc a;
-    ASSERT_OK(dnncompatSetActivationDescriptor(a, DNNCOMPAT_ACTIVATION_CLIPPED_RELU,
-                                               DNNCOMPAT_PROPAGATE_NAN, 6.0));
+    ASSERT_OK(dnncompatSetActivationDescriptor(a, DNNCOMPAT_ACTIVATION_CLIPPED_RELU, DNNCOMPAT_PROPAGATE_NAN, 6.0));
     dnncompatActivationMode_t mode;
     dnncompatNanPropagation_t nan;
     double coef = 0, sb = 0;
@@ -245,9 +244,9 @@ TEST(ActivationInvalid, BadDescriptorsAndArguments) {
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatSetActivationDescriptor(a, static_cast<dnncompatActivationMode_t>(-1),
                                                    DNNCOMPAT_NOT_PROPAGATE_NAN, 0.0));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetActivationDescriptor(a, DNNCOMPAT_ACTIVATION_RELU,
-                                                   static_cast<dnncompatNanPropagation_t>(2), 0.0));
+    EXPECT_STATUS(
+        DNNCOMPAT_STATUS_BAD_PARAM,
+        dnncompatSetActivationDescriptor(a, DNNCOMPAT_ACTIVATION_RELU, static_cast<dnncompatNanPropagation_t>(2), 0.0));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetActivationDescriptor(nullptr, DNNCOMPAT_ACTIVATION_RELU,
                                                                                DNNCOMPAT_NOT_PROPAGATE_NAN, 0.0));
     std::vector<float> x(24, 1.0f), y(24);
@@ -257,13 +256,11 @@ TEST(ActivationInvalid, BadDescriptorsAndArguments) {
     ASSERT_OK(dbl.set({1, 2, 3, 4}, dt::packed_strides({1, 2, 3, 4}), DNNCOMPAT_DATA_DOUBLE));
     const float one = 1.0f, zero = 0.0f;
     // Never set.
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatActivationForward(h, a, &one, d, x.data(), &zero, d, y.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatActivationForward(h, a, &one, d, x.data(), &zero, d, y.data()));
     ASSERT_OK(dnncompatSetActivationDescriptor(a, DNNCOMPAT_ACTIVATION_RELU, DNNCOMPAT_NOT_PROPAGATE_NAN, 0.0));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatActivationForward(h, a, &one, d, x.data(), &zero, other, y.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatActivationForward(h, a, &one, d, nullptr, &zero, d, y.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatActivationForward(h, a, &one, d, nullptr, &zero, d, y.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatActivationForward(h, a, nullptr, d, x.data(), &zero, d, y.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
@@ -276,14 +273,12 @@ TEST(ActivationInvalid, BadDescriptorsAndArguments) {
     std::vector<double> xd(24, 1.0), yd(24);
     EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED,
                   dnncompatActivationForward(h, a, &done, dbl, xd.data(), &dzero, dbl, yd.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatActivationBackward(h, a, &one, d, y.data(), d, y.data(), other, x.data(),
-                                              &zero, d, y.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatActivationBackward(h, a, &one, d, y.data(), d, y.data(), other,
+                                                                          x.data(), &zero, d, y.data()));
     // CLIPPED_RELU with a negative ceiling.
-    ASSERT_OK(dnncompatSetActivationDescriptor(a, DNNCOMPAT_ACTIVATION_CLIPPED_RELU,
-                                               DNNCOMPAT_NOT_PROPAGATE_NAN, -1.0));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatActivationForward(h, a, &one, d, x.data(), &zero, d, y.data()));
+    ASSERT_OK(
+        dnncompatSetActivationDescriptor(a, DNNCOMPAT_ACTIVATION_CLIPPED_RELU, DNNCOMPAT_NOT_PROPAGATE_NAN, -1.0));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatActivationForward(h, a, &one, d, x.data(), &zero, d, y.data()));
     // Destroyed twice.
     dnncompatActivationDescriptor_t tmp = nullptr;
     ASSERT_OK(dnncompatCreateActivationDescriptor(&tmp));

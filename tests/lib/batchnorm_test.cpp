@@ -34,8 +34,8 @@ struct BnCase {
 };
 
 std::ostream &operator<<(std::ostream &os, const BnCase &c) {
-    return os << c.name << " x" << dt::dims_string(c.x) << " mode " << c.mode << " alpha "
-              << c.alpha << " beta " << c.beta << " eps " << c.epsilon;
+    return os << c.name << " x" << dt::dims_string(c.x) << " mode " << c.mode << " alpha " << c.alpha << " beta "
+              << c.beta << " eps " << c.epsilon;
 }
 
 constexpr auto SPATIAL = DNNCOMPAT_BATCHNORM_SPATIAL;
@@ -117,17 +117,15 @@ struct Problem {
         pdims = param_dims(c.x, per_activation);
         const uint64_t seed = name_seed(c.name);
         const size_t np = static_cast<size_t>(dt::element_count(pdims));
-        x_buf = dt::pack_strided(dt::random_vector(dt::element_count(c.x), seed, -2.0f, 2.0f), c.x,
-                                 xs, kGapSentinel);
-        y_init_buf = dt::pack_strided(dt::random_vector(dt::element_count(c.x), seed + 1), c.x, xs,
-                                      kGapSentinel, kGuardElems);
+        x_buf = dt::pack_strided(dt::random_vector(dt::element_count(c.x), seed, -2.0f, 2.0f), c.x, xs, kGapSentinel);
+        y_init_buf =
+            dt::pack_strided(dt::random_vector(dt::element_count(c.x), seed + 1), c.x, xs, kGapSentinel, kGuardElems);
         scale = dt::random_vector(np, seed + 2, 0.5f, 1.5f);
         bias = dt::random_vector(np, seed + 3, -0.5f, 0.5f);
         mean = dt::random_vector(np, seed + 4, -0.5f, 0.5f);
         var = dt::random_vector(np, seed + 5, 0.5f, 2.0f);
-        ref = dt::batchnorm_inference(dt::View{x_buf.data(), c.x, xs}, per_activation, scale, bias,
-                                      mean, var, c.epsilon, c.alpha, c.beta,
-                                      dt::View{y_init_buf.data(), c.x, xs});
+        ref = dt::batchnorm_inference(dt::View{x_buf.data(), c.x, xs}, per_activation, scale, bias, mean, var,
+                                      c.epsilon, c.alpha, c.beta, dt::View{y_init_buf.data(), c.x, xs});
     }
 
     void set_descriptors() {
@@ -145,22 +143,18 @@ struct Problem {
         return y;
     }
 
-    dnncompatStatus_t run(dnncompatHandle_t h, std::vector<float> &y,
-                          dnncompatBatchNormMode_t mode, double eps) const {
-        return dnncompatBatchNormalizationForwardInference(h, mode, &c.alpha, &c.beta, xd,
-                                                           x_buf.data(), yd, y.data(), pd,
-                                                           scale.data(), bias.data(), mean.data(),
-                                                           var.data(), eps);
+    dnncompatStatus_t run(dnncompatHandle_t h, std::vector<float> &y, dnncompatBatchNormMode_t mode, double eps) const {
+        return dnncompatBatchNormalizationForwardInference(h, mode, &c.alpha, &c.beta, xd, x_buf.data(), yd, y.data(),
+                                                           pd, scale.data(), bias.data(), mean.data(), var.data(), eps);
     }
 
     void check(const std::vector<float> &y, const std::string &what) const {
         EXPECT_TRUE(dt::expect_close(ref, dt::unpack_strided(y.data(), c.x, xs), 1e-5, 1.0, c.x))
-                << what << "\n  case: " << c;
+            << what << "\n  case: " << c;
         size_t clobbered = 0;
         for (int64_t off : dt::untouched_offsets(c.x, xs, static_cast<int64_t>(y.size())))
             if (std::memcmp(&y[off], &kGapSentinel, sizeof(float)) != 0) ++clobbered;
-        EXPECT_EQ(clobbered, 0u) << what << ": wrote " << clobbered
-                                 << " elements outside the output tensor";
+        EXPECT_EQ(clobbered, 0u) << what << ": wrote " << clobbered << " elements outside the output tensor";
     }
 };
 
@@ -179,9 +173,7 @@ TEST_P(BatchNormInference, MatchesReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, BatchNormInference, ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<BnCase> &i) {
-                             return std::string(i.param.name);
-                         });
+                         [](const ::testing::TestParamInfo<BnCase> &i) { return std::string(i.param.name); });
 
 // SPATIAL_PERSISTENT is SPATIAL for inference: the same values, or NOT_SUPPORTED with a reason.
 TEST(BatchNormInferenceModes, SpatialPersistentEqualsSpatialOrIsNotSupported) {
@@ -215,8 +207,8 @@ TEST(BatchNormInferenceModes, ExplicitParamDescriptor) {
     Problem pb(kCases[0]);
     ASSERT_OK(pb.xd.set(pb.c.x, pb.xs));
     ASSERT_OK(pb.yd.set(pb.c.x, pb.xs));
-    ASSERT_OK(dnncompatSetTensor4dDescriptor(pb.pd, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 1,
-                                             int(pb.c.x[1]), 1, 1));
+    ASSERT_OK(
+        dnncompatSetTensor4dDescriptor(pb.pd, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 1, int(pb.c.x[1]), 1, 1));
     dt::Handle h;
     std::vector<float> y = pb.fresh_y();
     ASSERT_OK(pb.run(h, y, pb.c.mode, pb.c.epsilon));
@@ -244,12 +236,10 @@ TEST(BatchNormInferenceInvalid, UnknownModeIsBadParam) {
     if (HasFatalFailure()) return;
     dt::Handle h;
     std::vector<float> y = pb.fresh_y();
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  pb.run(h, y, static_cast<dnncompatBatchNormMode_t>(5), pb.c.epsilon));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, pb.run(h, y, static_cast<dnncompatBatchNormMode_t>(5), pb.c.epsilon));
     const std::string msg = dt::last_error();
     EXPECT_NE(msg.find("5"), std::string::npos) << "message lacks the value: \"" << msg << "\"";
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  pb.run(h, y, static_cast<dnncompatBatchNormMode_t>(-1), pb.c.epsilon));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, pb.run(h, y, static_cast<dnncompatBatchNormMode_t>(-1), pb.c.epsilon));
     dt::TensorDesc d;
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatDeriveBNTensorDescriptor(d, pb.xd, static_cast<dnncompatBatchNormMode_t>(7)));
@@ -264,13 +254,13 @@ TEST(BatchNormInferenceInvalid, MismatchedDescriptorsAreBadParam) {
         dnncompatBatchNormMode_t mode;
         dt::Dims y, param;
     } cases[] = {
-            {"SPATIAL, params [1,5,1,1] for C=4", SPATIAL, x, {1, 5, 1, 1}},
-            {"SPATIAL, params [1,4,5,5] (per-activation shape)", SPATIAL, x, {1, 4, 5, 5}},
-            {"PER_ACTIVATION, params [1,4,1,1]", PER_ACT, x, {1, 4, 1, 1}},
-            {"PER_ACTIVATION, params [1,4,5,4]", PER_ACT, x, {1, 4, 5, 4}},
-            {"y shape differs from x", SPATIAL, {2, 4, 5, 6}, {1, 4, 1, 1}},
-            {"y batch differs from x", SPATIAL, {1, 4, 5, 5}, {1, 4, 1, 1}},
-            {"params of another rank", SPATIAL, x, {1, 4, 1, 1, 1}},
+        {"SPATIAL, params [1,5,1,1] for C=4", SPATIAL, x, {1, 5, 1, 1}},
+        {"SPATIAL, params [1,4,5,5] (per-activation shape)", SPATIAL, x, {1, 4, 5, 5}},
+        {"PER_ACTIVATION, params [1,4,1,1]", PER_ACT, x, {1, 4, 1, 1}},
+        {"PER_ACTIVATION, params [1,4,5,4]", PER_ACT, x, {1, 4, 5, 4}},
+        {"y shape differs from x", SPATIAL, {2, 4, 5, 6}, {1, 4, 1, 1}},
+        {"y batch differs from x", SPATIAL, {1, 4, 5, 5}, {1, 4, 1, 1}},
+        {"params of another rank", SPATIAL, x, {1, 4, 1, 1, 1}},
     };
     const std::vector<float> xv(dt::element_count(x), 0.5f);
     const std::vector<float> pv(4 * 5 * 5 + 64, 1.0f);
@@ -282,10 +272,9 @@ TEST(BatchNormInferenceInvalid, MismatchedDescriptorsAreBadParam) {
         ASSERT_OK(pd.set(b.param, dt::packed_strides(b.param)));
         std::vector<float> y(dt::element_count(b.y) + 64, 0.0f);
         EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                      dnncompatBatchNormalizationForwardInference(
-                              h, b.mode, &one, &zero, xd, xv.data(), yd, y.data(), pd, pv.data(),
-                              pv.data(), pv.data(), pv.data(), 1e-5))
-                << b.why;
+                      dnncompatBatchNormalizationForwardInference(h, b.mode, &one, &zero, xd, xv.data(), yd, y.data(),
+                                                                  pd, pv.data(), pv.data(), pv.data(), pv.data(), 1e-5))
+            << b.why;
         EXPECT_FALSE(dt::last_error().empty()) << b.why;
     }
 }
@@ -297,12 +286,12 @@ TEST(BatchNormInferenceInvalid, NullPointersAreBadParam) {
     dt::Handle h;
     std::vector<float> y = pb.fresh_y();
     const float one = 1.0f, zero = 0.0f;
-    const float *x = pb.x_buf.data(), *s = pb.scale.data(), *b = pb.bias.data(),
-                *m = pb.mean.data(), *v = pb.var.data();
-    const auto bn = [&](dnncompatHandle_t hh, const void *a, const void *be, const void *xx,
-                        void *yy, const void *ss, const void *bb, const void *mm, const void *vv) {
-        return dnncompatBatchNormalizationForwardInference(hh, SPATIAL, a, be, pb.xd, xx, pb.yd,
-                                                           yy, pb.pd, ss, bb, mm, vv, 1e-5);
+    const float *x = pb.x_buf.data(), *s = pb.scale.data(), *b = pb.bias.data(), *m = pb.mean.data(),
+                *v = pb.var.data();
+    const auto bn = [&](dnncompatHandle_t hh, const void *a, const void *be, const void *xx, void *yy, const void *ss,
+                        const void *bb, const void *mm, const void *vv) {
+        return dnncompatBatchNormalizationForwardInference(hh, SPATIAL, a, be, pb.xd, xx, pb.yd, yy, pb.pd, ss, bb, mm,
+                                                           vv, 1e-5);
     };
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bn(nullptr, &one, &zero, x, y.data(), s, b, m, v));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bn(h, nullptr, &zero, x, y.data(), s, b, m, v));
@@ -337,8 +326,7 @@ TEST_P(DeriveBN, Shape) {
     dnncompatDataType_t type = DNNCOMPAT_DATA_DOUBLE;
     int nb = -1;
     std::vector<int> dims(DNNCOMPAT_DIM_MAX, -7), strides(DNNCOMPAT_DIM_MAX, -7);
-    ASSERT_OK(dnncompatGetTensorNdDescriptor(d, DNNCOMPAT_DIM_MAX, &type, &nb, dims.data(),
-                                             strides.data()));
+    ASSERT_OK(dnncompatGetTensorNdDescriptor(d, DNNCOMPAT_DIM_MAX, &type, &nb, dims.data(), strides.data()));
     EXPECT_EQ(type, DNNCOMPAT_DATA_FLOAT);
     ASSERT_EQ(nb, static_cast<int>(k.expect.size()));
     dims.resize(nb);
@@ -365,9 +353,7 @@ const DeriveCase kDeriveCases[] = {
 // clang-format on
 
 INSTANTIATE_TEST_SUITE_P(Shapes, DeriveBN, ::testing::ValuesIn(kDeriveCases),
-                         [](const ::testing::TestParamInfo<DeriveCase> &i) {
-                             return std::string(i.param.name);
-                         });
+                         [](const ::testing::TestParamInfo<DeriveCase> &i) { return std::string(i.param.name); });
 
 TEST(DeriveBNInvalid, NullOrUnsetIsBadParam) {
     dt::TensorDesc x, d;
@@ -375,9 +361,8 @@ TEST(DeriveBNInvalid, NullOrUnsetIsBadParam) {
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDeriveBNTensorDescriptor(nullptr, x, SPATIAL));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDeriveBNTensorDescriptor(d, nullptr, SPATIAL));
     dt::TensorDesc never_set;
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatDeriveBNTensorDescriptor(d, never_set, SPATIAL))
-            << "x descriptor created but never set";
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDeriveBNTensorDescriptor(d, never_set, SPATIAL))
+        << "x descriptor created but never set";
     dt::last_error();
 }
 

@@ -45,14 +45,14 @@ struct Case {
     Layout dlayout; // dy and dx
     float alpha, beta;
     double epsilon, factor;
-    bool running;   // running mean / variance pointers given
-    bool saved;     // backward gets the saved mean / inverse variance (else recomputes)
+    bool running; // running mean / variance pointers given
+    bool saved;   // backward gets the saved mean / inverse variance (else recomputes)
     float alpha_p, beta_p;
 };
 
 std::ostream &operator<<(std::ostream &os, const Case &c) {
-    return os << c.name << " x" << dt::dims_string(c.x) << " mode " << c.mode << " alpha "
-              << c.alpha << " beta " << c.beta << " eps " << c.epsilon << " factor " << c.factor;
+    return os << c.name << " x" << dt::dims_string(c.x) << " mode " << c.mode << " alpha " << c.alpha << " beta "
+              << c.beta << " eps " << c.epsilon << " factor " << c.factor;
 }
 
 // clang-format off
@@ -130,11 +130,10 @@ constexpr int64_t kGuard = 16;
 std::vector<float> nan_vector(size_t n) { return std::vector<float>(n, std::nanf("")); }
 
 // Strided buffer: random values (or NaN where the old value must not be read), gaps = kGap.
-std::vector<float> strided_buffer(const dt::Dims &dims, const dt::Dims &strides, uint64_t seed,
-                                  bool nan, float lo = -1.0f, float hi = 1.0f) {
+std::vector<float> strided_buffer(const dt::Dims &dims, const dt::Dims &strides, uint64_t seed, bool nan,
+                                  float lo = -1.0f, float hi = 1.0f) {
     const size_t n = static_cast<size_t>(dt::element_count(dims));
-    return dt::pack_strided(nan ? nan_vector(n) : dt::random_vector(n, seed, lo, hi), dims, strides,
-                            kGap, kGuard);
+    return dt::pack_strided(nan ? nan_vector(n) : dt::random_vector(n, seed, lo, hi), dims, strides, kGap, kGuard);
 }
 
 // Elements outside the tensor were not written.
@@ -202,9 +201,9 @@ dnncompatStatus_t run_forward(dnncompatHandle_t h, const Problem &pb, FwdOut &o)
     o.smean = nan_vector(pb.np);
     o.sinv = nan_vector(pb.np);
     return dnncompatBatchNormalizationForwardTraining(
-            h, pb.c.mode, &pb.c.alpha, &pb.c.beta, pb.xd, pb.x.data(), pb.yd, o.y.data(), pb.pd,
-            pb.scale.data(), pb.bias.data(), pb.c.factor, pb.c.running ? o.rmean.data() : nullptr,
-            pb.c.running ? o.rvar.data() : nullptr, pb.c.epsilon, o.smean.data(), o.sinv.data());
+        h, pb.c.mode, &pb.c.alpha, &pb.c.beta, pb.xd, pb.x.data(), pb.yd, o.y.data(), pb.pd, pb.scale.data(),
+        pb.bias.data(), pb.c.factor, pb.c.running ? o.rmean.data() : nullptr, pb.c.running ? o.rvar.data() : nullptr,
+        pb.c.epsilon, o.smean.data(), o.sinv.data());
 }
 
 class BatchNormTraining : public ::testing::TestWithParam<Case> {};
@@ -217,13 +216,11 @@ TEST_P(BatchNormTraining, ForwardMatchesReference) {
     FwdOut o;
     const std::vector<float> x_before = pb.x;
     ASSERT_OK(run_forward(h, pb, o));
-    const auto ref = dt::batchnorm_training(
-            pb.xv(), pb.per_act, pb.scale, pb.bias, pb.c.factor,
-            pb.c.running ? pb.rmean0 : std::vector<float>{}, pb.rvar0, pb.c.epsilon, pb.c.alpha,
-            pb.c.beta, dt::View{pb.y0.data(), pb.c.x, pb.xs});
+    const auto ref = dt::batchnorm_training(pb.xv(), pb.per_act, pb.scale, pb.bias, pb.c.factor,
+                                            pb.c.running ? pb.rmean0 : std::vector<float>{}, pb.rvar0, pb.c.epsilon,
+                                            pb.c.alpha, pb.c.beta, dt::View{pb.y0.data(), pb.c.x, pb.xs});
     const auto &c = pb.c;
-    EXPECT_TRUE(dt::expect_close(ref.y, dt::unpack_strided(o.y.data(), c.x, pb.xs), 1e-5, 1.0, c.x))
-            << "y; " << c;
+    EXPECT_TRUE(dt::expect_close(ref.y, dt::unpack_strided(o.y.data(), c.x, pb.xs), 1e-5, 1.0, c.x)) << "y; " << c;
     EXPECT_EQ(clobbered(o.y, c.x, pb.xs), 0u) << "y written outside the tensor";
     EXPECT_TRUE(dt::expect_close(ref.mean, o.smean, 1e-5, 1.0)) << "resultSaveMean; " << c;
     EXPECT_TRUE(dt::expect_close(ref.save_inv, o.sinv, 1e-5, 1.0)) << "resultSaveInvVariance; " << c;
@@ -245,15 +242,14 @@ TEST_P(BatchNormTraining, BackwardMatchesReference) {
     std::vector<float> dx = pb.dx0, dscale = pb.dscale0, dbias = pb.dbias0;
     const float ad = c.alpha, bd = c.beta;
     ASSERT_OK(dnncompatBatchNormalizationBackward(
-            h, c.mode, &ad, &bd, &c.alpha_p, &c.beta_p, pb.xd, pb.x.data(), pb.dyd, pb.dy.data(),
-            pb.dxd, dx.data(), pb.pd, pb.scale.data(), dscale.data(), dbias.data(), c.epsilon,
-            c.saved ? o.smean.data() : nullptr, c.saved ? o.sinv.data() : nullptr));
-    const auto ref = dt::batchnorm_backward(
-            pb.xv(), dt::View{pb.dy.data(), c.x, pb.ds}, pb.per_act, pb.scale, c.epsilon,
-            c.saved ? o.smean : std::vector<float>{}, o.sinv, ad, bd,
-            dt::View{pb.dx0.data(), c.x, pb.ds}, c.alpha_p, c.beta_p, pb.dscale0, pb.dbias0);
-    EXPECT_TRUE(dt::expect_close(ref.dx, dt::unpack_strided(dx.data(), c.x, pb.ds), 1e-5, 1.0, c.x))
-            << "dx; " << c;
+        h, c.mode, &ad, &bd, &c.alpha_p, &c.beta_p, pb.xd, pb.x.data(), pb.dyd, pb.dy.data(), pb.dxd, dx.data(), pb.pd,
+        pb.scale.data(), dscale.data(), dbias.data(), c.epsilon, c.saved ? o.smean.data() : nullptr,
+        c.saved ? o.sinv.data() : nullptr));
+    const auto ref =
+        dt::batchnorm_backward(pb.xv(), dt::View{pb.dy.data(), c.x, pb.ds}, pb.per_act, pb.scale, c.epsilon,
+                               c.saved ? o.smean : std::vector<float>{}, o.sinv, ad, bd,
+                               dt::View{pb.dx0.data(), c.x, pb.ds}, c.alpha_p, c.beta_p, pb.dscale0, pb.dbias0);
+    EXPECT_TRUE(dt::expect_close(ref.dx, dt::unpack_strided(dx.data(), c.x, pb.ds), 1e-5, 1.0, c.x)) << "dx; " << c;
     EXPECT_EQ(clobbered(dx, c.x, pb.ds), 0u) << "dx written outside the tensor";
     const double floor = std::max(1.0, 0.1 * pb.count);
     EXPECT_TRUE(dt::expect_close(ref.dscale, dscale, 1e-5, floor)) << "dBnScaleResult; " << c;
@@ -277,12 +273,12 @@ TEST(BatchNormTrainingBackward, SavedStatisticsEqualRecomputed) {
         ASSERT_OK(run_forward(h, pb, o));
         std::vector<float> dx1 = pb.dx0, dx2 = pb.dx0, s1(pb.np), s2(pb.np), b1(pb.np), b2(pb.np);
         const float one = 1.0f, zero = 0.0f;
-        ASSERT_OK(dnncompatBatchNormalizationBackward(h, c.mode, &one, &zero, &one, &zero, pb.xd,
-                pb.x.data(), pb.dyd, pb.dy.data(), pb.dxd, dx1.data(), pb.pd, pb.scale.data(),
-                s1.data(), b1.data(), eps, o.smean.data(), o.sinv.data()));
-        ASSERT_OK(dnncompatBatchNormalizationBackward(h, c.mode, &one, &zero, &one, &zero, pb.xd,
-                pb.x.data(), pb.dyd, pb.dy.data(), pb.dxd, dx2.data(), pb.pd, pb.scale.data(),
-                s2.data(), b2.data(), eps, nullptr, nullptr));
+        ASSERT_OK(dnncompatBatchNormalizationBackward(h, c.mode, &one, &zero, &one, &zero, pb.xd, pb.x.data(), pb.dyd,
+                                                      pb.dy.data(), pb.dxd, dx1.data(), pb.pd, pb.scale.data(),
+                                                      s1.data(), b1.data(), eps, o.smean.data(), o.sinv.data()));
+        ASSERT_OK(dnncompatBatchNormalizationBackward(h, c.mode, &one, &zero, &one, &zero, pb.xd, pb.x.data(), pb.dyd,
+                                                      pb.dy.data(), pb.dxd, dx2.data(), pb.pd, pb.scale.data(),
+                                                      s2.data(), b2.data(), eps, nullptr, nullptr));
         const std::vector<double> r2(dx2.begin(), dx2.end()), rs(s2.begin(), s2.end());
         EXPECT_TRUE(dt::expect_close(r2, dx1, 2e-6, 1.0)) << "eps " << eps;
         EXPECT_TRUE(dt::expect_close(rs, s1, 2e-6, 1.0)) << "eps " << eps;
@@ -303,7 +299,7 @@ TEST(BatchNormTrainingForward, LargeCountsKeepFp32Accuracy) {
     };
     const Shape shapes[] = {
         {"F14_n140000_c1", {140000, 1, 1, 1}, SPATIAL, NCHW}, {"nchw_c3", {25, 3, 80, 50}, SPATIAL, NCHW},
-        {"nhwc_c3", {25, 3, 80, 50}, SPATIAL, NHWC},           {"n_c16_1x1", {100000, 16, 1, 1}, SPATIAL, NCHW},
+        {"nhwc_c3", {25, 3, 80, 50}, SPATIAL, NHWC},          {"n_c16_1x1", {100000, 16, 1, 1}, SPATIAL, NCHW},
         {"per_act_c260", {30000, 260, 1, 1}, PER_ACT, NCHW},
     };
     for (const Shape &shape : shapes) {
@@ -318,10 +314,9 @@ TEST(BatchNormTrainingForward, LargeCountsKeepFp32Accuracy) {
         dt::Handle h;
         FwdOut o;
         ASSERT_OK(run_forward(h, pb, o));
-        const auto ref = dt::batchnorm_training(pb.xv(), pb.per_act, pb.scale, pb.bias, c.factor,
-                pb.rmean0, pb.rvar0, c.epsilon, c.alpha, c.beta, dt::View{pb.y0.data(), c.x, pb.xs});
-        EXPECT_TRUE(dt::expect_close(ref.y, dt::unpack_strided(o.y.data(), c.x, pb.xs), 1e-6, 1.0, c.x))
-                << "y; " << c;
+        const auto ref = dt::batchnorm_training(pb.xv(), pb.per_act, pb.scale, pb.bias, c.factor, pb.rmean0, pb.rvar0,
+                                                c.epsilon, c.alpha, c.beta, dt::View{pb.y0.data(), c.x, pb.xs});
+        EXPECT_TRUE(dt::expect_close(ref.y, dt::unpack_strided(o.y.data(), c.x, pb.xs), 1e-6, 1.0, c.x)) << "y; " << c;
         EXPECT_TRUE(dt::expect_close(ref.mean, o.smean, 1e-6, 1.0)) << "resultSaveMean; " << c;
         EXPECT_TRUE(dt::expect_close(ref.save_inv, o.sinv, 1e-6, 1.0)) << "resultSaveInvVariance; " << c;
         EXPECT_TRUE(dt::expect_close(ref.running_var, o.rvar, 1e-6, 1.0)) << "running var; " << c;
@@ -344,8 +339,8 @@ TEST(BatchNormTrainingForward, MeansFarFromZeroKeepFp32Accuracy) {
         dt::Handle h;
         FwdOut o;
         ASSERT_OK(run_forward(h, pb, o));
-        const auto ref = dt::batchnorm_training(pb.xv(), pb.per_act, pb.scale, pb.bias, c.factor, pb.rmean0,
-                pb.rvar0, c.epsilon, c.alpha, c.beta, dt::View{pb.y0.data(), c.x, pb.xs});
+        const auto ref = dt::batchnorm_training(pb.xv(), pb.per_act, pb.scale, pb.bias, c.factor, pb.rmean0, pb.rvar0,
+                                                c.epsilon, c.alpha, c.beta, dt::View{pb.y0.data(), c.x, pb.xs});
         EXPECT_TRUE(dt::expect_close(ref.y, dt::unpack_strided(o.y.data(), c.x, pb.xs), 1e-6, 1.0, c.x)) << "y; " << c;
         EXPECT_TRUE(dt::expect_close(ref.mean, o.smean, 1e-6, 1.0)) << "resultSaveMean; " << c;
         EXPECT_TRUE(dt::expect_close(ref.save_inv, o.sinv, 1e-6, 1.0)) << "resultSaveInvVariance; " << c;
@@ -365,14 +360,13 @@ TEST(BatchNormTrainingForward, RepeatedCallsAreIdenticalAndRunningStatsAccumulat
     std::vector<float> rm = pb.rmean0, rv = pb.rvar0, y = pb.y0;
     const auto &c = pb.c;
     for (int k = 0; k < 2; ++k)
-        ASSERT_OK(dnncompatBatchNormalizationForwardTraining(h, c.mode, &c.alpha, &c.beta, pb.xd,
-                pb.x.data(), pb.yd, y.data(), pb.pd, pb.scale.data(), pb.bias.data(), c.factor,
-                rm.data(), rv.data(), c.epsilon, nullptr, nullptr));
-    const auto ref = dt::batchnorm_training(pb.xv(), false, pb.scale, pb.bias, c.factor, pb.rmean0,
-                                            pb.rvar0, c.epsilon, 1, 0, dt::View{});
-    const auto ref2 = dt::batchnorm_training(pb.xv(), false, pb.scale, pb.bias, c.factor,
-                                             to_float(ref.running_mean), to_float(ref.running_var),
-                                             c.epsilon, 1, 0, dt::View{});
+        ASSERT_OK(dnncompatBatchNormalizationForwardTraining(h, c.mode, &c.alpha, &c.beta, pb.xd, pb.x.data(), pb.yd,
+                                                             y.data(), pb.pd, pb.scale.data(), pb.bias.data(), c.factor,
+                                                             rm.data(), rv.data(), c.epsilon, nullptr, nullptr));
+    const auto ref = dt::batchnorm_training(pb.xv(), false, pb.scale, pb.bias, c.factor, pb.rmean0, pb.rvar0, c.epsilon,
+                                            1, 0, dt::View{});
+    const auto ref2 = dt::batchnorm_training(pb.xv(), false, pb.scale, pb.bias, c.factor, to_float(ref.running_mean),
+                                             to_float(ref.running_var), c.epsilon, 1, 0, dt::View{});
     EXPECT_TRUE(dt::expect_close(ref2.running_mean, rm, 1e-5, 1.0));
     EXPECT_TRUE(dt::expect_close(ref2.running_var, rv, 1e-5, 1.0));
 }
@@ -397,12 +391,11 @@ TEST(BatchNormTrainingEx, OpsBnEqualsPlainCallsAndNeedsNoWorkspace) {
     const auto &c = pb.c;
     const auto BN = DNNCOMPAT_BATCHNORM_OPS_BN;
     size_t ws = 99, bws = 99, rs = 99;
-    ASSERT_OK(dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize(h, c.mode, BN, pb.xd,
-            nullptr, pb.yd, pb.pd, nullptr, &ws));
-    ASSERT_OK(dnncompatGetBatchNormalizationBackwardExWorkspaceSize(h, c.mode, BN, pb.xd, nullptr,
-            pb.dyd, nullptr, pb.dxd, pb.pd, nullptr, &bws));
-    ASSERT_OK(dnncompatGetBatchNormalizationTrainingExReserveSpaceSize(h, c.mode, BN, nullptr,
-            pb.xd, &rs));
+    ASSERT_OK(dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize(h, c.mode, BN, pb.xd, nullptr, pb.yd, pb.pd,
+                                                                           nullptr, &ws));
+    ASSERT_OK(dnncompatGetBatchNormalizationBackwardExWorkspaceSize(h, c.mode, BN, pb.xd, nullptr, pb.dyd, nullptr,
+                                                                    pb.dxd, pb.pd, nullptr, &bws));
+    ASSERT_OK(dnncompatGetBatchNormalizationTrainingExReserveSpaceSize(h, c.mode, BN, nullptr, pb.xd, &rs));
     EXPECT_EQ(ws, 0u);
     EXPECT_EQ(bws, 0u);
     EXPECT_EQ(rs, 0u);
@@ -410,25 +403,24 @@ TEST(BatchNormTrainingEx, OpsBnEqualsPlainCallsAndNeedsNoWorkspace) {
     FwdOut a;
     ASSERT_OK(run_forward(h, pb, a));
     std::vector<float> y = pb.y0, rm = pb.rmean0, rv = pb.rvar0, sm(pb.np), si(pb.np);
-    ASSERT_OK(dnncompatBatchNormalizationForwardTrainingEx(h, c.mode, BN, &c.alpha, &c.beta, pb.xd,
-            pb.x.data(), nullptr, nullptr, pb.yd, y.data(), pb.pd, pb.scale.data(),
-            pb.bias.data(), c.factor, rm.data(), rv.data(), c.epsilon, sm.data(), si.data(),
-            nullptr, nullptr, 0, nullptr, 0));
+    ASSERT_OK(dnncompatBatchNormalizationForwardTrainingEx(h, c.mode, BN, &c.alpha, &c.beta, pb.xd, pb.x.data(),
+                                                           nullptr, nullptr, pb.yd, y.data(), pb.pd, pb.scale.data(),
+                                                           pb.bias.data(), c.factor, rm.data(), rv.data(), c.epsilon,
+                                                           sm.data(), si.data(), nullptr, nullptr, 0, nullptr, 0));
     EXPECT_EQ(a.y, y);
     EXPECT_EQ(a.rmean, rm);
     EXPECT_EQ(a.rvar, rv);
     EXPECT_EQ(a.smean, sm);
     EXPECT_EQ(a.sinv, si);
 
-    std::vector<float> dx1 = pb.dx0, dx2 = pb.dx0, s1 = pb.dscale0, s2 = pb.dscale0,
-                       b1 = pb.dbias0, b2 = pb.dbias0;
-    ASSERT_OK(dnncompatBatchNormalizationBackward(h, c.mode, &c.alpha, &c.beta, &c.alpha_p,
-            &c.beta_p, pb.xd, pb.x.data(), pb.dyd, pb.dy.data(), pb.dxd, dx1.data(), pb.pd,
-            pb.scale.data(), s1.data(), b1.data(), c.epsilon, sm.data(), si.data()));
-    ASSERT_OK(dnncompatBatchNormalizationBackwardEx(h, c.mode, BN, &c.alpha, &c.beta, &c.alpha_p,
-            &c.beta_p, pb.xd, pb.x.data(), nullptr, nullptr, pb.dyd, pb.dy.data(), nullptr,
-            nullptr, pb.dxd, dx2.data(), pb.pd, pb.scale.data(), nullptr, s2.data(), b2.data(),
-            c.epsilon, sm.data(), si.data(), nullptr, nullptr, 0, nullptr, 0));
+    std::vector<float> dx1 = pb.dx0, dx2 = pb.dx0, s1 = pb.dscale0, s2 = pb.dscale0, b1 = pb.dbias0, b2 = pb.dbias0;
+    ASSERT_OK(dnncompatBatchNormalizationBackward(
+        h, c.mode, &c.alpha, &c.beta, &c.alpha_p, &c.beta_p, pb.xd, pb.x.data(), pb.dyd, pb.dy.data(), pb.dxd,
+        dx1.data(), pb.pd, pb.scale.data(), s1.data(), b1.data(), c.epsilon, sm.data(), si.data()));
+    ASSERT_OK(dnncompatBatchNormalizationBackwardEx(
+        h, c.mode, BN, &c.alpha, &c.beta, &c.alpha_p, &c.beta_p, pb.xd, pb.x.data(), nullptr, nullptr, pb.dyd,
+        pb.dy.data(), nullptr, nullptr, pb.dxd, dx2.data(), pb.pd, pb.scale.data(), nullptr, s2.data(), b2.data(),
+        c.epsilon, sm.data(), si.data(), nullptr, nullptr, 0, nullptr, 0));
     EXPECT_EQ(dx1, dx2);
     EXPECT_EQ(s1, s2);
     EXPECT_EQ(b1, b2);
@@ -439,7 +431,8 @@ TEST(BatchNormTrainingEx, OpsBnEqualsPlainCallsAndNeedsNoWorkspace) {
 TEST(BatchNormTrainingEx, FusedReluMatchesReference) {
     for (auto ops : {DNNCOMPAT_BATCHNORM_OPS_BN_ACTIVATION, DNNCOMPAT_BATCHNORM_OPS_BN_ADD_ACTIVATION}) {
         for (const Case &c : {kCases[3], kCases[5], kCases[17]}) {
-            SCOPED_TRACE(std::string(c.name) + (ops == DNNCOMPAT_BATCHNORM_OPS_BN_ACTIVATION ? " BN_ACTIVATION" : " BN_ADD_ACTIVATION"));
+            SCOPED_TRACE(std::string(c.name) +
+                         (ops == DNNCOMPAT_BATCHNORM_OPS_BN_ACTIVATION ? " BN_ACTIVATION" : " BN_ADD_ACTIVATION"));
             Problem pb(c);
             pb.set_descriptors();
             if (HasFatalFailure()) return;
@@ -451,18 +444,17 @@ TEST(BatchNormTrainingEx, FusedReluMatchesReference) {
             ASSERT_OK(zd.set(c.x, pb.ds));
             const std::vector<float> z = strided_buffer(c.x, pb.ds, 77, false);
             size_t ws = 1;
-            ASSERT_OK(dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize(h, c.mode, ops,
-                    pb.xd, add ? zd.get() : nullptr, pb.yd, pb.pd, act.d, &ws));
+            ASSERT_OK(dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize(
+                h, c.mode, ops, pb.xd, add ? zd.get() : nullptr, pb.yd, pb.pd, act.d, &ws));
             EXPECT_EQ(ws, 0u);
             std::vector<float> y = pb.y0, rm = pb.rmean0, rv = pb.rvar0, sm(pb.np), si(pb.np);
-            ASSERT_OK(dnncompatBatchNormalizationForwardTrainingEx(h, c.mode, ops, &c.alpha,
-                    &c.beta, pb.xd, pb.x.data(), add ? zd.get() : nullptr, add ? z.data() : nullptr,
-                    pb.yd, y.data(), pb.pd, pb.scale.data(), pb.bias.data(), c.factor, rm.data(),
-                    rv.data(), c.epsilon, sm.data(), si.data(), act.d, nullptr, 0, nullptr, 0));
-            const auto ref = dt::batchnorm_training(pb.xv(), pb.per_act, pb.scale, pb.bias,
-                    c.factor, pb.rmean0, pb.rvar0, c.epsilon, c.alpha, c.beta,
-                    dt::View{pb.y0.data(), c.x, pb.xs},
-                    add ? dt::View{z.data(), c.x, pb.ds} : dt::View{}, true);
+            ASSERT_OK(dnncompatBatchNormalizationForwardTrainingEx(
+                h, c.mode, ops, &c.alpha, &c.beta, pb.xd, pb.x.data(), add ? zd.get() : nullptr,
+                add ? z.data() : nullptr, pb.yd, y.data(), pb.pd, pb.scale.data(), pb.bias.data(), c.factor, rm.data(),
+                rv.data(), c.epsilon, sm.data(), si.data(), act.d, nullptr, 0, nullptr, 0));
+            const auto ref = dt::batchnorm_training(
+                pb.xv(), pb.per_act, pb.scale, pb.bias, c.factor, pb.rmean0, pb.rvar0, c.epsilon, c.alpha, c.beta,
+                dt::View{pb.y0.data(), c.x, pb.xs}, add ? dt::View{z.data(), c.x, pb.ds} : dt::View{}, true);
             const auto got_y = dt::unpack_strided(y.data(), c.x, pb.xs);
             EXPECT_TRUE(dt::expect_close(ref.y, got_y, 1e-5, 1.0, c.x)) << "y";
             size_t zeros = 0;
@@ -474,22 +466,19 @@ TEST(BatchNormTrainingEx, FusedReluMatchesReference) {
             std::vector<float> dx = pb.dx0, ds(pb.np), db(pb.np);
             std::vector<float> dz = strided_buffer(c.x, pb.ds, 5, true);
             const float one = 1.0f, zero = 0.0f;
-            ASSERT_OK(dnncompatBatchNormalizationBackwardEx(h, c.mode, ops, &one, &zero, &one,
-                    &zero, pb.xd, pb.x.data(), pb.yd, y.data(), pb.dyd, pb.dy.data(),
-                    add ? pb.dxd.get() : nullptr, add ? dz.data() : nullptr, pb.dxd, dx.data(),
-                    pb.pd, pb.scale.data(), pb.bias.data(), ds.data(), db.data(), c.epsilon,
-                    sm.data(), si.data(), act.d, nullptr, 0, nullptr, 0));
-            const auto rb = dt::batchnorm_backward(pb.xv(), dt::View{pb.dy.data(), c.x, pb.ds},
-                    pb.per_act, pb.scale, c.epsilon, sm, si, 1, 0, dt::View{}, 1, 0, {}, {}, true,
-                    dt::View{y.data(), c.x, pb.xs});
-            EXPECT_TRUE(dt::expect_close(rb.dx, dt::unpack_strided(dx.data(), c.x, pb.ds), 1e-5,
-                                         1.0, c.x)) << "dx";
+            ASSERT_OK(dnncompatBatchNormalizationBackwardEx(
+                h, c.mode, ops, &one, &zero, &one, &zero, pb.xd, pb.x.data(), pb.yd, y.data(), pb.dyd, pb.dy.data(),
+                add ? pb.dxd.get() : nullptr, add ? dz.data() : nullptr, pb.dxd, dx.data(), pb.pd, pb.scale.data(),
+                pb.bias.data(), ds.data(), db.data(), c.epsilon, sm.data(), si.data(), act.d, nullptr, 0, nullptr, 0));
+            const auto rb =
+                dt::batchnorm_backward(pb.xv(), dt::View{pb.dy.data(), c.x, pb.ds}, pb.per_act, pb.scale, c.epsilon, sm,
+                                       si, 1, 0, dt::View{}, 1, 0, {}, {}, true, dt::View{y.data(), c.x, pb.xs});
+            EXPECT_TRUE(dt::expect_close(rb.dx, dt::unpack_strided(dx.data(), c.x, pb.ds), 1e-5, 1.0, c.x)) << "dx";
             const double floor = std::max(1.0, 0.1 * pb.count);
             EXPECT_TRUE(dt::expect_close(rb.dscale, ds, 1e-5, floor)) << "dscale";
             EXPECT_TRUE(dt::expect_close(rb.dbias, db, 1e-5, floor)) << "dbias";
             if (add) {
-                EXPECT_TRUE(dt::expect_close(rb.dz, dt::unpack_strided(dz.data(), c.x, pb.ds),
-                                             1e-6, 1.0, c.x)) << "dz";
+                EXPECT_TRUE(dt::expect_close(rb.dz, dt::unpack_strided(dz.data(), c.x, pb.ds), 1e-6, 1.0, c.x)) << "dz";
                 EXPECT_EQ(clobbered(dz, c.x, pb.ds), 0u);
             }
             EXPECT_GT(zeros, 0u) << "relu never clipped: the test would not see a missing mask";
@@ -506,17 +495,15 @@ TEST(BatchNormTrainingEx, NonReluActivationIsNotSupported) {
     const auto &c = pb.c;
     std::vector<float> y = pb.y0, sm(pb.np), si(pb.np);
     EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED,
-                  dnncompatBatchNormalizationForwardTrainingEx(h, c.mode,
-                          DNNCOMPAT_BATCHNORM_OPS_BN_ACTIVATION, &c.alpha, &c.beta, pb.xd,
-                          pb.x.data(), nullptr, nullptr, pb.yd, y.data(), pb.pd, pb.scale.data(),
-                          pb.bias.data(), c.factor, nullptr, nullptr, c.epsilon, sm.data(),
-                          si.data(), act.d, nullptr, 0, nullptr, 0));
+                  dnncompatBatchNormalizationForwardTrainingEx(
+                      h, c.mode, DNNCOMPAT_BATCHNORM_OPS_BN_ACTIVATION, &c.alpha, &c.beta, pb.xd, pb.x.data(), nullptr,
+                      nullptr, pb.yd, y.data(), pb.pd, pb.scale.data(), pb.bias.data(), c.factor, nullptr, nullptr,
+                      c.epsilon, sm.data(), si.data(), act.d, nullptr, 0, nullptr, 0));
     EXPECT_NE(dt::last_error().find("DNNC-BN-OPS-ACTIVATION-MODE"), std::string::npos);
     size_t ws = 0;
     EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED,
-                  dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize(h, c.mode,
-                          DNNCOMPAT_BATCHNORM_OPS_BN_ACTIVATION, pb.xd, nullptr, pb.yd, pb.pd,
-                          act.d, &ws));
+                  dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize(
+                      h, c.mode, DNNCOMPAT_BATCHNORM_OPS_BN_ACTIVATION, pb.xd, nullptr, pb.yd, pb.pd, act.d, &ws));
     dt::last_error();
 }
 
@@ -530,35 +517,33 @@ TEST(BatchNormTrainingEx, MissingFusedOperandsAreBadParam) {
     std::vector<float> y = pb.y0, sm(pb.np), si(pb.np);
     auto fwd = [&](dnncompatBatchNormOps_t ops, dnncompatTensorDescriptor_t zd, const void *z,
                    dnncompatActivationDescriptor_t a) {
-        return dnncompatBatchNormalizationForwardTrainingEx(h, c.mode, ops, &c.alpha, &c.beta,
-                pb.xd, pb.x.data(), zd, z, pb.yd, y.data(), pb.pd, pb.scale.data(), pb.bias.data(),
-                c.factor, nullptr, nullptr, c.epsilon, sm.data(), si.data(), a, nullptr, 0,
-                nullptr, 0);
+        return dnncompatBatchNormalizationForwardTrainingEx(
+            h, c.mode, ops, &c.alpha, &c.beta, pb.xd, pb.x.data(), zd, z, pb.yd, y.data(), pb.pd, pb.scale.data(),
+            pb.bias.data(), c.factor, nullptr, nullptr, c.epsilon, sm.data(), si.data(), a, nullptr, 0, nullptr, 0);
     };
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(DNNCOMPAT_BATCHNORM_OPS_BN_ACTIVATION, nullptr, nullptr, nullptr))
-            << "no activationDesc";
+        << "no activationDesc";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(DNNCOMPAT_BATCHNORM_OPS_BN_ADD_ACTIVATION, nullptr, nullptr, act.d))
-            << "no zDesc";
+        << "no zDesc";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(DNNCOMPAT_BATCHNORM_OPS_BN_ADD_ACTIVATION, pb.yd, nullptr, act.d))
-            << "no zData";
+        << "no zData";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(static_cast<dnncompatBatchNormOps_t>(3), nullptr, nullptr, nullptr))
-            << "unknown bnOps";
+        << "unknown bnOps";
     size_t rs = 0;
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatGetBatchNormalizationTrainingExReserveSpaceSize(h, c.mode,
-                          static_cast<dnncompatBatchNormOps_t>(-1), nullptr, pb.xd, &rs));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatGetBatchNormalizationTrainingExReserveSpaceSize(h, c.mode,
-                          DNNCOMPAT_BATCHNORM_OPS_BN, nullptr, pb.xd, nullptr));
+                  dnncompatGetBatchNormalizationTrainingExReserveSpaceSize(
+                      h, c.mode, static_cast<dnncompatBatchNormOps_t>(-1), nullptr, pb.xd, &rs));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetBatchNormalizationTrainingExReserveSpaceSize(
+                                                  h, c.mode, DNNCOMPAT_BATCHNORM_OPS_BN, nullptr, pb.xd, nullptr));
     // Backward with activation but no y.
     std::vector<float> dx = pb.dx0, ds(pb.np), db(pb.np);
     const float one = 1.0f, zero = 0.0f;
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatBatchNormalizationBackwardEx(h, c.mode, DNNCOMPAT_BATCHNORM_OPS_BN_ACTIVATION,
-                          &one, &zero, &one, &zero, pb.xd, pb.x.data(), nullptr, nullptr, pb.dyd,
-                          pb.dy.data(), nullptr, nullptr, pb.dxd, dx.data(), pb.pd,
-                          pb.scale.data(), nullptr, ds.data(), db.data(), c.epsilon, nullptr,
-                          nullptr, act.d, nullptr, 0, nullptr, 0));
+                  dnncompatBatchNormalizationBackwardEx(h, c.mode, DNNCOMPAT_BATCHNORM_OPS_BN_ACTIVATION, &one, &zero,
+                                                        &one, &zero, pb.xd, pb.x.data(), nullptr, nullptr, pb.dyd,
+                                                        pb.dy.data(), nullptr, nullptr, pb.dxd, dx.data(), pb.pd,
+                                                        pb.scale.data(), nullptr, ds.data(), db.data(), c.epsilon,
+                                                        nullptr, nullptr, act.d, nullptr, 0, nullptr, 0));
     dt::last_error();
 }
 
@@ -572,31 +557,32 @@ TEST(BatchNormTrainingInvalid, EpsilonModeAndPairs) {
     dt::Handle h;
     const auto &c = pb.c;
     std::vector<float> y = pb.y0, rm = pb.rmean0, rv = pb.rvar0, sm(pb.np), si(pb.np);
-    auto fwd = [&](dnncompatBatchNormMode_t mode, double eps, float *r1, float *r2, float *s1,
-                   float *s2) {
-        return dnncompatBatchNormalizationForwardTraining(h, mode, &c.alpha, &c.beta, pb.xd,
-                pb.x.data(), pb.yd, y.data(), pb.pd, pb.scale.data(), pb.bias.data(), c.factor, r1,
-                r2, eps, s1, s2);
+    auto fwd = [&](dnncompatBatchNormMode_t mode, double eps, float *r1, float *r2, float *s1, float *s2) {
+        return dnncompatBatchNormalizationForwardTraining(h, mode, &c.alpha, &c.beta, pb.xd, pb.x.data(), pb.yd,
+                                                          y.data(), pb.pd, pb.scale.data(), pb.bias.data(), c.factor,
+                                                          r1, r2, eps, s1, s2);
     };
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(SPATIAL, -1e-5, rm.data(), rv.data(), sm.data(), si.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(static_cast<dnncompatBatchNormMode_t>(3), 1e-5, rm.data(), rv.data(), sm.data(), si.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  fwd(static_cast<dnncompatBatchNormMode_t>(3), 1e-5, rm.data(), rv.data(), sm.data(), si.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(SPATIAL, 1e-5, rm.data(), nullptr, sm.data(), si.data()))
-            << "only one running pointer";
+        << "only one running pointer";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(SPATIAL, 1e-5, nullptr, rv.data(), sm.data(), si.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(SPATIAL, 1e-5, rm.data(), rv.data(), nullptr, si.data()))
-            << "only one saved pointer";
+        << "only one saved pointer";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(SPATIAL, 1e-5, rm.data(), rv.data(), sm.data(), nullptr));
     EXPECT_OK(fwd(SPATIAL, 1e-5, nullptr, nullptr, nullptr, nullptr)) << "all four optional";
 
     std::vector<float> dx = pb.dx0, ds(pb.np), db(pb.np);
     const float one = 1.0f, zero = 0.0f;
     auto bwd = [&](dnncompatBatchNormMode_t mode, double eps, const float *m, const float *iv) {
-        return dnncompatBatchNormalizationBackward(h, mode, &one, &zero, &one, &zero, pb.xd,
-                pb.x.data(), pb.dyd, pb.dy.data(), pb.dxd, dx.data(), pb.pd, pb.scale.data(),
-                ds.data(), db.data(), eps, m, iv);
+        return dnncompatBatchNormalizationBackward(h, mode, &one, &zero, &one, &zero, pb.xd, pb.x.data(), pb.dyd,
+                                                   pb.dy.data(), pb.dxd, dx.data(), pb.pd, pb.scale.data(), ds.data(),
+                                                   db.data(), eps, m, iv);
     };
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(SPATIAL, -1.0, sm.data(), si.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(static_cast<dnncompatBatchNormMode_t>(-1), 1e-5, sm.data(), si.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  bwd(static_cast<dnncompatBatchNormMode_t>(-1), 1e-5, sm.data(), si.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(SPATIAL, 1e-5, sm.data(), nullptr));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(SPATIAL, 1e-5, nullptr, si.data()));
     dt::last_error();
@@ -610,10 +596,10 @@ TEST(BatchNormTrainingInvalid, NullPointersAreBadParam) {
     const auto &c = pb.c;
     std::vector<float> y = pb.y0;
     const float *x = pb.x.data(), *s = pb.scale.data(), *b = pb.bias.data();
-    auto fwd = [&](dnncompatHandle_t hh, const void *a, const void *be, const void *xx, void *yy,
-                   const void *ss, const void *bb) {
-        return dnncompatBatchNormalizationForwardTraining(hh, SPATIAL, a, be, pb.xd, xx, pb.yd, yy,
-                pb.pd, ss, bb, 0.1, nullptr, nullptr, 1e-5, nullptr, nullptr);
+    auto fwd = [&](dnncompatHandle_t hh, const void *a, const void *be, const void *xx, void *yy, const void *ss,
+                   const void *bb) {
+        return dnncompatBatchNormalizationForwardTraining(hh, SPATIAL, a, be, pb.xd, xx, pb.yd, yy, pb.pd, ss, bb, 0.1,
+                                                          nullptr, nullptr, 1e-5, nullptr, nullptr);
     };
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(nullptr, &c.alpha, &c.beta, x, y.data(), s, b));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(h, nullptr, &c.beta, x, y.data(), s, b));
@@ -626,20 +612,27 @@ TEST(BatchNormTrainingInvalid, NullPointersAreBadParam) {
     std::vector<float> dx = pb.dx0, ds(pb.np), db(pb.np);
     const float one = 1.0f;
     const float *dy = pb.dy.data();
-    auto bwd = [&](const void *a1, const void *a2, const void *a3, const void *a4, const void *xx,
-                   const void *dyy, void *dxx, const void *ss, void *dss, void *dbb) {
-        return dnncompatBatchNormalizationBackward(h, SPATIAL, a1, a2, a3, a4, pb.xd, xx, pb.dyd,
-                dyy, pb.dxd, dxx, pb.pd, ss, dss, dbb, 1e-5, nullptr, nullptr);
+    auto bwd = [&](const void *a1, const void *a2, const void *a3, const void *a4, const void *xx, const void *dyy,
+                   void *dxx, const void *ss, void *dss, void *dbb) {
+        return dnncompatBatchNormalizationBackward(h, SPATIAL, a1, a2, a3, a4, pb.xd, xx, pb.dyd, dyy, pb.dxd, dxx,
+                                                   pb.pd, ss, dss, dbb, 1e-5, nullptr, nullptr);
     };
     EXPECT_OK(bwd(&one, &one, &one, &one, x, dy, dx.data(), s, ds.data(), db.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(nullptr, &one, &one, &one, x, dy, dx.data(), s, ds.data(), db.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(&one, nullptr, &one, &one, x, dy, dx.data(), s, ds.data(), db.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(&one, &one, nullptr, &one, x, dy, dx.data(), s, ds.data(), db.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(&one, &one, &one, nullptr, x, dy, dx.data(), s, ds.data(), db.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(&one, &one, &one, &one, nullptr, dy, dx.data(), s, ds.data(), db.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(&one, &one, &one, &one, x, nullptr, dx.data(), s, ds.data(), db.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  bwd(nullptr, &one, &one, &one, x, dy, dx.data(), s, ds.data(), db.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  bwd(&one, nullptr, &one, &one, x, dy, dx.data(), s, ds.data(), db.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  bwd(&one, &one, nullptr, &one, x, dy, dx.data(), s, ds.data(), db.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  bwd(&one, &one, &one, nullptr, x, dy, dx.data(), s, ds.data(), db.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  bwd(&one, &one, &one, &one, nullptr, dy, dx.data(), s, ds.data(), db.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  bwd(&one, &one, &one, &one, x, nullptr, dx.data(), s, ds.data(), db.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(&one, &one, &one, &one, x, dy, nullptr, s, ds.data(), db.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(&one, &one, &one, &one, x, dy, dx.data(), nullptr, ds.data(), db.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  bwd(&one, &one, &one, &one, x, dy, dx.data(), nullptr, ds.data(), db.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(&one, &one, &one, &one, x, dy, dx.data(), s, nullptr, db.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(&one, &one, &one, &one, x, dy, dx.data(), s, ds.data(), nullptr));
     dt::last_error();
@@ -654,11 +647,11 @@ TEST(BatchNormTrainingInvalid, MismatchedDescriptorsAndTypes) {
         dt::Dims y, param;
         dnncompatStatus_t expect;
     } cases[] = {
-            {"SPATIAL, params [1,5,1,1]", SPATIAL, x, {1, 5, 1, 1}, DNNCOMPAT_STATUS_BAD_PARAM},
-            {"SPATIAL, per-activation params", SPATIAL, x, {1, 4, 5, 5}, DNNCOMPAT_STATUS_BAD_PARAM},
-            {"PER_ACTIVATION, params [1,4,1,1]", PER_ACT, x, {1, 4, 1, 1}, DNNCOMPAT_STATUS_BAD_PARAM},
-            {"y shape differs", SPATIAL, {2, 4, 5, 6}, {1, 4, 1, 1}, DNNCOMPAT_STATUS_BAD_PARAM},
-            {"params of another rank", SPATIAL, x, {1, 4, 1, 1, 1}, DNNCOMPAT_STATUS_BAD_PARAM},
+        {"SPATIAL, params [1,5,1,1]", SPATIAL, x, {1, 5, 1, 1}, DNNCOMPAT_STATUS_BAD_PARAM},
+        {"SPATIAL, per-activation params", SPATIAL, x, {1, 4, 5, 5}, DNNCOMPAT_STATUS_BAD_PARAM},
+        {"PER_ACTIVATION, params [1,4,1,1]", PER_ACT, x, {1, 4, 1, 1}, DNNCOMPAT_STATUS_BAD_PARAM},
+        {"y shape differs", SPATIAL, {2, 4, 5, 6}, {1, 4, 1, 1}, DNNCOMPAT_STATUS_BAD_PARAM},
+        {"params of another rank", SPATIAL, x, {1, 4, 1, 1, 1}, DNNCOMPAT_STATUS_BAD_PARAM},
     };
     const std::vector<float> xv(dt::element_count(x), 0.5f), pv(256, 1.0f);
     std::vector<float> out(256, 0.0f), yv(dt::element_count(x) + 64);
@@ -668,12 +661,14 @@ TEST(BatchNormTrainingInvalid, MismatchedDescriptorsAndTypes) {
         ASSERT_OK(xd.set(x, dt::packed_strides(x)));
         ASSERT_OK(yd.set(b.y, dt::packed_strides(b.y)));
         ASSERT_OK(pd.set(b.param, dt::packed_strides(b.param)));
-        EXPECT_STATUS(b.expect, dnncompatBatchNormalizationForwardTraining(h, b.mode, &one, &zero,
-                xd, xv.data(), yd, yv.data(), pd, pv.data(), pv.data(), 0.1, nullptr, nullptr,
-                1e-5, nullptr, nullptr)) << b.why;
-        EXPECT_STATUS(b.expect, dnncompatBatchNormalizationBackward(h, b.mode, &one, &zero, &one,
-                &zero, xd, xv.data(), yd, xv.data(), xd, yv.data(), pd, pv.data(), out.data(),
-                out.data(), 1e-5, nullptr, nullptr)) << b.why;
+        EXPECT_STATUS(b.expect, dnncompatBatchNormalizationForwardTraining(h, b.mode, &one, &zero, xd, xv.data(), yd,
+                                                                           yv.data(), pd, pv.data(), pv.data(), 0.1,
+                                                                           nullptr, nullptr, 1e-5, nullptr, nullptr))
+            << b.why;
+        EXPECT_STATUS(b.expect, dnncompatBatchNormalizationBackward(h, b.mode, &one, &zero, &one, &zero, xd, xv.data(),
+                                                                    yd, xv.data(), xd, yv.data(), pd, pv.data(),
+                                                                    out.data(), out.data(), 1e-5, nullptr, nullptr))
+            << b.why;
         EXPECT_FALSE(dt::last_error().empty()) << b.why;
     }
     // DOUBLE data: NOT_SUPPORTED with a reason; a 3-d tensor: NOT_SUPPORTED.
@@ -682,15 +677,16 @@ TEST(BatchNormTrainingInvalid, MismatchedDescriptorsAndTypes) {
     ASSERT_OK(pd.set({1, 4, 1, 1}, {4, 1, 1, 1}, DNNCOMPAT_DATA_DOUBLE));
     const double d1 = 1.0, d0 = 0.0;
     std::vector<double> dv(256);
-    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED, dnncompatBatchNormalizationForwardTraining(h,
-            SPATIAL, &d1, &d0, xd, dv.data(), xd, dv.data(), pd, dv.data(), dv.data(), 0.1,
-            nullptr, nullptr, 1e-5, nullptr, nullptr));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED, dnncompatBatchNormalizationForwardTraining(
+                                                      h, SPATIAL, &d1, &d0, xd, dv.data(), xd, dv.data(), pd, dv.data(),
+                                                      dv.data(), 0.1, nullptr, nullptr, 1e-5, nullptr, nullptr));
     EXPECT_FALSE(dt::last_error().empty());
     ASSERT_OK(x3.set({2, 4, 5}, {20, 5, 1}));
     ASSERT_OK(p3.set({1, 4, 1}, {4, 1, 1}));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED, dnncompatBatchNormalizationForwardTraining(h,
-            SPATIAL, &one, &zero, x3, xv.data(), x3, yv.data(), p3, pv.data(), pv.data(), 0.1,
-            nullptr, nullptr, 1e-5, nullptr, nullptr));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED,
+                  dnncompatBatchNormalizationForwardTraining(h, SPATIAL, &one, &zero, x3, xv.data(), x3, yv.data(), p3,
+                                                             pv.data(), pv.data(), 0.1, nullptr, nullptr, 1e-5, nullptr,
+                                                             nullptr));
     dt::last_error();
 }
 

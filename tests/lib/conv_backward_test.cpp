@@ -28,9 +28,7 @@ namespace {
 
 enum class Layout { NCHW, NHWC, Padded };
 
-const char *layout_name(Layout l) {
-    return l == Layout::NCHW ? "NCHW" : l == Layout::NHWC ? "NHWC" : "Padded";
-}
+const char *layout_name(Layout l) { return l == Layout::NCHW ? "NCHW" : l == Layout::NHWC ? "NHWC" : "Padded"; }
 
 constexpr auto XCORR = DNNCOMPAT_CROSS_CORRELATION;
 constexpr auto CONV = DNNCOMPAT_CONVOLUTION;
@@ -47,9 +45,9 @@ struct Case {
 };
 
 std::ostream &operator<<(std::ostream &os, const Case &c) {
-    return os << c.name << " x" << dt::dims_string(c.x) << " w" << dt::dims_string(c.w) << " g"
-              << c.groups << " " << (c.mode == CONV ? "CONVOLUTION" : "XCORR") << " "
-              << layout_name(c.layout) << " alpha " << c.alpha << " beta " << c.beta;
+    return os << c.name << " x" << dt::dims_string(c.x) << " w" << dt::dims_string(c.w) << " g" << c.groups << " "
+              << (c.mode == CONV ? "CONVOLUTION" : "XCORR") << " " << layout_name(c.layout) << " alpha " << c.alpha
+              << " beta " << c.beta;
 }
 
 // clang-format off
@@ -149,12 +147,9 @@ struct Problem {
         ys = strides_for(c.layout, y_dims);
         ws = c.layout == Layout::NHWC ? dt::channels_last_strides(c.w) : dt::packed_strides(c.w);
         const uint64_t seed = name_seed(c.name);
-        x = dt::pack_strided(dt::random_vector(dt::element_count(c.x), seed), c.x, xs, kSentinel,
-                             kGuard);
-        w = dt::pack_strided(dt::random_vector(dt::element_count(c.w), seed + 1), c.w, ws,
-                             kSentinel, kGuard);
-        dy = dt::pack_strided(dt::random_vector(dt::element_count(y_dims), seed + 2), y_dims, ys,
-                              kSentinel, kGuard);
+        x = dt::pack_strided(dt::random_vector(dt::element_count(c.x), seed), c.x, xs, kSentinel, kGuard);
+        w = dt::pack_strided(dt::random_vector(dt::element_count(c.w), seed + 1), c.w, ws, kSentinel, kGuard);
+        dy = dt::pack_strided(dt::random_vector(dt::element_count(y_dims), seed + 2), y_dims, ys, kSentinel, kGuard);
     }
 
     void set_descriptors() {
@@ -162,8 +157,8 @@ struct Problem {
         auto set_tensor = [this](dt::TensorDesc &d, const dt::Dims &v, const dt::Dims &s) {
             if (v.size() == 4 && c.layout != Layout::Padded)
                 return dnncompatSetTensor4dDescriptor(
-                    d, c.layout == Layout::NHWC ? DNNCOMPAT_TENSOR_NHWC : DNNCOMPAT_TENSOR_NCHW,
-                    DNNCOMPAT_DATA_FLOAT, int(v[0]), int(v[1]), int(v[2]), int(v[3]));
+                    d, c.layout == Layout::NHWC ? DNNCOMPAT_TENSOR_NHWC : DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT,
+                    int(v[0]), int(v[1]), int(v[2]), int(v[3]));
             return d.set(v, s);
         };
         ASSERT_OK(set_tensor(xd, c.x, xs));
@@ -179,28 +174,25 @@ struct Problem {
     // the guard tail hold the sentinel.
     std::vector<float> fresh_out(Dir d) const {
         const dt::Dims &dims = out_dims(d), &str = out_strides(d);
-        std::vector<float> o = dt::pack_strided(
-            dt::random_vector(dt::element_count(dims), name_seed(c.name) + 7), dims, str, kSentinel,
-            kGuard);
+        std::vector<float> o = dt::pack_strided(dt::random_vector(dt::element_count(dims), name_seed(c.name) + 7), dims,
+                                                str, kSentinel, kGuard);
         if (c.beta == 0.0f)
-            for (int64_t i = 0; i < dt::element_count(dims); ++i)
-                o[dt::strided_offset(dims, str, i)] = std::nanf("");
+            for (int64_t i = 0; i < dt::element_count(dims); ++i) o[dt::strided_offset(dims, str, i)] = std::nanf("");
         return o;
     }
 
     std::vector<double> reference(Dir d, const std::vector<float> &old) const {
         const dt::View oldv{old.data(), out_dims(d), out_strides(d)};
         if (d == Dir::data)
-            return dt::conv_backward_data(dt::View{w.data(), c.w, ws}, dt::View{dy.data(), y_dims, ys},
-                                          c.x, p, c.alpha, c.beta, oldv);
-        return dt::conv_backward_filter(dt::View{x.data(), c.x, xs}, dt::View{dy.data(), y_dims, ys},
-                                        c.w, p, c.alpha, c.beta, oldv);
+            return dt::conv_backward_data(dt::View{w.data(), c.w, ws}, dt::View{dy.data(), y_dims, ys}, c.x, p, c.alpha,
+                                          c.beta, oldv);
+        return dt::conv_backward_filter(dt::View{x.data(), c.x, xs}, dt::View{dy.data(), y_dims, ys}, c.w, p, c.alpha,
+                                        c.beta, oldv);
     }
 
     double rtol(Dir d) const {
         const double r = d == Dir::data
-                             ? double(c.w[0] / c.groups) * double(dt::element_count(c.w)) /
-                                   double(c.w[0] * c.w[1])
+                             ? double(c.w[0] / c.groups) * double(dt::element_count(c.w)) / double(c.w[0] * c.w[1])
                              : double(dt::element_count(y_dims)) / double(y_dims[1]);
         return 1e-5 * std::sqrt(std::max(r, 1.0));
     }
@@ -216,21 +208,17 @@ struct Problem {
     dnncompatStatus_t run(dnncompatHandle_t h, Dir d, int algo, void *ws_ptr, size_t ws_size,
                           std::vector<float> &out) const {
         if (d == Dir::data)
-            return dnncompatConvolutionBackwardData(
-                h, &c.alpha, wd, w.data(), yd, dy.data(), cd,
-                static_cast<dnncompatConvolutionBwdDataAlgo_t>(algo), ws_ptr, ws_size, &c.beta, xd,
-                out.data());
-        return dnncompatConvolutionBackwardFilter(
-            h, &c.alpha, xd, x.data(), yd, dy.data(), cd,
-            static_cast<dnncompatConvolutionBwdFilterAlgo_t>(algo), ws_ptr, ws_size, &c.beta, wd,
-            out.data());
+            return dnncompatConvolutionBackwardData(h, &c.alpha, wd, w.data(), yd, dy.data(), cd,
+                                                    static_cast<dnncompatConvolutionBwdDataAlgo_t>(algo), ws_ptr,
+                                                    ws_size, &c.beta, xd, out.data());
+        return dnncompatConvolutionBackwardFilter(h, &c.alpha, xd, x.data(), yd, dy.data(), cd,
+                                                  static_cast<dnncompatConvolutionBwdFilterAlgo_t>(algo), ws_ptr,
+                                                  ws_size, &c.beta, wd, out.data());
     }
 
-    void check(Dir d, const std::vector<float> &old, const std::vector<float> &out,
-               const std::string &what) const {
+    void check(Dir d, const std::vector<float> &old, const std::vector<float> &out, const std::string &what) const {
         const dt::Dims &dims = out_dims(d), &str = out_strides(d);
-        EXPECT_TRUE(dt::expect_close(reference(d, old), dt::unpack_strided(out.data(), dims, str),
-                                     rtol(d), 1.0, dims))
+        EXPECT_TRUE(dt::expect_close(reference(d, old), dt::unpack_strided(out.data(), dims, str), rtol(d), 1.0, dims))
             << what << "\n  case: " << c;
         size_t clobbered = 0;
         for (int64_t off : dt::untouched_offsets(dims, str, static_cast<int64_t>(out.size())))
@@ -239,10 +227,8 @@ struct Problem {
     }
 };
 
-const char *const kDataAlgos[] = {"ALGO_0", "ALGO_1", "FFT", "FFT_TILING", "WINOGRAD",
-                                  "WINOGRAD_NONFUSED"};
-const char *const kFilterAlgos[] = {"ALGO_0", "ALGO_1", "FFT", "ALGO_3", "WINOGRAD",
-                                    "WINOGRAD_NONFUSED", "FFT_TILING"};
+const char *const kDataAlgos[] = {"ALGO_0", "ALGO_1", "FFT", "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
+const char *const kFilterAlgos[] = {"ALGO_0", "ALGO_1", "FFT", "ALGO_3", "WINOGRAD", "WINOGRAD_NONFUSED", "FFT_TILING"};
 
 // Runs one direction with one algorithm: exact workspace plus an untouched guard, compare.
 void run_and_check(const Case &cc, Dir d, int algo) {
@@ -268,8 +254,7 @@ void run_and_check(const Case &cc, Dir d, int algo) {
     const std::vector<float> x0 = pb.x, w0 = pb.w, dy0 = pb.dy;
     const std::vector<float> old = pb.fresh_out(d);
     std::vector<float> out = old;
-    ASSERT_OK(pb.run(h, d, algo, ws_size ? ws.data() : nullptr, ws_size, out))
-        << what << ", workspace " << ws_size;
+    ASSERT_OK(pb.run(h, d, algo, ws_size ? ws.data() : nullptr, ws_size, out)) << what << ", workspace " << ws_size;
     pb.check(d, old, out, what);
     for (size_t i = ws_size; i < ws.size(); ++i)
         if (ws[i] != kWsFill) {
@@ -291,8 +276,7 @@ void run_and_check(const Case &cc, Dir d, int algo) {
     // Too small a workspace: BAD_PARAM, output untouched.
     if (ws_size > 0) {
         std::vector<float> out2 = old;
-        EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                      pb.run(h, d, algo, ws.data(), ws_size - 1, out2));
+        EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, pb.run(h, d, algo, ws.data(), ws_size - 1, out2));
         EXPECT_EQ(0, std::memcmp(out2.data(), old.data(), old.size() * sizeof(float)))
             << "a rejected call wrote its output";
         dt::last_error();
@@ -307,9 +291,7 @@ std::string case_name(const std::string &base) {
 }
 
 class ConvBwdData : public ::testing::TestWithParam<std::tuple<Case, int>> {};
-TEST_P(ConvBwdData, MatchesReference) {
-    run_and_check(std::get<0>(GetParam()), Dir::data, std::get<1>(GetParam()));
-}
+TEST_P(ConvBwdData, MatchesReference) { run_and_check(std::get<0>(GetParam()), Dir::data, std::get<1>(GetParam())); }
 INSTANTIATE_TEST_SUITE_P(Shapes, ConvBwdData,
                          ::testing::Combine(::testing::ValuesIn(kCases),
                                             ::testing::Range(0, int(DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_COUNT))),
@@ -357,19 +339,25 @@ TEST(ConvBackwardStatus, BadInputs) {
     const auto A0 = DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1;
     const auto F1 = DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1;
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatConvolutionBackwardData(nullptr, &one, pb.wd, pb.w.data(), pb.yd, pb.dy.data(), pb.cd, A0, nullptr, 0, &zero, pb.xd, dx.data()));
+                  dnncompatConvolutionBackwardData(nullptr, &one, pb.wd, pb.w.data(), pb.yd, pb.dy.data(), pb.cd, A0,
+                                                   nullptr, 0, &zero, pb.xd, dx.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatConvolutionBackwardData(h, &one, pb.wd, nullptr, pb.yd, pb.dy.data(), pb.cd, A0, nullptr, 0, &zero, pb.xd, dx.data()));
+                  dnncompatConvolutionBackwardData(h, &one, pb.wd, nullptr, pb.yd, pb.dy.data(), pb.cd, A0, nullptr, 0,
+                                                   &zero, pb.xd, dx.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatConvolutionBackwardData(h, nullptr, pb.wd, pb.w.data(), pb.yd, pb.dy.data(), pb.cd, A0, nullptr, 0, &zero, pb.xd, dx.data()));
+                  dnncompatConvolutionBackwardData(h, nullptr, pb.wd, pb.w.data(), pb.yd, pb.dy.data(), pb.cd, A0,
+                                                   nullptr, 0, &zero, pb.xd, dx.data()));
     // dy and dx swapped: shapes do not form the convolution.
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatConvolutionBackwardData(h, &one, pb.wd, pb.w.data(), pb.xd, pb.dy.data(), pb.cd, A0, nullptr, 0, &zero, pb.yd, dx.data()));
+                  dnncompatConvolutionBackwardData(h, &one, pb.wd, pb.w.data(), pb.xd, pb.dy.data(), pb.cd, A0, nullptr,
+                                                   0, &zero, pb.yd, dx.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatConvolutionBackwardFilter(h, &one, pb.xd, pb.x.data(), pb.yd, nullptr, pb.cd, F1, nullptr, 0, &zero, pb.wd, dw.data()));
+                  dnncompatConvolutionBackwardFilter(h, &one, pb.xd, pb.x.data(), pb.yd, nullptr, pb.cd, F1, nullptr, 0,
+                                                     &zero, pb.wd, dw.data()));
     dt::TensorDesc unset;
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatConvolutionBackwardFilter(h, &one, unset, pb.x.data(), pb.yd, pb.dy.data(), pb.cd, F1, nullptr, 0, &zero, pb.wd, dw.data()));
+                  dnncompatConvolutionBackwardFilter(h, &one, unset, pb.x.data(), pb.yd, pb.dy.data(), pb.cd, F1,
+                                                     nullptr, 0, &zero, pb.wd, dw.data()));
     int count = 0;
     EXPECT_OK(dnncompatGetConvolutionBackwardDataAlgorithmMaxCount(h, &count));
     EXPECT_EQ(count, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_COUNT);
@@ -382,8 +370,7 @@ TEST(ConvBackwardStatus, BadInputs) {
 // The workspace a problem needs does not depend on alpha/beta: the queried size suffices for a
 // blended call too.
 TEST(ConvBackwardWorkspace, SizeIndependentOfBlending) {
-    for (const char *name : {"blend_a0.5_b0.25", "nhwc_groups2_blend", "padded_blend_conv",
-                             "3d_conv_rect_blend"}) {
+    for (const char *name : {"blend_a0.5_b0.25", "nhwc_groups2_blend", "padded_blend_conv", "3d_conv_rect_blend"}) {
         for (Dir d : {Dir::data, Dir::filter}) {
             Problem pb(by_name(name));
             pb.set_descriptors();
@@ -435,8 +422,8 @@ TEST_P(ConvBwdBias, MatchesReference) {
     dt::Dims db_dims(bc.dy.size(), 1);
     db_dims[1] = bc.dy[1];
     const dt::Dims dbs = dt::packed_strides(db_dims);
-    const std::vector<float> dy = dt::pack_strided(
-        dt::random_vector(dt::element_count(bc.dy), name_seed(bc.name)), bc.dy, ys, kSentinel);
+    const std::vector<float> dy =
+        dt::pack_strided(dt::random_vector(dt::element_count(bc.dy), name_seed(bc.name)), bc.dy, ys, kSentinel);
     std::vector<float> old = dt::random_vector(db_dims[1], name_seed(bc.name) + 1);
     old.resize(old.size() + kGuard, kSentinel);
     if (bc.beta == 0.0f)
@@ -447,11 +434,11 @@ TEST_P(ConvBwdBias, MatchesReference) {
     dt::Handle h;
     std::vector<float> db = old;
     ASSERT_OK(dnncompatConvolutionBackwardBias(h, &bc.alpha, dyd, dy.data(), &bc.beta, dbd, db.data()));
-    const auto ref = dt::conv_backward_bias(dt::View{dy.data(), bc.dy, ys}, bc.alpha, bc.beta,
-                                            dt::View{old.data(), db_dims, dbs});
+    const auto ref =
+        dt::conv_backward_bias(dt::View{dy.data(), bc.dy, ys}, bc.alpha, bc.beta, dt::View{old.data(), db_dims, dbs});
     const double r = double(dt::element_count(bc.dy)) / double(bc.dy[1]);
-    EXPECT_TRUE(dt::expect_close(ref, std::vector<float>(db.begin(), db.begin() + db_dims[1]),
-                                 1e-5 * std::sqrt(r), 1.0, db_dims));
+    EXPECT_TRUE(dt::expect_close(ref, std::vector<float>(db.begin(), db.begin() + db_dims[1]), 1e-5 * std::sqrt(r), 1.0,
+                                 db_dims));
     for (int64_t i = db_dims[1]; i < int64_t(db.size()); ++i)
         EXPECT_EQ(0, std::memcmp(&db[i], &kSentinel, sizeof(float))) << "wrote past db";
     // Wrong db shape: one channel too many.
@@ -522,9 +509,8 @@ TEST_P(ConvBiasAct, MatchesReference) {
     std::vector<unsigned char> ws(ws_size + 1);
     std::vector<float> y = bc.in_place ? z : std::vector<float>(z.size(), std::nanf(""));
     const auto ref = dt::conv_bias_activation(
-        dt::View{pb.x.data(), pb.c.x, pb.xs}, dt::View{pb.w.data(), pb.c.w, pb.ws}, pb.p, bc.alpha1,
-        bc.alpha2, dt::View{z.data(), pb.y_dims, pb.ys}, dt::View{bias.data(), b_dims, dt::packed_strides(b_dims)},
-        bc.relu);
+        dt::View{pb.x.data(), pb.c.x, pb.xs}, dt::View{pb.w.data(), pb.c.w, pb.ws}, pb.p, bc.alpha1, bc.alpha2,
+        dt::View{z.data(), pb.y_dims, pb.ys}, dt::View{bias.data(), b_dims, dt::packed_strides(b_dims)}, bc.relu);
     const dnncompatStatus_t s = dnncompatConvolutionBiasActivationForward(
         h, &bc.alpha1, pb.xd, pb.x.data(), pb.wd, pb.w.data(), pb.cd,
         static_cast<dnncompatConvolutionFwdAlgo_t>(bc.algo), ws.data(), ws_size, &bc.alpha2, pb.yd,
@@ -535,15 +521,13 @@ TEST_P(ConvBiasAct, MatchesReference) {
     }
     ASSERT_OK(s);
     const double r = double(dt::element_count(pb.c.w)) / double(pb.c.w[0]);
-    EXPECT_TRUE(dt::expect_close(ref, dt::unpack_strided(y.data(), pb.y_dims, pb.ys),
-                                 1e-5 * std::sqrt(r), 1.0, pb.y_dims))
+    EXPECT_TRUE(
+        dt::expect_close(ref, dt::unpack_strided(y.data(), pb.y_dims, pb.ys), 1e-5 * std::sqrt(r), 1.0, pb.y_dims))
         << pb.c << " alpha1 " << bc.alpha1 << " alpha2 " << bc.alpha2;
 }
-INSTANTIATE_TEST_SUITE_P(Shapes, ConvBiasAct, ::testing::ValuesIn(kBiasActCases),
-                         [](const auto &i) {
-                             return case_name(std::string(i.param.case_name) + "_" +
-                                              std::to_string(i.index));
-                         });
+INSTANTIATE_TEST_SUITE_P(Shapes, ConvBiasAct, ::testing::ValuesIn(kBiasActCases), [](const auto &i) {
+    return case_name(std::string(i.param.case_name) + "_" + std::to_string(i.index));
+});
 
 TEST(ConvBiasActStatus, CudnnLimits) {
     Problem pb(by_name("basic_3x3_p1"));
@@ -556,10 +540,14 @@ TEST(ConvBiasActStatus, CudnnLimits) {
     std::vector<float> bias(64), y(pb.dy.size());
     const float one = 1, zero = 0;
     size_t ws_size = 0;
-    ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, pb.xd, pb.wd, pb.cd, pb.yd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws_size));
+    ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, pb.xd, pb.wd, pb.cd, pb.yd,
+                                                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws_size));
     std::vector<unsigned char> ws(ws_size + 1);
-    auto call = [&](dnncompatActivationDescriptor_t a, dnncompatTensorDescriptor_t b, dnncompatConvolutionFwdAlgo_t algo) {
-        return dnncompatConvolutionBiasActivationForward(h, &one, pb.xd, pb.x.data(), pb.wd, pb.w.data(), pb.cd, algo, ws.data(), ws_size, &zero, pb.yd, pb.dy.data(), b, bias.data(), a, pb.yd, y.data());
+    auto call = [&](dnncompatActivationDescriptor_t a, dnncompatTensorDescriptor_t b,
+                    dnncompatConvolutionFwdAlgo_t algo) {
+        return dnncompatConvolutionBiasActivationForward(h, &one, pb.xd, pb.x.data(), pb.wd, pb.w.data(), pb.cd, algo,
+                                                         ws.data(), ws_size, &zero, pb.yd, pb.dy.data(), b, bias.data(),
+                                                         a, pb.yd, y.data());
     };
     ActDesc tanh_act(DNNCOMPAT_ACTIVATION_TANH), ident(DNNCOMPAT_ACTIVATION_IDENTITY), relu(DNNCOMPAT_ACTIVATION_RELU);
     EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED, call(tanh_act.d, bd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM));
@@ -602,7 +590,8 @@ TEST(ConvBackwardQuery, V7FirstEntryRunsAndSuccessEntriesRun) {
             int n = 0;
             if (d == Dir::data) {
                 std::vector<dnncompatConvolutionBwdDataAlgoPerf_t> perf(10);
-                ASSERT_OK(dnncompatGetConvolutionBackwardDataAlgorithm_v7(h, pb.wd, pb.yd, pb.cd, pb.xd, 10, &n, perf.data()));
+                ASSERT_OK(dnncompatGetConvolutionBackwardDataAlgorithm_v7(h, pb.wd, pb.yd, pb.cd, pb.xd, 10, &n,
+                                                                          perf.data()));
                 EXPECT_EQ(n, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_COUNT);
                 for (int i = 0; i < n; ++i) {
                     algos.push_back(perf[i].algo);
@@ -611,12 +600,15 @@ TEST(ConvBackwardQuery, V7FirstEntryRunsAndSuccessEntriesRun) {
                     EXPECT_EQ(perf[i].time, -1.0f);
                 }
                 int one = 0;
-                ASSERT_OK(dnncompatGetConvolutionBackwardDataAlgorithm_v7(h, pb.wd, pb.yd, pb.cd, pb.xd, 1, &one, perf.data()));
+                ASSERT_OK(dnncompatGetConvolutionBackwardDataAlgorithm_v7(h, pb.wd, pb.yd, pb.cd, pb.xd, 1, &one,
+                                                                          perf.data()));
                 EXPECT_EQ(one, 1);
-                EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetConvolutionBackwardDataAlgorithm_v7(h, pb.wd, pb.yd, pb.cd, pb.xd, 0, &one, perf.data()));
+                EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetConvolutionBackwardDataAlgorithm_v7(
+                                                              h, pb.wd, pb.yd, pb.cd, pb.xd, 0, &one, perf.data()));
             } else {
                 std::vector<dnncompatConvolutionBwdFilterAlgoPerf_t> perf(10);
-                ASSERT_OK(dnncompatGetConvolutionBackwardFilterAlgorithm_v7(h, pb.xd, pb.yd, pb.cd, pb.wd, 10, &n, perf.data()));
+                ASSERT_OK(dnncompatGetConvolutionBackwardFilterAlgorithm_v7(h, pb.xd, pb.yd, pb.cd, pb.wd, 10, &n,
+                                                                            perf.data()));
                 EXPECT_EQ(n, DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_COUNT);
                 for (int i = 0; i < n; ++i) {
                     algos.push_back(perf[i].algo);
@@ -671,11 +663,14 @@ TEST(ConvBackwardQuery, FindSortedAndExLeavesBestResult) {
             std::vector<unsigned char> wsb(ws + 1);
             std::vector<float> dx = pp.fresh_out(Dir::data);
             const std::vector<float> old = dx;
-            ASSERT_OK(dnncompatFindConvolutionBackwardDataAlgorithmEx(h, pp.wd, pp.w.data(), pp.yd, pp.dy.data(), pp.cd, pp.xd, dx.data(), 8, &n, perf.data(), wsb.data(), ws));
+            ASSERT_OK(dnncompatFindConvolutionBackwardDataAlgorithmEx(h, pp.wd, pp.w.data(), pp.yd, pp.dy.data(), pp.cd,
+                                                                      pp.xd, dx.data(), 8, &n, perf.data(), wsb.data(),
+                                                                      ws));
             check_sorted_find(perf, n);
             pp.check(Dir::data, old, dx, std::string("FindEx dx ") + name);
             // With no workspace, algorithms needing some are ALLOC_FAILED.
-            ASSERT_OK(dnncompatFindConvolutionBackwardDataAlgorithmEx(h, pp.wd, pp.w.data(), pp.yd, pp.dy.data(), pp.cd, pp.xd, dx.data(), 8, &n, perf.data(), nullptr, 0));
+            ASSERT_OK(dnncompatFindConvolutionBackwardDataAlgorithmEx(
+                h, pp.wd, pp.w.data(), pp.yd, pp.dy.data(), pp.cd, pp.xd, dx.data(), 8, &n, perf.data(), nullptr, 0));
             for (int i = 0; i < n; ++i) {
                 if (perf[i].status == DNNCOMPAT_STATUS_SUCCESS) {
                     EXPECT_EQ(perf[i].memory, 0u);
@@ -689,7 +684,8 @@ TEST(ConvBackwardQuery, FindSortedAndExLeavesBestResult) {
         {
             std::vector<dnncompatConvolutionBwdFilterAlgoPerf_t> perf(8);
             int n = 0;
-            ASSERT_OK(dnncompatFindConvolutionBackwardFilterAlgorithm(h, pb.xd, pb.yd, pb.cd, pb.wd, 8, &n, perf.data()));
+            ASSERT_OK(
+                dnncompatFindConvolutionBackwardFilterAlgorithm(h, pb.xd, pb.yd, pb.cd, pb.wd, 8, &n, perf.data()));
             EXPECT_EQ(n, DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_COUNT);
             check_sorted_find(perf, n);
             EXPECT_EQ(perf[0].status, DNNCOMPAT_STATUS_SUCCESS);
@@ -700,7 +696,9 @@ TEST(ConvBackwardQuery, FindSortedAndExLeavesBestResult) {
             std::vector<unsigned char> wsb(ws + 1);
             std::vector<float> dw = pp.fresh_out(Dir::filter);
             const std::vector<float> old = dw;
-            ASSERT_OK(dnncompatFindConvolutionBackwardFilterAlgorithmEx(h, pp.xd, pp.x.data(), pp.yd, pp.dy.data(), pp.cd, pp.wd, dw.data(), 8, &n, perf.data(), wsb.data(), ws));
+            ASSERT_OK(dnncompatFindConvolutionBackwardFilterAlgorithmEx(h, pp.xd, pp.x.data(), pp.yd, pp.dy.data(),
+                                                                        pp.cd, pp.wd, dw.data(), 8, &n, perf.data(),
+                                                                        wsb.data(), ws));
             check_sorted_find(perf, n);
             pp.check(Dir::filter, old, dw, std::string("FindEx dw ") + name);
         }
@@ -717,20 +715,28 @@ TEST(ConvBackwardQuery, FindSortedAndExLeavesBestResult) {
                 if (perf[i].status == DNNCOMPAT_STATUS_SUCCESS) ws = std::max(ws, perf[i].memory);
             std::vector<unsigned char> wsb(ws + 1);
             std::vector<float> y(pp.dy.size(), std::nanf(""));
-            ASSERT_OK(dnncompatFindConvolutionForwardAlgorithmEx(h, pp.xd, pp.x.data(), pp.wd, pp.w.data(), pp.cd, pp.yd, y.data(), 8, &n, perf.data(), wsb.data(), ws));
+            ASSERT_OK(dnncompatFindConvolutionForwardAlgorithmEx(h, pp.xd, pp.x.data(), pp.wd, pp.w.data(), pp.cd,
+                                                                 pp.yd, y.data(), 8, &n, perf.data(), wsb.data(), ws));
             check_sorted_find(perf, n);
-            const auto ref = dt::conv_forward(dt::View{pp.x.data(), pp.c.x, pp.xs}, dt::View{pp.w.data(), pp.c.w, pp.ws}, pp.p, 1.0, 0.0, dt::View{});
-            EXPECT_TRUE(dt::expect_close(ref, dt::unpack_strided(y.data(), pp.y_dims, pp.ys), 1e-4, 1.0, pp.y_dims)) << "FindEx y " << name;
+            const auto ref = dt::conv_forward(dt::View{pp.x.data(), pp.c.x, pp.xs},
+                                              dt::View{pp.w.data(), pp.c.w, pp.ws}, pp.p, 1.0, 0.0, dt::View{});
+            EXPECT_TRUE(dt::expect_close(ref, dt::unpack_strided(y.data(), pp.y_dims, pp.ys), 1e-4, 1.0, pp.y_dims))
+                << "FindEx y " << name;
             // Every SUCCESS entry runs.
             for (int i = 0; i < n; ++i) {
                 if (perf[i].status != DNNCOMPAT_STATUS_SUCCESS) continue;
                 std::vector<float> y2(pp.dy.size(), std::nanf(""));
                 std::vector<unsigned char> w2(perf[i].memory + 1);
                 const float one = 1, zero = 0;
-                EXPECT_OK(dnncompatConvolutionForward(h, &one, pp.xd, pp.x.data(), pp.wd, pp.w.data(), pp.cd, perf[i].algo, w2.data(), perf[i].memory, &zero, pp.yd, y2.data()));
+                EXPECT_OK(dnncompatConvolutionForward(h, &one, pp.xd, pp.x.data(), pp.wd, pp.w.data(), pp.cd,
+                                                      perf[i].algo, w2.data(), perf[i].memory, &zero, pp.yd,
+                                                      y2.data()));
             }
-            EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatFindConvolutionForwardAlgorithmEx(h, pp.xd, nullptr, pp.wd, pp.w.data(), pp.cd, pp.yd, y.data(), 8, &n, perf.data(), nullptr, 0));
-            EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatFindConvolutionForwardAlgorithm(h, pb.xd, pb.wd, pb.cd, pb.yd, 0, &n, perf.data()));
+            EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                          dnncompatFindConvolutionForwardAlgorithmEx(h, pp.xd, nullptr, pp.wd, pp.w.data(), pp.cd,
+                                                                     pp.yd, y.data(), 8, &n, perf.data(), nullptr, 0));
+            EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                          dnncompatFindConvolutionForwardAlgorithm(h, pb.xd, pb.wd, pb.cd, pb.yd, 0, &n, perf.data()));
             dt::last_error();
         }
     }

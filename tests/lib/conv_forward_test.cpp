@@ -62,9 +62,9 @@ struct ConvCase {
 };
 
 std::ostream &operator<<(std::ostream &os, const ConvCase &c) {
-    return os << c.name << " x" << dt::dims_string(c.x) << " w" << dt::dims_string(c.w)
-              << " groups " << c.groups << " " << (c.mode == CONV ? "CONVOLUTION" : "XCORR") << " "
-              << layout_name(c.layout) << " alpha " << c.alpha << " beta " << c.beta;
+    return os << c.name << " x" << dt::dims_string(c.x) << " w" << dt::dims_string(c.w) << " groups " << c.groups << " "
+              << (c.mode == CONV ? "CONVOLUTION" : "XCORR") << " " << layout_name(c.layout) << " alpha " << c.alpha
+              << " beta " << c.beta;
 }
 
 // clang-format off
@@ -122,13 +122,12 @@ const ConvCase &by_name(const char *name) {
     return kCases[0];
 }
 
-const char *const kAlgoNames[] = {"IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT",
-                                  "FFT", "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
+const char *const kAlgoNames[] = {"IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT", "FFT", "FFT_TILING",
+                                  "WINOGRAD",      "WINOGRAD_NONFUSED"};
 
 // Algorithms that may answer NOT_SUPPORTED instead of running (dnncompat.h: FFT, FFT_TILING).
 bool may_be_unsupported(int algo) {
-    return algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT ||
-           algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING;
+    return algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT || algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING;
 }
 
 // Gaps between rows, channels and images: every dim's stride leaves room for one more element
@@ -187,15 +186,13 @@ struct Problem {
         ys = strides_for(c.layout, y_dims);
         wstr = c.layout == Layout::NHWC ? dt::channels_last_strides(c.w) : dt::packed_strides(c.w);
         const uint64_t seed = name_seed(c.name);
-        x_buf = dt::pack_strided(dt::random_vector(dt::element_count(c.x), seed), c.x, xs,
-                                 kGapSentinel);
+        x_buf = dt::pack_strided(dt::random_vector(dt::element_count(c.x), seed), c.x, xs, kGapSentinel);
         w_buf = dt::pack_strided(dt::random_vector(dt::element_count(c.w), seed + 1), c.w, wstr);
-        y_init_buf = dt::pack_strided(dt::random_vector(dt::element_count(y_dims), seed + 2),
-                                      y_dims, ys, kGapSentinel, kGuardElems);
-        ref = dt::conv_forward(dt::View{x_buf.data(), c.x, xs}, dt::View{w_buf.data(), c.w, wstr},
-                               p, c.alpha, c.beta, dt::View{y_init_buf.data(), y_dims, ys});
-        const double reduction =
-                double(dt::element_count(c.w)) / double(c.w[0]); // (C/groups) * filter volume
+        y_init_buf = dt::pack_strided(dt::random_vector(dt::element_count(y_dims), seed + 2), y_dims, ys, kGapSentinel,
+                                      kGuardElems);
+        ref = dt::conv_forward(dt::View{x_buf.data(), c.x, xs}, dt::View{w_buf.data(), c.w, wstr}, p, c.alpha, c.beta,
+                               dt::View{y_init_buf.data(), y_dims, ys});
+        const double reduction = double(dt::element_count(c.w)) / double(c.w[0]); // (C/groups) * filter volume
         rtol = 1e-5 * std::sqrt(reduction);
     }
 
@@ -205,14 +202,13 @@ struct Problem {
         const auto set_tensor = [this](dt::TensorDesc &d, const dt::Dims &v, const dt::Dims &s) {
             if (v.size() == 4 && c.layout != Layout::Padded)
                 return dnncompatSetTensor4dDescriptor(
-                        d, c.layout == Layout::NHWC ? DNNCOMPAT_TENSOR_NHWC : DNNCOMPAT_TENSOR_NCHW,
-                        DNNCOMPAT_DATA_FLOAT, int(v[0]), int(v[1]), int(v[2]), int(v[3]));
+                    d, c.layout == Layout::NHWC ? DNNCOMPAT_TENSOR_NHWC : DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT,
+                    int(v[0]), int(v[1]), int(v[2]), int(v[3]));
             return d.set(v, s);
         };
         ASSERT_OK(set_tensor(xd, c.x, xs));
         ASSERT_OK(set_tensor(yd, y_dims, ys));
-        ASSERT_OK(wd.set(c.w, c.layout == Layout::NHWC ? DNNCOMPAT_TENSOR_NHWC
-                                                       : DNNCOMPAT_TENSOR_NCHW));
+        ASSERT_OK(wd.set(c.w, c.layout == Layout::NHWC ? DNNCOMPAT_TENSOR_NHWC : DNNCOMPAT_TENSOR_NCHW));
         ASSERT_OK(cd.set(c.pad, c.stride, c.dil, c.mode, c.groups));
     }
 
@@ -232,9 +228,8 @@ struct Problem {
                           bool *workspace_guard_ok = nullptr) const {
         std::vector<unsigned char> ws(ws_size + kWorkspaceGuard, kWorkspaceFill);
         const dnncompatStatus_t s = dnncompatConvolutionForward(
-                h, &c.alpha, xd, x_buf.data(), wd, w_buf.data(), cd,
-                static_cast<dnncompatConvolutionFwdAlgo_t>(algo), ws_size ? ws.data() : nullptr,
-                ws_size, &c.beta, yd, y.data());
+            h, &c.alpha, xd, x_buf.data(), wd, w_buf.data(), cd, static_cast<dnncompatConvolutionFwdAlgo_t>(algo),
+            ws_size ? ws.data() : nullptr, ws_size, &c.beta, yd, y.data());
         if (workspace_guard_ok) {
             *workspace_guard_ok = true;
             for (size_t i = ws_size; i < ws.size(); ++i)
@@ -245,9 +240,8 @@ struct Problem {
 
     // Compares y with the reference and checks that nothing outside the tensor was written.
     void check(const std::vector<float> &y, const std::string &what) const {
-        EXPECT_TRUE(dt::expect_close(ref, dt::unpack_strided(y.data(), y_dims, ys), rtol, 1.0,
-                                     y_dims))
-                << what << "\n  case: " << c << "\n  y" << dt::dims_string(y_dims);
+        EXPECT_TRUE(dt::expect_close(ref, dt::unpack_strided(y.data(), y_dims, ys), rtol, 1.0, y_dims))
+            << what << "\n  case: " << c << "\n  y" << dt::dims_string(y_dims);
         size_t clobbered = 0;
         int64_t first_off = -1;
         for (int64_t off : dt::untouched_offsets(y_dims, ys, static_cast<int64_t>(y.size())))
@@ -256,8 +250,7 @@ struct Problem {
                 ++clobbered;
             }
         EXPECT_EQ(clobbered, 0u) << what << ": wrote " << clobbered
-                                 << " elements outside the output tensor (first at buffer offset "
-                                 << first_off << ")";
+                                 << " elements outside the output tensor (first at buffer offset " << first_off << ")";
     }
 };
 
@@ -275,8 +268,7 @@ TEST_P(ConvForward, MatchesReference) {
 
     size_t ws_size = 0;
     const dnncompatStatus_t qs = dnncompatGetConvolutionForwardWorkspaceSize(
-            h, pb.xd, pb.wd, pb.cd, pb.yd, static_cast<dnncompatConvolutionFwdAlgo_t>(algo),
-            &ws_size);
+        h, pb.xd, pb.wd, pb.cd, pb.yd, static_cast<dnncompatConvolutionFwdAlgo_t>(algo), &ws_size);
     if (qs == DNNCOMPAT_STATUS_NOT_SUPPORTED && may_be_unsupported(algo)) {
         EXPECT_FALSE(dt::last_error().empty()) << "NOT_SUPPORTED without a reason";
         // The forward call must agree and not produce values.
@@ -310,8 +302,7 @@ TEST_P(ConvForward, MatchesReference) {
     EXPECT_LE(info.workspaceBytes, ws_size) << "used more workspace than it asked for";
     if (info.algoRan != info.algoRequested) {
         EXPECT_GT(info.diagnosticCount, 0)
-                << "ran " << kAlgoNames[info.algoRan] << " instead of " << kAlgoNames[algo]
-                << " without a diagnostic";
+            << "ran " << kAlgoNames[info.algoRan] << " instead of " << kAlgoNames[algo] << " without a diagnostic";
     }
 }
 
@@ -338,13 +329,13 @@ TEST(ConvForwardRepeat, IdenticalCallsGiveIdenticalResults) {
         if (HasFatalFailure()) return;
         dt::Handle h;
         size_t ws = 0;
-        ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(
-                h, pb.xd, pb.wd, pb.cd, pb.yd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws));
+        ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, pb.xd, pb.wd, pb.cd, pb.yd,
+                                                              DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws));
         std::vector<float> y1 = pb.fresh_y(), y2 = pb.fresh_y();
         ASSERT_OK(pb.run(h, 0, ws, y1));
         ASSERT_OK(pb.run(h, 0, ws, y2));
         EXPECT_EQ(0, std::memcmp(y1.data(), y2.data(), y1.size() * sizeof(float)))
-                << cc.name << ": two identical calls differ";
+            << cc.name << ": two identical calls differ";
         pb.check(y2, "second call");
         // More workspace than needed is fine.
         std::vector<float> y3 = pb.fresh_y();
@@ -372,9 +363,8 @@ TEST(ConvForwardRepeat, InterleavedProblemsOnOneHandle) {
     for (int round = 0; round < 2; ++round)
         for (Problem *p : {&pa, &pb, &pc, &pd, &pa}) {
             size_t ws = 0;
-            ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(
-                    h, p->xd, p->wd, p->cd, p->yd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
-                    &ws));
+            ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, p->xd, p->wd, p->cd, p->yd,
+                                                                  DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws));
             std::vector<float> y = p->fresh_y();
             ASSERT_OK(p->run(h, 0, ws, y));
             p->check(y, std::string("interleaved round ") + std::to_string(round) + " " + p->c.name);
@@ -389,20 +379,16 @@ TEST(ConvForwardRepeat, DescriptorChangeAfterRunIsSeen) {
     dt::Handle h;
     size_t ws = 0;
     ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, p1.xd, p1.wd, p1.cd, p1.yd,
-                                                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
-                                                          &ws));
+                                                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws));
     std::vector<float> y = p1.fresh_y();
     ASSERT_OK(p1.run(h, 0, ws, y));
     p1.check(y, "before the change");
     // Same descriptor object, now CONVOLUTION mode: the result must follow.
     ASSERT_OK(p1.cd.set(p1.c.pad, p1.c.stride, p1.c.dil, CONV, 1));
-    p1.ref = dt::conv_forward(dt::View{p1.x_buf.data(), p1.c.x, p1.xs},
-                              dt::View{p1.w_buf.data(), p1.c.w, p1.wstr},
-                              dt::ConvParams{p1.c.pad, p1.c.stride, p1.c.dil, 1, true}, 1.0, 0.0,
-                              dt::View{});
+    p1.ref = dt::conv_forward(dt::View{p1.x_buf.data(), p1.c.x, p1.xs}, dt::View{p1.w_buf.data(), p1.c.w, p1.wstr},
+                              dt::ConvParams{p1.c.pad, p1.c.stride, p1.c.dil, 1, true}, 1.0, 0.0, dt::View{});
     ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, p1.xd, p1.wd, p1.cd, p1.yd,
-                                                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
-                                                          &ws));
+                                                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws));
     y = p1.fresh_y();
     ASSERT_OK(p1.run(h, 0, ws, y));
     p1.check(y, "after switching the same descriptor to CONVOLUTION mode");
@@ -419,9 +405,9 @@ TEST(ConvForwardInvalid, WorkspaceOneByteShortIsBadParam) {
     int tested = 0;
     for (int algo = 0; algo < DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT; ++algo) {
         size_t ws = 0;
-        if (dnncompatGetConvolutionForwardWorkspaceSize(
-                    h, pb.xd, pb.wd, pb.cd, pb.yd,
-                    static_cast<dnncompatConvolutionFwdAlgo_t>(algo), &ws) != DNNCOMPAT_STATUS_SUCCESS) {
+        if (dnncompatGetConvolutionForwardWorkspaceSize(h, pb.xd, pb.wd, pb.cd, pb.yd,
+                                                        static_cast<dnncompatConvolutionFwdAlgo_t>(algo),
+                                                        &ws) != DNNCOMPAT_STATUS_SUCCESS) {
             dt::last_error();
             continue;
         }
@@ -430,16 +416,15 @@ TEST(ConvForwardInvalid, WorkspaceOneByteShortIsBadParam) {
         std::vector<float> y = pb.fresh_y();
         const std::vector<float> before = y;
         EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, pb.run(h, algo, ws - 1, y))
-                << kAlgoNames[algo] << " needs " << ws << " bytes; given " << ws - 1;
+            << kAlgoNames[algo] << " needs " << ws << " bytes; given " << ws - 1;
         EXPECT_FALSE(dt::last_error().empty());
         EXPECT_EQ(0, std::memcmp(before.data(), y.data(), y.size() * sizeof(float)))
-                << kAlgoNames[algo] << ": y modified by a rejected call";
+            << kAlgoNames[algo] << ": y modified by a rejected call";
         // Null workspace with a nonzero need.
         EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                      dnncompatConvolutionForward(h, &pb.c.alpha, pb.xd, pb.x_buf.data(), pb.wd,
-                                                  pb.w_buf.data(), pb.cd,
-                                                  static_cast<dnncompatConvolutionFwdAlgo_t>(algo),
-                                                  nullptr, 0, &pb.c.beta, pb.yd, y.data()));
+                      dnncompatConvolutionForward(h, &pb.c.alpha, pb.xd, pb.x_buf.data(), pb.wd, pb.w_buf.data(), pb.cd,
+                                                  static_cast<dnncompatConvolutionFwdAlgo_t>(algo), nullptr, 0,
+                                                  &pb.c.beta, pb.yd, y.data()));
         dt::last_error();
     }
     EXPECT_GT(tested, 0) << "no algorithm needed workspace for a CONVOLUTION-mode problem, "
@@ -453,27 +438,24 @@ TEST(ConvForwardInvalid, WrongOutputShapeIsBadParam) {
     dt::Handle h;
     size_t ws = 0;
     ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, pb.xd, pb.wd, pb.cd, pb.yd,
-                                                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
-                                                          &ws));
+                                                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws));
     const dt::Dims wrong[] = {{2, 4, 8, 7}, {2, 4, 7, 6}, {2, 5, 7, 7}, {3, 4, 7, 7}, {1, 4, 7, 7}};
     for (const dt::Dims &yd : wrong) {
         dt::TensorDesc bad;
         ASSERT_OK(bad.set(yd, dt::packed_strides(yd)));
         size_t ws2 = 0;
         EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                      dnncompatGetConvolutionForwardWorkspaceSize(
-                              h, pb.xd, pb.wd, pb.cd, bad, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
-                              &ws2))
-                << "y " << dt::dims_string(yd);
+                      dnncompatGetConvolutionForwardWorkspaceSize(h, pb.xd, pb.wd, pb.cd, bad,
+                                                                  DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws2))
+            << "y " << dt::dims_string(yd);
         dt::last_error();
         std::vector<float> y(static_cast<size_t>(dt::element_count(yd)) + 64, 0.0f);
         std::vector<unsigned char> wsb(ws + 1024);
         EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                      dnncompatConvolutionForward(h, &pb.c.alpha, pb.xd, pb.x_buf.data(), pb.wd,
-                                                  pb.w_buf.data(), pb.cd,
-                                                  DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
-                                                  wsb.data(), wsb.size(), &pb.c.beta, bad, y.data()))
-                << "y " << dt::dims_string(yd);
+                      dnncompatConvolutionForward(h, &pb.c.alpha, pb.xd, pb.x_buf.data(), pb.wd, pb.w_buf.data(), pb.cd,
+                                                  DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, wsb.data(), wsb.size(),
+                                                  &pb.c.beta, bad, y.data()))
+            << "y " << dt::dims_string(yd);
         EXPECT_FALSE(dt::last_error().empty());
     }
 }
@@ -485,11 +467,11 @@ TEST(ConvForwardInvalid, MismatchedChannelsAndGroupsAreBadParam) {
         dt::Dims x, w, y;
         int groups;
     } cases[] = {
-            {"x C=5 not a multiple of filter C=2", {1, 5, 6, 6}, {4, 2, 3, 3}, {1, 4, 4, 4}, 1},
-            {"x C=4 but filter C=3, groups 1", {1, 4, 6, 6}, {4, 3, 3, 3}, {1, 4, 4, 4}, 1},
-            {"groups 2: x C=4 needs filter C=2, has 4", {1, 4, 6, 6}, {4, 4, 3, 3}, {1, 4, 4, 4}, 2},
-            {"groups 2: K=3 not a multiple of 2", {1, 4, 6, 6}, {3, 2, 3, 3}, {1, 3, 4, 4}, 2},
-            {"rank mismatch: 5-d x, 4-d w", {1, 2, 4, 6, 6}, {4, 2, 3, 3}, {1, 4, 2, 4, 4}, 1},
+        {"x C=5 not a multiple of filter C=2", {1, 5, 6, 6}, {4, 2, 3, 3}, {1, 4, 4, 4}, 1},
+        {"x C=4 but filter C=3, groups 1", {1, 4, 6, 6}, {4, 3, 3, 3}, {1, 4, 4, 4}, 1},
+        {"groups 2: x C=4 needs filter C=2, has 4", {1, 4, 6, 6}, {4, 4, 3, 3}, {1, 4, 4, 4}, 2},
+        {"groups 2: K=3 not a multiple of 2", {1, 4, 6, 6}, {3, 2, 3, 3}, {1, 3, 4, 4}, 2},
+        {"rank mismatch: 5-d x, 4-d w", {1, 2, 4, 6, 6}, {4, 2, 3, 3}, {1, 4, 2, 4, 4}, 1},
     };
     for (const Bad &b : cases) {
         dt::TensorDesc xd, yd;
@@ -499,23 +481,22 @@ TEST(ConvForwardInvalid, MismatchedChannelsAndGroupsAreBadParam) {
         ASSERT_OK(yd.set(b.y, dt::packed_strides(b.y)));
         ASSERT_OK(wd.set(b.w, DNNCOMPAT_TENSOR_NCHW));
         const size_t ns = b.x.size() - 2;
-        ASSERT_OK(cd.set(std::vector<int>(ns, 0), std::vector<int>(ns, 1), std::vector<int>(ns, 1),
-                         XCORR, b.groups));
+        ASSERT_OK(cd.set(std::vector<int>(ns, 0), std::vector<int>(ns, 1), std::vector<int>(ns, 1), XCORR, b.groups));
         size_t ws = 0;
         EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                      dnncompatGetConvolutionForwardWorkspaceSize(
-                              h, xd, wd, cd, yd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws))
-                << b.why;
+                      dnncompatGetConvolutionForwardWorkspaceSize(h, xd, wd, cd, yd,
+                                                                  DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws))
+            << b.why;
         dt::last_error();
         std::vector<float> x(dt::element_count(b.x), 1.0f), w(dt::element_count(b.w), 1.0f),
-                y(dt::element_count(b.y), 0.0f);
+            y(dt::element_count(b.y), 0.0f);
         std::vector<unsigned char> wsb(1 << 20);
         const float one = 1.0f, zero = 0.0f;
         EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                       dnncompatConvolutionForward(h, &one, xd, x.data(), wd, w.data(), cd,
-                                                  DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
-                                                  wsb.data(), wsb.size(), &zero, yd, y.data()))
-                << b.why;
+                                                  DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, wsb.data(), wsb.size(),
+                                                  &zero, yd, y.data()))
+            << b.why;
         EXPECT_FALSE(dt::last_error().empty()) << b.why;
     }
 }
@@ -527,16 +508,15 @@ TEST(ConvForwardInvalid, NullPointersAndBadAlgoAreBadParam) {
     dt::Handle h;
     size_t ws = 0;
     ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, pb.xd, pb.wd, pb.cd, pb.yd,
-                                                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
-                                                          &ws));
+                                                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws));
     std::vector<unsigned char> wsb(ws + 1);
     std::vector<float> y = pb.fresh_y();
     const float one = 1.0f, zero = 0.0f;
-    const auto fwd = [&](dnncompatHandle_t hh, const void *a, const void *x, const void *w,
-                         const void *b, void *yy, int algo) {
+    const auto fwd = [&](dnncompatHandle_t hh, const void *a, const void *x, const void *w, const void *b, void *yy,
+                         int algo) {
         return dnncompatConvolutionForward(hh, a, pb.xd, x, pb.wd, w, pb.cd,
-                                           static_cast<dnncompatConvolutionFwdAlgo_t>(algo),
-                                           wsb.data(), wsb.size(), b, pb.yd, yy);
+                                           static_cast<dnncompatConvolutionFwdAlgo_t>(algo), wsb.data(), wsb.size(), b,
+                                           pb.yd, yy);
     };
     const float *x = pb.x_buf.data(), *w = pb.w_buf.data();
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(nullptr, &one, x, w, &zero, y.data(), 0)) << "handle";
@@ -551,15 +531,13 @@ TEST(ConvForwardInvalid, NullPointersAndBadAlgoAreBadParam) {
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(h, &one, x, w, &zero, y.data(), -1)) << "algo -1";
     size_t ws2 = 0;
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatGetConvolutionForwardWorkspaceSize(
-                          h, pb.xd, pb.wd, pb.cd, pb.yd,
-                          static_cast<dnncompatConvolutionFwdAlgo_t>(99), &ws2))
-            << "algo 99";
+                  dnncompatGetConvolutionForwardWorkspaceSize(h, pb.xd, pb.wd, pb.cd, pb.yd,
+                                                              static_cast<dnncompatConvolutionFwdAlgo_t>(99), &ws2))
+        << "algo 99";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatGetConvolutionForwardWorkspaceSize(
-                          h, pb.xd, pb.wd, pb.cd, pb.yd,
-                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, nullptr))
-            << "null size pointer";
+                  dnncompatGetConvolutionForwardWorkspaceSize(h, pb.xd, pb.wd, pb.cd, pb.yd,
+                                                              DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, nullptr))
+        << "null size pointer";
     dt::last_error();
 }
 
@@ -576,14 +554,11 @@ void check_v7(const Problem &pb, bool run_entries) {
     }
     int returned = -1;
     ASSERT_OK(dnncompatGetConvolutionForwardAlgorithm_v7(h, pb.xd, pb.wd, pb.cd, pb.yd,
-                                                         DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT,
-                                                         &returned, perf.data()));
+                                                         DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT, &returned, perf.data()));
     ASSERT_GE(returned, 1);
     ASSERT_LE(returned, DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT);
-    EXPECT_EQ(perf[returned].status, static_cast<dnncompatStatus_t>(-1))
-            << "wrote past returnedAlgoCount";
-    ASSERT_EQ(perf[0].status, DNNCOMPAT_STATUS_SUCCESS) << "first entry does not run: algo "
-                                                        << perf[0].algo;
+    EXPECT_EQ(perf[returned].status, static_cast<dnncompatStatus_t>(-1)) << "wrote past returnedAlgoCount";
+    ASSERT_EQ(perf[0].status, DNNCOMPAT_STATUS_SUCCESS) << "first entry does not run: algo " << perf[0].algo;
     std::set<int> seen;
     bool unsupported_seen = false;
     for (int i = 0; i < returned; ++i) {
@@ -601,15 +576,15 @@ void check_v7(const Problem &pb, bool run_entries) {
                                        << ") ranks below a NOT_SUPPORTED one";
         EXPECT_EQ(e.time, -1.0f) << "time should be -1 (not measured)";
         size_t ws = 0;
-        ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(
-                h, pb.xd, pb.wd, pb.cd, pb.yd, static_cast<dnncompatConvolutionFwdAlgo_t>(algo), &ws))
-                << "entry " << i << " (" << kAlgoNames[algo] << ") says SUCCESS";
+        ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, pb.xd, pb.wd, pb.cd, pb.yd,
+                                                              static_cast<dnncompatConvolutionFwdAlgo_t>(algo), &ws))
+            << "entry " << i << " (" << kAlgoNames[algo] << ") says SUCCESS";
         EXPECT_EQ(e.memory, ws) << "entry " << i << " (" << kAlgoNames[algo]
                                 << "): memory differs from GetConvolutionForwardWorkspaceSize";
         if (!run_entries) continue;
         std::vector<float> y = pb.fresh_y();
         ASSERT_OK(pb.run(h, algo, e.memory, y))
-                << "entry " << i << " (" << kAlgoNames[algo] << ") says SUCCESS but does not run";
+            << "entry " << i << " (" << kAlgoNames[algo] << ") says SUCCESS but does not run";
         pb.check(y, std::string("v7 entry ") + std::to_string(i) + " " + kAlgoNames[algo]);
     }
     // Fewer requested: at most that many, same best first.
@@ -617,15 +592,13 @@ void check_v7(const Problem &pb, bool run_entries) {
     std::memset(one, 0, sizeof one);
     one[1].status = static_cast<dnncompatStatus_t>(-1);
     int got1 = -1;
-    ASSERT_OK(dnncompatGetConvolutionForwardAlgorithm_v7(h, pb.xd, pb.wd, pb.cd, pb.yd, 1, &got1,
-                                                         one));
+    ASSERT_OK(dnncompatGetConvolutionForwardAlgorithm_v7(h, pb.xd, pb.wd, pb.cd, pb.yd, 1, &got1, one));
     EXPECT_EQ(got1, 1);
     EXPECT_EQ(one[0].algo, perf[0].algo);
     EXPECT_EQ(one[0].status, DNNCOMPAT_STATUS_SUCCESS);
     EXPECT_EQ(one[1].status, static_cast<dnncompatStatus_t>(-1)) << "wrote past requestedAlgoCount";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatGetConvolutionForwardAlgorithm_v7(h, pb.xd, pb.wd, pb.cd, pb.yd, 0,
-                                                             &got1, one));
+                  dnncompatGetConvolutionForwardAlgorithm_v7(h, pb.xd, pb.wd, pb.cd, pb.yd, 0, &got1, one));
     dt::last_error();
 }
 
@@ -651,9 +624,7 @@ const ConvCase kV7Cases[] = {
 // clang-format on
 
 INSTANTIATE_TEST_SUITE_P(Shapes, ConvForwardV7, ::testing::ValuesIn(kV7Cases),
-                         [](const ::testing::TestParamInfo<ConvCase> &i) {
-                             return std::string(i.param.name);
-                         });
+                         [](const ::testing::TestParamInfo<ConvCase> &i) { return std::string(i.param.name); });
 
 // F6 at its real shape (n=1, c=16, h=70000, w=100, k=32, 3x3): the heuristics are queried, and
 // every SUCCESS entry's workspace query must agree. Running it (900 MB of output, 64 GFLOP) is
@@ -670,8 +641,7 @@ TEST(ConvForwardV7Large, F6FullShapeHeuristics) {
     dt::Handle h;
     dnncompatConvolutionFwdAlgoPerf_t perf[DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT];
     int returned = 0;
-    ASSERT_OK(dnncompatGetConvolutionForwardAlgorithm_v7(h, xd, wd, cd, yd,
-                                                         DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT,
+    ASSERT_OK(dnncompatGetConvolutionForwardAlgorithm_v7(h, xd, wd, cd, yd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT,
                                                          &returned, perf));
     ASSERT_GE(returned, 1);
     ASSERT_EQ(perf[0].status, DNNCOMPAT_STATUS_SUCCESS);
@@ -679,7 +649,7 @@ TEST(ConvForwardV7Large, F6FullShapeHeuristics) {
         if (perf[i].status != DNNCOMPAT_STATUS_SUCCESS) continue;
         size_t ws = 0;
         EXPECT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, xd, wd, cd, yd, perf[i].algo, &ws))
-                << "entry " << i << " (" << kAlgoNames[perf[i].algo] << ") says SUCCESS";
+            << "entry " << i << " (" << kAlgoNames[perf[i].algo] << ") says SUCCESS";
         EXPECT_EQ(perf[i].memory, ws) << "entry " << i;
     }
     const char *large = std::getenv("DNNCOMPAT_TEST_LARGE");
@@ -691,8 +661,7 @@ TEST(ConvForwardV7Large, F6FullShapeHeuristics) {
     std::vector<unsigned char> ws(perf[0].memory);
     const float one = 1.0f, zero = 0.0f;
     ASSERT_OK(dnncompatConvolutionForward(h, &one, xd, x.data(), wd, w.data(), cd, perf[0].algo,
-                                          ws.empty() ? nullptr : ws.data(), ws.size(), &zero, yd,
-                                          y.data()));
+                                          ws.empty() ? nullptr : ws.data(), ws.size(), &zero, yd, y.data()));
     const dt::View xv{x.data(), xdims, dt::packed_strides(xdims)};
     const dt::View wv{w.data(), wdims, dt::packed_strides(wdims)};
     const dt::ConvParams p{{1, 1}, {1, 1}, {1, 1}, 1, false};
@@ -732,17 +701,16 @@ TEST(ConvForwardLarge, F8BatchAbove65535MatchesPerImageReference) {
         ASSERT_OK(qs) << kAlgoNames[algo];
         std::vector<unsigned char> wsb(ws);
         std::vector<float> y(dt::element_count(ydims), std::nanf(""));
-        ASSERT_OK(dnncompatConvolutionForward(h, &one, xd, x.data(), wd, w.data(), cd, a,
-                                              ws ? wsb.data() : nullptr, ws, &zero, yd, y.data()))
-                << kAlgoNames[algo];
+        ASSERT_OK(dnncompatConvolutionForward(h, &one, xd, x.data(), wd, w.data(), cd, a, ws ? wsb.data() : nullptr, ws,
+                                              &zero, yd, y.data()))
+            << kAlgoNames[algo];
         const dt::View xv{x.data(), xdims, dt::packed_strides(xdims)};
         const dt::View wv{w.data(), wdims, dt::packed_strides(wdims)};
         const dt::ConvParams p{{0, 0}, {3, 3}, {1, 1}, 1, false};
         std::vector<double> ref;
         std::vector<float> got;
         // The first and last images, those around 65536, and a spread in between.
-        for (int64_t img : {int64_t{0}, int64_t{1}, int64_t{32767}, int64_t{65534}, int64_t{65535},
-                            int64_t{65536}})
+        for (int64_t img : {int64_t{0}, int64_t{1}, int64_t{32767}, int64_t{65534}, int64_t{65535}, int64_t{65536}})
             for (int64_t i = 0; i < 36; ++i) {
                 ref.push_back(dt::conv_forward_at(xv, wv, p, 1.0, 0.0, dt::View{}, img * 36 + i));
                 got.push_back(y[img * 36 + i]);

@@ -48,8 +48,7 @@ std::vector<T> store(const std::vector<float> &v, const Dims &d, Layout l) {
     std::vector<T> out(static_cast<std::size_t>(N * C * S));
     for (int64_t n = 0; n < N; ++n)
         for (int64_t c = 0; c < C; ++c)
-            for (int64_t s = 0; s < S; ++s)
-                out[offset(l, n, c, s, C, S)] = static_cast<T>(v[(n * C + c) * S + s]);
+            for (int64_t s = 0; s < S; ++s) out[offset(l, n, c, s, C, S)] = static_cast<T>(v[(n * C + c) * S + s]);
     return out;
 }
 template <class T>
@@ -58,14 +57,12 @@ std::vector<double> load(const std::vector<T> &b, const Dims &d, Layout l) {
     std::vector<double> out(static_cast<std::size_t>(N * C * S));
     for (int64_t n = 0; n < N; ++n)
         for (int64_t c = 0; c < C; ++c)
-            for (int64_t s = 0; s < S; ++s)
-                out[(n * C + c) * S + s] = static_cast<double>(b[offset(l, n, c, s, C, S)]);
+            for (int64_t s = 0; s < S; ++s) out[(n * C + c) * S + s] = static_cast<double>(b[offset(l, n, c, s, C, S)]);
     return out;
 }
 
 std::vector<float> random_ints(std::size_t n, uint64_t seed, int lo, int hi) {
-    std::vector<float> v = dt::random_vector(n, seed, static_cast<float>(lo),
-                                             static_cast<float>(hi) + 1.0f);
+    std::vector<float> v = dt::random_vector(n, seed, static_cast<float>(lo), static_cast<float>(hi) + 1.0f);
     for (auto &x : v) x = std::floor(x);
     return v;
 }
@@ -75,7 +72,7 @@ double round_saturate(double v, double lo, double hi) {
 }
 
 dnncompatTensorFormat_t format_of(Layout l) {
-    return l == Layout::NCHW ? DNNCOMPAT_TENSOR_NCHW
+    return l == Layout::NCHW   ? DNNCOMPAT_TENSOR_NCHW
            : l == Layout::NHWC ? DNNCOMPAT_TENSOR_NHWC
                                : DNNCOMPAT_TENSOR_NCHW_VECT_C;
 }
@@ -90,7 +87,10 @@ bool vnni_kernel(const std::string &impl) {
 
 dnnl::memory::format_tag tag_of(Layout l) {
     using tag = dnnl::memory::format_tag;
-    return l == Layout::NCHW ? tag::nchw : l == Layout::NHWC ? tag::nhwc : l == Layout::VECT4 ? tag::nChw4c : tag::nChw32c;
+    return l == Layout::NCHW    ? tag::nchw
+           : l == Layout::NHWC  ? tag::nhwc
+           : l == Layout::VECT4 ? tag::nChw4c
+                                : tag::nChw32c;
 }
 
 dnnl::memory::data_type lane_of(dnncompatDataType_t t) {
@@ -121,8 +121,7 @@ void run_case(const Case &t) {
     SCOPED_TRACE(t.name);
     dt::Handle h;
     dt::ConvDesc cd;
-    ASSERT_OK(cd.set(t.pad, t.stride, t.dil,
-                     t.convolution_mode ? DNNCOMPAT_CONVOLUTION : DNNCOMPAT_CROSS_CORRELATION,
+    ASSERT_OK(cd.set(t.pad, t.stride, t.dil, t.convolution_mode ? DNNCOMPAT_CONVOLUTION : DNNCOMPAT_CROSS_CORRELATION,
                      t.groups, DNNCOMPAT_DATA_INT32));
     dt::ConvParams cp{t.pad, t.stride, t.dil, t.groups, t.convolution_mode};
     const Dims yd = dt::conv_output_dims(t.x, t.w, cp);
@@ -133,12 +132,9 @@ void run_case(const Case &t) {
     ASSERT_OK(dnncompatCreateTensorDescriptor(&ydesc));
     ASSERT_OK(dnncompatCreateFilterDescriptor(&wdesc));
     auto i = [](const Dims &d, std::size_t k) { return static_cast<int>(d[k]); };
-    ASSERT_OK(dnncompatSetTensor4dDescriptor(xdesc, format_of(t.xl), t.xt, i(t.x, 0), i(t.x, 1),
-                                             i(t.x, 2), i(t.x, 3)));
-    ASSERT_OK(dnncompatSetTensor4dDescriptor(ydesc, format_of(t.yl), t.yt, i(yd, 0), i(yd, 1),
-                                             i(yd, 2), i(yd, 3)));
-    ASSERT_OK(dnncompatSetFilter4dDescriptor(wdesc, t.wt, format_of(t.wl), i(t.w, 0), i(t.w, 1),
-                                             i(t.w, 2), i(t.w, 3)));
+    ASSERT_OK(dnncompatSetTensor4dDescriptor(xdesc, format_of(t.xl), t.xt, i(t.x, 0), i(t.x, 1), i(t.x, 2), i(t.x, 3)));
+    ASSERT_OK(dnncompatSetTensor4dDescriptor(ydesc, format_of(t.yl), t.yt, i(yd, 0), i(yd, 1), i(yd, 2), i(yd, 3)));
+    ASSERT_OK(dnncompatSetFilter4dDescriptor(wdesc, t.wt, format_of(t.wl), i(t.w, 0), i(t.w, 1), i(t.w, 2), i(t.w, 3)));
 
     const auto xv = random_ints(dt::element_count(t.x), 11, t.x_lo, t.x_hi);
     const auto wv = random_ints(dt::element_count(t.w), 12, t.w_lo, t.w_hi);
@@ -157,11 +153,10 @@ void run_case(const Case &t) {
     const void *x = x_u8 ? static_cast<const void *>(xu8.data()) : xs8.data();
 
     size_t ws_bytes = 0;
-    ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, xdesc, wdesc, cd, ydesc, t.algo,
-                                                          &ws_bytes));
+    ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, xdesc, wdesc, cd, ydesc, t.algo, &ws_bytes));
     std::vector<unsigned char> workspace(ws_bytes + 1);
-    ASSERT_OK(dnncompatConvolutionForward(h, &t.alpha, xdesc, x, wdesc, ws.data(), cd, t.algo,
-                                          workspace.data(), ws_bytes, &t.beta, ydesc, y));
+    ASSERT_OK(dnncompatConvolutionForward(h, &t.alpha, xdesc, x, wdesc, ws.data(), cd, t.algo, workspace.data(),
+                                          ws_bytes, &t.beta, ydesc, y));
     // Where oneDNN has an int8 kernel built on VNNI for the caller's layouts (asked here), it runs;
     // elsewhere the exact FP32 or reference path does.
     dnncompatRunInfo_t info{};
@@ -173,9 +168,9 @@ void run_case(const Case &t) {
     }
 
     // Exact accumulation in double, then cuDNN's epilogue.
-    const auto acc = dt::conv_forward({xv.data(), t.x, dt::packed_strides(t.x)},
-                                      {wv.data(), t.w, dt::packed_strides(t.w)}, cp, 1.0, 0.0,
-                                      {nullptr, yd, dt::packed_strides(yd)});
+    const auto acc =
+        dt::conv_forward({xv.data(), t.x, dt::packed_strides(t.x)}, {wv.data(), t.w, dt::packed_strides(t.w)}, cp, 1.0,
+                         0.0, {nullptr, yd, dt::packed_strides(yd)});
     const auto got = y_float ? load(yf, yd, t.yl) : load(ys, yd, t.yl);
     int64_t saturated = 0, ties = 0, mismatches = 0;
     for (std::size_t k = 0; k < acc.size(); ++k) {
@@ -189,8 +184,7 @@ void run_case(const Case &t) {
             want = static_cast<double>(static_cast<float>(v));
         }
         if (got[k] != want && mismatches++ < 5)
-            ADD_FAILURE() << "element " << k << ": got " << got[k] << ", want " << want
-                          << " (acc " << acc[k] << ")";
+            ADD_FAILURE() << "element " << k << ": got " << got[k] << ", want " << want << " (acc " << acc[k] << ")";
     }
     EXPECT_EQ(mismatches, 0);
     if (!y_float) { // the INT8 cases are sized so that saturation occurs
@@ -233,39 +227,153 @@ bool onednn_has_vnni_int8(const Case &t, const Dims &yd) {
         if (pd) do
                 if (vnni_kernel(pd.impl_info_str())) return true;
             while (pd.next_impl());
-    } catch (const dnnl::error &) {
-    }
+    } catch (const dnnl::error &) {}
     return false;
 }
 
 using DT = dnncompatDataType_t;
 constexpr DT I8 = DNNCOMPAT_DATA_INT8, U8 = DNNCOMPAT_DATA_UINT8, F32 = DNNCOMPAT_DATA_FLOAT,
-             I8x4 = DNNCOMPAT_DATA_INT8x4, U8x4 = DNNCOMPAT_DATA_UINT8x4,
-             I8x32 = DNNCOMPAT_DATA_INT8x32;
+             I8x4 = DNNCOMPAT_DATA_INT8x4, U8x4 = DNNCOMPAT_DATA_UINT8x4, I8x32 = DNNCOMPAT_DATA_INT8x32;
 
 TEST(ConvInt8, NhwcInt8ToInt8) {
-    run_case({"INT8_CONFIG pad1", I8, I8, I8, Layout::NHWC, Layout::NHWC, Layout::NHWC,
-              {2, 8, 6, 7}, {8, 8, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, 1.0f / 64, 0.0f});
+    run_case({"INT8_CONFIG pad1",
+              I8,
+              I8,
+              I8,
+              Layout::NHWC,
+              Layout::NHWC,
+              Layout::NHWC,
+              {2, 8, 6, 7},
+              {8, 8, 3, 3},
+              {1, 1},
+              {1, 1},
+              {1, 1},
+              1,
+              1.0f / 64,
+              0.0f});
     // Small x and alpha 1/2: every odd acc is a .5 tie (rounded to even), the tails saturate.
-    run_case({"INT8_CONFIG ties", I8, I8, I8, Layout::NHWC, Layout::NHWC, Layout::NHWC,
-              {2, 4, 6, 6}, {8, 4, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, 0.5f, 0.0f, false, -3, 3,
-              DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, -128, 127, true});
-    run_case({"INT8_CONFIG beta", I8, I8, I8, Layout::NHWC, Layout::NHWC, Layout::NHWC,
-              {1, 4, 5, 5}, {4, 4, 3, 3}, {0, 1}, {2, 1}, {1, 1}, 1, 0.5f, 0.5f});
-    run_case({"INT8_CONFIG groups dilation", I8, I8, I8, Layout::NHWC, Layout::NHWC, Layout::NHWC,
-              {2, 8, 9, 9}, {12, 4, 3, 3}, {2, 2}, {1, 2}, {2, 2}, 2, 0.25f, 1.0f});
-    run_case({"INT8_CONFIG convolution mode", I8, I8, I8, Layout::NHWC, Layout::NHWC,
-              Layout::NHWC, {1, 4, 5, 6}, {4, 4, 3, 2}, {1, 0}, {1, 1}, {1, 1}, 1, 0.125f, 0.0f,
+    run_case({"INT8_CONFIG ties",
+              I8,
+              I8,
+              I8,
+              Layout::NHWC,
+              Layout::NHWC,
+              Layout::NHWC,
+              {2, 4, 6, 6},
+              {8, 4, 3, 3},
+              {1, 1},
+              {1, 1},
+              {1, 1},
+              1,
+              0.5f,
+              0.0f,
+              false,
+              -3,
+              3,
+              DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
+              -128,
+              127,
               true});
-    run_case({"UINT8 x", U8, I8, I8, Layout::NHWC, Layout::NHWC, Layout::NHWC, {1, 4, 5, 5},
-              {4, 4, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, 1.0f / 128, 0.0f, false, 0, 255});
+    run_case({"INT8_CONFIG beta",
+              I8,
+              I8,
+              I8,
+              Layout::NHWC,
+              Layout::NHWC,
+              Layout::NHWC,
+              {1, 4, 5, 5},
+              {4, 4, 3, 3},
+              {0, 1},
+              {2, 1},
+              {1, 1},
+              1,
+              0.5f,
+              0.5f});
+    run_case({"INT8_CONFIG groups dilation",
+              I8,
+              I8,
+              I8,
+              Layout::NHWC,
+              Layout::NHWC,
+              Layout::NHWC,
+              {2, 8, 9, 9},
+              {12, 4, 3, 3},
+              {2, 2},
+              {1, 2},
+              {2, 2},
+              2,
+              0.25f,
+              1.0f});
+    run_case({"INT8_CONFIG convolution mode",
+              I8,
+              I8,
+              I8,
+              Layout::NHWC,
+              Layout::NHWC,
+              Layout::NHWC,
+              {1, 4, 5, 6},
+              {4, 4, 3, 2},
+              {1, 0},
+              {1, 1},
+              {1, 1},
+              1,
+              0.125f,
+              0.0f,
+              true});
+    run_case({"UINT8 x",
+              U8,
+              I8,
+              I8,
+              Layout::NHWC,
+              Layout::NHWC,
+              Layout::NHWC,
+              {1, 4, 5, 5},
+              {4, 4, 3, 3},
+              {1, 1},
+              {1, 1},
+              {1, 1},
+              1,
+              1.0f / 128,
+              0.0f,
+              false,
+              0,
+              255});
 }
 
 TEST(ConvInt8, NhwcInt8ToFloat) {
-    run_case({"INT8_EXT_CONFIG", I8, I8, F32, Layout::NHWC, Layout::NHWC, Layout::NHWC,
-              {2, 8, 7, 6}, {4, 8, 3, 3}, {1, 1}, {2, 1}, {1, 1}, 1, 1.5f, 0.5f});
-    run_case({"INT8_EXT_CONFIG groups", I8, I8, F32, Layout::NHWC, Layout::NHWC, Layout::NHWC,
-              {1, 8, 6, 6}, {8, 2, 2, 2}, {0, 0}, {1, 1}, {2, 1}, 4, 1.0f, 0.0f, false, -128, 127,
+    run_case({"INT8_EXT_CONFIG",
+              I8,
+              I8,
+              F32,
+              Layout::NHWC,
+              Layout::NHWC,
+              Layout::NHWC,
+              {2, 8, 7, 6},
+              {4, 8, 3, 3},
+              {1, 1},
+              {2, 1},
+              {1, 1},
+              1,
+              1.5f,
+              0.5f});
+    run_case({"INT8_EXT_CONFIG groups",
+              I8,
+              I8,
+              F32,
+              Layout::NHWC,
+              Layout::NHWC,
+              Layout::NHWC,
+              {1, 8, 6, 6},
+              {8, 2, 2, 2},
+              {0, 0},
+              {1, 1},
+              {2, 1},
+              4,
+              1.0f,
+              0.0f,
+              false,
+              -128,
+              127,
               DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM});
 }
 
@@ -273,30 +381,127 @@ TEST(ConvInt8, NhwcInt8ToFloat) {
 // reference kernel.
 TEST(ConvInt8, LongReductionStaysExact) {
     // Sums near 1152 * 127 * 124 > 2^24: FLOAT y is the int32 sum rounded once to FP32.
-    run_case({"INT8 C=128 3x3", I8, I8, F32, Layout::NHWC, Layout::NHWC, Layout::NHWC,
-              {1, 128, 4, 4}, {4, 128, 3, 3}, {0, 0}, {1, 1}, {1, 1}, 1, 1.0f, 0.0f, false, 120,
-              127, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, 120, 127});
-    run_case({"INT8 C=128 3x3 to INT8, convolution mode", I8, I8, I8, Layout::NHWC, Layout::NHWC,
-              Layout::NHWC, {1, 128, 4, 4}, {4, 128, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1,
-              1.0f / 1024, 0.5f, true});
+    run_case({"INT8 C=128 3x3",
+              I8,
+              I8,
+              F32,
+              Layout::NHWC,
+              Layout::NHWC,
+              Layout::NHWC,
+              {1, 128, 4, 4},
+              {4, 128, 3, 3},
+              {0, 0},
+              {1, 1},
+              {1, 1},
+              1,
+              1.0f,
+              0.0f,
+              false,
+              120,
+              127,
+              DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
+              120,
+              127});
+    run_case({"INT8 C=128 3x3 to INT8, convolution mode",
+              I8,
+              I8,
+              I8,
+              Layout::NHWC,
+              Layout::NHWC,
+              Layout::NHWC,
+              {1, 128, 4, 4},
+              {4, 128, 3, 3},
+              {1, 1},
+              {1, 1},
+              {1, 1},
+              1,
+              1.0f / 1024,
+              0.5f,
+              true});
 }
 
 TEST(ConvInt8, VectC4) {
-    run_case({"INT8x4_CONFIG", I8x4, I8x4, I8x4, Layout::VECT4, Layout::VECT4, Layout::VECT4,
-              {2, 8, 6, 6}, {8, 4, 3, 3}, {1, 1}, {1, 2}, {1, 1}, 2, 1.0f / 32, 0.0f});
-    run_case({"UINT8x4 x", U8x4, I8x4, I8x4, Layout::VECT4, Layout::VECT4, Layout::VECT4,
-              {1, 4, 5, 5}, {4, 4, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, 1.0f / 64, 0.5f, false, 0,
+    run_case({"INT8x4_CONFIG",
+              I8x4,
+              I8x4,
+              I8x4,
+              Layout::VECT4,
+              Layout::VECT4,
+              Layout::VECT4,
+              {2, 8, 6, 6},
+              {8, 4, 3, 3},
+              {1, 1},
+              {1, 2},
+              {1, 1},
+              2,
+              1.0f / 32,
+              0.0f});
+    run_case({"UINT8x4 x",
+              U8x4,
+              I8x4,
+              I8x4,
+              Layout::VECT4,
+              Layout::VECT4,
+              Layout::VECT4,
+              {1, 4, 5, 5},
+              {4, 4, 3, 3},
+              {1, 1},
+              {1, 1},
+              {1, 1},
+              1,
+              1.0f / 64,
+              0.5f,
+              false,
+              0,
               255});
-    run_case({"INT8x4_EXT_CONFIG NCHW y", I8x4, I8x4, F32, Layout::VECT4, Layout::VECT4,
-              Layout::NCHW, {1, 8, 5, 5}, {4, 8, 3, 3}, {0, 0}, {1, 1}, {1, 1}, 1, 2.0f, 1.0f});
-    run_case({"INT8x4_EXT_CONFIG NHWC y", I8x4, I8x4, F32, Layout::VECT4, Layout::VECT4,
-              Layout::NHWC, {1, 4, 5, 5}, {8, 4, 1, 1}, {0, 0}, {1, 1}, {1, 1}, 1, 1.0f, 0.0f});
+    run_case({"INT8x4_EXT_CONFIG NCHW y",
+              I8x4,
+              I8x4,
+              F32,
+              Layout::VECT4,
+              Layout::VECT4,
+              Layout::NCHW,
+              {1, 8, 5, 5},
+              {4, 8, 3, 3},
+              {0, 0},
+              {1, 1},
+              {1, 1},
+              1,
+              2.0f,
+              1.0f});
+    run_case({"INT8x4_EXT_CONFIG NHWC y",
+              I8x4,
+              I8x4,
+              F32,
+              Layout::VECT4,
+              Layout::VECT4,
+              Layout::NHWC,
+              {1, 4, 5, 5},
+              {8, 4, 1, 1},
+              {0, 0},
+              {1, 1},
+              {1, 1},
+              1,
+              1.0f,
+              0.0f});
 }
 
 TEST(ConvInt8, VectC32) {
-    run_case({"INT8x32_CONFIG", I8x32, I8x32, I8x32, Layout::VECT32, Layout::VECT32,
-              Layout::VECT32, {1, 64, 5, 5}, {32, 64, 3, 3}, {1, 1}, {2, 2}, {1, 1}, 1,
-              1.0f / 512, 0.25f});
+    run_case({"INT8x32_CONFIG",
+              I8x32,
+              I8x32,
+              I8x32,
+              Layout::VECT32,
+              Layout::VECT32,
+              Layout::VECT32,
+              {1, 64, 5, 5},
+              {32, 64, 3, 3},
+              {1, 1},
+              {2, 2},
+              {1, 1},
+              1,
+              1.0f / 512,
+              0.25f});
 }
 
 // ---- descriptors -----------------------------------------------------------------------------
@@ -373,8 +578,7 @@ TEST(ConvInt8, ConfigurationChecks) {
     dt::Handle h;
     auto status = [&](DT xt, dnncompatTensorFormat_t xf, DT wt, dnncompatTensorFormat_t wf, DT yt,
                       dnncompatTensorFormat_t yf, int C, DT compute, std::vector<int> dil = {1, 1},
-                      dnncompatConvolutionFwdAlgo_t algo =
-                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM) {
+                      dnncompatConvolutionFwdAlgo_t algo = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM) {
         Problem p;
         EXPECT_OK(dnncompatSetTensor4dDescriptor(p.x, xf, xt, 1, C, 6, 6));
         EXPECT_OK(dnncompatSetFilter4dDescriptor(p.w, wt, wf, C, C, 3, 3));
@@ -382,15 +586,13 @@ TEST(ConvInt8, ConfigurationChecks) {
         const int o = 6 + 2 - (3 - 1) * dil[0] - 1 + 1;
         EXPECT_OK(dnncompatSetTensor4dDescriptor(p.y, yf, yt, 1, C, o, o));
         size_t bytes = 0;
-        const dnncompatStatus_t s =
-            dnncompatGetConvolutionForwardWorkspaceSize(h, p.x, p.w, p.c, p.y, algo, &bytes);
+        const dnncompatStatus_t s = dnncompatGetConvolutionForwardWorkspaceSize(h, p.x, p.w, p.c, p.y, algo, &bytes);
         if (s != DNNCOMPAT_STATUS_SUCCESS) {
             EXPECT_FALSE(dt::last_error().empty());
         }
         return s;
     };
-    const auto NHWC = DNNCOMPAT_TENSOR_NHWC, NCHW = DNNCOMPAT_TENSOR_NCHW,
-               VECT = DNNCOMPAT_TENSOR_NCHW_VECT_C;
+    const auto NHWC = DNNCOMPAT_TENSOR_NHWC, NCHW = DNNCOMPAT_TENSOR_NCHW, VECT = DNNCOMPAT_TENSOR_NCHW_VECT_C;
     const DT I32 = DNNCOMPAT_DATA_INT32;
     EXPECT_EQ(status(I8, NHWC, I8, NHWC, I8, NHWC, 8, I32), DNNCOMPAT_STATUS_SUCCESS);
     EXPECT_EQ(status(I8, NHWC, I8, NHWC, F32, NHWC, 8, I32), DNNCOMPAT_STATUS_SUCCESS);
@@ -403,10 +605,8 @@ TEST(ConvInt8, ConfigurationChecks) {
     EXPECT_EQ(status(I8x32, VECT, I8x32, VECT, F32, NCHW, 32, I32), DNNCOMPAT_STATUS_NOT_SUPPORTED);
     EXPECT_EQ(status(I8x4, VECT, I8x4, VECT, U8x4, VECT, 8, I32), DNNCOMPAT_STATUS_NOT_SUPPORTED);
     // Vectorised convolution takes no dilation; only the implicit GEMMs run integer data.
-    EXPECT_EQ(status(I8x4, VECT, I8x4, VECT, I8x4, VECT, 8, I32, {2, 2}),
-              DNNCOMPAT_STATUS_NOT_SUPPORTED);
-    EXPECT_EQ(status(I8, NHWC, I8, NHWC, I8, NHWC, 8, I32, {1, 1},
-                     DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM),
+    EXPECT_EQ(status(I8x4, VECT, I8x4, VECT, I8x4, VECT, 8, I32, {2, 2}), DNNCOMPAT_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(status(I8, NHWC, I8, NHWC, I8, NHWC, 8, I32, {1, 1}, DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM),
               DNNCOMPAT_STATUS_NOT_SUPPORTED);
     // Vectorised types outside NCHW_VECT_C; a filter C not a multiple of the vector.
     EXPECT_EQ(status(I8x4, NCHW, I8x4, VECT, I8x4, VECT, 8, I32), DNNCOMPAT_STATUS_BAD_PARAM);
@@ -432,21 +632,19 @@ TEST(ConvInt8, AlgorithmQueryMarksNonImplicitNotSupported) {
     ASSERT_OK(dnncompatSetTensor4dDescriptor(p.y, DNNCOMPAT_TENSOR_NHWC, I8, 1, 8, 6, 6));
     dnncompatConvolutionFwdAlgoPerf_t perf[DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT];
     int n = 0;
-    ASSERT_OK(dnncompatGetConvolutionForwardAlgorithm_v7(h, p.x, p.w, p.c, p.y,
-                                                         DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT, &n, perf));
+    ASSERT_OK(dnncompatGetConvolutionForwardAlgorithm_v7(h, p.x, p.w, p.c, p.y, DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT,
+                                                         &n, perf));
     ASSERT_EQ(n, DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT);
     int runs = 0;
     for (int i = 0; i < n; ++i) {
         const bool implicit = perf[i].algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM ||
                               perf[i].algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
-        EXPECT_EQ(perf[i].status,
-                  implicit ? DNNCOMPAT_STATUS_SUCCESS : DNNCOMPAT_STATUS_NOT_SUPPORTED)
+        EXPECT_EQ(perf[i].status, implicit ? DNNCOMPAT_STATUS_SUCCESS : DNNCOMPAT_STATUS_NOT_SUPPORTED)
             << "algo " << perf[i].algo;
         if (implicit) {
             EXPECT_LT(i, 2) << "runnable algorithms come first";
             size_t bytes = 0;
-            ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, p.x, p.w, p.c, p.y,
-                                                                  perf[i].algo, &bytes));
+            ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, p.x, p.w, p.c, p.y, perf[i].algo, &bytes));
             EXPECT_EQ(perf[i].memory, bytes);
             ++runs;
         }
@@ -480,8 +678,8 @@ TEST(ConvInt8, FindMeasuresTheImplicitGemmsAndFindExWritesY) {
     };
     dnncompatConvolutionFwdAlgoPerf_t perf[DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT];
     int n = 0;
-    ASSERT_OK(dnncompatFindConvolutionForwardAlgorithm(h, p.x, p.w, p.c, p.y, DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT,
-                                                       &n, perf));
+    ASSERT_OK(dnncompatFindConvolutionForwardAlgorithm(h, p.x, p.w, p.c, p.y, DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT, &n,
+                                                       perf));
     ASSERT_EQ(n, DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT);
     check_perf(perf, n);
 
@@ -493,8 +691,8 @@ TEST(ConvInt8, FindMeasuresTheImplicitGemmsAndFindExWritesY) {
     std::vector<float> y(4 * 25, -1.0f);
     std::vector<unsigned char> ws(1 << 20);
     ASSERT_OK(dnncompatFindConvolutionForwardAlgorithmEx(h, p.x, x.data(), p.w, w.data(), p.c, p.y, y.data(),
-                                                         DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT, &n, perf,
-                                                         ws.data(), ws.size()));
+                                                         DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT, &n, perf, ws.data(),
+                                                         ws.size()));
     check_perf(perf, n);
     int mismatches = 0;
     for (int k = 0; k < 4; ++k)
@@ -555,10 +753,11 @@ void run_bias_activation(DT xt, DT yt, Layout l, bool z_is_y) {
         z8 = y8;
     }
     void *y = yt == F32 ? static_cast<void *>(yf.data()) : static_cast<void *>(y8.data());
-    const void *z = z_is_y ? y : (yt == F32 ? static_cast<const void *>(zf.data()) : static_cast<const void *>(z8.data()));
+    const void *z =
+        z_is_y ? y : (yt == F32 ? static_cast<const void *>(zf.data()) : static_cast<const void *>(z8.data()));
     size_t ws_bytes = 0;
-    ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, p.x, p.w, p.c, p.y,
-                                                          DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &ws_bytes));
+    ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(
+        h, p.x, p.w, p.c, p.y, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &ws_bytes));
     std::vector<unsigned char> ws(ws_bytes + 1);
     const dnncompatStatus_t st = dnncompatConvolutionBiasActivationForward(
         h, &a1, p.x, x.data(), p.w, w.data(), p.c, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, ws.data(),

@@ -72,7 +72,9 @@ const Shape kShapes[] = {
 // clang-format on
 
 enum class Act { packed, channels_last, gapped };
-const char *act_name(Act a) { return a == Act::packed ? "packed" : a == Act::channels_last ? "channels-last" : "gapped"; }
+const char *act_name(Act a) {
+    return a == Act::packed ? "packed" : a == Act::channels_last ? "channels-last" : "gapped";
+}
 
 struct Layout {
     Act act;
@@ -96,14 +98,15 @@ dt::Dims gapped_strides(const dt::Dims &d) {
 }
 
 dt::Dims strides_of(const dt::Dims &d, Act a) {
-    return a == Act::packed ? dt::packed_strides(d) : a == Act::channels_last ? dt::channels_last_strides(d)
-                                                                            : gapped_strides(d);
+    return a == Act::packed          ? dt::packed_strides(d)
+           : a == Act::channels_last ? dt::channels_last_strides(d)
+                                     : gapped_strides(d);
 }
 
 conv::Problem problem_of(const Shape &s, const Layout &l, dnncompatConvolutionMode_t mode) {
     const dims_t dil(s.in.size(), 1);
-    conv::Problem p = solver::make_problem(s.n, s.c, s.k, s.g, s.in, s.filt, s.pad, s.stride, dil,
-                                           DNNCOMPAT_DATA_FLOAT, false);
+    conv::Problem p =
+        solver::make_problem(s.n, s.c, s.k, s.g, s.in, s.filt, s.pad, s.stride, dil, DNNCOMPAT_DATA_FLOAT, false);
     dt::Dims xd{p.n, p.c}, yd{p.n, p.k};
     xd.insert(xd.end(), p.in.begin(), p.in.end());
     yd.insert(yd.end(), p.out.begin(), p.out.end());
@@ -126,16 +129,18 @@ template <typename F>
 void onednn_impls(const conv::Problem &p, Direction d, dnnl::algorithm alg, F visit) {
     using namespace conv::util;
     const dnnl::engine e(dnnl::engine::kind::cpu, 0);
-    const auto stride = to_dnnl(p.stride), dil = to_dnnl(p.dilation, 1), pl = to_dnnl(p.pad_l),
-               pr = to_dnnl(p.pad_r);
+    const auto stride = to_dnnl(p.stride), dil = to_dnnl(p.dilation, 1), pl = to_dnnl(p.pad_l), pr = to_dnnl(p.pad_r);
     for (bool any : {false, true}) {
         const md x = any ? any_md(x_md(p)) : x_md(p), w = any ? any_md(weights_md(p)) : weights_md(p),
                  y = any ? any_md(y_md(p)) : y_md(p);
         try {
             if (d == Direction::fwd) {
-                dnnl::convolution_forward::desc od(dnnl::prop_kind::forward_inference, alg, x, w, y, stride, dil, pl, pr);
+                dnnl::convolution_forward::desc od(dnnl::prop_kind::forward_inference, alg, x, w, y, stride, dil, pl,
+                                                   pr);
                 dnnl::convolution_forward::primitive_desc pd(od, e, true);
-                if (pd) do visit(std::string(pd.impl_info_str())); while (pd.next_impl());
+                if (pd) do
+                        visit(std::string(pd.impl_info_str()));
+                    while (pd.next_impl());
                 continue;
             }
             dnnl::convolution_forward::desc hd(dnnl::prop_kind::forward_training, alg, x, w, y, stride, dil, pl, pr);
@@ -144,11 +149,15 @@ void onednn_impls(const conv::Problem &p, Direction d, dnnl::algorithm alg, F vi
             if (d == Direction::bwd_data) {
                 dnnl::convolution_backward_data::desc od(alg, x, w, y, stride, dil, pl, pr);
                 dnnl::convolution_backward_data::primitive_desc pd(od, e, hint, true);
-                if (pd) do visit(std::string(pd.impl_info_str())); while (pd.next_impl());
+                if (pd) do
+                        visit(std::string(pd.impl_info_str()));
+                    while (pd.next_impl());
             } else {
                 dnnl::convolution_backward_weights::desc od(alg, x, w, y, stride, dil, pl, pr);
                 dnnl::convolution_backward_weights::primitive_desc pd(od, e, hint, true);
-                if (pd) do visit(std::string(pd.impl_info_str())); while (pd.next_impl());
+                if (pd) do
+                        visit(std::string(pd.impl_info_str()));
+                    while (pd.next_impl());
             }
         } catch (const dnnl::error &) {
             // oneDNN rejects the shape for this algorithm outright: nothing listed.
@@ -256,8 +265,7 @@ void expect_forced_plan_matches(dnncompatContext &h, const conv::Problem &p, Dir
         } else {
             auto plan = conv::backward_filter_plan(h, p, s.cudnn_algo(d), alpha, beta, &s);
             workspace(plan->workspace_bytes);
-            conv::backward_filter_execute(h, p, *plan, b.x.data(), b.y.data(), b.w.data(), ws,
-                                          plan->workspace_bytes);
+            conv::backward_filter_execute(h, p, *plan, b.x.data(), b.y.data(), b.w.data(), ws, plan->workspace_bytes);
             ran = plan->solver_id;
             impl = plan->impl;
         }
@@ -390,8 +398,8 @@ TEST(WinogradApi, NonfusedRunsWinogradWhereOneDnnHasItElseSubstitutes) {
             EXPECT_EQ(info.algoRequested, algo);
             const bool wino = std::strstr(info.impl, "wino") != nullptr;
             if (onednn_has_winograd(c.p, d)) {
-                EXPECT_TRUE(wino) << solver::direction_name(d) << ": oneDNN has Winograd on " << isa_name()
-                                  << ", ran " << info.impl;
+                EXPECT_TRUE(wino) << solver::direction_name(d) << ": oneDNN has Winograd on " << isa_name() << ", ran "
+                                  << info.impl;
                 EXPECT_EQ(info.algoRan, algo);
             } else {
                 EXPECT_FALSE(wino) << info.impl;
@@ -405,8 +413,8 @@ TEST(WinogradApi, NonfusedRunsWinogradWhereOneDnnHasItElseSubstitutes) {
             ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, c.xd, c.wd, c.cd, c.yd, algo, &bytes));
             std::vector<char> ws(bytes);
             std::vector<float> out = y;
-            ASSERT_OK(dnncompatConvolutionForward(h, &one, c.xd, x.data(), c.wd, w.data(), c.cd, algo, ws.data(),
-                                                  bytes, &zero, c.yd, out.data()));
+            ASSERT_OK(dnncompatConvolutionForward(h, &one, c.xd, x.data(), c.wd, w.data(), c.cd, algo, ws.data(), bytes,
+                                                  &zero, c.yd, out.data()));
             expect_ran(Direction::fwd, algo);
             EXPECT_TRUE(dt::expect_close(dt::conv_forward({x0.data(), c.x, c.xs}, {w0.data(), c.w, c.ws}, cp, 1, 0, {}),
                                          dt::unpack_strided(out.data(), c.y, c.ys), tol, 1.0, c.y));
@@ -417,8 +425,8 @@ TEST(WinogradApi, NonfusedRunsWinogradWhereOneDnnHasItElseSubstitutes) {
             ASSERT_OK(dnncompatGetConvolutionBackwardDataWorkspaceSize(h, c.wd, c.yd, c.cd, c.xd, algo, &bytes));
             std::vector<char> ws(bytes);
             std::vector<float> out = x;
-            ASSERT_OK(dnncompatConvolutionBackwardData(h, &one, c.wd, w.data(), c.yd, y.data(), c.cd, algo,
-                                                       ws.data(), bytes, &zero, c.xd, out.data()));
+            ASSERT_OK(dnncompatConvolutionBackwardData(h, &one, c.wd, w.data(), c.yd, y.data(), c.cd, algo, ws.data(),
+                                                       bytes, &zero, c.xd, out.data()));
             expect_ran(Direction::bwd_data, algo);
             EXPECT_TRUE(dt::expect_close(
                 dt::conv_backward_data({w0.data(), c.w, c.ws}, {y0.data(), c.y, c.ys}, c.x, cp, 1, 0, {}),
@@ -430,8 +438,8 @@ TEST(WinogradApi, NonfusedRunsWinogradWhereOneDnnHasItElseSubstitutes) {
             ASSERT_OK(dnncompatGetConvolutionBackwardFilterWorkspaceSize(h, c.xd, c.yd, c.cd, c.wd, algo, &bytes));
             std::vector<char> ws(bytes);
             std::vector<float> out = w;
-            ASSERT_OK(dnncompatConvolutionBackwardFilter(h, &one, c.xd, x.data(), c.yd, y.data(), c.cd, algo,
-                                                         ws.data(), bytes, &zero, c.wd, out.data()));
+            ASSERT_OK(dnncompatConvolutionBackwardFilter(h, &one, c.xd, x.data(), c.yd, y.data(), c.cd, algo, ws.data(),
+                                                         bytes, &zero, c.wd, out.data()));
             expect_ran(Direction::bwd_filter, algo);
             EXPECT_TRUE(dt::expect_close(
                 dt::conv_backward_filter({x0.data(), c.x, c.xs}, {y0.data(), c.y, c.ys}, c.w, cp, 1, 0, {}),

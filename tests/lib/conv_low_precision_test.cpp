@@ -68,8 +68,8 @@ TEST_P(ConvLowPrecision, MatchesReferenceOnRoundedInputs) {
     std::vector<char> workspace(ws_bytes);
     const float alpha = 1.0f;
     dnncompat::diag::clear();
-    ASSERT_OK(dnncompatConvolutionForward(h, &alpha, xd, xl.data(), wd, wl.data(), cd, algo,
-                                          workspace.data(), ws_bytes, &c.beta, yd, yl.data()));
+    ASSERT_OK(dnncompatConvolutionForward(h, &alpha, xd, xl.data(), wd, wl.data(), cd, algo, workspace.data(), ws_bytes,
+                                          &c.beta, yd, yl.data()));
     // The emulation says so.
     const auto diags = dnncompat::diag::collected();
     ASSERT_FALSE(diags.empty());
@@ -78,9 +78,9 @@ TEST_P(ConvLowPrecision, MatchesReferenceOnRoundedInputs) {
     std::vector<float> got_strided(yl.size());
     for (size_t i = 0; i < yl.size(); ++i) got_strided[i] = decode(yl[i]);
     const std::vector<float> got = unpack_strided(got_strided.data(), y_dims, ys);
-    const std::vector<double> ref = conv_forward({x.data(), c.x, packed_strides(c.x)},
-                                                 {w.data(), c.w, packed_strides(c.w)}, p, alpha,
-                                                 c.beta, {y0.data(), y_dims, packed_strides(y_dims)});
+    const std::vector<double> ref =
+        conv_forward({x.data(), c.x, packed_strides(c.x)}, {w.data(), c.w, packed_strides(c.w)}, p, alpha, c.beta,
+                     {y0.data(), y_dims, packed_strides(y_dims)});
     // One rounding of y: 2^-11 relative for HALF, 2^-8 for BFLOAT16 (plus FP32 accumulation).
     const double tol = half ? 1.0 / 1024 : 1.0 / 128;
     const CompareResult r = compare(ref, got, tol, 1e-2);
@@ -111,8 +111,8 @@ TEST(ConvLowPrecision, DoubleIsNotSupported) {
     ASSERT_OK(cd.set({0, 0}, {1, 1}, {1, 1}, DNNCOMPAT_CROSS_CORRELATION, 1, DNNCOMPAT_DATA_DOUBLE));
     size_t ws = 0;
     EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED,
-                  dnncompatGetConvolutionForwardWorkspaceSize(
-                      h, xd, wd, cd, yd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws));
+                  dnncompatGetConvolutionForwardWorkspaceSize(h, xd, wd, cd, yd,
+                                                              DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws));
     EXPECT_NE(last_error().find("f64"), std::string::npos) << last_error();
 }
 
@@ -148,8 +148,7 @@ struct LowProblem {
     ConvDesc cd;
 
     explicit LowProblem(const BwdCase &bc)
-        : c(bc), half(bc.type == DNNCOMPAT_DATA_HALF),
-          p{bc.pad, bc.stride, {1, 1}, bc.groups, bc.convolution_mode} {
+        : c(bc), half(bc.type == DNNCOMPAT_DATA_HALF), p{bc.pad, bc.stride, {1, 1}, bc.groups, bc.convolution_mode} {
         y_dims = conv_output_dims(c.x, c.w, p);
         xs = strides_of(c.x);
         ys = strides_of(y_dims);
@@ -183,8 +182,7 @@ struct LowProblem {
         ASSERT_OK(yd.set(y_dims, ys, c.type));
         ASSERT_OK(wd.set(c.w, c.nhwc ? DNNCOMPAT_TENSOR_NHWC : DNNCOMPAT_TENSOR_NCHW, c.type));
         ASSERT_OK(cd.set(c.pad, c.stride, {1, 1},
-                         c.convolution_mode ? DNNCOMPAT_CONVOLUTION : DNNCOMPAT_CROSS_CORRELATION,
-                         c.groups));
+                         c.convolution_mode ? DNNCOMPAT_CONVOLUTION : DNNCOMPAT_CROSS_CORRELATION, c.groups));
     }
     float round_trip(float v) const { return half ? from_half(to_half(v)) : from_bf16(to_bf16(v)); }
     std::vector<float> rounded(int64_t n, uint64_t seed) const {
@@ -192,30 +190,26 @@ struct LowProblem {
         for (auto &e : v) e = round_trip(e);
         return v;
     }
-    std::vector<uint16_t> encode_all(const std::vector<float> &packed, const Dims &d,
-                                     const Dims &strides) const {
+    std::vector<uint16_t> encode_all(const std::vector<float> &packed, const Dims &d, const Dims &strides) const {
         // Gaps hold a NaN pattern: reading them would show.
         const std::vector<float> buf = pack_strided(packed, d, strides);
         std::vector<uint16_t> out(buf.size(), half ? 0x7e00 : 0x7fc0);
         const Dims pk = packed_strides(d);
         for (int64_t i = 0; i < element_count(d); ++i) {
             const int64_t off = strided_offset(d, strides, i);
-            out[static_cast<size_t>(off)] = half ? to_half(buf[static_cast<size_t>(off)])
-                                                 : to_bf16(buf[static_cast<size_t>(off)]);
+            out[static_cast<size_t>(off)] =
+                half ? to_half(buf[static_cast<size_t>(off)]) : to_bf16(buf[static_cast<size_t>(off)]);
         }
         return out;
     }
-    std::vector<float> decode_all(const std::vector<uint16_t> &buf, const Dims &d,
-                                  const Dims &strides) const {
+    std::vector<float> decode_all(const std::vector<uint16_t> &buf, const Dims &d, const Dims &strides) const {
         std::vector<float> f(buf.size());
         for (size_t i = 0; i < buf.size(); ++i) f[i] = half ? from_half(buf[i]) : from_bf16(buf[i]);
         return unpack_strided(f.data(), d, strides);
     }
     // One rounding of the result: 2^-11 relative for HALF, 2^-8 for BFLOAT16.
     double tol() const { return half ? 1.0 / 1024 : 1.0 / 128; }
-    std::string bwd_row() const {
-        return half ? "DNNC-CONV-BWD-DTYPE-HALF" : "DNNC-CONV-BWD-DTYPE-BFLOAT16";
-    }
+    std::string bwd_row() const { return half ? "DNNC-CONV-BWD-DTYPE-HALF" : "DNNC-CONV-BWD-DTYPE-BFLOAT16"; }
 };
 
 bool has_diag(const std::string &code) {
@@ -239,24 +233,20 @@ TEST_P(ConvLowPrecisionBwd, BackwardDataMatchesReference) {
     const BwdCase &c = t.c;
     const auto algo = DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1;
     size_t ws_bytes = 0;
-    ASSERT_OK(dnncompatGetConvolutionBackwardDataWorkspaceSize(t.h, t.wd, t.yd, t.cd, t.xd, algo,
-                                                              &ws_bytes));
+    ASSERT_OK(dnncompatGetConvolutionBackwardDataWorkspaceSize(t.h, t.wd, t.yd, t.cd, t.xd, algo, &ws_bytes));
     ASSERT_GT(ws_bytes, 0u); // the FP32 copies live there
     std::vector<char> ws(ws_bytes);
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatConvolutionBackwardData(t.h, &c.alpha, t.wd, t.wl.data(), t.yd,
-                                                   t.dyl.data(), t.cd, algo, ws.data(),
-                                                   ws_bytes - 1, &c.beta, t.xd, t.dxl.data()));
+                  dnncompatConvolutionBackwardData(t.h, &c.alpha, t.wd, t.wl.data(), t.yd, t.dyl.data(), t.cd, algo,
+                                                   ws.data(), ws_bytes - 1, &c.beta, t.xd, t.dxl.data()));
     dnncompat::diag::clear();
-    ASSERT_OK(dnncompatConvolutionBackwardData(t.h, &c.alpha, t.wd, t.wl.data(), t.yd, t.dyl.data(),
-                                               t.cd, algo, ws.data(), ws_bytes, &c.beta, t.xd,
-                                               t.dxl.data()));
+    ASSERT_OK(dnncompatConvolutionBackwardData(t.h, &c.alpha, t.wd, t.wl.data(), t.yd, t.dyl.data(), t.cd, algo,
+                                               ws.data(), ws_bytes, &c.beta, t.xd, t.dxl.data()));
     EXPECT_TRUE(has_diag(t.bwd_row()));
     EXPECT_EQ(last_run_workspace(t.h), ws_bytes);
-    const auto ref = conv_backward_data({t.w.data(), c.w, packed_strides(c.w)},
-                                        {t.dy.data(), t.y_dims, packed_strides(t.y_dims)}, c.x,
-                                        t.p, c.alpha, c.beta,
-                                        {t.dx0.data(), c.x, packed_strides(c.x)});
+    const auto ref =
+        conv_backward_data({t.w.data(), c.w, packed_strides(c.w)}, {t.dy.data(), t.y_dims, packed_strides(t.y_dims)},
+                           c.x, t.p, c.alpha, c.beta, {t.dx0.data(), c.x, packed_strides(c.x)});
     const CompareResult r = compare(ref, t.decode_all(t.dxl, c.x, t.xs), t.tol(), 1e-2, c.x);
     EXPECT_TRUE(r.ok) << r.message;
 }
@@ -268,26 +258,21 @@ TEST_P(ConvLowPrecisionBwd, BackwardFilterMatchesReference) {
     const BwdCase &c = t.c;
     const auto algo = DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1;
     size_t ws_bytes = 0;
-    ASSERT_OK(dnncompatGetConvolutionBackwardFilterWorkspaceSize(t.h, t.xd, t.yd, t.cd, t.wd, algo,
-                                                                &ws_bytes));
+    ASSERT_OK(dnncompatGetConvolutionBackwardFilterWorkspaceSize(t.h, t.xd, t.yd, t.cd, t.wd, algo, &ws_bytes));
     ASSERT_GT(ws_bytes, 0u);
     std::vector<char> ws(ws_bytes);
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatConvolutionBackwardFilter(t.h, &c.alpha, t.xd, t.xl.data(), t.yd,
-                                                     t.dyl.data(), t.cd, algo, ws.data(),
-                                                     ws_bytes - 1, &c.beta, t.wd, t.dwl.data()));
+                  dnncompatConvolutionBackwardFilter(t.h, &c.alpha, t.xd, t.xl.data(), t.yd, t.dyl.data(), t.cd, algo,
+                                                     ws.data(), ws_bytes - 1, &c.beta, t.wd, t.dwl.data()));
     dnncompat::diag::clear();
-    ASSERT_OK(dnncompatConvolutionBackwardFilter(t.h, &c.alpha, t.xd, t.xl.data(), t.yd,
-                                                 t.dyl.data(), t.cd, algo, ws.data(), ws_bytes,
-                                                 &c.beta, t.wd, t.dwl.data()));
+    ASSERT_OK(dnncompatConvolutionBackwardFilter(t.h, &c.alpha, t.xd, t.xl.data(), t.yd, t.dyl.data(), t.cd, algo,
+                                                 ws.data(), ws_bytes, &c.beta, t.wd, t.dwl.data()));
     EXPECT_TRUE(has_diag(t.bwd_row()));
     EXPECT_EQ(last_run_workspace(t.h), ws_bytes);
-    const auto ref = conv_backward_filter({t.x.data(), c.x, packed_strides(c.x)},
-                                          {t.dy.data(), t.y_dims, packed_strides(t.y_dims)}, c.w,
-                                          t.p, c.alpha, c.beta,
-                                          {t.dw0.data(), c.w, packed_strides(c.w)});
-    const CompareResult r =
-        compare(ref, t.decode_all(t.dwl, c.w, t.ws_strides), t.tol(), 1e-2, c.w);
+    const auto ref =
+        conv_backward_filter({t.x.data(), c.x, packed_strides(c.x)}, {t.dy.data(), t.y_dims, packed_strides(t.y_dims)},
+                             c.w, t.p, c.alpha, c.beta, {t.dw0.data(), c.w, packed_strides(c.w)});
+    const CompareResult r = compare(ref, t.decode_all(t.dwl, c.w, t.ws_strides), t.tol(), 1e-2, c.w);
     EXPECT_TRUE(r.ok) << r.message;
 }
 
@@ -303,13 +288,11 @@ TEST_P(ConvLowPrecisionBwd, BackwardBiasMatchesReference) {
     const std::vector<float> db0 = t.rounded(b_dims[1], 27);
     std::vector<uint16_t> dbl = t.encode_all(db0, b_dims, packed_strides(b_dims));
     dnncompat::diag::clear();
-    ASSERT_OK(dnncompatConvolutionBackwardBias(t.h, &c.alpha, t.yd, t.dyl.data(), &c.beta, bd,
-                                               dbl.data()));
+    ASSERT_OK(dnncompatConvolutionBackwardBias(t.h, &c.alpha, t.yd, t.dyl.data(), &c.beta, bd, dbl.data()));
     EXPECT_TRUE(has_diag(t.bwd_row()));
-    const auto ref = conv_backward_bias({t.dy.data(), t.y_dims, packed_strides(t.y_dims)}, c.alpha,
-                                        c.beta, {db0.data(), b_dims, packed_strides(b_dims)});
-    const CompareResult r =
-        compare(ref, t.decode_all(dbl, b_dims, packed_strides(b_dims)), t.tol(), 1e-2, b_dims);
+    const auto ref = conv_backward_bias({t.dy.data(), t.y_dims, packed_strides(t.y_dims)}, c.alpha, c.beta,
+                                        {db0.data(), b_dims, packed_strides(b_dims)});
+    const CompareResult r = compare(ref, t.decode_all(dbl, b_dims, packed_strides(b_dims)), t.tol(), 1e-2, b_dims);
     EXPECT_TRUE(r.ok) << r.message;
 }
 
@@ -326,31 +309,28 @@ TEST_P(ConvLowPrecisionBwd, BiasActivationForwardMatchesReference) {
     const std::vector<uint16_t> bl = t.encode_all(bias, b_dims, packed_strides(b_dims));
     dnncompatActivationDescriptor_t act = nullptr;
     ASSERT_OK(dnncompatCreateActivationDescriptor(&act));
-    ASSERT_OK(dnncompatSetActivationDescriptor(act, DNNCOMPAT_ACTIVATION_RELU,
-                                               DNNCOMPAT_NOT_PROPAGATE_NAN, 0.0));
+    ASSERT_OK(dnncompatSetActivationDescriptor(act, DNNCOMPAT_ACTIVATION_RELU, DNNCOMPAT_NOT_PROPAGATE_NAN, 0.0));
     const auto algo = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
     size_t ws_bytes = 0;
     ASSERT_OK(dnncompatGetConvolutionForwardWorkspaceSize(t.h, t.xd, t.wd, t.cd, t.yd, algo, &ws_bytes));
     std::vector<char> ws(ws_bytes);
     const float alpha2 = c.beta; // z's weight
     const View zv{t.z.data(), t.y_dims, packed_strides(t.y_dims)};
-    const auto ref = conv_bias_activation({t.x.data(), c.x, packed_strides(c.x)},
-                                          {t.w.data(), c.w, packed_strides(c.w)}, t.p, c.alpha,
-                                          alpha2, zv, {bias.data(), b_dims, packed_strides(b_dims)},
-                                          true);
+    const auto ref =
+        conv_bias_activation({t.x.data(), c.x, packed_strides(c.x)}, {t.w.data(), c.w, packed_strides(c.w)}, t.p,
+                             c.alpha, alpha2, zv, {bias.data(), b_dims, packed_strides(b_dims)}, true);
     for (bool in_place : {false, true}) {
         SCOPED_TRACE(in_place ? "z is y" : "separate z");
         std::vector<uint16_t> y = in_place ? t.zl : std::vector<uint16_t>(t.zl.size(), 0x7e00);
         const void *z = in_place ? y.data() : t.zl.data();
         EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                      dnncompatConvolutionBiasActivationForward(
-                          t.h, &c.alpha, t.xd, t.xl.data(), t.wd, t.wl.data(), t.cd, algo,
-                          ws.data(), ws_bytes - 1, &alpha2, t.yd, z, bd, bl.data(), act, t.yd,
-                          y.data()));
+                      dnncompatConvolutionBiasActivationForward(t.h, &c.alpha, t.xd, t.xl.data(), t.wd, t.wl.data(),
+                                                                t.cd, algo, ws.data(), ws_bytes - 1, &alpha2, t.yd, z,
+                                                                bd, bl.data(), act, t.yd, y.data()));
         dnncompat::diag::clear();
-        ASSERT_OK(dnncompatConvolutionBiasActivationForward(
-            t.h, &c.alpha, t.xd, t.xl.data(), t.wd, t.wl.data(), t.cd, algo, ws.data(), ws_bytes,
-            &alpha2, t.yd, z, bd, bl.data(), act, t.yd, y.data()));
+        ASSERT_OK(dnncompatConvolutionBiasActivationForward(t.h, &c.alpha, t.xd, t.xl.data(), t.wd, t.wl.data(), t.cd,
+                                                            algo, ws.data(), ws_bytes, &alpha2, t.yd, z, bd, bl.data(),
+                                                            act, t.yd, y.data()));
         EXPECT_TRUE(has_diag(t.half ? "DNNC-CONV-DTYPE-HALF" : "DNNC-CONV-DTYPE-BFLOAT16"));
         const CompareResult r = compare(ref, t.decode_all(y, t.y_dims, t.ys), t.tol(), 1e-2, t.y_dims);
         EXPECT_TRUE(r.ok) << r.message;
@@ -374,24 +354,23 @@ INSTANTIATE_TEST_SUITE_P(Types, ConvLowPrecisionBwd, ::testing::ValuesIn(kBwdCas
 // The _v7 and Find answers of a HALF problem: the memory each reports is the workspace query's
 // (FP32 copies included), and FindEx runs with exactly that much.
 TEST(ConvLowPrecisionBwdQuery, PerfMemoryIsTheWorkspaceQuery) {
-    const BwdCase bc{"q", DNNCOMPAT_DATA_HALF, true, false, {1, 8, 6, 6}, {8, 8, 3, 3}, {1, 1}, {1, 1}, 1, false, 1.0f, 0.0f};
+    const BwdCase bc{"q", DNNCOMPAT_DATA_HALF, true, false, {1, 8, 6, 6}, {8, 8, 3, 3}, {1, 1}, {1, 1}, 1, false, 1.0f,
+                     0.0f};
     LowProblem t(bc);
     t.describe();
     if (HasFatalFailure()) return;
     dnncompatConvolutionBwdDataAlgoPerf_t dperf[DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_COUNT];
     int n = 0;
-    ASSERT_OK(dnncompatGetConvolutionBackwardDataAlgorithm_v7(
-        t.h, t.wd, t.yd, t.cd, t.xd, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_COUNT, &n, dperf));
+    ASSERT_OK(dnncompatGetConvolutionBackwardDataAlgorithm_v7(t.h, t.wd, t.yd, t.cd, t.xd,
+                                                              DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_COUNT, &n, dperf));
     ASSERT_GT(n, 0);
     ASSERT_EQ(dperf[0].status, DNNCOMPAT_STATUS_SUCCESS);
     size_t want = 0;
-    ASSERT_OK(dnncompatGetConvolutionBackwardDataWorkspaceSize(t.h, t.wd, t.yd, t.cd, t.xd,
-                                                              dperf[0].algo, &want));
+    ASSERT_OK(dnncompatGetConvolutionBackwardDataWorkspaceSize(t.h, t.wd, t.yd, t.cd, t.xd, dperf[0].algo, &want));
     EXPECT_EQ(dperf[0].memory, want);
     std::vector<char> ws(want);
-    ASSERT_OK(dnncompatFindConvolutionBackwardDataAlgorithmEx(
-        t.h, t.wd, t.wl.data(), t.yd, t.dyl.data(), t.cd, t.xd, t.dxl.data(), 1, &n, dperf,
-        ws.data(), want));
+    ASSERT_OK(dnncompatFindConvolutionBackwardDataAlgorithmEx(t.h, t.wd, t.wl.data(), t.yd, t.dyl.data(), t.cd, t.xd,
+                                                              t.dxl.data(), 1, &n, dperf, ws.data(), want));
     ASSERT_EQ(n, 1);
     EXPECT_EQ(dperf[0].status, DNNCOMPAT_STATUS_SUCCESS);
 
@@ -400,19 +379,17 @@ TEST(ConvLowPrecisionBwdQuery, PerfMemoryIsTheWorkspaceQuery) {
         t.h, t.xd, t.yd, t.cd, t.wd, DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &n, fperf));
     ASSERT_GT(n, 0);
     ASSERT_EQ(fperf[0].status, DNNCOMPAT_STATUS_SUCCESS);
-    ASSERT_OK(dnncompatGetConvolutionBackwardFilterWorkspaceSize(t.h, t.xd, t.yd, t.cd, t.wd,
-                                                                fperf[0].algo, &want));
+    ASSERT_OK(dnncompatGetConvolutionBackwardFilterWorkspaceSize(t.h, t.xd, t.yd, t.cd, t.wd, fperf[0].algo, &want));
     EXPECT_EQ(fperf[0].memory, want);
     ws.assign(want, 0);
-    ASSERT_OK(dnncompatFindConvolutionBackwardFilterAlgorithmEx(
-        t.h, t.xd, t.xl.data(), t.yd, t.dyl.data(), t.cd, t.wd, t.dwl.data(), 1, &n, fperf,
-        ws.data(), want));
+    ASSERT_OK(dnncompatFindConvolutionBackwardFilterAlgorithmEx(t.h, t.xd, t.xl.data(), t.yd, t.dyl.data(), t.cd, t.wd,
+                                                                t.dwl.data(), 1, &n, fperf, ws.data(), want));
     ASSERT_EQ(n, 1);
     EXPECT_EQ(fperf[0].status, DNNCOMPAT_STATUS_SUCCESS);
     // FindEx leaves the best algorithm's gradient (alpha 1, beta 0) in dw.
     const auto ref = conv_backward_filter({t.x.data(), bc.x, packed_strides(bc.x)},
-                                          {t.dy.data(), t.y_dims, packed_strides(t.y_dims)}, bc.w,
-                                          t.p, 1.0, 0.0, {nullptr, bc.w, packed_strides(bc.w)});
+                                          {t.dy.data(), t.y_dims, packed_strides(t.y_dims)}, bc.w, t.p, 1.0, 0.0,
+                                          {nullptr, bc.w, packed_strides(bc.w)});
     const CompareResult r = compare(ref, t.decode_all(t.dwl, bc.w, t.ws_strides), t.tol(), 1e-2, bc.w);
     EXPECT_TRUE(r.ok) << r.message;
 }

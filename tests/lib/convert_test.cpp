@@ -52,8 +52,8 @@ TEST(Convert, FloatToHalfRoundsToNearestEven) {
 }
 
 TEST(Convert, Bfloat16RoundsToNearestEvenAndKeepsNaN) {
-    const std::vector<float> f{1.0f, bits_to_float(0x3f808000u), bits_to_float(0x3f818000u),
-                               bits_to_float(0x3f808001u), std::nanf(""), -0.0f};
+    const std::vector<float> f{
+        1.0f, bits_to_float(0x3f808000u), bits_to_float(0x3f818000u), bits_to_float(0x3f808001u), std::nanf(""), -0.0f};
     std::vector<uint16_t> b(f.size());
     from_f32(DNNCOMPAT_DATA_BFLOAT16, f.data(), b.data(), f.size());
     EXPECT_EQ(b[0], 0x3f80);

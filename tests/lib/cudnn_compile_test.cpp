@@ -26,10 +26,10 @@ static_assert(CUDNN_CONVOLUTION_FWD_ALGO_COUNT == 8, "fwd algo count");
 static_assert(CUDNN_BATCHNORM_SPATIAL == 1, "CUDNN_BATCHNORM_SPATIAL");
 static_assert(CUDNN_DATA_FLOAT == 0 && CUDNN_DATA_HALF == 2, "data types");
 
-#define CHECK_CUDNN(expr)                                                                       \
-    do {                                                                                        \
-        cudnnStatus_t status_ = (expr);                                                         \
-        ASSERT_EQ(status_, CUDNN_STATUS_SUCCESS) << #expr << ": " << cudnnGetErrorString(status_); \
+#define CHECK_CUDNN(expr)                                                                                              \
+    do {                                                                                                               \
+        cudnnStatus_t status_ = (expr);                                                                                \
+        ASSERT_EQ(status_, CUDNN_STATUS_SUCCESS) << #expr << ": " << cudnnGetErrorString(status_);                     \
     } while (0)
 
 namespace {
@@ -51,8 +51,7 @@ TEST(CudnnSource, ConvolutionForwardSample) {
     CHECK_CUDNN(cudnnCreateConvolutionDescriptor(&conv_desc));
     CHECK_CUDNN(cudnnSetTensor4dDescriptor(x_desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, c, h, w));
     CHECK_CUDNN(cudnnSetFilter4dDescriptor(w_desc, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, k, c, r, s));
-    CHECK_CUDNN(cudnnSetConvolution2dDescriptor(conv_desc, 1, 1, 2, 1, 1, 1, CUDNN_CONVOLUTION,
-                                                CUDNN_DATA_FLOAT));
+    CHECK_CUDNN(cudnnSetConvolution2dDescriptor(conv_desc, 1, 1, 2, 1, 1, 1, CUDNN_CONVOLUTION, CUDNN_DATA_FLOAT));
     CHECK_CUDNN(cudnnSetConvolutionMathType(conv_desc, CUDNN_TENSOR_OP_MATH));
 
     int on, oc, oh, ow;
@@ -68,29 +67,27 @@ TEST(CudnnSource, ConvolutionForwardSample) {
     ASSERT_EQ(max_algos, CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
     std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(max_algos);
     int returned = 0;
-    CHECK_CUDNN(cudnnGetConvolutionForwardAlgorithm_v7(handle, x_desc, w_desc, conv_desc, y_desc,
-                                                       max_algos, &returned, perf.data()));
+    CHECK_CUDNN(cudnnGetConvolutionForwardAlgorithm_v7(handle, x_desc, w_desc, conv_desc, y_desc, max_algos, &returned,
+                                                       perf.data()));
     ASSERT_GE(returned, 1);
     ASSERT_EQ(perf[0].status, CUDNN_STATUS_SUCCESS);
     const cudnnConvolutionFwdAlgo_t algo = perf[0].algo;
 
     size_t ws_bytes = 0;
-    CHECK_CUDNN(cudnnGetConvolutionForwardWorkspaceSize(handle, x_desc, w_desc, conv_desc, y_desc,
-                                                        algo, &ws_bytes));
+    CHECK_CUDNN(cudnnGetConvolutionForwardWorkspaceSize(handle, x_desc, w_desc, conv_desc, y_desc, algo, &ws_bytes));
     std::vector<unsigned char> workspace(ws_bytes);
 
     const std::vector<float> x = dt::random_vector(n * c * h * w, 11);
     const std::vector<float> wt = dt::random_vector(k * c * r * s, 12);
     std::vector<float> y(on * oc * oh * ow, std::nanf(""));
     const float alpha = 1.0f, beta = 0.0f;
-    CHECK_CUDNN(cudnnConvolutionForward(handle, &alpha, x_desc, x.data(), w_desc, wt.data(),
-                                        conv_desc, algo, ws_bytes ? workspace.data() : nullptr,
-                                        ws_bytes, &beta, y_desc, y.data()));
+    CHECK_CUDNN(cudnnConvolutionForward(handle, &alpha, x_desc, x.data(), w_desc, wt.data(), conv_desc, algo,
+                                        ws_bytes ? workspace.data() : nullptr, ws_bytes, &beta, y_desc, y.data()));
 
     const dt::Dims xd = {n, c, h, w}, wd = {k, c, r, s};
     const std::vector<double> ref = dt::conv_forward(
-            dt::View{x.data(), xd, dt::packed_strides(xd)}, dt::View{wt.data(), wd, dt::packed_strides(wd)},
-            dt::ConvParams{{1, 1}, {2, 1}, {1, 1}, 1, /*convolution_mode=*/true}, 1.0, 0.0, dt::View{});
+        dt::View{x.data(), xd, dt::packed_strides(xd)}, dt::View{wt.data(), wd, dt::packed_strides(wd)},
+        dt::ConvParams{{1, 1}, {2, 1}, {1, 1}, 1, /*convolution_mode=*/true}, 1.0, 0.0, dt::View{});
     // Reduction length 27: rtol 1e-5 * sqrt(27), floor 1 (see conv_forward_test.cpp).
     EXPECT_TRUE(dt::expect_close(ref, y, 1e-5 * std::sqrt(27.0), 1.0, {on, oc, oh, ow}));
 
@@ -126,15 +123,14 @@ TEST(CudnnSource, BatchNormInferenceSample) {
     const std::vector<float> var = dt::random_vector(c, 25, 0.5f, 2.0f);
     std::vector<float> y(x.size(), std::nanf(""));
     const float alpha = 1.0f, beta = 0.0f;
-    CHECK_CUDNN(cudnnBatchNormalizationForwardInference(
-            handle, CUDNN_BATCHNORM_SPATIAL, &alpha, &beta, x_desc, x.data(), x_desc, y.data(),
-            bn_desc, scale.data(), bias.data(), mean.data(), var.data(), CUDNN_BN_MIN_EPSILON + 1e-5));
+    CHECK_CUDNN(cudnnBatchNormalizationForwardInference(handle, CUDNN_BATCHNORM_SPATIAL, &alpha, &beta, x_desc,
+                                                        x.data(), x_desc, y.data(), bn_desc, scale.data(), bias.data(),
+                                                        mean.data(), var.data(), CUDNN_BN_MIN_EPSILON + 1e-5));
 
     const dt::Dims xd = {n, c, h, w};
     const dt::Dims xs = dt::channels_last_strides(xd);
-    const std::vector<double> ref = dt::batchnorm_inference(dt::View{x.data(), xd, xs}, false, scale,
-                                                            bias, mean, var, 1e-5, 1.0, 0.0,
-                                                            dt::View{});
+    const std::vector<double> ref =
+        dt::batchnorm_inference(dt::View{x.data(), xd, xs}, false, scale, bias, mean, var, 1e-5, 1.0, 0.0, dt::View{});
     EXPECT_TRUE(dt::expect_close(ref, dt::unpack_strided(y.data(), xd, xs), 1e-5, 1.0, xd));
 
     CHECK_CUDNN(cudnnDestroyTensorDescriptor(bn_desc));

@@ -33,8 +33,7 @@ NdTensor get_nd(dnncompatTensorDescriptor_t d, int requested = DNNCOMPAT_DIM_MAX
     NdTensor t;
     t.dims.assign(DNNCOMPAT_DIM_MAX, -7);
     t.strides.assign(DNNCOMPAT_DIM_MAX, -7);
-    EXPECT_OK(dnncompatGetTensorNdDescriptor(d, requested, &t.type, &t.nb, t.dims.data(),
-                                             t.strides.data()));
+    EXPECT_OK(dnncompatGetTensorNdDescriptor(d, requested, &t.type, &t.nb, t.dims.data(), t.strides.data()));
     return t;
 }
 std::vector<int> first(const std::vector<int> &v, int n) {
@@ -52,14 +51,10 @@ TEST(Library, VersionIs91900) {
 TEST(Library, ErrorStringsUseCudnnSpelling) {
     EXPECT_STREQ(dnncompatGetErrorString(DNNCOMPAT_STATUS_BAD_PARAM), "CUDNN_STATUS_BAD_PARAM");
     EXPECT_STREQ(dnncompatGetErrorString(DNNCOMPAT_STATUS_SUCCESS), "CUDNN_STATUS_SUCCESS");
-    EXPECT_STREQ(dnncompatGetErrorString(DNNCOMPAT_STATUS_NOT_SUPPORTED),
-                 "CUDNN_STATUS_NOT_SUPPORTED");
-    EXPECT_STREQ(dnncompatGetErrorString(DNNCOMPAT_STATUS_NOT_INITIALIZED),
-                 "CUDNN_STATUS_NOT_INITIALIZED");
-    EXPECT_STREQ(dnncompatGetErrorString(DNNCOMPAT_STATUS_INTERNAL_ERROR),
-                 "CUDNN_STATUS_INTERNAL_ERROR");
-    EXPECT_STREQ(dnncompatGetErrorString(DNNCOMPAT_STATUS_EXECUTION_FAILED),
-                 "CUDNN_STATUS_EXECUTION_FAILED");
+    EXPECT_STREQ(dnncompatGetErrorString(DNNCOMPAT_STATUS_NOT_SUPPORTED), "CUDNN_STATUS_NOT_SUPPORTED");
+    EXPECT_STREQ(dnncompatGetErrorString(DNNCOMPAT_STATUS_NOT_INITIALIZED), "CUDNN_STATUS_NOT_INITIALIZED");
+    EXPECT_STREQ(dnncompatGetErrorString(DNNCOMPAT_STATUS_INTERNAL_ERROR), "CUDNN_STATUS_INTERNAL_ERROR");
+    EXPECT_STREQ(dnncompatGetErrorString(DNNCOMPAT_STATUS_EXECUTION_FAILED), "CUDNN_STATUS_EXECUTION_FAILED");
     const char *unknown = dnncompatGetErrorString(static_cast<dnncompatStatus_t>(12345));
     ASSERT_NE(unknown, nullptr);
     EXPECT_STREQ(unknown, "CUDNN_STATUS_UNKNOWN");
@@ -79,7 +74,7 @@ TEST(Library, HandleCreateDestroyAndStream) {
     EXPECT_EQ(count, DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT);
     dnncompatRunInfo_t info;
     EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_INITIALIZED, dnncompatGetLastRunInfo(h, &info))
-            << "no compute call ran on this handle yet";
+        << "no compute call ran on this handle yet";
     EXPECT_OK(dnncompatDestroy(h));
     // A destroyed handle is rejected, not dereferenced.
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDestroy(h));
@@ -93,18 +88,14 @@ TEST(Library, NullPointersAreBadParam) {
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatCreateFilterDescriptor(nullptr));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatCreateConvolutionDescriptor(nullptr));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensor4dDescriptor(nullptr, DNNCOMPAT_TENSOR_NCHW,
-                                                 DNNCOMPAT_DATA_FLOAT, 1, 1, 1, 1));
+                  dnncompatSetTensor4dDescriptor(nullptr, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 1, 1, 1, 1));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetFilter4dDescriptor(nullptr, DNNCOMPAT_DATA_FLOAT,
-                                                 DNNCOMPAT_TENSOR_NCHW, 1, 1, 1, 1));
+                  dnncompatSetFilter4dDescriptor(nullptr, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 1, 1, 1, 1));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetConvolution2dDescriptor(nullptr, 0, 0, 1, 1, 1, 1,
-                                                      DNNCOMPAT_CROSS_CORRELATION,
+                  dnncompatSetConvolution2dDescriptor(nullptr, 0, 0, 1, 1, 1, 1, DNNCOMPAT_CROSS_CORRELATION,
                                                       DNNCOMPAT_DATA_FLOAT));
     dt::TensorDesc t;
-    ASSERT_OK(dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 1, 2,
-                                             3, 4));
+    ASSERT_OK(dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 1, 2, 3, 4));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetTensorSizeInBytes(t, nullptr));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatSetTensorNdDescriptor(t, DNNCOMPAT_DATA_FLOAT, 4, nullptr, nullptr));
@@ -120,17 +111,15 @@ TEST(Library, LastErrorStringIsSetByAFailureAndClearedByReading) {
 
     dt::TensorDesc t;
     ASSERT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT,
-                                                 2, -3, 4, 5));
+                  dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 2, -3, 4, 5));
     dnncompatGetLastErrorString(buf, sizeof buf);
     EXPECT_GT(std::strlen(buf), 0u);
     EXPECT_NE(std::string(buf).find("-3"), std::string::npos)
-            << "the message should name the offending value: \"" << buf << "\"";
+        << "the message should name the offending value: \"" << buf << "\"";
 
     // Truncation to max_size, NUL-terminated.
     ASSERT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT,
-                                                 0, 3, 4, 5));
+                  dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 0, 3, 4, 5));
     char small[6];
     std::memset(small, 'x', sizeof small);
     dnncompatGetLastErrorString(small, sizeof small);
@@ -144,8 +133,7 @@ TEST(Library, LastErrorStringIsSetByAFailureAndClearedByReading) {
 // ---------------------------------------------------------------------------------------------
 TEST(TensorDescriptor, Set4dNchwRoundTrip) {
     dt::TensorDesc t;
-    ASSERT_OK(dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 2, 3,
-                                             5, 7));
+    ASSERT_OK(dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 2, 3, 5, 7));
     dnncompatDataType_t type = DNNCOMPAT_DATA_DOUBLE;
     int n, c, h, w, ns, cs, hs, ws;
     ASSERT_OK(dnncompatGetTensor4dDescriptor(t, &type, &n, &c, &h, &w, &ns, &cs, &hs, &ws));
@@ -159,8 +147,7 @@ TEST(TensorDescriptor, Set4dNchwRoundTrip) {
 
 TEST(TensorDescriptor, Set4dNhwcGivesChannelsLastStrides) {
     dt::TensorDesc t;
-    ASSERT_OK(dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NHWC, DNNCOMPAT_DATA_FLOAT, 2, 3,
-                                             5, 7));
+    ASSERT_OK(dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NHWC, DNNCOMPAT_DATA_FLOAT, 2, 3, 5, 7));
     dnncompatDataType_t type;
     int n, c, h, w, ns, cs, hs, ws;
     ASSERT_OK(dnncompatGetTensor4dDescriptor(t, &type, &n, &c, &h, &w, &ns, &cs, &hs, &ws));
@@ -178,8 +165,7 @@ TEST(TensorDescriptor, Set4dNhwcGivesChannelsLastStrides) {
 TEST(TensorDescriptor, Set4dExKeepsArbitraryStrides) {
     dt::TensorDesc t;
     // Padded rows and channels: w stride 1, h stride 10 (w = 7), c stride 60 (h = 5), n stride 200.
-    ASSERT_OK(dnncompatSetTensor4dDescriptorEx(t, DNNCOMPAT_DATA_FLOAT, 2, 3, 5, 7, 200, 60, 10,
-                                               1));
+    ASSERT_OK(dnncompatSetTensor4dDescriptorEx(t, DNNCOMPAT_DATA_FLOAT, 2, 3, 5, 7, 200, 60, 10, 1));
     dnncompatDataType_t type;
     int n, c, h, w, ns, cs, hs, ws;
     ASSERT_OK(dnncompatGetTensor4dDescriptor(t, &type, &n, &c, &h, &w, &ns, &cs, &hs, &ws));
@@ -219,12 +205,10 @@ TEST(TensorDescriptor, SetNdRoundTripAndPartialGet) {
 TEST(TensorDescriptor, SetNdExFormats) {
     dt::TensorDesc t;
     const int dims[5] = {2, 3, 4, 5, 6};
-    ASSERT_OK(dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 5,
-                                               dims));
+    ASSERT_OK(dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 5, dims));
     NdTensor nd = get_nd(t);
     EXPECT_EQ(first(nd.strides, 5), (std::vector<int>{360, 120, 30, 6, 1}));
-    ASSERT_OK(dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NHWC, DNNCOMPAT_DATA_FLOAT, 5,
-                                               dims));
+    ASSERT_OK(dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NHWC, DNNCOMPAT_DATA_FLOAT, 5, dims));
     nd = get_nd(t);
     EXPECT_EQ(nd.nb, 5);
     EXPECT_EQ(first(nd.dims, 5), (std::vector<int>{2, 3, 4, 5, 6}));
@@ -239,9 +223,8 @@ TEST(TensorDescriptor, DataTypesAndSizes) {
     struct {
         dnncompatDataType_t type;
         size_t bytes;
-    } cases[] = {{DNNCOMPAT_DATA_FLOAT, 4}, {DNNCOMPAT_DATA_DOUBLE, 8}, {DNNCOMPAT_DATA_HALF, 2},
-                 {DNNCOMPAT_DATA_BFLOAT16, 2}, {DNNCOMPAT_DATA_INT8, 1},
-                 {DNNCOMPAT_DATA_INT32, 4}};
+    } cases[] = {{DNNCOMPAT_DATA_FLOAT, 4},    {DNNCOMPAT_DATA_DOUBLE, 8}, {DNNCOMPAT_DATA_HALF, 2},
+                 {DNNCOMPAT_DATA_BFLOAT16, 2}, {DNNCOMPAT_DATA_INT8, 1},   {DNNCOMPAT_DATA_INT32, 4}};
     for (const auto &c : cases) {
         ASSERT_OK(dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, c.type, 2, 3, 4, 5));
         dnncompatDataType_t back;
@@ -257,36 +240,31 @@ TEST(TensorDescriptor, DataTypesAndSizes) {
 // F1: zero or negative dimensions are BAD_PARAM with a message; the descriptor is unchanged.
 TEST(TensorDescriptor, ZeroOrNegativeDimsAreBadParam) {
     dt::TensorDesc t;
-    ASSERT_OK(dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 2, 3,
-                                             4, 5));
-    const int bad[][4] = {{0, 3, 4, 5}, {2, 0, 4, 5}, {2, 3, 0, 5}, {2, 3, 4, 0},
+    ASSERT_OK(dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 2, 3, 4, 5));
+    const int bad[][4] = {{0, 3, 4, 5},  {2, 0, 4, 5},  {2, 3, 0, 5},  {2, 3, 4, 0},
                           {-1, 3, 4, 5}, {2, -3, 4, 5}, {2, 3, -4, 5}, {2, 3, 4, -5}};
     for (const auto &d : bad) {
-        const std::string what = "dims " + std::to_string(d[0]) + "," + std::to_string(d[1]) +
-                                  "," + std::to_string(d[2]) + "," + std::to_string(d[3]);
-        EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                      dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW,
-                                                     DNNCOMPAT_DATA_FLOAT, d[0], d[1], d[2], d[3]))
-                << what;
+        const std::string what = "dims " + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," +
+                                 std::to_string(d[2]) + "," + std::to_string(d[3]);
+        EXPECT_STATUS(
+            DNNCOMPAT_STATUS_BAD_PARAM,
+            dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, d[0], d[1], d[2], d[3]))
+            << what;
         const std::string msg = dt::last_error();
         EXPECT_FALSE(msg.empty()) << what << ": no last error string";
-        const std::string bad_value =
-                std::to_string(*std::find_if(d, d + 4, [](int v) { return v <= 0; }));
+        const std::string bad_value = std::to_string(*std::find_if(d, d + 4, [](int v) { return v <= 0; }));
         EXPECT_NE(msg.find(bad_value), std::string::npos)
-                << what << ": message does not name the value: \"" << msg << "\"";
+            << what << ": message does not name the value: \"" << msg << "\"";
         EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                      dnncompatSetTensor4dDescriptorEx(t, DNNCOMPAT_DATA_FLOAT, d[0], d[1], d[2],
-                                                       d[3], 60, 20, 5, 1))
-                << what;
+                      dnncompatSetTensor4dDescriptorEx(t, DNNCOMPAT_DATA_FLOAT, d[0], d[1], d[2], d[3], 60, 20, 5, 1))
+            << what;
         const int nd[4] = {d[0], d[1], d[2], d[3]};
         const int st[4] = {60, 20, 5, 1};
+        EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetTensorNdDescriptor(t, DNNCOMPAT_DATA_FLOAT, 4, nd, st))
+            << what;
         EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                      dnncompatSetTensorNdDescriptor(t, DNNCOMPAT_DATA_FLOAT, 4, nd, st))
-                << what;
-        EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                      dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NCHW,
-                                                       DNNCOMPAT_DATA_FLOAT, 4, nd))
-                << what;
+                      dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 4, nd))
+            << what;
     }
     dt::last_error();
     // Unchanged by the failed calls.
@@ -300,53 +278,45 @@ TEST(TensorDescriptor, ZeroOrNegativeDimsAreBadParam) {
 TEST(TensorDescriptor, BadStridesAndRanksAreBadParam) {
     dt::TensorDesc t;
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensor4dDescriptorEx(t, DNNCOMPAT_DATA_FLOAT, 2, 3, 4, 5, 60, 20, 5,
-                                                   0));
+                  dnncompatSetTensor4dDescriptorEx(t, DNNCOMPAT_DATA_FLOAT, 2, 3, 4, 5, 60, 20, 5, 0));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensor4dDescriptorEx(t, DNNCOMPAT_DATA_FLOAT, 2, 3, 4, 5, 60, -20,
-                                                   5, 1));
+                  dnncompatSetTensor4dDescriptorEx(t, DNNCOMPAT_DATA_FLOAT, 2, 3, 4, 5, 60, -20, 5, 1));
     const int dims[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
     const int strides[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetTensorNdDescriptor(t, DNNCOMPAT_DATA_FLOAT, 2, dims, strides))
+        << "nbDims below 3";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensorNdDescriptor(t, DNNCOMPAT_DATA_FLOAT, 2, dims, strides))
-            << "nbDims below 3";
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensorNdDescriptor(t, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_DIM_MAX + 1,
-                                                 dims, strides))
-            << "nbDims above DNNCOMPAT_DIM_MAX";
+                  dnncompatSetTensorNdDescriptor(t, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_DIM_MAX + 1, dims, strides))
+        << "nbDims above DNNCOMPAT_DIM_MAX";
     dt::last_error();
 }
 
 // F4: out-of-range enums are BAD_PARAM, and the message names the enum and the value.
 TEST(TensorDescriptor, OutOfRangeEnumsAreBadParam) {
     dt::TensorDesc t;
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW,
-                                                 static_cast<dnncompatDataType_t>(99), 1, 2, 3, 4));
+    EXPECT_STATUS(
+        DNNCOMPAT_STATUS_BAD_PARAM,
+        dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, static_cast<dnncompatDataType_t>(99), 1, 2, 3, 4));
     std::string msg = dt::last_error();
     EXPECT_NE(msg.find("99"), std::string::npos) << "message lacks the value: \"" << msg << "\"";
-    EXPECT_TRUE(lower(msg).find("datatype") != std::string::npos ||
-                lower(msg).find("data type") != std::string::npos)
-            << "message does not name the enum: \"" << msg << "\"";
+    EXPECT_TRUE(lower(msg).find("datatype") != std::string::npos || lower(msg).find("data type") != std::string::npos)
+        << "message does not name the enum: \"" << msg << "\"";
 
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensor4dDescriptor(t, static_cast<dnncompatTensorFormat_t>(7),
-                                                 DNNCOMPAT_DATA_FLOAT, 1, 2, 3, 4));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetTensor4dDescriptor(t, static_cast<dnncompatTensorFormat_t>(7),
+                                                                             DNNCOMPAT_DATA_FLOAT, 1, 2, 3, 4));
     msg = dt::last_error();
     EXPECT_NE(msg.find("7"), std::string::npos) << "message lacks the value: \"" << msg << "\"";
-    EXPECT_NE(lower(msg).find("format"), std::string::npos)
-            << "message does not name the enum: \"" << msg << "\"";
+    EXPECT_NE(lower(msg).find("format"), std::string::npos) << "message does not name the enum: \"" << msg << "\"";
 
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensor4dDescriptor(t, static_cast<dnncompatTensorFormat_t>(-1),
-                                                 DNNCOMPAT_DATA_FLOAT, 1, 2, 3, 4));
+    EXPECT_STATUS(
+        DNNCOMPAT_STATUS_BAD_PARAM,
+        dnncompatSetTensor4dDescriptor(t, static_cast<dnncompatTensorFormat_t>(-1), DNNCOMPAT_DATA_FLOAT, 1, 2, 3, 4));
     const int dims[4] = {1, 2, 3, 4}, strides[4] = {24, 12, 4, 1};
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensorNdDescriptor(t, static_cast<dnncompatDataType_t>(-5), 4, dims,
-                                                 strides));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensorNdDescriptorEx(t, static_cast<dnncompatTensorFormat_t>(3),
-                                                   DNNCOMPAT_DATA_FLOAT, 4, dims));
+                  dnncompatSetTensorNdDescriptor(t, static_cast<dnncompatDataType_t>(-5), 4, dims, strides));
+    EXPECT_STATUS(
+        DNNCOMPAT_STATUS_BAD_PARAM,
+        dnncompatSetTensorNdDescriptorEx(t, static_cast<dnncompatTensorFormat_t>(3), DNNCOMPAT_DATA_FLOAT, 4, dims));
     dt::last_error();
 }
 
@@ -354,12 +324,10 @@ TEST(TensorDescriptor, OutOfRangeEnumsAreBadParam) {
 TEST(TensorDescriptor, DestroyedDescriptorIsBadParam) {
     dnncompatTensorDescriptor_t t = nullptr;
     ASSERT_OK(dnncompatCreateTensorDescriptor(&t));
-    ASSERT_OK(dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 1, 2,
-                                             3, 4));
+    ASSERT_OK(dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 1, 2, 3, 4));
     ASSERT_OK(dnncompatDestroyTensorDescriptor(t));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT,
-                                                 1, 2, 3, 4));
+                  dnncompatSetTensor4dDescriptor(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 1, 2, 3, 4));
     size_t bytes = 0;
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetTensorSizeInBytes(t, &bytes));
     EXPECT_FALSE(dt::last_error().empty());
@@ -369,8 +337,7 @@ TEST(TensorDescriptor, DestroyedDescriptorIsBadParam) {
     ASSERT_OK(dnncompatCreateFilterDescriptor(&f));
     ASSERT_OK(dnncompatDestroyFilterDescriptor(f));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetFilter4dDescriptor(f, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 1,
-                                                 1, 1, 1));
+                  dnncompatSetFilter4dDescriptor(f, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 1, 1, 1, 1));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDestroyFilterDescriptor(f));
     dnncompatConvolutionDescriptor_t c = nullptr;
     ASSERT_OK(dnncompatCreateConvolutionDescriptor(&c));
@@ -386,8 +353,7 @@ TEST(TensorDescriptor, LargeSizesAreExactIn64Bits) {
     dt::TensorDesc t;
     // n=42, c=64, d=32, h=w=112: 1,078,984,704 elements, 4,315,938,816 bytes (> 2^32).
     const int dims[5] = {42, 64, 32, 112, 112};
-    ASSERT_OK(dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 5,
-                                               dims));
+    ASSERT_OK(dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 5, dims));
     size_t bytes = 0;
     ASSERT_OK(dnncompatGetTensorSizeInBytes(t, &bytes));
     EXPECT_EQ(bytes, size_t{42} * 64 * 32 * 112 * 112 * 4);
@@ -397,12 +363,10 @@ TEST(TensorDescriptor, LargeSizesAreExactIn64Bits) {
 
     // F2's output: n=42, k=64, d=64, h=w=112 has 2,157,969,408 elements (> 2^31 - 1).
     const int out[5] = {42, 64, 64, 112, 112};
-    ASSERT_OK(dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 5,
-                                               out));
+    ASSERT_OK(dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 5, out));
     ASSERT_OK(dnncompatGetTensorSizeInBytes(t, &bytes));
     EXPECT_EQ(bytes, size_t{2157969408ull} * 4);
-    ASSERT_OK(dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NHWC, DNNCOMPAT_DATA_FLOAT, 5,
-                                               out));
+    ASSERT_OK(dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NHWC, DNNCOMPAT_DATA_FLOAT, 5, out));
     ASSERT_OK(dnncompatGetTensorSizeInBytes(t, &bytes));
     EXPECT_EQ(bytes, size_t{2157969408ull} * 4);
 }
@@ -436,8 +400,7 @@ TEST(FilterDescriptor, SetNdRoundTrip) {
         dnncompatTensorFormat_t back = DNNCOMPAT_TENSOR_NCHW_VECT_C;
         int nb = -1;
         std::vector<int> got(DNNCOMPAT_DIM_MAX, -7);
-        ASSERT_OK(dnncompatGetFilterNdDescriptor(f, DNNCOMPAT_DIM_MAX, &type, &back, &nb,
-                                                 got.data()));
+        ASSERT_OK(dnncompatGetFilterNdDescriptor(f, DNNCOMPAT_DIM_MAX, &type, &back, &nb, got.data()));
         EXPECT_EQ(type, DNNCOMPAT_DATA_FLOAT);
         EXPECT_EQ(back, fmt);
         EXPECT_EQ(nb, 5);
@@ -451,34 +414,27 @@ TEST(FilterDescriptor, SetNdRoundTrip) {
 
 TEST(FilterDescriptor, BadInputIsBadParam) {
     dt::FilterDesc f;
-    ASSERT_OK(dnncompatSetFilter4dDescriptor(f, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 4, 3,
-                                             3, 3));
+    ASSERT_OK(dnncompatSetFilter4dDescriptor(f, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 4, 3, 3, 3));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetFilter4dDescriptor(f, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 0,
-                                                 3, 3, 3));
+                  dnncompatSetFilter4dDescriptor(f, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 0, 3, 3, 3));
     EXPECT_FALSE(dt::last_error().empty());
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetFilter4dDescriptor(f, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 4,
-                                                 3, -3, 3));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetFilter4dDescriptor(f, static_cast<dnncompatDataType_t>(99),
-                                                 DNNCOMPAT_TENSOR_NCHW, 4, 3, 3, 3));
+                  dnncompatSetFilter4dDescriptor(f, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 4, 3, -3, 3));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetFilter4dDescriptor(f, static_cast<dnncompatDataType_t>(99),
+                                                                             DNNCOMPAT_TENSOR_NCHW, 4, 3, 3, 3));
     EXPECT_NE(dt::last_error().find("99"), std::string::npos);
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetFilter4dDescriptor(f, DNNCOMPAT_DATA_FLOAT,
-                                                 static_cast<dnncompatTensorFormat_t>(9), 4, 3, 3,
-                                                 3));
+    EXPECT_STATUS(
+        DNNCOMPAT_STATUS_BAD_PARAM,
+        dnncompatSetFilter4dDescriptor(f, DNNCOMPAT_DATA_FLOAT, static_cast<dnncompatTensorFormat_t>(9), 4, 3, 3, 3));
     const int dims[3] = {4, 0, 3};
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetFilterNdDescriptor(f, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 3,
-                                                 dims));
+                  dnncompatSetFilterNdDescriptor(f, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 3, dims));
     dt::last_error();
     dnncompatDataType_t type;
     dnncompatTensorFormat_t fmt;
     int k, c, h, w;
     ASSERT_OK(dnncompatGetFilter4dDescriptor(f, &type, &fmt, &k, &c, &h, &w));
-    EXPECT_EQ((std::vector<int>{k, c, h, w}), (std::vector<int>{4, 3, 3, 3}))
-            << "a failed set changed the descriptor";
+    EXPECT_EQ((std::vector<int>{k, c, h, w}), (std::vector<int>{4, 3, 3, 3})) << "a failed set changed the descriptor";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -486,8 +442,7 @@ TEST(FilterDescriptor, BadInputIsBadParam) {
 // ---------------------------------------------------------------------------------------------
 TEST(ConvolutionDescriptor, Set2dRoundTripAndDefaults) {
     dt::ConvDesc c;
-    ASSERT_OK(dnncompatSetConvolution2dDescriptor(c, 1, 2, 3, 4, 2, 1, DNNCOMPAT_CONVOLUTION,
-                                                  DNNCOMPAT_DATA_FLOAT));
+    ASSERT_OK(dnncompatSetConvolution2dDescriptor(c, 1, 2, 3, 4, 2, 1, DNNCOMPAT_CONVOLUTION, DNNCOMPAT_DATA_FLOAT));
     int ph, pw, u, v, dh, dw;
     dnncompatConvolutionMode_t mode = DNNCOMPAT_CROSS_CORRELATION;
     dnncompatDataType_t type = DNNCOMPAT_DATA_DOUBLE;
@@ -517,9 +472,8 @@ TEST(ConvolutionDescriptor, Set2dRoundTripAndDefaults) {
 TEST(ConvolutionDescriptor, SetNdRoundTrip) {
     dt::ConvDesc c;
     const int pad[3] = {0, 1, 2}, stride[3] = {1, 2, 3}, dil[3] = {3, 2, 1};
-    ASSERT_OK(dnncompatSetConvolutionNdDescriptor(c, 3, pad, stride, dil,
-                                                  DNNCOMPAT_CROSS_CORRELATION,
-                                                  DNNCOMPAT_DATA_FLOAT));
+    ASSERT_OK(
+        dnncompatSetConvolutionNdDescriptor(c, 3, pad, stride, dil, DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_DATA_FLOAT));
     int len = -1, p[4] = {-7, -7, -7, -7}, s[4] = {-7, -7, -7, -7}, d[4] = {-7, -7, -7, -7};
     dnncompatConvolutionMode_t mode = DNNCOMPAT_CONVOLUTION;
     dnncompatDataType_t type = DNNCOMPAT_DATA_DOUBLE;
@@ -535,9 +489,8 @@ TEST(ConvolutionDescriptor, SetNdRoundTrip) {
 
 TEST(ConvolutionDescriptor, GroupMathReorderRoundTrip) {
     dt::ConvDesc c;
-    ASSERT_OK(dnncompatSetConvolution2dDescriptor(c, 0, 0, 1, 1, 1, 1,
-                                                  DNNCOMPAT_CROSS_CORRELATION,
-                                                  DNNCOMPAT_DATA_FLOAT));
+    ASSERT_OK(
+        dnncompatSetConvolution2dDescriptor(c, 0, 0, 1, 1, 1, 1, DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_DATA_FLOAT));
     ASSERT_OK(dnncompatSetConvolutionGroupCount(c, 32));
     int groups = 0;
     ASSERT_OK(dnncompatGetConvolutionGroupCount(c, &groups));
@@ -554,18 +507,16 @@ TEST(ConvolutionDescriptor, GroupMathReorderRoundTrip) {
     ASSERT_OK(dnncompatGetConvolutionReorderType(c, &r));
     EXPECT_EQ(r, DNNCOMPAT_NO_REORDER);
     // Setting the geometry again keeps the group count (cuDNN keeps them separate).
-    ASSERT_OK(dnncompatSetConvolution2dDescriptor(c, 1, 1, 1, 1, 1, 1,
-                                                  DNNCOMPAT_CROSS_CORRELATION,
-                                                  DNNCOMPAT_DATA_FLOAT));
+    ASSERT_OK(
+        dnncompatSetConvolution2dDescriptor(c, 1, 1, 1, 1, 1, 1, DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_DATA_FLOAT));
     ASSERT_OK(dnncompatGetConvolutionGroupCount(c, &groups));
     EXPECT_EQ(groups, 32);
 }
 
 TEST(ConvolutionDescriptor, BadInputIsBadParam) {
     dt::ConvDesc c;
-    ASSERT_OK(dnncompatSetConvolution2dDescriptor(c, 1, 1, 1, 1, 1, 1,
-                                                  DNNCOMPAT_CROSS_CORRELATION,
-                                                  DNNCOMPAT_DATA_FLOAT));
+    ASSERT_OK(
+        dnncompatSetConvolution2dDescriptor(c, 1, 1, 1, 1, 1, 1, DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_DATA_FLOAT));
     const auto set2d = [&](int ph, int pw, int u, int v, int dh, int dw, int mode, int type) {
         return dnncompatSetConvolution2dDescriptor(c, ph, pw, u, v, dh, dw,
                                                    static_cast<dnncompatConvolutionMode_t>(mode),
@@ -582,34 +533,29 @@ TEST(ConvolutionDescriptor, BadInputIsBadParam) {
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, set2d(0, 0, 1, 1, 1, 1, 7, 0)) << "mode 7";
     std::string msg = dt::last_error();
     EXPECT_NE(msg.find("7"), std::string::npos) << "message lacks the value: \"" << msg << "\"";
-    EXPECT_NE(lower(msg).find("mode"), std::string::npos)
-            << "message does not name the enum: \"" << msg << "\"";
+    EXPECT_NE(lower(msg).find("mode"), std::string::npos) << "message does not name the enum: \"" << msg << "\"";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, set2d(0, 0, 1, 1, 1, 1, -1, 0)) << "mode -1";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, set2d(0, 0, 1, 1, 1, 1, 1, 99)) << "computeType 99";
     msg = dt::last_error();
     EXPECT_NE(msg.find("99"), std::string::npos) << "message lacks the value: \"" << msg << "\"";
 
     const int pad[6] = {0, 0, 0, 0, 0, 0}, one[6] = {1, 1, 1, 1, 1, 1};
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetConvolutionNdDescriptor(c, 0, pad, one, one,
-                                                      DNNCOMPAT_CROSS_CORRELATION,
-                                                      DNNCOMPAT_DATA_FLOAT))
-            << "arrayLength 0";
+    EXPECT_STATUS(
+        DNNCOMPAT_STATUS_BAD_PARAM,
+        dnncompatSetConvolutionNdDescriptor(c, 0, pad, one, one, DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_DATA_FLOAT))
+        << "arrayLength 0";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatSetConvolutionNdDescriptor(c, DNNCOMPAT_DIM_MAX - 1, pad, one, one,
-                                                      DNNCOMPAT_CROSS_CORRELATION,
-                                                      DNNCOMPAT_DATA_FLOAT))
-            << "arrayLength above DIM_MAX - 2";
+                                                      DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_DATA_FLOAT))
+        << "arrayLength above DIM_MAX - 2";
     const int zero_dil[3] = {1, 0, 1};
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetConvolutionNdDescriptor(c, 3, pad, one, zero_dil,
-                                                      DNNCOMPAT_CROSS_CORRELATION,
+                  dnncompatSetConvolutionNdDescriptor(c, 3, pad, one, zero_dil, DNNCOMPAT_CROSS_CORRELATION,
                                                       DNNCOMPAT_DATA_FLOAT))
-            << "Nd dilation 0";
+        << "Nd dilation 0";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetConvolutionGroupCount(c, 0));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetConvolutionGroupCount(c, -4));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetConvolutionMathType(c, static_cast<dnncompatMathType_t>(9)));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetConvolutionMathType(c, static_cast<dnncompatMathType_t>(9)));
     msg = dt::last_error();
     EXPECT_NE(msg.find("9"), std::string::npos) << "message lacks the value: \"" << msg << "\"";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
@@ -633,11 +579,11 @@ TEST(ConvolutionDescriptor, BadInputIsBadParam) {
 // ---------------------------------------------------------------------------------------------
 struct OutDimCase {
     const char *name;
-    std::vector<int> x;     // n, c, spatial
-    std::vector<int> w;     // k, c/g, spatial
+    std::vector<int> x; // n, c, spatial
+    std::vector<int> w; // k, c/g, spatial
     std::vector<int> pad, stride, dil;
     int groups;
-    std::vector<int> y;     // expected
+    std::vector<int> y; // expected
 };
 
 class OutputDim : public ::testing::TestWithParam<OutDimCase> {};
@@ -647,20 +593,17 @@ TEST_P(OutputDim, MatchesFormula) {
     dt::TensorDesc x;
     dt::FilterDesc w;
     dt::ConvDesc c;
-    ASSERT_OK(x.set(dt::Dims(k.x.begin(), k.x.end()),
-                    dt::packed_strides(dt::Dims(k.x.begin(), k.x.end()))));
+    ASSERT_OK(x.set(dt::Dims(k.x.begin(), k.x.end()), dt::packed_strides(dt::Dims(k.x.begin(), k.x.end()))));
     ASSERT_OK(w.set(dt::Dims(k.w.begin(), k.w.end()), DNNCOMPAT_TENSOR_NCHW));
     ASSERT_OK(c.set(k.pad, k.stride, k.dil, DNNCOMPAT_CROSS_CORRELATION, k.groups));
 
     // The reference formula agrees with the table (checks the table itself).
     dt::ConvParams p{k.pad, k.stride, k.dil, k.groups, false};
-    const dt::Dims ref = dt::conv_output_dims(dt::Dims(k.x.begin(), k.x.end()),
-                                              dt::Dims(k.w.begin(), k.w.end()), p);
+    const dt::Dims ref = dt::conv_output_dims(dt::Dims(k.x.begin(), k.x.end()), dt::Dims(k.w.begin(), k.w.end()), p);
     ASSERT_EQ(dt::to_int(ref), k.y);
 
     std::vector<int> got(k.y.size(), -7);
-    ASSERT_OK(dnncompatGetConvolutionNdForwardOutputDim(c, x, w, static_cast<int>(got.size()),
-                                                        got.data()));
+    ASSERT_OK(dnncompatGetConvolutionNdForwardOutputDim(c, x, w, static_cast<int>(got.size()), got.data()));
     EXPECT_EQ(got, k.y);
     if (k.x.size() == 4) {
         int n = -7, ch = -7, h = -7, wd = -7;
@@ -690,9 +633,7 @@ const OutDimCase kOutDimCases[] = {
 // clang-format on
 
 INSTANTIATE_TEST_SUITE_P(Cases, OutputDim, ::testing::ValuesIn(kOutDimCases),
-                         [](const ::testing::TestParamInfo<OutDimCase> &i) {
-                             return std::string(i.param.name);
-                         });
+                         [](const ::testing::TestParamInfo<OutDimCase> &i) { return std::string(i.param.name); });
 
 TEST(OutputDimInvalid, MismatchesAreBadParam) {
     dt::TensorDesc x;
@@ -703,20 +644,17 @@ TEST(OutputDimInvalid, MismatchesAreBadParam) {
     // Channels: 5 is not a multiple of 2.
     ASSERT_OK(x.set({1, 5, 8, 8}, dt::packed_strides({1, 5, 8, 8})));
     ASSERT_OK(w.set({4, 2, 3, 3}, DNNCOMPAT_TENSOR_NCHW));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatGetConvolution2dForwardOutputDim(c, x, w, &n, &ch, &h, &wd));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetConvolution2dForwardOutputDim(c, x, w, &n, &ch, &h, &wd));
     EXPECT_FALSE(dt::last_error().empty());
     // Output below 1: a 5x5 kernel on a 3x3 input without padding.
     ASSERT_OK(x.set({1, 2, 3, 3}, dt::packed_strides({1, 2, 3, 3})));
     ASSERT_OK(w.set({4, 2, 5, 5}, DNNCOMPAT_TENSOR_NCHW));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatGetConvolution2dForwardOutputDim(c, x, w, &n, &ch, &h, &wd));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetConvolution2dForwardOutputDim(c, x, w, &n, &ch, &h, &wd));
     // Rank mismatch: 5-d input, 4-d filter.
     ASSERT_OK(x.set({1, 2, 4, 4, 4}, dt::packed_strides({1, 2, 4, 4, 4})));
     ASSERT_OK(w.set({4, 2, 3, 3}, DNNCOMPAT_TENSOR_NCHW));
     int out[5];
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatGetConvolutionNdForwardOutputDim(c, x, w, 5, out));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetConvolutionNdForwardOutputDim(c, x, w, 5, out));
     // Null output pointers.
     ASSERT_OK(x.set({1, 2, 8, 8}, dt::packed_strides({1, 2, 8, 8})));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
@@ -746,7 +684,7 @@ TEST(LargeProblem, F2OutputDimsAndWorkspaceQuery) {
         EXPECT_EQ(bytes, size_t(n) * 64 * 64 * 112 * 112 * 4);
         size_t ws = 0;
         const dnncompatStatus_t s = dnncompatGetConvolutionForwardWorkspaceSize(
-                h, x, w, c, y, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws);
+            h, x, w, c, y, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws);
         if (s == DNNCOMPAT_STATUS_SUCCESS) {
             EXPECT_LT(ws, size_t{1} << 40) << "implausible workspace: overflowed size arithmetic?";
         } else {

@@ -51,12 +51,9 @@ struct Data {
         reserve.assign(r, 0xAB);
     }
     dnncompatStatus_t forward(dnncompatHandle_t h, const Dropout &dr) {
-        return dnncompatDropoutForward(h, dr.d, xd, x.data(), yd, y.data(), reserve.data(),
-                                       reserve.size());
+        return dnncompatDropoutForward(h, dr.d, xd, x.data(), yd, y.data(), reserve.data(), reserve.size());
     }
-    std::vector<float> y_packed() const {
-        return dt::unpack_strided(y.data(), dims, yd_strides());
-    }
+    std::vector<float> y_packed() const { return dt::unpack_strided(y.data(), dims, yd_strides()); }
     dt::Dims yd_strides() const {
         dnncompatDataType_t t;
         int nb = 0;
@@ -122,8 +119,8 @@ TEST(Dropout, BackwardUsesTheSameMask) {
     ASSERT_OK(dd.forward(h, dr));
     const auto dy = dt::random_vector(dd.x.size(), 3, 0.5f, 1.5f);
     std::vector<float> dx(dy.size(), std::nanf(""));
-    ASSERT_OK(dnncompatDropoutBackward(h, dr.d, dd.xd, dy.data(), dd.xd, dx.data(),
-                                       dd.reserve.data(), dd.reserve.size()));
+    ASSERT_OK(
+        dnncompatDropoutBackward(h, dr.d, dd.xd, dy.data(), dd.xd, dx.data(), dd.reserve.data(), dd.reserve.size()));
     size_t bad = 0;
     for (size_t i = 0; i < dx.size(); ++i) {
         const float want = dd.y[i] == 0.0f ? 0.0f : dy[i] / 0.6f;
@@ -167,8 +164,8 @@ TEST(Dropout, ZeroIsIdentityOneDropsAll) {
     ASSERT_OK(dnncompatCreateDropoutDescriptor(&d));
     ASSERT_OK(dnncompatSetDropoutDescriptor(d, h, 0.0f, nullptr, 0, 1));
     Data d2(h, {2, 3, 7, 9});
-    EXPECT_OK(dnncompatDropoutForward(h, d, d2.xd, d2.x.data(), d2.yd, d2.y.data(),
-                                      d2.reserve.data(), d2.reserve.size()));
+    EXPECT_OK(
+        dnncompatDropoutForward(h, d, d2.xd, d2.x.data(), d2.yd, d2.y.data(), d2.reserve.data(), d2.reserve.size()));
     EXPECT_EQ(d2.y, d2.x);
     dnncompatDestroyDropoutDescriptor(d);
 }
@@ -181,34 +178,35 @@ TEST(DropoutInvalid, BadInputs) {
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetDropoutDescriptor(d, h, -0.1f, st.data(), st.size(), 1));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetDropoutDescriptor(d, h, 1.5f, st.data(), st.size(), 1));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetDropoutDescriptor(d, h, 0.5f, st.data(), 4, 1))
-            << "states too small";
+        << "states too small";
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetDropoutDescriptor(nullptr, h, 0.5f, st.data(), st.size(), 1));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetDropoutDescriptor(d, nullptr, 0.5f, st.data(), st.size(), 1));
     Data dd(h, {2, 3, 4, 5});
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatDropoutForward(h, d, dd.xd, dd.x.data(), dd.yd, dd.y.data(), dd.reserve.data(), dd.reserve.size()))
-            << "descriptor never set";
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDropoutForward(h, d, dd.xd, dd.x.data(), dd.yd, dd.y.data(),
+                                                                      dd.reserve.data(), dd.reserve.size()))
+        << "descriptor never set";
     ASSERT_OK(dnncompatSetDropoutDescriptor(d, h, 0.5f, nullptr, 0, 1));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatDropoutForward(h, d, dd.xd, dd.x.data(), dd.yd, dd.y.data(), dd.reserve.data(), dd.reserve.size()))
-            << "p > 0 without states";
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDropoutForward(h, d, dd.xd, dd.x.data(), dd.yd, dd.y.data(),
+                                                                      dd.reserve.data(), dd.reserve.size()))
+        << "p > 0 without states";
     ASSERT_OK(dnncompatSetDropoutDescriptor(d, h, 0.5f, st.data(), st.size(), 1));
-    EXPECT_OK(dnncompatDropoutForward(h, d, dd.xd, dd.x.data(), dd.yd, dd.y.data(), dd.reserve.data(), dd.reserve.size()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatDropoutForward(h, d, dd.xd, dd.x.data(), dd.yd, dd.y.data(), dd.reserve.data(), dd.reserve.size() - 1))
-            << "reserve too small";
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatDropoutForward(h, d, dd.xd, nullptr, dd.yd, dd.y.data(), dd.reserve.data(), dd.reserve.size()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatDropoutForward(h, d, dd.xd, dd.x.data(), dd.yd, nullptr, dd.reserve.data(), dd.reserve.size()));
+    EXPECT_OK(
+        dnncompatDropoutForward(h, d, dd.xd, dd.x.data(), dd.yd, dd.y.data(), dd.reserve.data(), dd.reserve.size()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDropoutForward(h, d, dd.xd, dd.x.data(), dd.yd, dd.y.data(),
+                                                                      dd.reserve.data(), dd.reserve.size() - 1))
+        << "reserve too small";
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDropoutForward(h, d, dd.xd, nullptr, dd.yd, dd.y.data(),
+                                                                      dd.reserve.data(), dd.reserve.size()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDropoutForward(h, d, dd.xd, dd.x.data(), dd.yd, nullptr,
+                                                                      dd.reserve.data(), dd.reserve.size()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatDropoutBackward(h, d, dd.xd, dd.x.data(), dd.yd, dd.y.data(), nullptr, dd.reserve.size()));
     dt::TensorDesc other;
     ASSERT_OK(other.set({2, 3, 4, 6}, dt::packed_strides({2, 3, 4, 6})));
     std::vector<float> big(200);
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatDropoutForward(h, d, dd.xd, dd.x.data(), other, big.data(), dd.reserve.data(), dd.reserve.size()))
-            << "mismatched dims";
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDropoutForward(h, d, dd.xd, dd.x.data(), other, big.data(),
+                                                                      dd.reserve.data(), dd.reserve.size()))
+        << "mismatched dims";
     float p = 0;
     void *sp = nullptr;
     unsigned long long seed = 0;

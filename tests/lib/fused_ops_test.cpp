@@ -27,8 +27,7 @@ namespace {
 
 class ActDesc {
 public:
-    explicit ActDesc(dnncompatActivationMode_t mode,
-                     dnncompatNanPropagation_t nan = DNNCOMPAT_NOT_PROPAGATE_NAN) {
+    explicit ActDesc(dnncompatActivationMode_t mode, dnncompatNanPropagation_t nan = DNNCOMPAT_NOT_PROPAGATE_NAN) {
         EXPECT_OK(dnncompatCreateActivationDescriptor(&d_));
         EXPECT_OK(dnncompatSetActivationDescriptor(d_, mode, nan, 0.0));
     }
@@ -120,8 +119,8 @@ TEST(FusedOpsParamPack, ConstPackStoresCopiesAndGetReturnsThem) {
     ActDesc act(DNNCOMPAT_ACTIVATION_RELU);
     ASSERT_OK(cp.set(DNNCOMPAT_PARAM_ACTIVATION_DESC, static_cast<dnncompatActivationDescriptor_t>(act)));
     ActDesc agot(DNNCOMPAT_ACTIVATION_TANH);
-    ASSERT_OK(dnncompatGetFusedOpsConstParamPackAttribute(cp.p, DNNCOMPAT_PARAM_ACTIVATION_DESC,
-                                                          static_cast<dnncompatActivationDescriptor_t>(agot), &is_null));
+    ASSERT_OK(dnncompatGetFusedOpsConstParamPackAttribute(
+        cp.p, DNNCOMPAT_PARAM_ACTIVATION_DESC, static_cast<dnncompatActivationDescriptor_t>(agot), &is_null));
     dnncompatActivationMode_t am;
     dnncompatNanPropagation_t nan;
     double coef;
@@ -170,8 +169,10 @@ TEST(FusedOpsParamPack, VariantPackStoresPointersAndScalars) {
     ASSERT_OK(vp.set(DNNCOMPAT_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR, &factor));
     ASSERT_OK(vp.set(DNNCOMPAT_SCALAR_DOUBLE_BN_EPSILON, &eps));
     ws = 0, count = 0, factor = 0, eps = 0; // stored by value
-    ASSERT_OK(dnncompatGetFusedOpsVariantParamPackAttribute(vp.p, DNNCOMPAT_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES, &ws));
-    ASSERT_OK(dnncompatGetFusedOpsVariantParamPackAttribute(vp.p, DNNCOMPAT_SCALAR_INT64_T_BN_ACCUMULATION_COUNT, &count));
+    ASSERT_OK(
+        dnncompatGetFusedOpsVariantParamPackAttribute(vp.p, DNNCOMPAT_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES, &ws));
+    ASSERT_OK(
+        dnncompatGetFusedOpsVariantParamPackAttribute(vp.p, DNNCOMPAT_SCALAR_INT64_T_BN_ACCUMULATION_COUNT, &count));
     ASSERT_OK(dnncompatGetFusedOpsVariantParamPackAttribute(vp.p, DNNCOMPAT_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR, &factor));
     ASSERT_OK(dnncompatGetFusedOpsVariantParamPackAttribute(vp.p, DNNCOMPAT_SCALAR_DOUBLE_BN_EPSILON, &eps));
     EXPECT_EQ(ws, 12345u);
@@ -185,10 +186,10 @@ TEST(FusedOpsParamPack, BadLabelsNullsAndDestroyedPacks) {
     const auto ph = PH;
     int is_null = 0;
     dnncompatFusedOpsPointerPlaceHolder_t pv;
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, cp.set(static_cast<dnncompatFusedOpsConstParamLabel_t>(39), &ph));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  cp.set(static_cast<dnncompatFusedOpsConstParamLabel_t>(39), &ph));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatGetFusedOpsConstParamPackAttribute(cp.p, static_cast<dnncompatFusedOpsConstParamLabel_t>(-1), &pv, &is_null));
+                  dnncompatGetFusedOpsConstParamPackAttribute(cp.p, static_cast<dnncompatFusedOpsConstParamLabel_t>(-1),
+                                                              &pv, &is_null));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, cp.set(DNNCOMPAT_PARAM_XDATA_PLACEHOLDER, nullptr));
     const int bad_ph = 3;
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, cp.set(DNNCOMPAT_PARAM_XDATA_PLACEHOLDER, &bad_ph));
@@ -211,14 +212,17 @@ TEST(FusedOpsParamPack, BadLabelsNullsAndDestroyedPacks) {
                   dnncompatCreateFusedOpsConstParamPack(nullptr, DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_WGRAD));
     ASSERT_OK(dnncompatCreateFusedOpsConstParamPack(&c2, DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_WGRAD));
     ASSERT_OK(dnncompatDestroyFusedOpsConstParamPack(c2));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetFusedOpsConstParamPackAttribute(c2, DNNCOMPAT_PARAM_XDATA_PLACEHOLDER, &ph));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetFusedOpsConstParamPackAttribute(c2, DNNCOMPAT_PARAM_XDATA_PLACEHOLDER, &pv, &is_null));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatSetFusedOpsConstParamPackAttribute(c2, DNNCOMPAT_PARAM_XDATA_PLACEHOLDER, &ph));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatGetFusedOpsConstParamPackAttribute(c2, DNNCOMPAT_PARAM_XDATA_PLACEHOLDER, &pv, &is_null));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDestroyFusedOpsConstParamPack(c2));
 
     dnncompatFusedOpsVariantParamPack_t v2 = nullptr;
     ASSERT_OK(dnncompatCreateFusedOpsVariantParamPack(&v2, DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_WGRAD));
     ASSERT_OK(dnncompatDestroyFusedOpsVariantParamPack(v2));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetFusedOpsVariantParamPackAttribute(v2, DNNCOMPAT_PTR_XDATA, nullptr));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatSetFusedOpsVariantParamPackAttribute(v2, DNNCOMPAT_PTR_XDATA, nullptr));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatDestroyFusedOpsVariantParamPack(v2));
 
     dnncompatFusedOpsPlan_t p2 = nullptr;
@@ -277,8 +281,8 @@ struct ConvSetup {
     // x' as the reference computes it (packed NCHW).
     std::vector<float> xact(const Steps &s) const {
         const dt::View xv_{xv.data(), xd, xs};
-        return dt::scale_bias_relu(xv_, s.scale ? scale : std::vector<float>{},
-                                   s.bias ? bias : std::vector<float>{}, s.relu);
+        return dt::scale_bias_relu(xv_, s.scale ? scale : std::vector<float>{}, s.bias ? bias : std::vector<float>{},
+                                   s.relu);
     }
     // The shared const-pack part: x, activation step.
     void fill(ConstPack &cp, const Steps &s, dnncompatActivationDescriptor_t act) {
@@ -287,10 +291,14 @@ struct ConvSetup {
         EXPECT_OK(cp.set(DNNCOMPAT_PARAM_CONV_DESC, conv.get()));
         const dnncompatBatchNormMode_t bm = DNNCOMPAT_BATCHNORM_SPATIAL_PERSISTENT;
         EXPECT_OK(cp.set(DNNCOMPAT_PARAM_BN_MODE, &bm));
-        if (s.scale || s.bias) { EXPECT_OK(cp.set(DNNCOMPAT_PARAM_BN_EQSCALEBIAS_DESC, eq.get())); }
+        if (s.scale || s.bias) {
+            EXPECT_OK(cp.set(DNNCOMPAT_PARAM_BN_EQSCALEBIAS_DESC, eq.get()));
+        }
         EXPECT_OK(cp.ph(DNNCOMPAT_PARAM_BN_EQSCALE_PLACEHOLDER, s.scale ? PH : OFF));
         EXPECT_OK(cp.ph(DNNCOMPAT_PARAM_BN_EQBIAS_PLACEHOLDER, s.bias ? PH : OFF));
-        if (s.relu) { EXPECT_OK(cp.set(DNNCOMPAT_PARAM_ACTIVATION_DESC, act)); }
+        if (s.relu) {
+            EXPECT_OK(cp.set(DNNCOMPAT_PARAM_ACTIVATION_DESC, act));
+        }
     }
 };
 
@@ -314,14 +322,18 @@ TEST_P(FusedConvBnStats, MatchesReferenceComposition) {
     ASSERT_OK(cp.ph(DNNCOMPAT_PARAM_WDATA_PLACEHOLDER, PH));
     ASSERT_OK(cp.set(DNNCOMPAT_PARAM_YDESC, su.y.get()));
     ASSERT_OK(cp.ph(DNNCOMPAT_PARAM_YDATA_PLACEHOLDER, PH));
-    if (c.steps.stats) { ASSERT_OK(cp.set(DNNCOMPAT_PARAM_YSTATS_DESC, su.stats.get())); }
+    if (c.steps.stats) {
+        ASSERT_OK(cp.set(DNNCOMPAT_PARAM_YSTATS_DESC, su.stats.get()));
+    }
     ASSERT_OK(cp.ph(DNNCOMPAT_PARAM_YSUM_PLACEHOLDER, c.steps.stats ? PH : OFF));
     ASSERT_OK(cp.ph(DNNCOMPAT_PARAM_YSQSUM_PLACEHOLDER, c.steps.stats ? PH : OFF));
     Plan plan(DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS);
     size_t ws = 0;
     ASSERT_OK(dnncompatMakeFusedOpsPlan(h, plan.p, cp.p, &ws));
     const bool any_step = c.steps.scale || c.steps.bias || c.steps.relu;
-    if (any_step) { EXPECT_GE(ws, static_cast<size_t>(dt::element_count(su.xd)) * sizeof(float)); }
+    if (any_step) {
+        EXPECT_GE(ws, static_cast<size_t>(dt::element_count(su.xd)) * sizeof(float));
+    }
 
     std::vector<float> y(static_cast<size_t>(dt::element_count(su.yd)), -7.0f);
     std::vector<float> ysum(4, -7.0f), ysq(4, -7.0f);
@@ -358,14 +370,12 @@ TEST_P(FusedConvBnStats, MatchesReferenceComposition) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Steps, FusedConvBnStats,
-                         ::testing::Values(FwdCase{{true, true, true, true}, false, 1},
-                                           FwdCase{{true, true, true, true}, true, 2},
-                                           FwdCase{{false, false, false, true}, false, 1},
-                                           FwdCase{{false, false, false, false}, true, 1},
-                                           FwdCase{{true, false, true, false}, false, 2},
-                                           FwdCase{{false, true, false, true}, true, 1},
-                                           FwdCase{{false, false, true, true}, false, 1}));
+INSTANTIATE_TEST_SUITE_P(
+    Steps, FusedConvBnStats,
+    ::testing::Values(FwdCase{{true, true, true, true}, false, 1}, FwdCase{{true, true, true, true}, true, 2},
+                      FwdCase{{false, false, false, true}, false, 1}, FwdCase{{false, false, false, false}, true, 1},
+                      FwdCase{{true, false, true, false}, false, 2}, FwdCase{{false, true, false, true}, true, 1},
+                      FwdCase{{false, false, true, true}, false, 1}));
 
 class FusedWgrad : public ::testing::TestWithParam<FwdCase> {};
 
@@ -537,8 +547,7 @@ TEST(FusedBnFinalize, TrainingMatchesFormulas) {
             const double eps = 1e-4;
             fill_finalize_vars(vp, b, factor, eps);
             ASSERT_OK(dnncompatFusedOpsExecute(h, plan.p, vp.p));
-            const auto ref = dt::bn_finalize_training(b.sum, b.sqsum, b.scale, b.bias, rmean0, rvar0,
-                                                      b.m, factor, eps);
+            const auto ref = dt::bn_finalize_training(b.sum, b.sqsum, b.scale, b.bias, rmean0, rvar0, b.m, factor, eps);
             EXPECT_TRUE(dt::expect_close(ref.eq_scale, b.eq_scale, 1e-6, 1.0));
             EXPECT_TRUE(dt::expect_close(ref.eq_bias, b.eq_bias, 1e-6, 1.0));
             if (optional_outputs) {
@@ -679,16 +688,16 @@ TEST(FoldedConvBackwardData, NotSupportedThroughTheCatalogue) {
     dnncompatTensorTransformDescriptor_t t[4] = {};
     for (auto &d : t) ASSERT_OK(dnncompatCreateTensorTransformDescriptor(&d));
     EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED,
-                  dnncompatGetFoldedConvBackwardDataDescriptors(h, su.w.get(), su.y.get(), su.conv.get(),
-                        su.x.get(), DNNCOMPAT_TENSOR_NCHW, ff.get(), pdy.get(), fconv.get(),
-                        fdx.get(), t[0], t[1], t[2], t[3]));
+                  dnncompatGetFoldedConvBackwardDataDescriptors(h, su.w.get(), su.y.get(), su.conv.get(), su.x.get(),
+                                                                DNNCOMPAT_TENSOR_NCHW, ff.get(), pdy.get(), fconv.get(),
+                                                                fdx.get(), t[0], t[1], t[2], t[3]));
     EXPECT_NE(dt::last_error().find("DNNC-FUSED-FOLDED-DGRAD"), std::string::npos);
     // Arguments are still validated first.
     dt::TensorDesc unset;
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatGetFoldedConvBackwardDataDescriptors(h, su.w.get(), unset.get(), su.conv.get(),
-                        su.x.get(), DNNCOMPAT_TENSOR_NCHW, ff.get(), pdy.get(), fconv.get(),
-                        fdx.get(), t[0], t[1], t[2], t[3]));
+                  dnncompatGetFoldedConvBackwardDataDescriptors(h, su.w.get(), unset.get(), su.conv.get(), su.x.get(),
+                                                                DNNCOMPAT_TENSOR_NCHW, ff.get(), pdy.get(), fconv.get(),
+                                                                fdx.get(), t[0], t[1], t[2], t[3]));
     for (auto &d : t) ASSERT_OK(dnncompatDestroyTensorTransformDescriptor(d));
 }
 

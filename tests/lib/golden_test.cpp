@@ -70,9 +70,7 @@ const json *find_case(const std::string &name) {
 }
 
 // The input formula of the README: single-precision division, exact scaling.
-float g_value(int64_t i, int64_t mult) {
-    return static_cast<float>(((i * mult) % 2003) - 1001) / 1001.0f;
-}
+float g_value(int64_t i, int64_t mult) { return static_cast<float>(((i * mult) % 2003) - 1001) / 1001.0f; }
 
 struct Input {
     dt::Dims dims;
@@ -97,11 +95,11 @@ Input regenerate(const json &in) {
     const std::string name = in["name"].get<std::string>();
     EXPECT_EQ(n, in["count"].get<int64_t>()) << "input " << name << ": element count";
     EXPECT_NEAR(sum, in["sum"].get<double>(), 1e-6 * std::max(1.0, abs_sum))
-            << "input " << name << ": sum of regenerated values";
+        << "input " << name << ": sum of regenerated values";
     const json &first = in["first"];
     for (size_t i = 0; i < first.size() && i < r.values.size(); ++i)
         EXPECT_EQ(r.values[i], first[i].get<float>())
-                << "input " << name << ": regenerated value " << i << " differs from the recorded one";
+            << "input " << name << ": regenerated value " << i << " differs from the recorded one";
     return r;
 }
 
@@ -117,13 +115,13 @@ void compare_output(const json &out, const std::vector<float> &got, const char *
     ASSERT_EQ(expected.size(), out["count"].get<size_t>());
     double scale = 0.0;
     for (double v : expected) scale = std::max(scale, std::fabs(v));
-    EXPECT_TRUE(dt::expect_close(expected, got, kRtol, std::max(kFloorFraction * scale, 1e-30),
-                                 out["dims"].get<dt::Dims>()))
-            << what << " output '" << out["name"].get<std::string>() << "' vs cuDNN 9.19";
+    EXPECT_TRUE(
+        dt::expect_close(expected, got, kRtol, std::max(kFloorFraction * scale, 1e-30), out["dims"].get<dt::Dims>()))
+        << what << " output '" << out["name"].get<std::string>() << "' vs cuDNN 9.19";
 }
 
 bool is_implemented(const std::string &op) {
-    return op == "cudnnActivationForward" || op == "cudnnPoolingForward" || // pointwise-ops
+    return op == "cudnnActivationForward" || op == "cudnnPoolingForward" ||      // pointwise-ops
            op == "cudnnSoftmaxForward" || op == "cudnnLRNCrossChannelForward" || // pointwise-ops
            op == "cudnnConvolutionForward" || op == "cudnnBatchNormalizationForwardInference" ||
            op == "cudnnBatchNormalizationForwardTraining" || // norm-training
@@ -173,34 +171,29 @@ std::vector<float> run_conv(const ConvCase &k) {
     EXPECT_OK(xd.set(k.x.dims, dt::packed_strides(k.x.dims)));
     EXPECT_OK(wd.set(k.w.dims, DNNCOMPAT_TENSOR_NCHW));
     EXPECT_OK(cd.set(k.p.pad, k.p.stride, k.p.dilation,
-                     k.p.convolution_mode ? DNNCOMPAT_CONVOLUTION : DNNCOMPAT_CROSS_CORRELATION,
-                     k.p.groups));
+                     k.p.convolution_mode ? DNNCOMPAT_CONVOLUTION : DNNCOMPAT_CROSS_CORRELATION, k.p.groups));
     EXPECT_OK(dnncompatSetConvolutionMathType(cd, DNNCOMPAT_FMA_MATH));
     std::vector<int> out(k.y_dims.size(), -1);
-    EXPECT_OK(dnncompatGetConvolutionNdForwardOutputDim(cd, xd, wd, static_cast<int>(out.size()),
-                                                        out.data()));
+    EXPECT_OK(dnncompatGetConvolutionNdForwardOutputDim(cd, xd, wd, static_cast<int>(out.size()), out.data()));
     EXPECT_EQ(std::vector<int>(k.y_dims.begin(), k.y_dims.end()), out)
-            << "GetConvolutionNdForwardOutputDim disagrees with cuDNN's output shape";
+        << "GetConvolutionNdForwardOutputDim disagrees with cuDNN's output shape";
     EXPECT_OK(yd.set(k.y_dims, dt::packed_strides(k.y_dims)));
     const auto algo = static_cast<dnncompatConvolutionFwdAlgo_t>(k.algo);
     size_t ws_size = 0;
     EXPECT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, xd, wd, cd, yd, algo, &ws_size));
     std::vector<unsigned char> ws(ws_size);
     std::vector<float> y = k.has_prefill
-                                   ? k.y_init.values
-                                   : std::vector<float>(static_cast<size_t>(dt::element_count(k.y_dims)),
-                                                        std::nanf(""));
-    EXPECT_OK(dnncompatConvolutionForward(h, &k.alpha, xd, k.x.values.data(), wd, k.w.values.data(),
-                                          cd, algo, ws_size ? ws.data() : nullptr, ws_size,
-                                          &k.beta, yd, y.data()));
+                               ? k.y_init.values
+                               : std::vector<float>(static_cast<size_t>(dt::element_count(k.y_dims)), std::nanf(""));
+    EXPECT_OK(dnncompatConvolutionForward(h, &k.alpha, xd, k.x.values.data(), wd, k.w.values.data(), cd, algo,
+                                          ws_size ? ws.data() : nullptr, ws_size, &k.beta, yd, y.data()));
     return y;
 }
 
 std::vector<double> reference_conv(const ConvCase &k) {
     const dt::View x{k.x.values.data(), k.x.dims, dt::packed_strides(k.x.dims)};
     const dt::View w{k.w.values.data(), k.w.dims, dt::packed_strides(k.w.dims)};
-    const dt::View y{k.has_prefill ? k.y_init.values.data() : nullptr, k.y_dims,
-                     dt::packed_strides(k.y_dims)};
+    const dt::View y{k.has_prefill ? k.y_init.values.data() : nullptr, k.y_dims, dt::packed_strides(k.y_dims)};
     return dt::conv_forward(x, w, k.p, k.alpha, k.beta, y);
 }
 
@@ -239,23 +232,19 @@ std::vector<float> run_bn(const BnCase &k) {
     EXPECT_OK(yd.set(k.x.dims, dt::packed_strides(k.x.dims)));
     EXPECT_OK(dnncompatDeriveBNTensorDescriptor(pd, xd, k.mode));
     std::vector<float> y(k.x.values.size(), std::nanf(""));
-    EXPECT_OK(dnncompatBatchNormalizationForwardInference(
-            h, k.mode, &k.alpha, &k.beta, xd, k.x.values.data(), yd, y.data(), pd,
-            k.scale.values.data(), k.bias.values.data(), k.mean.values.data(),
-            k.var.values.data(), k.epsilon));
+    EXPECT_OK(dnncompatBatchNormalizationForwardInference(h, k.mode, &k.alpha, &k.beta, xd, k.x.values.data(), yd,
+                                                          y.data(), pd, k.scale.values.data(), k.bias.values.data(),
+                                                          k.mean.values.data(), k.var.values.data(), k.epsilon));
     return y;
 }
 
 std::vector<double> reference_bn(const BnCase &k) {
     const dt::View x{k.x.values.data(), k.x.dims, dt::packed_strides(k.x.dims)};
-    return dt::batchnorm_inference(x, k.per_activation, k.scale.values, k.bias.values,
-                                   k.mean.values, k.var.values, k.epsilon, k.alpha, k.beta,
-                                   dt::View{});
+    return dt::batchnorm_inference(x, k.per_activation, k.scale.values, k.bias.values, k.mean.values, k.var.values,
+                                   k.epsilon, k.alpha, k.beta, dt::View{});
 }
 
-std::vector<float> to_float(const std::vector<double> &v) {
-    return std::vector<float>(v.begin(), v.end());
-}
+std::vector<float> to_float(const std::vector<double> &v) { return std::vector<float>(v.begin(), v.end()); }
 
 // ---------------------------------------------------------------------------------------------
 // Batch normalization training (norm-training): every output — y, the running mean / variance
@@ -264,8 +253,7 @@ std::vector<float> to_float(const std::vector<double> &v) {
 void check_bn_training(const json &c, bool use_reference) {
     const json &ins = c["inputs"];
     const Input x = regenerate(*find_named(ins, "x")), scale = regenerate(*find_named(ins, "scale")),
-                bias = regenerate(*find_named(ins, "bias")),
-                rmean0 = regenerate(*find_named(ins, "rmean0")),
+                bias = regenerate(*find_named(ins, "bias")), rmean0 = regenerate(*find_named(ins, "rmean0")),
                 rvar0 = regenerate(*find_named(ins, "rvar0"));
     if (::testing::Test::HasFailure()) return;
     const json &p = c["params"];
@@ -274,22 +262,21 @@ void check_bn_training(const json &c, bool use_reference) {
     const double factor = p["exponentialAverageFactor"].get<double>(), eps = p["epsilon"].get<double>();
     const float alpha = p["alpha"].get<float>(), beta = p["beta"].get<float>();
     std::vector<float> y(x.values.size(), std::nanf("")), rm = rmean0.values, rv = rvar0.values,
-                       sm(rm.size(), std::nanf("")), si(rm.size(), std::nanf(""));
+                                                          sm(rm.size(), std::nanf("")), si(rm.size(), std::nanf(""));
     if (use_reference) {
-        const auto r = dt::batchnorm_training(
-                dt::View{x.values.data(), x.dims, dt::packed_strides(x.dims)},
-                mode == DNNCOMPAT_BATCHNORM_PER_ACTIVATION, scale.values, bias.values, factor,
-                rmean0.values, rvar0.values, eps, alpha, beta, dt::View{});
-        y = to_float(r.y), rm = to_float(r.running_mean), rv = to_float(r.running_var),
-        sm = to_float(r.mean), si = to_float(r.save_inv);
+        const auto r = dt::batchnorm_training(dt::View{x.values.data(), x.dims, dt::packed_strides(x.dims)},
+                                              mode == DNNCOMPAT_BATCHNORM_PER_ACTIVATION, scale.values, bias.values,
+                                              factor, rmean0.values, rvar0.values, eps, alpha, beta, dt::View{});
+        y = to_float(r.y), rm = to_float(r.running_mean), rv = to_float(r.running_var), sm = to_float(r.mean),
+        si = to_float(r.save_inv);
     } else {
         dt::Handle h;
         dt::TensorDesc xd, pd;
         EXPECT_OK(xd.set(x.dims, dt::packed_strides(x.dims)));
         EXPECT_OK(dnncompatDeriveBNTensorDescriptor(pd, xd, mode));
-        EXPECT_OK(dnncompatBatchNormalizationForwardTraining(h, mode, &alpha, &beta, xd,
-                x.values.data(), xd, y.data(), pd, scale.values.data(), bias.values.data(), factor,
-                rm.data(), rv.data(), eps, sm.data(), si.data()));
+        EXPECT_OK(dnncompatBatchNormalizationForwardTraining(h, mode, &alpha, &beta, xd, x.values.data(), xd, y.data(),
+                                                             pd, scale.values.data(), bias.values.data(), factor,
+                                                             rm.data(), rv.data(), eps, sm.data(), si.data()));
     }
     const char *what = use_reference ? "double reference" : "dnncompat";
     const json &outs = c["outputs"];
@@ -323,7 +310,9 @@ void check_conv_backward(const json &c, bool use_reference) {
     const int algo = p["algo"].get<int>();
     const json &out = c["outputs"][0];
     const dt::Dims out_dims = out["dims"].get<dt::Dims>();
-    const auto packed = [](const Input &in) { return dt::View{in.values.data(), in.dims, dt::packed_strides(in.dims)}; };
+    const auto packed = [](const Input &in) {
+        return dt::View{in.values.data(), in.dims, dt::packed_strides(in.dims)};
+    };
     std::vector<float> got(static_cast<size_t>(dt::element_count(out_dims)), std::nanf(""));
     dt::Handle h;
     dt::TensorDesc td1, td2, td3, td4;
@@ -372,7 +361,8 @@ void check_conv_backward(const json &c, bool use_reference) {
         const float alpha1 = p["alpha1"].get<float>(), alpha2 = p["alpha2"].get<float>();
         const bool relu = p["activation"] == "CUDNN_ACTIVATION_RELU";
         if (use_reference) {
-            got = to_float(dt::conv_bias_activation(packed(x), packed(w), cp, alpha1, alpha2, packed(z), packed(bias), relu));
+            got = to_float(
+                dt::conv_bias_activation(packed(x), packed(w), cp, alpha1, alpha2, packed(z), packed(bias), relu));
         } else {
             EXPECT_OK(td1.set(x.dims, dt::packed_strides(x.dims)));
             EXPECT_OK(fd.set(w.dims, DNNCOMPAT_TENSOR_NCHW));
@@ -381,14 +371,15 @@ void check_conv_backward(const json &c, bool use_reference) {
             EXPECT_OK(td4.set(out_dims, dt::packed_strides(out_dims)));
             dnncompatActivationDescriptor_t act = nullptr;
             EXPECT_OK(dnncompatCreateActivationDescriptor(&act));
-            EXPECT_OK(dnncompatSetActivationDescriptor(act, relu ? DNNCOMPAT_ACTIVATION_RELU : DNNCOMPAT_ACTIVATION_IDENTITY,
-                                                       DNNCOMPAT_NOT_PROPAGATE_NAN, p["activation_coef"].get<double>()));
+            EXPECT_OK(
+                dnncompatSetActivationDescriptor(act, relu ? DNNCOMPAT_ACTIVATION_RELU : DNNCOMPAT_ACTIVATION_IDENTITY,
+                                                 DNNCOMPAT_NOT_PROPAGATE_NAN, p["activation_coef"].get<double>()));
             const auto a = static_cast<dnncompatConvolutionFwdAlgo_t>(algo);
             EXPECT_OK(dnncompatGetConvolutionForwardWorkspaceSize(h, td1, fd, cd, td4, a, &ws_size));
             ws.resize(ws_size);
-            EXPECT_OK(dnncompatConvolutionBiasActivationForward(h, &alpha1, td1, x.values.data(), fd, w.values.data(), cd, a,
-                                                                ws.data(), ws_size, &alpha2, td2, z.values.data(), td3,
-                                                                bias.values.data(), act, td4, got.data()));
+            EXPECT_OK(dnncompatConvolutionBiasActivationForward(
+                h, &alpha1, td1, x.values.data(), fd, w.values.data(), cd, a, ws.data(), ws_size, &alpha2, td2,
+                z.values.data(), td3, bias.values.data(), act, td4, got.data()));
             dnncompatDestroyActivationDescriptor(act);
         }
     }
@@ -399,8 +390,8 @@ void check_conv_backward(const json &c, bool use_reference) {
 // Activation, pooling, softmax, LRN forward (pointwise-ops)
 // ---------------------------------------------------------------------------------------------
 bool is_pointwise_op(const std::string &op) {
-    return op == "cudnnActivationForward" || op == "cudnnPoolingForward" ||
-           op == "cudnnSoftmaxForward" || op == "cudnnLRNCrossChannelForward";
+    return op == "cudnnActivationForward" || op == "cudnnPoolingForward" || op == "cudnnSoftmaxForward" ||
+           op == "cudnnLRNCrossChannelForward";
 }
 
 // Position of a cuDNN enum name in its enum's value order (the values are 0, 1, 2, ...).
@@ -432,10 +423,9 @@ void check_pointwise(const json &c, bool use_reference) {
     EXPECT_OK(yd.set(y_dims, dt::packed_strides(y_dims)));
     if (op == "cudnnActivationForward") {
         dt::ActParams a;
-        a.mode = enum_index(p["mode"], {"CUDNN_ACTIVATION_SIGMOID", "CUDNN_ACTIVATION_RELU",
-                                        "CUDNN_ACTIVATION_TANH", "CUDNN_ACTIVATION_CLIPPED_RELU",
-                                        "CUDNN_ACTIVATION_ELU", "CUDNN_ACTIVATION_IDENTITY",
-                                        "CUDNN_ACTIVATION_SWISH"});
+        a.mode = enum_index(p["mode"], {"CUDNN_ACTIVATION_SIGMOID", "CUDNN_ACTIVATION_RELU", "CUDNN_ACTIVATION_TANH",
+                                        "CUDNN_ACTIVATION_CLIPPED_RELU", "CUDNN_ACTIVATION_ELU",
+                                        "CUDNN_ACTIVATION_IDENTITY", "CUDNN_ACTIVATION_SWISH"});
         a.coef = p["coef"].get<double>();
         a.swish_beta = p.value("swish_beta", 1.0);
         if (use_reference) {
@@ -451,9 +441,9 @@ void check_pointwise(const json &c, bool use_reference) {
         }
     } else if (op == "cudnnPoolingForward") {
         dt::PoolParams pp;
-        pp.mode = enum_index(p["mode"], {"CUDNN_POOLING_MAX", "CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING",
-                                         "CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING",
-                                         "CUDNN_POOLING_MAX_DETERMINISTIC"});
+        pp.mode =
+            enum_index(p["mode"], {"CUDNN_POOLING_MAX", "CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING",
+                                   "CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING", "CUDNN_POOLING_MAX_DETERMINISTIC"});
         pp.window = p["window"].get<std::vector<int>>();
         pp.pad = p["pad"].get<std::vector<int>>();
         pp.stride = p["stride"].get<std::vector<int>>();
@@ -474,12 +464,11 @@ void check_pointwise(const json &c, bool use_reference) {
     } else if (op == "cudnnSoftmaxForward") {
         const int algo = enum_index(p["algo"], {"CUDNN_SOFTMAX_FAST", "CUDNN_SOFTMAX_ACCURATE", "CUDNN_SOFTMAX_LOG"});
         const int mode = enum_index(p["mode"], {"CUDNN_SOFTMAX_MODE_INSTANCE", "CUDNN_SOFTMAX_MODE_CHANNEL"});
-        if (use_reference)
-            y = to_float(dt::softmax_forward(xv, algo, mode, alpha, beta, dt::View{}));
+        if (use_reference) y = to_float(dt::softmax_forward(xv, algo, mode, alpha, beta, dt::View{}));
         else
             EXPECT_OK(dnncompatSoftmaxForward(h, static_cast<dnncompatSoftmaxAlgorithm_t>(algo),
-                                              static_cast<dnncompatSoftmaxMode_t>(mode), &alpha, xd,
-                                              x.values.data(), &beta, yd, y.data()));
+                                              static_cast<dnncompatSoftmaxMode_t>(mode), &alpha, xd, x.values.data(),
+                                              &beta, yd, y.data()));
     } else {
         dt::LrnParams lp;
         lp.n = p["lrnN"].get<int>();
@@ -534,11 +523,9 @@ TEST_P(Golden, ReferenceAgreesWithCudnn) {
     ASSERT_NE(c, nullptr);
     const std::string op = (*c)["op"];
     if (op == "cudnnConvolutionForward") {
-        compare_output(*find_named((*c)["outputs"], "y"), to_float(reference_conv(conv_case(*c))),
-                       "double reference");
+        compare_output(*find_named((*c)["outputs"], "y"), to_float(reference_conv(conv_case(*c))), "double reference");
     } else if (op == "cudnnBatchNormalizationForwardInference") {
-        compare_output(*find_named((*c)["outputs"], "y"), to_float(reference_bn(bn_case(*c))),
-                       "double reference");
+        compare_output(*find_named((*c)["outputs"], "y"), to_float(reference_bn(bn_case(*c))), "double reference");
     } else if (op == "cudnnBatchNormalizationForwardTraining") { // norm-training
         check_bn_training(*c, true);
     } else if (is_pointwise_op(op)) { // pointwise-ops

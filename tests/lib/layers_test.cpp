@@ -78,8 +78,8 @@ std::vector<std::string> violations(const Layers &layers, const std::set<std::st
                 continue;
             }
             if (target->second >= own->second)
-                out.push_back(where + "lib/" + s.folder + " (layer " + std::to_string(own->second) + ") includes " + to +
-                              "/ (layer " + std::to_string(target->second) + ")");
+                out.push_back(where + "lib/" + s.folder + " (layer " + std::to_string(own->second) + ") includes " +
+                              to + "/ (layer " + std::to_string(target->second) + ")");
         }
     }
     return out;
@@ -96,10 +96,10 @@ const fs::path kRoot = DNNCOMPAT_SOURCE_DIR;
 TEST(Layers, TheCheckFindsAnIncludeUpwardOrSideways) {
     const Layers layers{{"core", 0}, {"problem", 1}, {"ops", 1}, {"conv", 3}, {"api", 4}};
     const std::vector<Source> sources{
-        {"lib/core/a.cpp", "core", "#include \"core/b.hpp\"\n#include <dnnl.hpp>\n"}, // fine
+        {"lib/core/a.cpp", "core", "#include \"core/b.hpp\"\n#include <dnnl.hpp>\n"},             // fine
         {"lib/conv/a.cpp", "conv", "#include \"problem/problem.hpp\"\n#include \"api/x.hpp\"\n"}, // upward
-        {"lib/ops/a.cpp", "ops", "  #  include <problem/problem.hpp>\n"}, // sideways
-        {"lib/problem/a.cpp", "problem", "#include \"dnncompat-replay/handlers.hpp\"\n"}, // a tool
+        {"lib/ops/a.cpp", "ops", "  #  include <problem/problem.hpp>\n"},                         // sideways
+        {"lib/problem/a.cpp", "problem", "#include \"dnncompat-replay/handlers.hpp\"\n"},         // a tool
     };
     const auto v = violations(layers, {"dnncompat-replay"}, sources);
     ASSERT_EQ(v.size(), 3u) << joined(v);
@@ -120,8 +120,10 @@ TEST(Layers, EveryFolderOfLibIsInTheTable) {
     std::set<std::string> folders;
     for (const auto &e : fs::directory_iterator(kRoot / "lib"))
         if (e.is_directory()) folders.insert(e.path().filename().string());
-    for (const std::string &f : folders) EXPECT_TRUE(layers.count(f)) << "lib/" << f << "/ is not in README's layers table";
-    for (const auto &[f, layer] : layers) EXPECT_TRUE(folders.count(f)) << "README's layers table names lib/" << f << "/, which does not exist";
+    for (const std::string &f : folders)
+        EXPECT_TRUE(layers.count(f)) << "lib/" << f << "/ is not in README's layers table";
+    for (const auto &[f, layer] : layers)
+        EXPECT_TRUE(folders.count(f)) << "README's layers table names lib/" << f << "/, which does not exist";
 }
 
 TEST(Layers, NoFolderOfLibIncludesOneAboveIt) {
@@ -137,8 +139,8 @@ TEST(Layers, NoFolderOfLibIncludesOneAboveIt) {
         const std::string ext = e.path().extension().string();
         if (ext != ".cpp" && ext != ".hpp" && ext != ".inc" && ext != ".h") continue;
         const fs::path rel = fs::relative(e.path(), kRoot);
-        sources.push_back({rel.string(), rel.begin()->string() == "lib" ? std::next(rel.begin())->string() : "",
-                           read(e.path())});
+        sources.push_back(
+            {rel.string(), rel.begin()->string() == "lib" ? std::next(rel.begin())->string() : "", read(e.path())});
     }
     ASSERT_GT(sources.size(), 50u);
     const auto v = violations(layers, forbidden, sources);

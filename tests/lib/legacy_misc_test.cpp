@@ -36,8 +36,7 @@ struct ActDesc {
     dnncompatActivationDescriptor_t d = nullptr;
     ActDesc() {
         EXPECT_OK(dnncompatCreateActivationDescriptor(&d));
-        EXPECT_OK(dnncompatSetActivationDescriptor(d, DNNCOMPAT_ACTIVATION_RELU,
-                                                   DNNCOMPAT_NOT_PROPAGATE_NAN, 0.0));
+        EXPECT_OK(dnncompatSetActivationDescriptor(d, DNNCOMPAT_ACTIVATION_RELU, DNNCOMPAT_NOT_PROPAGATE_NAN, 0.0));
     }
     ~ActDesc() { dnncompatDestroyActivationDescriptor(d); }
 };
@@ -88,19 +87,19 @@ TEST_P(NormalizationWrap, InferenceEqualsBatchNorm) {
     const auto mean = random_vector(np, 6), var = random_vector(np, 7, 0.1f, 2.0f);
     const float alpha = 0.75f, beta = 0.5f;
     std::vector<float> y1 = random_vector(x.size(), 8), y2 = y1;
-    ASSERT_OK(dnncompatNormalizationForwardInference(h, GetParam().mode, DNNCOMPAT_NORM_OPS_NORM,
-              GetParam().algo, &alpha, &beta, xd, x.data(), pd, scale.data(), bias.data(), mvd,
-              mean.data(), var.data(), nullptr, nullptr, nullptr, xd, y1.data(), 1e-4, 1));
-    ASSERT_OK(dnncompatBatchNormalizationForwardInference(h, GetParam().bn_mode, &alpha, &beta, xd,
-              x.data(), xd, y2.data(), pd, scale.data(), bias.data(), mean.data(), var.data(),
-              1e-4));
+    ASSERT_OK(dnncompatNormalizationForwardInference(
+        h, GetParam().mode, DNNCOMPAT_NORM_OPS_NORM, GetParam().algo, &alpha, &beta, xd, x.data(), pd, scale.data(),
+        bias.data(), mvd, mean.data(), var.data(), nullptr, nullptr, nullptr, xd, y1.data(), 1e-4, 1));
+    ASSERT_OK(dnncompatBatchNormalizationForwardInference(h, GetParam().bn_mode, &alpha, &beta, xd, x.data(), xd,
+                                                          y2.data(), pd, scale.data(), bias.data(), mean.data(),
+                                                          var.data(), 1e-4));
     EXPECT_TRUE(bitwise_equal(y1, y2));
     // Against the double reference too, so the comparison cannot pass on two broken outputs.
     const float beta0 = 0.0f;
     std::vector<float> y0(x.size(), std::numeric_limits<float>::quiet_NaN());
-    ASSERT_OK(dnncompatNormalizationForwardInference(h, GetParam().mode, DNNCOMPAT_NORM_OPS_NORM,
-              GetParam().algo, &alpha, &beta0, xd, x.data(), pd, scale.data(), bias.data(), mvd,
-              mean.data(), var.data(), nullptr, nullptr, nullptr, xd, y0.data(), 1e-4, 1));
+    ASSERT_OK(dnncompatNormalizationForwardInference(
+        h, GetParam().mode, DNNCOMPAT_NORM_OPS_NORM, GetParam().algo, &alpha, &beta0, xd, x.data(), pd, scale.data(),
+        bias.data(), mvd, mean.data(), var.data(), nullptr, nullptr, nullptr, xd, y0.data(), 1e-4, 1));
     const int64_t inner = count(xdims) / xdims[0], hw = inner / xdims[1];
     for (int64_t i = 0; i < count(xdims); ++i) {
         const int64_t k = GetParam().mode == DNNCOMPAT_NORM_PER_CHANNEL ? (i % inner) / hw : i % inner;
@@ -117,14 +116,14 @@ TEST_P(NormalizationWrap, TrainingEqualsBatchNorm) {
         std::vector<float> y1(x.size(), NAN), y2(x.size(), NAN);
         std::vector<float> rm1 = random_vector(np, 9), rv1 = random_vector(np, 10, 0.5f, 1.0f);
         std::vector<float> rm2 = rm1, rv2 = rv1, sm1(np), si1(np), sm2(np), si2(np);
-        ASSERT_OK(dnncompatNormalizationForwardTraining(h, GetParam().mode, ops, GetParam().algo,
-                  &alpha, &beta, xd, x.data(), pd, scale.data(), bias.data(), 0.1, mvd,
-                  rm1.data(), rv1.data(), 1e-5, sm1.data(), si1.data(), act.d, xd, z.data(), xd,
-                  y1.data(), nullptr, 0, nullptr, 0, 1));
-        ASSERT_OK(dnncompatBatchNormalizationForwardTrainingEx(h, GetParam().bn_mode,
-                  static_cast<dnncompatBatchNormOps_t>(ops), &alpha, &beta, xd, x.data(), xd,
-                  z.data(), xd, y2.data(), pd, scale.data(), bias.data(), 0.1, rm2.data(),
-                  rv2.data(), 1e-5, sm2.data(), si2.data(), act.d, nullptr, 0, nullptr, 0));
+        ASSERT_OK(dnncompatNormalizationForwardTraining(h, GetParam().mode, ops, GetParam().algo, &alpha, &beta, xd,
+                                                        x.data(), pd, scale.data(), bias.data(), 0.1, mvd, rm1.data(),
+                                                        rv1.data(), 1e-5, sm1.data(), si1.data(), act.d, xd, z.data(),
+                                                        xd, y1.data(), nullptr, 0, nullptr, 0, 1));
+        ASSERT_OK(dnncompatBatchNormalizationForwardTrainingEx(
+            h, GetParam().bn_mode, static_cast<dnncompatBatchNormOps_t>(ops), &alpha, &beta, xd, x.data(), xd, z.data(),
+            xd, y2.data(), pd, scale.data(), bias.data(), 0.1, rm2.data(), rv2.data(), 1e-5, sm2.data(), si2.data(),
+            act.d, nullptr, 0, nullptr, 0));
         EXPECT_TRUE(bitwise_equal(y1, y2));
         EXPECT_TRUE(bitwise_equal(rm1, rm2));
         EXPECT_TRUE(bitwise_equal(rv1, rv2));
@@ -139,10 +138,10 @@ TEST_P(NormalizationWrap, TrainingEqualsBatchNorm) {
             EXPECT_NEAR(sm1[1], m / double(xdims[0] * hw), 1e-5);
         }
         size_t ws = 1, rs = 1;
-        ASSERT_OK(dnncompatGetNormalizationForwardTrainingWorkspaceSize(h, GetParam().mode, ops,
-                  GetParam().algo, xd, xd, xd, pd, act.d, mvd, &ws, 1));
-        ASSERT_OK(dnncompatGetNormalizationTrainingReserveSpaceSize(h, GetParam().mode, ops,
-                  GetParam().algo, act.d, xd, &rs, 1));
+        ASSERT_OK(dnncompatGetNormalizationForwardTrainingWorkspaceSize(h, GetParam().mode, ops, GetParam().algo, xd,
+                                                                        xd, xd, pd, act.d, mvd, &ws, 1));
+        ASSERT_OK(dnncompatGetNormalizationTrainingReserveSpaceSize(h, GetParam().mode, ops, GetParam().algo, act.d, xd,
+                                                                    &rs, 1));
         EXPECT_EQ(ws, 0u);
         EXPECT_EQ(rs, 0u);
     }
@@ -150,30 +149,29 @@ TEST_P(NormalizationWrap, TrainingEqualsBatchNorm) {
 
 TEST_P(NormalizationWrap, BackwardEqualsBatchNorm) {
     const float one = 1.0f, zero = 0.0f, ad = 0.5f, bd = 0.25f;
-    for (auto ops : {DNNCOMPAT_NORM_OPS_NORM, DNNCOMPAT_NORM_OPS_NORM_ACTIVATION,
-                     DNNCOMPAT_NORM_OPS_NORM_ADD_ACTIVATION}) {
+    for (auto ops :
+         {DNNCOMPAT_NORM_OPS_NORM, DNNCOMPAT_NORM_OPS_NORM_ACTIVATION, DNNCOMPAT_NORM_OPS_NORM_ADD_ACTIVATION}) {
         SCOPED_TRACE(ops);
         ActDesc act;
         std::vector<float> y(x.size()), sm(np), si(np);
-        ASSERT_OK(dnncompatBatchNormalizationForwardTrainingEx(h, GetParam().bn_mode,
-                  static_cast<dnncompatBatchNormOps_t>(ops), &one, &zero, xd, x.data(), xd,
-                  z.data(), xd, y.data(), pd, scale.data(), bias.data(), 0.1, nullptr, nullptr,
-                  1e-5, sm.data(), si.data(), act.d, nullptr, 0, nullptr, 0));
+        ASSERT_OK(dnncompatBatchNormalizationForwardTrainingEx(
+            h, GetParam().bn_mode, static_cast<dnncompatBatchNormOps_t>(ops), &one, &zero, xd, x.data(), xd, z.data(),
+            xd, y.data(), pd, scale.data(), bias.data(), 0.1, nullptr, nullptr, 1e-5, sm.data(), si.data(), act.d,
+            nullptr, 0, nullptr, 0));
         std::vector<float> dx1 = random_vector(x.size(), 11), dx2 = dx1;
         std::vector<float> dz1(x.size(), NAN), dz2 = dz1;
         std::vector<float> ds1 = random_vector(np, 12), db1 = random_vector(np, 13);
         std::vector<float> ds2 = ds1, db2 = db1;
         for (bool saved : {true, false}) {
             const void *m = saved ? sm.data() : nullptr, *iv = saved ? si.data() : nullptr;
-            ASSERT_OK(dnncompatNormalizationBackward(h, GetParam().mode, ops, GetParam().algo, &ad,
-                      &bd, &one, &bd, xd, x.data(), xd, y.data(), xd, dy.data(), xd, dz1.data(),
-                      xd, dx1.data(), pd, scale.data(), bias.data(), ds1.data(), db1.data(), 1e-5,
-                      mvd, m, iv, act.d, nullptr, 0, nullptr, 0, 1));
-            ASSERT_OK(dnncompatBatchNormalizationBackwardEx(h, GetParam().bn_mode,
-                      static_cast<dnncompatBatchNormOps_t>(ops), &ad, &bd, &one, &bd, xd,
-                      x.data(), xd, y.data(), xd, dy.data(), xd, dz2.data(), xd, dx2.data(), pd,
-                      scale.data(), bias.data(), ds2.data(), db2.data(), 1e-5, m, iv, act.d,
-                      nullptr, 0, nullptr, 0));
+            ASSERT_OK(dnncompatNormalizationBackward(h, GetParam().mode, ops, GetParam().algo, &ad, &bd, &one, &bd, xd,
+                                                     x.data(), xd, y.data(), xd, dy.data(), xd, dz1.data(), xd,
+                                                     dx1.data(), pd, scale.data(), bias.data(), ds1.data(), db1.data(),
+                                                     1e-5, mvd, m, iv, act.d, nullptr, 0, nullptr, 0, 1));
+            ASSERT_OK(dnncompatBatchNormalizationBackwardEx(
+                h, GetParam().bn_mode, static_cast<dnncompatBatchNormOps_t>(ops), &ad, &bd, &one, &bd, xd, x.data(), xd,
+                y.data(), xd, dy.data(), xd, dz2.data(), xd, dx2.data(), pd, scale.data(), bias.data(), ds2.data(),
+                db2.data(), 1e-5, m, iv, act.d, nullptr, 0, nullptr, 0));
             EXPECT_TRUE(bitwise_equal(dx1, dx2));
             EXPECT_TRUE(bitwise_equal(ds1, ds2));
             EXPECT_TRUE(bitwise_equal(db1, db2));
@@ -182,19 +180,19 @@ TEST_P(NormalizationWrap, BackwardEqualsBatchNorm) {
             }
         }
         size_t ws = 1;
-        ASSERT_OK(dnncompatGetNormalizationBackwardWorkspaceSize(h, GetParam().mode, ops,
-                  GetParam().algo, xd, xd, xd, xd, xd, pd, act.d, mvd, &ws, 1));
+        ASSERT_OK(dnncompatGetNormalizationBackwardWorkspaceSize(h, GetParam().mode, ops, GetParam().algo, xd, xd, xd,
+                                                                 xd, xd, pd, act.d, mvd, &ws, 1));
         EXPECT_EQ(ws, 0u);
     }
     // Plain NORM backward also equals the non-Ex batch-norm backward.
     std::vector<float> dx1(x.size(), NAN), dx2 = dx1, ds1(np), db1(np), ds2(np), db2(np);
-    ASSERT_OK(dnncompatNormalizationBackward(h, GetParam().mode, DNNCOMPAT_NORM_OPS_NORM,
-              GetParam().algo, &one, &zero, &one, &zero, xd, x.data(), nullptr, nullptr, xd,
-              dy.data(), nullptr, nullptr, xd, dx1.data(), pd, scale.data(), nullptr, ds1.data(),
-              db1.data(), 1e-5, mvd, nullptr, nullptr, nullptr, nullptr, 0, nullptr, 0, 1));
-    ASSERT_OK(dnncompatBatchNormalizationBackward(h, GetParam().bn_mode, &one, &zero, &one, &zero,
-              xd, x.data(), xd, dy.data(), xd, dx2.data(), pd, scale.data(), ds2.data(),
-              db2.data(), 1e-5, nullptr, nullptr));
+    ASSERT_OK(dnncompatNormalizationBackward(h, GetParam().mode, DNNCOMPAT_NORM_OPS_NORM, GetParam().algo, &one, &zero,
+                                             &one, &zero, xd, x.data(), nullptr, nullptr, xd, dy.data(), nullptr,
+                                             nullptr, xd, dx1.data(), pd, scale.data(), nullptr, ds1.data(), db1.data(),
+                                             1e-5, mvd, nullptr, nullptr, nullptr, nullptr, 0, nullptr, 0, 1));
+    ASSERT_OK(dnncompatBatchNormalizationBackward(h, GetParam().bn_mode, &one, &zero, &one, &zero, xd, x.data(), xd,
+                                                  dy.data(), xd, dx2.data(), pd, scale.data(), ds2.data(), db2.data(),
+                                                  1e-5, nullptr, nullptr));
     EXPECT_TRUE(bitwise_equal(dx1, dx2));
     EXPECT_TRUE(bitwise_equal(ds1, ds2));
     EXPECT_TRUE(bitwise_equal(db1, db2));
@@ -225,9 +223,9 @@ TEST(Normalization, UnsupportedAndBadParams) {
     std::vector<float> x(count(d)), y(count(d)), p(3, 1.0f);
     const float one = 1.0f, zero = 0.0f;
     auto inference = [&](dnncompatNormOps_t ops, dnncompatTensorDescriptor_t mv, int groups) {
-        return dnncompatNormalizationForwardInference(h, DNNCOMPAT_NORM_PER_CHANNEL, ops,
-                DNNCOMPAT_NORM_ALGO_STANDARD, &one, &zero, xd, x.data(), pd, p.data(), p.data(), mv,
-                p.data(), p.data(), nullptr, nullptr, nullptr, xd, y.data(), 1e-5, groups);
+        return dnncompatNormalizationForwardInference(h, DNNCOMPAT_NORM_PER_CHANNEL, ops, DNNCOMPAT_NORM_ALGO_STANDARD,
+                                                      &one, &zero, xd, x.data(), pd, p.data(), p.data(), mv, p.data(),
+                                                      p.data(), nullptr, nullptr, nullptr, xd, y.data(), 1e-5, groups);
     };
     EXPECT_OK(inference(DNNCOMPAT_NORM_OPS_NORM, mvd, 1));
     EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED, inference(DNNCOMPAT_NORM_OPS_NORM, mvd, 3));
@@ -239,27 +237,26 @@ TEST(Normalization, UnsupportedAndBadParams) {
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, inference(DNNCOMPAT_NORM_OPS_NORM, wrong, 1));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, inference(DNNCOMPAT_NORM_OPS_NORM, nullptr, 1));
     size_t rs = 0;
-    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED, dnncompatGetNormalizationTrainingReserveSpaceSize(h,
-                  DNNCOMPAT_NORM_PER_CHANNEL, DNNCOMPAT_NORM_OPS_NORM, DNNCOMPAT_NORM_ALGO_STANDARD,
-                  nullptr, xd, &rs, 0));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetNormalizationTrainingReserveSpaceSize(h,
-                  DNNCOMPAT_NORM_PER_CHANNEL, DNNCOMPAT_NORM_OPS_NORM, DNNCOMPAT_NORM_ALGO_STANDARD,
-                  nullptr, xd, nullptr, 1));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED, dnncompatGetNormalizationTrainingReserveSpaceSize(
+                                                      h, DNNCOMPAT_NORM_PER_CHANNEL, DNNCOMPAT_NORM_OPS_NORM,
+                                                      DNNCOMPAT_NORM_ALGO_STANDARD, nullptr, xd, &rs, 0));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetNormalizationTrainingReserveSpaceSize(
+                                                  h, DNNCOMPAT_NORM_PER_CHANNEL, DNNCOMPAT_NORM_OPS_NORM,
+                                                  DNNCOMPAT_NORM_ALGO_STANDARD, nullptr, xd, nullptr, 1));
 }
 
 // ---- Im2Col -------------------------------------------------------------------------------------
 
 struct Im2ColCase {
-    Dims x;  // N, C, H, W
-    Dims w;  // K, C, R, S
+    Dims x; // N, C, H, W
+    Dims w; // K, C, R, S
     std::vector<int> pad, stride, dil;
     dnncompatConvolutionMode_t mode;
     bool nhwc;
 };
 
 // Naive reference of the documented layout: column-major, rows (n, oh, ow), columns (c, r, s).
-std::vector<double> im2col_reference(const std::vector<float> &x, const Im2ColCase &c, int64_t &oh,
-                                     int64_t &ow) {
+std::vector<double> im2col_reference(const std::vector<float> &x, const Im2ColCase &c, int64_t &oh, int64_t &ow) {
     const int64_t N = c.x[0], C = c.x[1], H = c.x[2], W = c.x[3], R = c.w[2], S = c.w[3];
     oh = (H + 2 * c.pad[0] - ((R - 1) * c.dil[0] + 1)) / c.stride[0] + 1;
     ow = (W + 2 * c.pad[1] - ((S - 1) * c.dil[1] + 1)) / c.stride[1] + 1;
@@ -276,8 +273,7 @@ std::vector<double> im2col_reference(const std::vector<float> &x, const Im2ColCa
                             const int64_t hi = i * c.stride[0] - c.pad[0] + rr * c.dil[0];
                             const int64_t wi = j * c.stride[1] - c.pad[1] + ss * c.dil[1];
                             double v = 0;
-                            if (hi >= 0 && hi < H && wi >= 0 && wi < W)
-                                v = x[((n * C + ch) * H + hi) * W + wi];
+                            if (hi >= 0 && hi < H && wi >= 0 && wi < W) v = x[((n * C + ch) * H + hi) * W + wi];
                             out[((ch * R + r) * S + s) * rows + (n * oh + i) * ow + j] = v;
                         }
     return out;
@@ -346,8 +342,8 @@ TEST(TransformFilter, NchwToNhwc) {
     ASSERT_OK(dst_nchw.set(d, DNNCOMPAT_TENSOR_NCHW));
     dnncompatTensorTransformDescriptor_t t = nullptr;
     ASSERT_OK(dnncompatCreateTensorTransformDescriptor(&t));
-    ASSERT_OK(dnncompatSetTensorTransformDescriptor(t, 4, DNNCOMPAT_TENSOR_NHWC, nullptr, nullptr,
-                                                    nullptr, DNNCOMPAT_TRANSFORM_FOLD));
+    ASSERT_OK(dnncompatSetTensorTransformDescriptor(t, 4, DNNCOMPAT_TENSOR_NHWC, nullptr, nullptr, nullptr,
+                                                    DNNCOMPAT_TRANSFORM_FOLD));
     const auto w = random_vector(count(d), 31);
     for (float beta : {0.0f, 0.5f}) {
         const float alpha = 2.0f;
@@ -378,11 +374,12 @@ TEST(ReorderFilterAndBias, NotSupported) {
     FilterDesc f;
     ASSERT_OK(f.set({32, 32, 3, 3}, DNNCOMPAT_TENSOR_NCHW));
     std::vector<float> w(32 * 32 * 9), out(w.size()), b(32), ob(32);
-    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED, dnncompatReorderFilterAndBias(h, f,
-                  DNNCOMPAT_DEFAULT_REORDER, w.data(), out.data(), 1, b.data(), ob.data()));
+    EXPECT_STATUS(
+        DNNCOMPAT_STATUS_NOT_SUPPORTED,
+        dnncompatReorderFilterAndBias(h, f, DNNCOMPAT_DEFAULT_REORDER, w.data(), out.data(), 1, b.data(), ob.data()));
     EXPECT_NE(last_error().find("DNNC-CONV-REORDER-FILTER-BIAS"), std::string::npos) << last_error();
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatReorderFilterAndBias(h, f,
-                  DNNCOMPAT_DEFAULT_REORDER, nullptr, out.data(), 0, nullptr, nullptr));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatReorderFilterAndBias(h, f, DNNCOMPAT_DEFAULT_REORDER, nullptr,
+                                                                            out.data(), 0, nullptr, nullptr));
 }
 
 TEST(VersionCheck, Success) {

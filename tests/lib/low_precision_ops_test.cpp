@@ -48,8 +48,7 @@ struct Low {
     std::vector<uint16_t> bits, before;
     TensorDesc d;
 
-    Low(dnncompatDataType_t t, const Dims &dims, Layout l, uint64_t seed, float lo = -2.0f,
-        float hi = 2.0f)
+    Low(dnncompatDataType_t t, const Dims &dims, Layout l, uint64_t seed, float lo = -2.0f, float hi = 2.0f)
         : type(t), f(random_buf(dims, l, seed, lo, hi, 12345.0f)) {
         init();
     }
@@ -96,8 +95,7 @@ std::vector<float> distinct_values(size_t n, uint64_t seed) {
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return r[a] < r[b]; });
     std::vector<float> v(n);
-    for (size_t k = 0; k < n; ++k)
-        v[order[k]] = (static_cast<float>(k) - static_cast<float>(n / 2)) / 32.0f;
+    for (size_t k = 0; k < n; ++k) v[order[k]] = (static_cast<float>(k) - static_cast<float>(n / 2)) / 32.0f;
     return v;
 }
 
@@ -183,11 +181,10 @@ TEST_P(LowPrecisionOps, ActivationBackward) {
               return v;
           }()));
     const float alpha = 1.5f, beta = 0.25f;
-    ASSERT_OK(dnncompatActivationBackward(h, swish.d, &alpha, y.d, y.ptr(), dy.d, dy.ptr(), x.d,
-                                          x.ptr(), &beta, dx.d, dx.ptr()));
+    ASSERT_OK(dnncompatActivationBackward(h, swish.d, &alpha, y.d, y.ptr(), dy.d, dy.ptr(), x.d, x.ptr(), &beta, dx.d,
+                                          dx.ptr()));
     expect_diag(t, "cudnnActivationBackward");
-    EXPECT_CLOSE(activation_backward(dy.view(), x.view(), p, alpha, beta, dx.view()), dx.result(),
-                 tol(t));
+    EXPECT_CLOSE(activation_backward(dy.view(), x.view(), p, alpha, beta, dx.view()), dx.result(), tol(t));
     EXPECT_TRUE(dx.untouched());
 }
 
@@ -197,8 +194,8 @@ struct PoolDesc {
     dnncompatPoolingDescriptor_t d = nullptr;
     PoolDesc(dnncompatPoolingMode_t m, int win, int pad, int stride) {
         EXPECT_OK(dnncompatCreatePoolingDescriptor(&d));
-        EXPECT_OK(dnncompatSetPooling2dDescriptor(d, m, DNNCOMPAT_NOT_PROPAGATE_NAN, win, win, pad,
-                                                  pad, stride, stride));
+        EXPECT_OK(
+            dnncompatSetPooling2dDescriptor(d, m, DNNCOMPAT_NOT_PROPAGATE_NAN, win, win, pad, pad, stride, stride));
     }
     ~PoolDesc() { dnncompatDestroyPoolingDescriptor(d); }
 };
@@ -228,11 +225,10 @@ TEST_P(LowPrecisionOps, PoolingForwardAndBackward) {
 
         Low dy(t, y_dims, Layout::NHWC, 11), dx(t, x_dims, Layout::Padded, 12);
         const float balpha = 0.5f, bbeta = max ? 0.0f : 1.0f;
-        ASSERT_OK(dnncompatPoolingBackward(h, pd.d, &balpha, y.d, y.ptr(), dy.d, dy.ptr(), x.d,
-                                           x.ptr(), &bbeta, dx.d, dx.ptr()));
+        ASSERT_OK(dnncompatPoolingBackward(h, pd.d, &balpha, y.d, y.ptr(), dy.d, dy.ptr(), x.d, x.ptr(), &bbeta, dx.d,
+                                           dx.ptr()));
         expect_diag(t, "cudnnPoolingBackward");
-        EXPECT_CLOSE(pooling_backward(x.view(), dy.view(), pp, balpha, bbeta, dx.view()),
-                     dx.result(), tol(t));
+        EXPECT_CLOSE(pooling_backward(x.view(), dy.view(), pp, balpha, bbeta, dx.view()), dx.result(), tol(t));
         EXPECT_TRUE(dx.untouched());
     }
 }
@@ -244,16 +240,16 @@ TEST_P(LowPrecisionOps, SoftmaxForwardAndBackward) {
     { // ACCURATE over channels, NCHW
         Low x(t, dims, Layout::NCHW, 13), y(t, dims, Layout::NCHW, 14);
         const float alpha = 1.0f, beta = 0.0f;
-        ASSERT_OK(dnncompatSoftmaxForward(h, DNNCOMPAT_SOFTMAX_ACCURATE, DNNCOMPAT_SOFTMAX_MODE_CHANNEL,
-                                          &alpha, x.d, x.ptr(), &beta, y.d, y.ptr()));
+        ASSERT_OK(dnncompatSoftmaxForward(h, DNNCOMPAT_SOFTMAX_ACCURATE, DNNCOMPAT_SOFTMAX_MODE_CHANNEL, &alpha, x.d,
+                                          x.ptr(), &beta, y.d, y.ptr()));
         expect_diag(t, "cudnnSoftmaxForward");
         EXPECT_CLOSE(softmax_forward(x.view(), 1, 1, alpha, beta, View{}), y.result(), tol(t));
     }
     { // LOG over each image, NHWC, beta
         Low x(t, dims, Layout::NHWC, 15), y(t, dims, Layout::Padded, 16);
         const float alpha = 1.0f, beta = 0.5f;
-        ASSERT_OK(dnncompatSoftmaxForward(h, DNNCOMPAT_SOFTMAX_LOG, DNNCOMPAT_SOFTMAX_MODE_INSTANCE,
-                                          &alpha, x.d, x.ptr(), &beta, y.d, y.ptr()));
+        ASSERT_OK(dnncompatSoftmaxForward(h, DNNCOMPAT_SOFTMAX_LOG, DNNCOMPAT_SOFTMAX_MODE_INSTANCE, &alpha, x.d,
+                                          x.ptr(), &beta, y.d, y.ptr()));
         EXPECT_CLOSE(softmax_forward(x.view(), 2, 0, alpha, beta, y.view()), y.result(), tol(t));
         EXPECT_TRUE(y.untouched());
     }
@@ -263,12 +259,10 @@ TEST_P(LowPrecisionOps, SoftmaxForwardAndBackward) {
         for (double v : softmax_forward(x.view(), 1, 1, 1.0, 0.0, View{})) yv.push_back(static_cast<float>(v));
         Low y(t, dims, Layout::NCHW, yv), dy(t, dims, Layout::NHWC, 18), dx(t, dims, Layout::NCHW, 19);
         const float alpha = 1.0f, beta = 0.5f;
-        ASSERT_OK(dnncompatSoftmaxBackward(h, DNNCOMPAT_SOFTMAX_ACCURATE,
-                                           DNNCOMPAT_SOFTMAX_MODE_CHANNEL, &alpha, y.d, y.ptr(),
-                                           dy.d, dy.ptr(), &beta, dx.d, dx.ptr()));
+        ASSERT_OK(dnncompatSoftmaxBackward(h, DNNCOMPAT_SOFTMAX_ACCURATE, DNNCOMPAT_SOFTMAX_MODE_CHANNEL, &alpha, y.d,
+                                           y.ptr(), dy.d, dy.ptr(), &beta, dx.d, dx.ptr()));
         expect_diag(t, "cudnnSoftmaxBackward");
-        EXPECT_CLOSE(softmax_backward(y.view(), dy.view(), 1, 1, alpha, beta, dx.view()),
-                     dx.result(), tol(t));
+        EXPECT_CLOSE(softmax_backward(y.view(), dy.view(), 1, 1, alpha, beta, dx.view()), dx.result(), tol(t));
     }
 }
 
@@ -286,8 +280,8 @@ TEST_P(LowPrecisionOps, LrnForwardAndBackward) {
     ASSERT_OK(dnncompatSetLRNDescriptor(ld, 5, lp.alpha, lp.beta, lp.k));
     Low x(t, dims, Layout::NHWC, 20), y(t, dims, Layout::Padded, 21);
     const float alpha = 1.0f, beta = 0.5f;
-    EXPECT_OK(dnncompatLRNCrossChannelForward(h, ld, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &alpha, x.d,
-                                              x.ptr(), &beta, y.d, y.ptr()));
+    EXPECT_OK(dnncompatLRNCrossChannelForward(h, ld, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &alpha, x.d, x.ptr(), &beta, y.d,
+                                              y.ptr()));
     expect_diag(t, "cudnnLRNCrossChannelForward");
     EXPECT_CLOSE(lrn_forward(x.view(), lp, alpha, beta, y.view()), y.result(), tol(t));
     EXPECT_TRUE(y.untouched());
@@ -296,9 +290,8 @@ TEST_P(LowPrecisionOps, LrnForwardAndBackward) {
     // for FLOAT data).
     Low dy(t, dims, Layout::NHWC, 22), dx(t, dims, Layout::NCHW, 23);
     const float balpha = 1.0f, bbeta = 0.0f;
-    EXPECT_OK(dnncompatLRNCrossChannelBackward(h, ld, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &balpha,
-                                               y.d, y.ptr(), dy.d, dy.ptr(), x.d, x.ptr(), &bbeta,
-                                               dx.d, dx.ptr()));
+    EXPECT_OK(dnncompatLRNCrossChannelBackward(h, ld, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &balpha, y.d, y.ptr(), dy.d,
+                                               dy.ptr(), x.d, x.ptr(), &bbeta, dx.d, dx.ptr()));
     expect_diag(t, "cudnnLRNCrossChannelBackward");
     EXPECT_CLOSE(lrn_backward(x.view(), dy.view(), lp, balpha, bbeta, View{}), dx.result(), tol(t));
     dnncompatDestroyLRNDescriptor(ld);
@@ -324,13 +317,12 @@ TEST_P(LowPrecisionOps, BatchNormInference) {
     const auto mean = random_vector(4, 28, -0.5f, 0.5f), var = random_vector(4, 29, 0.5f, 2.0f);
     const float alpha = 1.0f, beta = 0.5f;
     const double eps = 1e-3;
-    ASSERT_OK(dnncompatBatchNormalizationForwardInference(
-        h, DNNCOMPAT_BATCHNORM_SPATIAL, &alpha, &beta, x.d, x.ptr(), y.d, y.ptr(), pd,
-        scale.data(), bias.data(), mean.data(), var.data(), eps));
+    ASSERT_OK(dnncompatBatchNormalizationForwardInference(h, DNNCOMPAT_BATCHNORM_SPATIAL, &alpha, &beta, x.d, x.ptr(),
+                                                          y.d, y.ptr(), pd, scale.data(), bias.data(), mean.data(),
+                                                          var.data(), eps));
     expect_diag(t, "cudnnBatchNormalizationForwardInference");
-    EXPECT_CLOSE(batchnorm_inference(x.view(), false, scale, bias, mean, var, eps, alpha, beta,
-                                     y.view()),
-                 y.result(), tol(t));
+    EXPECT_CLOSE(batchnorm_inference(x.view(), false, scale, bias, mean, var, eps, alpha, beta, y.view()), y.result(),
+                 tol(t));
     EXPECT_TRUE(y.untouched());
 }
 
@@ -347,11 +339,11 @@ TEST_P(LowPrecisionOps, BatchNormTrainingAndBackward) {
     const float alpha = 1.0f, beta = 0.0f;
     const double eps = 1e-4, factor = 0.25;
     ASSERT_OK(dnncompatBatchNormalizationForwardTraining(
-        h, DNNCOMPAT_BATCHNORM_SPATIAL, &alpha, &beta, x.d, x.ptr(), y.d, y.ptr(), pd, scale.data(),
-        bias.data(), factor, run_mean.data(), run_var.data(), eps, save_mean.data(), save_inv.data()));
+        h, DNNCOMPAT_BATCHNORM_SPATIAL, &alpha, &beta, x.d, x.ptr(), y.d, y.ptr(), pd, scale.data(), bias.data(),
+        factor, run_mean.data(), run_var.data(), eps, save_mean.data(), save_inv.data()));
     expect_diag(t, "cudnnBatchNormalizationForwardTraining");
-    const BnTrainingResult r = batchnorm_training(x.view(), false, scale, bias, factor, run_mean0,
-                                                  run_var0, eps, alpha, beta, View{});
+    const BnTrainingResult r =
+        batchnorm_training(x.view(), false, scale, bias, factor, run_mean0, run_var0, eps, alpha, beta, View{});
     EXPECT_CLOSE(r.y, y.result(), tol(t));
     // FLOAT statistics of the (rounded) data: FP32 arithmetic only.
     EXPECT_CLOSE(r.mean, save_mean, 1e-5);
@@ -363,13 +355,12 @@ TEST_P(LowPrecisionOps, BatchNormTrainingAndBackward) {
     Low dy(t, dims, Layout::NHWC, 36), dx(t, dims, Layout::Padded, 37);
     std::vector<float> dscale(C, 0.0f), dbias(C, 0.0f);
     const float ad = 1.0f, bd = 0.5f, ap = 1.0f, bp = 0.0f;
-    ASSERT_OK(dnncompatBatchNormalizationBackward(
-        h, DNNCOMPAT_BATCHNORM_SPATIAL, &ad, &bd, &ap, &bp, x.d, x.ptr(), dy.d, dy.ptr(), dx.d,
-        dx.ptr(), pd, scale.data(), dscale.data(), dbias.data(), eps, save_mean.data(),
-        save_inv.data()));
+    ASSERT_OK(dnncompatBatchNormalizationBackward(h, DNNCOMPAT_BATCHNORM_SPATIAL, &ad, &bd, &ap, &bp, x.d, x.ptr(),
+                                                  dy.d, dy.ptr(), dx.d, dx.ptr(), pd, scale.data(), dscale.data(),
+                                                  dbias.data(), eps, save_mean.data(), save_inv.data()));
     expect_diag(t, "cudnnBatchNormalizationBackward");
-    const BnBackwardResult b = batchnorm_backward(x.view(), dy.view(), false, scale, eps, save_mean,
-                                                  save_inv, ad, bd, dx.view(), ap, bp, dscale, dbias);
+    const BnBackwardResult b = batchnorm_backward(x.view(), dy.view(), false, scale, eps, save_mean, save_inv, ad, bd,
+                                                  dx.view(), ap, bp, dscale, dbias);
     EXPECT_CLOSE(b.dx, dx.result(), tol(t));
     EXPECT_CLOSE(b.dscale, dscale, 1e-4);
     EXPECT_CLOSE(b.dbias, dbias, 1e-4);
@@ -387,20 +378,20 @@ TEST_P(LowPrecisionOps, BatchNormExAddActivation) {
     const auto scale = random_vector(C, 43, 0.5f, 1.5f), bias = random_vector(C, 44);
     std::vector<float> save_mean(C), save_inv(C);
     size_t ws = 1, rs = 1;
-    ASSERT_OK(dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize(
-        h, DNNCOMPAT_BATCHNORM_SPATIAL, ops, x.d, z.d, y.d, pd, relu.d, &ws));
-    ASSERT_OK(dnncompatGetBatchNormalizationTrainingExReserveSpaceSize(
-        h, DNNCOMPAT_BATCHNORM_SPATIAL, ops, relu.d, x.d, &rs));
+    ASSERT_OK(dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize(h, DNNCOMPAT_BATCHNORM_SPATIAL, ops, x.d,
+                                                                           z.d, y.d, pd, relu.d, &ws));
+    ASSERT_OK(dnncompatGetBatchNormalizationTrainingExReserveSpaceSize(h, DNNCOMPAT_BATCHNORM_SPATIAL, ops, relu.d, x.d,
+                                                                       &rs));
     std::vector<char> workspace(ws + 1), reserve(rs + 1);
     const float alpha = 1.0f, beta = 0.0f;
     const double eps = 1e-3;
     ASSERT_OK(dnncompatBatchNormalizationForwardTrainingEx(
-        h, DNNCOMPAT_BATCHNORM_SPATIAL, ops, &alpha, &beta, x.d, x.ptr(), z.d, z.ptr(), y.d, y.ptr(),
-        pd, scale.data(), bias.data(), 1.0, nullptr, nullptr, eps, save_mean.data(),
-        save_inv.data(), relu.d, workspace.data(), ws, reserve.data(), rs));
+        h, DNNCOMPAT_BATCHNORM_SPATIAL, ops, &alpha, &beta, x.d, x.ptr(), z.d, z.ptr(), y.d, y.ptr(), pd, scale.data(),
+        bias.data(), 1.0, nullptr, nullptr, eps, save_mean.data(), save_inv.data(), relu.d, workspace.data(), ws,
+        reserve.data(), rs));
     expect_diag(t, "cudnnBatchNormalizationForwardTrainingEx");
-    const BnTrainingResult r = batchnorm_training(x.view(), false, scale, bias, 1.0, {}, {}, eps,
-                                                  alpha, beta, View{}, z.view(), true);
+    const BnTrainingResult r =
+        batchnorm_training(x.view(), false, scale, bias, 1.0, {}, {}, eps, alpha, beta, View{}, z.view(), true);
     EXPECT_CLOSE(r.y, y.result(), tol(t));
     EXPECT_CLOSE(r.save_inv, save_inv, 1e-5);
 
@@ -410,18 +401,16 @@ TEST_P(LowPrecisionOps, BatchNormExAddActivation) {
     std::vector<float> dscale(C, 0.5f), dbias(C, -0.5f);
     const std::vector<float> dscale0 = dscale, dbias0 = dbias;
     const float ad = 1.0f, bd = 0.0f, ap = 1.0f, bp = 1.0f;
-    ASSERT_OK(dnncompatGetBatchNormalizationBackwardExWorkspaceSize(
-        h, DNNCOMPAT_BATCHNORM_SPATIAL, ops, x.d, y.d, dy.d, dz.d, dx.d, pd, relu.d, &ws));
+    ASSERT_OK(dnncompatGetBatchNormalizationBackwardExWorkspaceSize(h, DNNCOMPAT_BATCHNORM_SPATIAL, ops, x.d, y.d, dy.d,
+                                                                    dz.d, dx.d, pd, relu.d, &ws));
     workspace.resize(ws + 1);
     ASSERT_OK(dnncompatBatchNormalizationBackwardEx(
-        h, DNNCOMPAT_BATCHNORM_SPATIAL, ops, &ad, &bd, &ap, &bp, x.d, x.ptr(), y.d, y.ptr(), dy.d,
-        dy.ptr(), dz.d, dz.ptr(), dx.d, dx.ptr(), pd, scale.data(), bias.data(), dscale.data(),
-        dbias.data(), eps, save_mean.data(), save_inv.data(), relu.d, workspace.data(), ws,
-        reserve.data(), rs));
+        h, DNNCOMPAT_BATCHNORM_SPATIAL, ops, &ad, &bd, &ap, &bp, x.d, x.ptr(), y.d, y.ptr(), dy.d, dy.ptr(), dz.d,
+        dz.ptr(), dx.d, dx.ptr(), pd, scale.data(), bias.data(), dscale.data(), dbias.data(), eps, save_mean.data(),
+        save_inv.data(), relu.d, workspace.data(), ws, reserve.data(), rs));
     expect_diag(t, "cudnnBatchNormalizationBackwardEx");
-    const BnBackwardResult b = batchnorm_backward(x.view(), dy.view(), false, scale, eps, save_mean,
-                                                  save_inv, ad, bd, View{}, ap, bp, dscale0, dbias0,
-                                                  true, y.view());
+    const BnBackwardResult b = batchnorm_backward(x.view(), dy.view(), false, scale, eps, save_mean, save_inv, ad, bd,
+                                                  View{}, ap, bp, dscale0, dbias0, true, y.view());
     EXPECT_CLOSE(b.dx, dx.result(), tol(t));
     EXPECT_CLOSE(b.dz, dz.result(), tol(t));
     EXPECT_CLOSE(b.dscale, dscale, 1e-4);
@@ -492,11 +481,9 @@ TEST_P(LowPrecisionOps, AddOpScaleSetTensor) {
         EXPECT_CLOSE(ref, c.result(), tol(t));
         EXPECT_TRUE(c.untouched());
         // A HALF / BFLOAT16 compute type does not fit (cuDNN computes these in FLOAT).
-        ASSERT_OK(dnncompatSetOpTensorDescriptor(od, DNNCOMPAT_OP_TENSOR_MUL, t,
-                                                 DNNCOMPAT_NOT_PROPAGATE_NAN));
+        ASSERT_OK(dnncompatSetOpTensorDescriptor(od, DNNCOMPAT_OP_TENSOR_MUL, t, DNNCOMPAT_NOT_PROPAGATE_NAN));
         EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                      dnncompatOpTensor(h, od, &a1, a.d, a.ptr(), &a2, b.d, b.ptr(), &beta, c.d,
-                                        c.ptr()));
+                      dnncompatOpTensor(h, od, &a1, a.d, a.ptr(), &a2, b.d, b.ptr(), &beta, c.d, c.ptr()));
         dnncompatDestroyOpTensorDescriptor(od);
     }
     { // ScaleTensor (alpha is float) and SetTensor (the value has y's type), with gaps
@@ -521,9 +508,8 @@ TEST_P(LowPrecisionOps, ReduceTensor) {
     dnncompatReduceTensorDescriptor_t rd = nullptr;
     ASSERT_OK(dnncompatCreateReduceTensorDescriptor(&rd));
     { // ADD over H, W with FLOAT compute, beta 0.5
-        ASSERT_OK(dnncompatSetReduceTensorDescriptor(rd, DNNCOMPAT_REDUCE_TENSOR_ADD,
-                                                     DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_NOT_PROPAGATE_NAN,
-                                                     DNNCOMPAT_REDUCE_TENSOR_NO_INDICES,
+        ASSERT_OK(dnncompatSetReduceTensorDescriptor(rd, DNNCOMPAT_REDUCE_TENSOR_ADD, DNNCOMPAT_DATA_FLOAT,
+                                                     DNNCOMPAT_NOT_PROPAGATE_NAN, DNNCOMPAT_REDUCE_TENSOR_NO_INDICES,
                                                      DNNCOMPAT_32BIT_INDICES));
         Low a(t, a_dims, Layout::NHWC, 70), c(t, c_dims, Layout::NCHW, 71);
         size_t ws = 0;
@@ -531,16 +517,15 @@ TEST_P(LowPrecisionOps, ReduceTensor) {
         std::vector<char> workspace(ws + 1);
         const float alpha = 0.5f, beta = 0.5f;
         const auto ref = reduce_tensor(0, a.view(), c_dims, alpha, beta, c.view());
-        ASSERT_OK(dnncompatReduceTensor(h, rd, nullptr, 0, workspace.data(), ws, &alpha, a.d,
-                                        a.ptr(), &beta, c.d, c.ptr()));
+        ASSERT_OK(
+            dnncompatReduceTensor(h, rd, nullptr, 0, workspace.data(), ws, &alpha, a.d, a.ptr(), &beta, c.d, c.ptr()));
         expect_diag(t, "cudnnReduceTensor");
         EXPECT_CLOSE(ref, c.result(), tol(t));
     }
     { // MAX over H, W with flattened indices (distinct values: one maximum per window)
-        ASSERT_OK(dnncompatSetReduceTensorDescriptor(rd, DNNCOMPAT_REDUCE_TENSOR_MAX,
-                                                     DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_NOT_PROPAGATE_NAN,
-                                                     DNNCOMPAT_REDUCE_TENSOR_FLATTENED_INDICES,
-                                                     DNNCOMPAT_32BIT_INDICES));
+        ASSERT_OK(dnncompatSetReduceTensorDescriptor(
+            rd, DNNCOMPAT_REDUCE_TENSOR_MAX, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_NOT_PROPAGATE_NAN,
+            DNNCOMPAT_REDUCE_TENSOR_FLATTENED_INDICES, DNNCOMPAT_32BIT_INDICES));
         Low a(t, a_dims, Layout::Padded, distinct_values(static_cast<size_t>(element_count(a_dims)), 72));
         Low c(t, c_dims, Layout::NCHW, 73);
         size_t ibytes = 0;
@@ -549,8 +534,8 @@ TEST_P(LowPrecisionOps, ReduceTensor) {
         std::vector<uint32_t> ref_idx;
         const float alpha = 1.0f, beta = 0.0f;
         const auto ref = reduce_tensor(3, a.view(), c_dims, alpha, beta, View{}, &ref_idx);
-        ASSERT_OK(dnncompatReduceTensor(h, rd, idx.data(), ibytes, nullptr, 0, &alpha, a.d, a.ptr(),
-                                        &beta, c.d, c.ptr()));
+        ASSERT_OK(
+            dnncompatReduceTensor(h, rd, idx.data(), ibytes, nullptr, 0, &alpha, a.d, a.ptr(), &beta, c.d, c.ptr()));
         EXPECT_CLOSE(ref, c.result(), 0.0); // the maximum is one of A's values: exact
         for (size_t i = 0; i < ref_idx.size(); ++i) EXPECT_EQ(idx[i], ref_idx[i]) << i;
     }
@@ -563,12 +548,11 @@ TEST_P(LowPrecisionOps, SpatialTransformer) {
     const int64_t N = 2, C = 3, Hi = 5, Wi = 4, Ho = 3, Wo = 4;
     dnncompatSpatialTransformerDescriptor_t st = nullptr;
     ASSERT_OK(dnncompatCreateSpatialTransformerDescriptor(&st));
-    const int dim_a[4] = {static_cast<int>(N), static_cast<int>(C), static_cast<int>(Ho),
-                          static_cast<int>(Wo)};
+    const int dim_a[4] = {static_cast<int>(N), static_cast<int>(C), static_cast<int>(Ho), static_cast<int>(Wo)};
     ASSERT_OK(dnncompatSetSpatialTransformerNdDescriptor(st, DNNCOMPAT_SAMPLER_BILINEAR, t, 4, dim_a));
     // theta [N, 2, 3] and grid [N, Ho, Wo, 2] in the descriptor's type.
-    const std::vector<float> theta = rounded(t, {0.9f, 0.1f, 0.05f, -0.2f, 0.8f, 0.1f,
-                                                 1.1f, 0.0f, -0.1f, 0.15f, 0.7f, 0.0f});
+    const std::vector<float> theta =
+        rounded(t, {0.9f, 0.1f, 0.05f, -0.2f, 0.8f, 0.1f, 1.1f, 0.0f, -0.1f, 0.15f, 0.7f, 0.0f});
     std::vector<uint16_t> theta_l, grid_l(static_cast<size_t>(N * Ho * Wo * 2));
     for (float v : theta) theta_l.push_back(encode(t, v));
     ASSERT_OK(dnncompatSpatialTfGridGeneratorForward(h, st, theta_l.data(), grid_l.data()));
@@ -579,8 +563,7 @@ TEST_P(LowPrecisionOps, SpatialTransformer) {
 
     Low x(t, {N, C, Hi, Wi}, Layout::NHWC, 80), y(t, {N, C, Ho, Wo}, Layout::Padded, 81);
     const float alpha = 1.0f, beta = 0.5f;
-    ASSERT_OK(dnncompatSpatialTfSamplerForward(h, st, &alpha, x.d, x.ptr(), grid_l.data(), &beta,
-                                               y.d, y.ptr()));
+    ASSERT_OK(dnncompatSpatialTfSamplerForward(h, st, &alpha, x.d, x.ptr(), grid_l.data(), &beta, y.d, y.ptr()));
     expect_diag(t, "cudnnSpatialTfSamplerForward");
     std::vector<double> ref = grid_sample(x.view(), grid, Ho, Wo);
     const std::vector<float> y_old = y.packed_values();
@@ -590,8 +573,7 @@ TEST_P(LowPrecisionOps, SpatialTransformer) {
     dnncompatDestroySpatialTransformerDescriptor(st);
 }
 
-INSTANTIATE_TEST_SUITE_P(Types, LowPrecisionOps,
-                         ::testing::Values(DNNCOMPAT_DATA_HALF, DNNCOMPAT_DATA_BFLOAT16),
+INSTANTIATE_TEST_SUITE_P(Types, LowPrecisionOps, ::testing::Values(DNNCOMPAT_DATA_HALF, DNNCOMPAT_DATA_BFLOAT16),
                          [](const auto &param_info) {
                              return std::string(is_half(param_info.param) ? "half" : "bfloat16");
                          });

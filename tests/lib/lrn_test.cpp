@@ -45,8 +45,8 @@ struct LrnCase {
 };
 
 std::ostream &operator<<(std::ostream &os, const LrnCase &c) {
-    return os << c.name << " " << dt::dims_string(c.dims) << " n " << c.p.n << " a " << c.p.alpha
-              << " b " << c.p.beta << " k " << c.p.k << " " << dt::layout_name(c.layout);
+    return os << c.name << " " << dt::dims_string(c.dims) << " n " << c.p.n << " a " << c.p.alpha << " b " << c.p.beta
+              << " k " << c.p.k << " " << dt::layout_name(c.layout);
 }
 
 using L = dt::Layout;
@@ -85,8 +85,8 @@ TEST_P(Lrn, ForwardMatchesReference) {
     dt::TensorDesc xd, yd;
     ASSERT_OK(xd.set(x.dims, x.strides));
     ASSERT_OK(yd.set(y.dims, y.strides));
-    ASSERT_OK(dnncompatLRNCrossChannelForward(h, d, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &c.alpha, xd,
-                                              x.data.data(), &c.beta, yd, y.data.data()));
+    ASSERT_OK(dnncompatLRNCrossChannelForward(h, d, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &c.alpha, xd, x.data.data(),
+                                              &c.beta, yd, y.data.data()));
     EXPECT_TRUE(dt::expect_close(ref, y.packed(), 1e-5, c.beta == 0.0f ? 1e-3 : 0.05, c.dims)) << c;
     EXPECT_TRUE(dt::untouched(y));
 }
@@ -106,9 +106,9 @@ TEST_P(Lrn, BackwardMatchesReference) {
     dt::TensorDesc xd;
     ASSERT_OK(xd.set(x.dims, x.strides));
     dnncompat::diag::clear();
-    const dnncompatStatus_t s = dnncompatLRNCrossChannelBackward(
-            h, d, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &c.alpha, xd, y.data.data(), xd, dy.data.data(), xd,
-            x.data.data(), &c.beta, xd, dx.data.data());
+    const dnncompatStatus_t s =
+        dnncompatLRNCrossChannelBackward(h, d, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &c.alpha, xd, y.data.data(), xd,
+                                         dy.data.data(), xd, x.data.data(), &c.beta, xd, dx.data.data());
     ASSERT_EQ(s, DNNCOMPAT_STATUS_SUCCESS) << dt::last_error();
     if (c.p.n % 2 == 0) { // the composite of oneDNN primitives says so
         const auto diags = dnncompat::diag::collected();
@@ -140,9 +140,8 @@ TEST(LrnMixedLayouts, BackwardWithDyInAnotherLayoutThanX) {
         ASSERT_OK(xd.set(x.dims, x.strides));
         ASSERT_OK(dyd.set(dy.dims, dy.strides));
         ASSERT_OK(dxd.set(dx.dims, dx.strides));
-        ASSERT_OK(dnncompatLRNCrossChannelBackward(h, d, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &alpha, xd,
-                                                   y.data.data(), dyd, dy.data.data(), xd, x.data.data(),
-                                                   &beta, dxd, dx.data.data()));
+        ASSERT_OK(dnncompatLRNCrossChannelBackward(h, d, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &alpha, xd, y.data.data(),
+                                                   dyd, dy.data.data(), xd, x.data.data(), &beta, dxd, dx.data.data()));
         EXPECT_TRUE(dt::expect_close(ref, dx.packed(), 1e-5, 0.05, dims)) << "lrnN " << n;
         EXPECT_TRUE(dt::untouched(dx));
     }
@@ -165,8 +164,8 @@ TEST(LrnFieldCases, F11AlphaIsDividedByNExactlyOnce) {
         dt::TensorDesc xd;
         ASSERT_OK(xd.set(dims, dt::packed_strides(dims)));
         const float one = 1.0f, zero = 0.0f;
-        ASSERT_OK(dnncompatLRNCrossChannelForward(h, d, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &one, xd, x.data(),
-                                                  &zero, xd, y.data()));
+        ASSERT_OK(dnncompatLRNCrossChannelForward(h, d, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &one, xd, x.data(), &zero, xd,
+                                                  y.data()));
         EXPECT_NEAR(y[3], 2.0 / (1.0 + 4.0), 1e-6) << "n " << n;
     }
 }
@@ -183,8 +182,8 @@ TEST(LrnFieldCases, EvenNWindowIsAsymmetric) {
     dt::TensorDesc xd;
     ASSERT_OK(xd.set(dims, dt::packed_strides(dims)));
     const float one = 1.0f, zero = 0.0f;
-    ASSERT_OK(dnncompatLRNCrossChannelForward(h, d, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &one, xd, x.data(), &zero,
-                                              xd, y.data()));
+    ASSERT_OK(dnncompatLRNCrossChannelForward(h, d, DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1, &one, xd, x.data(), &zero, xd,
+                                              y.data()));
     // scale_c = 1 + (2/2) * (x_c^2 + x_{c+1}^2)
     EXPECT_NEAR(y[2], 1.0 / (1.0 + 1.0 + 9.0), 1e-6);
     EXPECT_NEAR(y[3], 3.0 / (1.0 + 9.0 + 1.0), 1e-6);
@@ -255,22 +254,27 @@ TEST(LrnInvalid, BadArgumentsAndDivisiveNormalization) {
     std::vector<float> x(16, 1.0f), y(16), t1(16), t2(16);
     const float one = 1.0f, zero = 0.0f;
     const auto M = DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1;
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatLRNCrossChannelForward(h, d, M, &one, x4, x.data(), &zero, other, y.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatLRNCrossChannelForward(h, d, static_cast<dnncompatLRNMode_t>(1), &one, x4, x.data(), &zero, x4, y.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatLRNCrossChannelForward(h, d, M, &one, x4, nullptr, &zero, x4, y.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatLRNCrossChannelForward(h, nullptr, M, &one, x4, x.data(), &zero, x4, y.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED, dnncompatLRNCrossChannelForward(h, d, M, &one, x3, x.data(), &zero, x3, y.data()));
+                  dnncompatLRNCrossChannelForward(h, d, M, &one, x4, x.data(), &zero, other, y.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatLRNCrossChannelForward(h, d, static_cast<dnncompatLRNMode_t>(1),
+                                                                              &one, x4, x.data(), &zero, x4, y.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatLRNCrossChannelForward(h, d, M, &one, x4, nullptr, &zero, x4, y.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatLRNCrossChannelForward(h, nullptr, M, &one, x4, x.data(), &zero, x4, y.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED,
-                  dnncompatDivisiveNormalizationForward(h, d, DNNCOMPAT_DIVNORM_PRECOMPUTED_MEANS, &one, x4, x.data(), nullptr,
-                                                        t1.data(), t2.data(), &zero, x4, y.data()));
+                  dnncompatLRNCrossChannelForward(h, d, M, &one, x3, x.data(), &zero, x3, y.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED,
+                  dnncompatDivisiveNormalizationForward(h, d, DNNCOMPAT_DIVNORM_PRECOMPUTED_MEANS, &one, x4, x.data(),
+                                                        nullptr, t1.data(), t2.data(), &zero, x4, y.data()));
     EXPECT_NE(dt::last_error().find("DNNC-DIVNORM"), std::string::npos);
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatDivisiveNormalizationForward(h, d, static_cast<dnncompatDivNormMode_t>(1), &one, x4, x.data(),
-                                                        nullptr, t1.data(), t2.data(), &zero, x4, y.data()));
+                  dnncompatDivisiveNormalizationForward(h, d, static_cast<dnncompatDivNormMode_t>(1), &one, x4,
+                                                        x.data(), nullptr, t1.data(), t2.data(), &zero, x4, y.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED,
-                  dnncompatDivisiveNormalizationBackward(h, d, DNNCOMPAT_DIVNORM_PRECOMPUTED_MEANS, &one, x4, x.data(), nullptr,
-                                                         y.data(), t1.data(), t2.data(), &zero, x4, y.data(), nullptr));
+                  dnncompatDivisiveNormalizationBackward(h, d, DNNCOMPAT_DIVNORM_PRECOMPUTED_MEANS, &one, x4, x.data(),
+                                                         nullptr, y.data(), t1.data(), t2.data(), &zero, x4, y.data(),
+                                                         nullptr));
 }
 
 } // namespace

@@ -23,8 +23,8 @@ TEST(NanScan, FindsANanAtEveryPositionOfADenseTensor) {
         EXPECT_FALSE(any_nan(v.data(), dims, strides)) << "infinity is not NaN, n " << n;
         for (int64_t at = 0; at < n; ++at) {
             std::vector<float> w(static_cast<std::size_t>(n), 0.5f);
-            w[static_cast<std::size_t>(at)] = (at % 2) ? std::numeric_limits<float>::quiet_NaN()
-                                                       : std::numeric_limits<float>::signaling_NaN();
+            w[static_cast<std::size_t>(at)] =
+                (at % 2) ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::signaling_NaN();
             ASSERT_TRUE(any_nan(w.data(), dims, strides)) << "n " << n << " NaN at " << at;
         }
     }

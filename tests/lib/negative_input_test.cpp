@@ -47,7 +47,7 @@ constexpr dnncompatStatus_t kBad = DNNCOMPAT_STATUS_BAD_PARAM;
 constexpr dnncompatStatus_t kUnsupported = DNNCOMPAT_STATUS_NOT_SUPPORTED;
 
 // A valid argument tuple, built in the case's World.
-#define ARGS(...) [](World & w) { return std::make_tuple(__VA_ARGS__); }
+#define ARGS(...) [](World &w) { return std::make_tuple(__VA_ARGS__); }
 
 // Functions with no table entry, and why.
 const std::map<std::string, std::string> kExempt = {
@@ -80,18 +80,17 @@ std::vector<ng::Entry> make_table() {
     // ---- Handle ------------------------------------------------------------------------------
     t.push_back(entry("dnncompatCreate", dnncompatCreate, ARGS(w.slot<dnncompatHandle_t>())));
     t.push_back(entry("dnncompatDestroy", dnncompatDestroy, ARGS(w.fresh<dnncompatHandle_t>())));
-    t.push_back(entry("dnncompatSetStream", dnncompatSetStream,
-                      ARGS(w.h, reinterpret_cast<dnncompatStream_t>(w.buffer())))
-                    .with({allow(Mut::null, "streamId", "the null stream is cuDNN's default stream")}));
-    t.push_back(entry("dnncompatGetStream", dnncompatGetStream,
-                      ARGS(w.h, w.out<dnncompatStream_t>())));
+    t.push_back(
+        entry("dnncompatSetStream", dnncompatSetStream, ARGS(w.h, reinterpret_cast<dnncompatStream_t>(w.buffer())))
+            .with({allow(Mut::null, "streamId", "the null stream is cuDNN's default stream")}));
+    t.push_back(entry("dnncompatGetStream", dnncompatGetStream, ARGS(w.h, w.out<dnncompatStream_t>())));
     t.push_back(entry("dnncompatGetLastRunInfo", dnncompatGetLastRunInfo, [](World &w) {
         const float two = 2.0f;
         dnncompatScaleTensor(w.h, w.x, w.buf(), &two); // a compute call to report on
         return std::make_tuple(w.h, w.out<dnncompatRunInfo_t>());
     }));
-    t.push_back(entry("dnncompatSetWeightCacheMode", dnncompatSetWeightCacheMode,
-                      ARGS(w.h, DNNCOMPAT_WEIGHT_CACHE_CONSTANT)));
+    t.push_back(
+        entry("dnncompatSetWeightCacheMode", dnncompatSetWeightCacheMode, ARGS(w.h, DNNCOMPAT_WEIGHT_CACHE_CONSTANT)));
     t.push_back(entry("dnncompatGetWeightCacheMode", dnncompatGetWeightCacheMode,
                       ARGS(w.h, w.out<dnncompatWeightCacheMode_t>())));
     t.push_back(entry("dnncompatInvalidateWeights", dnncompatInvalidateWeights, ARGS(w.h, w.buffer()))
@@ -100,27 +99,23 @@ std::vector<ng::Entry> make_table() {
     // ---- Tensor descriptors --------------------------------------------------------------------
     t.push_back(entry("dnncompatCreateTensorDescriptor", dnncompatCreateTensorDescriptor,
                       ARGS(w.slot<dnncompatTensorDescriptor_t>())));
-    t.push_back(entry("dnncompatSetTensor4dDescriptor", dnncompatSetTensor4dDescriptor,
-                      ARGS(w.fresh<dnncompatTensorDescriptor_t>(), DNNCOMPAT_TENSOR_NCHW,
-                           DNNCOMPAT_DATA_FLOAT, 2, 4, 5, 5)));
+    t.push_back(
+        entry("dnncompatSetTensor4dDescriptor", dnncompatSetTensor4dDescriptor,
+              ARGS(w.fresh<dnncompatTensorDescriptor_t>(), DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, 2, 4, 5, 5)));
     t.push_back(entry("dnncompatSetTensor4dDescriptorEx", dnncompatSetTensor4dDescriptorEx,
-                      ARGS(w.fresh<dnncompatTensorDescriptor_t>(), DNNCOMPAT_DATA_FLOAT, 2, 4, 5, 5,
-                           100, 25, 5, 1)));
+                      ARGS(w.fresh<dnncompatTensorDescriptor_t>(), DNNCOMPAT_DATA_FLOAT, 2, 4, 5, 5, 100, 25, 5, 1)));
     t.push_back(entry("dnncompatGetTensor4dDescriptor", dnncompatGetTensor4dDescriptor,
-                      ARGS(w.x, w.out<dnncompatDataType_t>(), w.out<int>(), w.out<int>(),
-                           w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>(),
-                           w.out<int>())));
+                      ARGS(w.x, w.out<dnncompatDataType_t>(), w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>(),
+                           w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>())));
     t.push_back(entry("dnncompatSetTensorNdDescriptor", dnncompatSetTensorNdDescriptor,
-                      ARGS(w.fresh<dnncompatTensorDescriptor_t>(), DNNCOMPAT_DATA_FLOAT, 4,
-                           w.ints({2, 4, 5, 5}), w.ints({100, 25, 5, 1}))));
+                      ARGS(w.fresh<dnncompatTensorDescriptor_t>(), DNNCOMPAT_DATA_FLOAT, 4, w.ints({2, 4, 5, 5}),
+                           w.ints({100, 25, 5, 1}))));
     t.push_back(entry("dnncompatSetTensorNdDescriptorEx", dnncompatSetTensorNdDescriptorEx,
-                      ARGS(w.fresh<dnncompatTensorDescriptor_t>(), DNNCOMPAT_TENSOR_NHWC,
-                           DNNCOMPAT_DATA_FLOAT, 4, w.ints({2, 4, 5, 5}))));
+                      ARGS(w.fresh<dnncompatTensorDescriptor_t>(), DNNCOMPAT_TENSOR_NHWC, DNNCOMPAT_DATA_FLOAT, 4,
+                           w.ints({2, 4, 5, 5}))));
     t.push_back(entry("dnncompatGetTensorNdDescriptor", dnncompatGetTensorNdDescriptor,
-                      ARGS(w.x, 4, w.out<dnncompatDataType_t>(), w.out<int>(), w.out<int>(8),
-                           w.out<int>(8))));
-    t.push_back(entry("dnncompatGetTensorSizeInBytes", dnncompatGetTensorSizeInBytes,
-                      ARGS(w.x, w.out<size_t>())));
+                      ARGS(w.x, 4, w.out<dnncompatDataType_t>(), w.out<int>(), w.out<int>(8), w.out<int>(8))));
+    t.push_back(entry("dnncompatGetTensorSizeInBytes", dnncompatGetTensorSizeInBytes, ARGS(w.x, w.out<size_t>())));
     t.push_back(entry("dnncompatDestroyTensorDescriptor", dnncompatDestroyTensorDescriptor,
                       ARGS(w.fresh<dnncompatTensorDescriptor_t>()))
                     .with({allow(Mut::null, "tensorDesc", kNullIsNoOp)}));
@@ -128,20 +123,19 @@ std::vector<ng::Entry> make_table() {
     // ---- Filter descriptors --------------------------------------------------------------------
     t.push_back(entry("dnncompatCreateFilterDescriptor", dnncompatCreateFilterDescriptor,
                       ARGS(w.slot<dnncompatFilterDescriptor_t>())));
-    t.push_back(entry("dnncompatSetFilter4dDescriptor", dnncompatSetFilter4dDescriptor,
-                      ARGS(w.fresh<dnncompatFilterDescriptor_t>(), DNNCOMPAT_DATA_FLOAT,
-                           DNNCOMPAT_TENSOR_NCHW, 6, 4, 3, 3)));
+    t.push_back(
+        entry("dnncompatSetFilter4dDescriptor", dnncompatSetFilter4dDescriptor,
+              ARGS(w.fresh<dnncompatFilterDescriptor_t>(), DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 6, 4, 3, 3)));
     t.push_back(entry("dnncompatGetFilter4dDescriptor", dnncompatGetFilter4dDescriptor,
-                      ARGS(w.w, w.out<dnncompatDataType_t>(), w.out<dnncompatTensorFormat_t>(),
-                           w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>())));
+                      ARGS(w.w, w.out<dnncompatDataType_t>(), w.out<dnncompatTensorFormat_t>(), w.out<int>(),
+                           w.out<int>(), w.out<int>(), w.out<int>())));
     t.push_back(entry("dnncompatSetFilterNdDescriptor", dnncompatSetFilterNdDescriptor,
-                      ARGS(w.fresh<dnncompatFilterDescriptor_t>(), DNNCOMPAT_DATA_FLOAT,
-                           DNNCOMPAT_TENSOR_NCHW, 4, w.ints({6, 4, 3, 3}))));
-    t.push_back(entry("dnncompatGetFilterNdDescriptor", dnncompatGetFilterNdDescriptor,
-                      ARGS(w.w, 4, w.out<dnncompatDataType_t>(), w.out<dnncompatTensorFormat_t>(),
-                           w.out<int>(), w.out<int>(8))));
-    t.push_back(entry("dnncompatGetFilterSizeInBytes", dnncompatGetFilterSizeInBytes,
-                      ARGS(w.w, w.out<size_t>())));
+                      ARGS(w.fresh<dnncompatFilterDescriptor_t>(), DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NCHW, 4,
+                           w.ints({6, 4, 3, 3}))));
+    t.push_back(entry(
+        "dnncompatGetFilterNdDescriptor", dnncompatGetFilterNdDescriptor,
+        ARGS(w.w, 4, w.out<dnncompatDataType_t>(), w.out<dnncompatTensorFormat_t>(), w.out<int>(), w.out<int>(8))));
+    t.push_back(entry("dnncompatGetFilterSizeInBytes", dnncompatGetFilterSizeInBytes, ARGS(w.w, w.out<size_t>())));
     t.push_back(entry("dnncompatDestroyFilterDescriptor", dnncompatDestroyFilterDescriptor,
                       ARGS(w.fresh<dnncompatFilterDescriptor_t>()))
                     .with({allow(Mut::null, "filterDesc", kNullIsNoOp)}));
@@ -150,24 +144,22 @@ std::vector<ng::Entry> make_table() {
     t.push_back(entry("dnncompatCreateConvolutionDescriptor", dnncompatCreateConvolutionDescriptor,
                       ARGS(w.slot<dnncompatConvolutionDescriptor_t>())));
     t.push_back(entry("dnncompatSetConvolution2dDescriptor", dnncompatSetConvolution2dDescriptor,
-                      ARGS(w.fresh<dnncompatConvolutionDescriptor_t>(), 1, 1, 1, 1, 1, 1,
-                           DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_DATA_FLOAT)));
-    t.push_back(entry("dnncompatGetConvolution2dDescriptor", dnncompatGetConvolution2dDescriptor,
-                      ARGS(w.conv, w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>(),
-                           w.out<int>(), w.out<int>(), w.out<dnncompatConvolutionMode_t>(),
-                           w.out<dnncompatDataType_t>())));
-    t.push_back(entry("dnncompatSetConvolutionNdDescriptor", dnncompatSetConvolutionNdDescriptor,
-                      ARGS(w.fresh<dnncompatConvolutionDescriptor_t>(), 2, w.ints({1, 1}),
-                           w.ints({1, 1}), w.ints({1, 1}), DNNCOMPAT_CROSS_CORRELATION,
+                      ARGS(w.fresh<dnncompatConvolutionDescriptor_t>(), 1, 1, 1, 1, 1, 1, DNNCOMPAT_CROSS_CORRELATION,
                            DNNCOMPAT_DATA_FLOAT)));
+    t.push_back(entry("dnncompatGetConvolution2dDescriptor", dnncompatGetConvolution2dDescriptor,
+                      ARGS(w.conv, w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>(),
+                           w.out<dnncompatConvolutionMode_t>(), w.out<dnncompatDataType_t>())));
+    t.push_back(entry("dnncompatSetConvolutionNdDescriptor", dnncompatSetConvolutionNdDescriptor,
+                      ARGS(w.fresh<dnncompatConvolutionDescriptor_t>(), 2, w.ints({1, 1}), w.ints({1, 1}),
+                           w.ints({1, 1}), DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_DATA_FLOAT)));
     t.push_back(entry("dnncompatGetConvolutionNdDescriptor", dnncompatGetConvolutionNdDescriptor,
                       ARGS(w.conv, 2, w.out<int>(), w.out<int>(8), w.out<int>(8), w.out<int>(8),
                            w.out<dnncompatConvolutionMode_t>(), w.out<dnncompatDataType_t>())));
     t.push_back(entry("dnncompatSetConvolutionGroupCount", dnncompatSetConvolutionGroupCount,
                       ARGS(w.fresh<dnncompatConvolutionDescriptor_t>(), 2)));
-    t.push_back(entry("dnncompatGetConvolutionGroupCount", dnncompatGetConvolutionGroupCount,
-                      ARGS(w.conv, w.out<int>()))
-                    .with({allow(Mut::unset, "convDesc", kUnsetReadsDefaults)}));
+    t.push_back(
+        entry("dnncompatGetConvolutionGroupCount", dnncompatGetConvolutionGroupCount, ARGS(w.conv, w.out<int>()))
+            .with({allow(Mut::unset, "convDesc", kUnsetReadsDefaults)}));
     t.push_back(entry("dnncompatSetConvolutionMathType", dnncompatSetConvolutionMathType,
                       ARGS(w.fresh<dnncompatConvolutionDescriptor_t>(), DNNCOMPAT_TENSOR_OP_MATH)));
     t.push_back(entry("dnncompatGetConvolutionMathType", dnncompatGetConvolutionMathType,
@@ -178,11 +170,9 @@ std::vector<ng::Entry> make_table() {
     t.push_back(entry("dnncompatGetConvolutionReorderType", dnncompatGetConvolutionReorderType,
                       ARGS(w.conv, w.out<dnncompatReorderType_t>()))
                     .with({allow(Mut::unset, "convDesc", kUnsetReadsDefaults)}));
-    t.push_back(entry("dnncompatGetConvolution2dForwardOutputDim",
-                      dnncompatGetConvolution2dForwardOutputDim,
+    t.push_back(entry("dnncompatGetConvolution2dForwardOutputDim", dnncompatGetConvolution2dForwardOutputDim,
                       ARGS(w.conv, w.x, w.w, w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>())));
-    t.push_back(entry("dnncompatGetConvolutionNdForwardOutputDim",
-                      dnncompatGetConvolutionNdForwardOutputDim,
+    t.push_back(entry("dnncompatGetConvolutionNdForwardOutputDim", dnncompatGetConvolutionNdForwardOutputDim,
                       ARGS(w.conv, w.x, w.w, 4, w.out<int>(8))));
     t.push_back(entry("dnncompatDestroyConvolutionDescriptor", dnncompatDestroyConvolutionDescriptor,
                       ARGS(w.fresh<dnncompatConvolutionDescriptor_t>()))
@@ -192,255 +182,197 @@ std::vector<ng::Entry> make_table() {
     const dnncompatConvolutionFwdAlgo_t fwd = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
     t.push_back(entry("dnncompatGetConvolutionForwardAlgorithmMaxCount",
                       dnncompatGetConvolutionForwardAlgorithmMaxCount, ARGS(w.h, w.out<int>())));
-    t.push_back(entry("dnncompatGetConvolutionForwardAlgorithm_v7",
-                      dnncompatGetConvolutionForwardAlgorithm_v7,
-                      ARGS(w.h, w.x, w.w, w.conv, w.y, 8, w.out<int>(),
-                           w.out<dnncompatConvolutionFwdAlgoPerf_t>(8))));
-    t.push_back(entry("dnncompatGetConvolutionForwardWorkspaceSize",
-                      dnncompatGetConvolutionForwardWorkspaceSize,
-                      [fwd](World &w) {
-                          return std::make_tuple(w.h, w.x, w.w, w.conv, w.y, fwd, w.out<size_t>());
-                      }));
+    t.push_back(entry("dnncompatGetConvolutionForwardAlgorithm_v7", dnncompatGetConvolutionForwardAlgorithm_v7,
+                      ARGS(w.h, w.x, w.w, w.conv, w.y, 8, w.out<int>(), w.out<dnncompatConvolutionFwdAlgoPerf_t>(8))));
+    t.push_back(entry("dnncompatGetConvolutionForwardWorkspaceSize", dnncompatGetConvolutionForwardWorkspaceSize,
+                      [fwd](World &w) { return std::make_tuple(w.h, w.x, w.w, w.conv, w.y, fwd, w.out<size_t>()); }));
     t.push_back(entry("dnncompatConvolutionForward", dnncompatConvolutionForward, [fwd](World &w) {
         const size_t ws = w.fwd_workspace();
-        return std::make_tuple(w.h, &w.one, w.x, w.buf(), w.w, w.buf(), w.conv, fwd, w.buffer(ws),
-                               ws, &w.zero, w.y, w.buf());
+        return std::make_tuple(w.h, &w.one, w.x, w.buf(), w.w, w.buf(), w.conv, fwd, w.buffer(ws), ws, &w.zero, w.y,
+                               w.buf());
     }));
-    t.push_back(entry("dnncompatFindConvolutionForwardAlgorithm",
-                      dnncompatFindConvolutionForwardAlgorithm,
-                      ARGS(w.h, w.x, w.w, w.conv, w.y, 8, w.out<int>(),
-                           w.out<dnncompatConvolutionFwdAlgoPerf_t>(8))));
-    t.push_back(entry("dnncompatFindConvolutionForwardAlgorithmEx",
-                      dnncompatFindConvolutionForwardAlgorithmEx,
+    t.push_back(entry("dnncompatFindConvolutionForwardAlgorithm", dnncompatFindConvolutionForwardAlgorithm,
+                      ARGS(w.h, w.x, w.w, w.conv, w.y, 8, w.out<int>(), w.out<dnncompatConvolutionFwdAlgoPerf_t>(8))));
+    t.push_back(entry("dnncompatFindConvolutionForwardAlgorithmEx", dnncompatFindConvolutionForwardAlgorithmEx,
                       [](World &w) {
                           const size_t ws = w.fwd_workspace();
-                          return std::make_tuple(w.h, w.x, w.buf(), w.w, w.buf(), w.conv, w.y,
-                                                 w.buf(), 8, w.out<int>(),
-                                                 w.out<dnncompatConvolutionFwdAlgoPerf_t>(8),
-                                                 w.buffer(ws), ws);
+                          return std::make_tuple(w.h, w.x, w.buf(), w.w, w.buf(), w.conv, w.y, w.buf(), 8, w.out<int>(),
+                                                 w.out<dnncompatConvolutionFwdAlgoPerf_t>(8), w.buffer(ws), ws);
                       })
                     .with({allow(Mut::null, "workSpace",
                                  "a null workspace counts as 0 bytes: algorithms needing more "
                                  "report ALLOC_FAILED in their entry")}));
-    t.push_back(entry("dnncompatConvolutionBiasActivationForward",
-                      dnncompatConvolutionBiasActivationForward, [fwd](World &w) {
-                          const size_t ws = w.fwd_workspace();
-                          return std::make_tuple(w.h, &w.one, w.x, w.buf(), w.w, w.buf(), w.conv,
-                                                 fwd, w.buffer(ws), ws, &w.one, w.y, w.buf(),
-                                                 w.bias, w.buf(), w.relu, w.y, w.buf());
-                      }));
-    t.push_back(entry("dnncompatIm2Col", dnncompatIm2Col,
-                      ARGS(w.h, w.x, w.buf(), w.w, w.conv, w.buf())));
+    t.push_back(
+        entry("dnncompatConvolutionBiasActivationForward", dnncompatConvolutionBiasActivationForward, [fwd](World &w) {
+            const size_t ws = w.fwd_workspace();
+            return std::make_tuple(w.h, &w.one, w.x, w.buf(), w.w, w.buf(), w.conv, fwd, w.buffer(ws), ws, &w.one, w.y,
+                                   w.buf(), w.bias, w.buf(), w.relu, w.y, w.buf());
+        }));
+    t.push_back(entry("dnncompatIm2Col", dnncompatIm2Col, ARGS(w.h, w.x, w.buf(), w.w, w.conv, w.buf())));
 
     // ---- Convolution backward ------------------------------------------------------------------
     const dnncompatConvolutionBwdDataAlgo_t bwd_data = DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_1;
     const dnncompatConvolutionBwdFilterAlgo_t bwd_filter = DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_1;
     t.push_back(entry("dnncompatGetConvolutionBackwardDataAlgorithmMaxCount",
                       dnncompatGetConvolutionBackwardDataAlgorithmMaxCount, ARGS(w.h, w.out<int>())));
-    t.push_back(entry("dnncompatGetConvolutionBackwardDataAlgorithm_v7",
-                      dnncompatGetConvolutionBackwardDataAlgorithm_v7,
-                      ARGS(w.h, w.w, w.y, w.conv, w.x, 8, w.out<int>(),
-                           w.out<dnncompatConvolutionBwdDataAlgoPerf_t>(8))));
-    t.push_back(entry("dnncompatFindConvolutionBackwardDataAlgorithm",
-                      dnncompatFindConvolutionBackwardDataAlgorithm,
-                      ARGS(w.h, w.w, w.y, w.conv, w.x, 8, w.out<int>(),
-                           w.out<dnncompatConvolutionBwdDataAlgoPerf_t>(8))));
+    t.push_back(
+        entry("dnncompatGetConvolutionBackwardDataAlgorithm_v7", dnncompatGetConvolutionBackwardDataAlgorithm_v7,
+              ARGS(w.h, w.w, w.y, w.conv, w.x, 8, w.out<int>(), w.out<dnncompatConvolutionBwdDataAlgoPerf_t>(8))));
+    t.push_back(
+        entry("dnncompatFindConvolutionBackwardDataAlgorithm", dnncompatFindConvolutionBackwardDataAlgorithm,
+              ARGS(w.h, w.w, w.y, w.conv, w.x, 8, w.out<int>(), w.out<dnncompatConvolutionBwdDataAlgoPerf_t>(8))));
     t.push_back(entry("dnncompatFindConvolutionBackwardDataAlgorithmEx",
                       dnncompatFindConvolutionBackwardDataAlgorithmEx,
                       [](World &w) {
                           const size_t ws = w.bwd_data_workspace();
-                          return std::make_tuple(w.h, w.w, w.buf(), w.y, w.buf(), w.conv, w.x,
-                                                 w.buf(), 8, w.out<int>(),
-                                                 w.out<dnncompatConvolutionBwdDataAlgoPerf_t>(8),
-                                                 w.buffer(ws), ws);
+                          return std::make_tuple(w.h, w.w, w.buf(), w.y, w.buf(), w.conv, w.x, w.buf(), 8, w.out<int>(),
+                                                 w.out<dnncompatConvolutionBwdDataAlgoPerf_t>(8), w.buffer(ws), ws);
                       })
                     .with({allow(Mut::null, "workSpace",
                                  "a null workspace counts as 0 bytes: algorithms needing more "
                                  "report ALLOC_FAILED in their entry")}));
-    t.push_back(entry("dnncompatGetConvolutionBackwardDataWorkspaceSize",
-                      dnncompatGetConvolutionBackwardDataWorkspaceSize, [bwd_data](World &w) {
-                          return std::make_tuple(w.h, w.w, w.y, w.conv, w.x, bwd_data,
-                                                 w.out<size_t>());
-                      }));
-    t.push_back(entry("dnncompatConvolutionBackwardData", dnncompatConvolutionBackwardData,
-                      [bwd_data](World &w) {
-                          const size_t ws = w.bwd_data_workspace();
-                          return std::make_tuple(w.h, &w.one, w.w, w.buf(), w.y, w.buf(), w.conv,
-                                                 bwd_data, w.buffer(ws), ws, &w.zero, w.x, w.buf());
-                      }));
+    t.push_back(
+        entry("dnncompatGetConvolutionBackwardDataWorkspaceSize", dnncompatGetConvolutionBackwardDataWorkspaceSize,
+              [bwd_data](World &w) { return std::make_tuple(w.h, w.w, w.y, w.conv, w.x, bwd_data, w.out<size_t>()); }));
+    t.push_back(entry("dnncompatConvolutionBackwardData", dnncompatConvolutionBackwardData, [bwd_data](World &w) {
+        const size_t ws = w.bwd_data_workspace();
+        return std::make_tuple(w.h, &w.one, w.w, w.buf(), w.y, w.buf(), w.conv, bwd_data, w.buffer(ws), ws, &w.zero,
+                               w.x, w.buf());
+    }));
     t.push_back(entry("dnncompatGetConvolutionBackwardFilterAlgorithmMaxCount",
-                      dnncompatGetConvolutionBackwardFilterAlgorithmMaxCount,
-                      ARGS(w.h, w.out<int>())));
-    t.push_back(entry("dnncompatGetConvolutionBackwardFilterAlgorithm_v7",
-                      dnncompatGetConvolutionBackwardFilterAlgorithm_v7,
-                      ARGS(w.h, w.x, w.y, w.conv, w.w, 8, w.out<int>(),
-                           w.out<dnncompatConvolutionBwdFilterAlgoPerf_t>(8))));
-    t.push_back(entry("dnncompatFindConvolutionBackwardFilterAlgorithm",
-                      dnncompatFindConvolutionBackwardFilterAlgorithm,
-                      ARGS(w.h, w.x, w.y, w.conv, w.w, 8, w.out<int>(),
-                           w.out<dnncompatConvolutionBwdFilterAlgoPerf_t>(8))));
+                      dnncompatGetConvolutionBackwardFilterAlgorithmMaxCount, ARGS(w.h, w.out<int>())));
+    t.push_back(
+        entry("dnncompatGetConvolutionBackwardFilterAlgorithm_v7", dnncompatGetConvolutionBackwardFilterAlgorithm_v7,
+              ARGS(w.h, w.x, w.y, w.conv, w.w, 8, w.out<int>(), w.out<dnncompatConvolutionBwdFilterAlgoPerf_t>(8))));
+    t.push_back(
+        entry("dnncompatFindConvolutionBackwardFilterAlgorithm", dnncompatFindConvolutionBackwardFilterAlgorithm,
+              ARGS(w.h, w.x, w.y, w.conv, w.w, 8, w.out<int>(), w.out<dnncompatConvolutionBwdFilterAlgoPerf_t>(8))));
     t.push_back(entry("dnncompatFindConvolutionBackwardFilterAlgorithmEx",
                       dnncompatFindConvolutionBackwardFilterAlgorithmEx,
                       [](World &w) {
                           const size_t ws = w.bwd_filter_workspace();
-                          return std::make_tuple(w.h, w.x, w.buf(), w.y, w.buf(), w.conv, w.w,
-                                                 w.buf(), 8, w.out<int>(),
-                                                 w.out<dnncompatConvolutionBwdFilterAlgoPerf_t>(8),
-                                                 w.buffer(ws), ws);
+                          return std::make_tuple(w.h, w.x, w.buf(), w.y, w.buf(), w.conv, w.w, w.buf(), 8, w.out<int>(),
+                                                 w.out<dnncompatConvolutionBwdFilterAlgoPerf_t>(8), w.buffer(ws), ws);
                       })
                     .with({allow(Mut::null, "workSpace",
                                  "a null workspace counts as 0 bytes: algorithms needing more "
                                  "report ALLOC_FAILED in their entry")}));
-    t.push_back(entry("dnncompatGetConvolutionBackwardFilterWorkspaceSize",
-                      dnncompatGetConvolutionBackwardFilterWorkspaceSize, [bwd_filter](World &w) {
-                          return std::make_tuple(w.h, w.x, w.y, w.conv, w.w, bwd_filter,
-                                                 w.out<size_t>());
-                      }));
-    t.push_back(entry("dnncompatConvolutionBackwardFilter", dnncompatConvolutionBackwardFilter,
-                      [bwd_filter](World &w) {
-                          const size_t ws = w.bwd_filter_workspace();
-                          return std::make_tuple(w.h, &w.one, w.x, w.buf(), w.y, w.buf(), w.conv,
-                                                 bwd_filter, w.buffer(ws), ws, &w.zero, w.w,
-                                                 w.buf());
-                      }));
+    t.push_back(entry(
+        "dnncompatGetConvolutionBackwardFilterWorkspaceSize", dnncompatGetConvolutionBackwardFilterWorkspaceSize,
+        [bwd_filter](World &w) { return std::make_tuple(w.h, w.x, w.y, w.conv, w.w, bwd_filter, w.out<size_t>()); }));
+    t.push_back(entry("dnncompatConvolutionBackwardFilter", dnncompatConvolutionBackwardFilter, [bwd_filter](World &w) {
+        const size_t ws = w.bwd_filter_workspace();
+        return std::make_tuple(w.h, &w.one, w.x, w.buf(), w.y, w.buf(), w.conv, bwd_filter, w.buffer(ws), ws, &w.zero,
+                               w.w, w.buf());
+    }));
     t.push_back(entry("dnncompatConvolutionBackwardBias", dnncompatConvolutionBackwardBias,
                       ARGS(w.h, &w.one, w.y, w.buf(), &w.zero, w.bias, w.buf())));
     t.push_back(entry("dnncompatTransformFilter", dnncompatTransformFilter,
                       ARGS(w.h, w.to_nhwc, &w.one, w.w, w.buf(), &w.zero, w.w_nhwc, w.buf())));
     t.push_back(entry("dnncompatReorderFilterAndBias", dnncompatReorderFilterAndBias,
-                      ARGS(w.h, w.w, DNNCOMPAT_DEFAULT_REORDER, w.buf(), w.buf(), 1, w.buf(),
-                           w.buf()))
+                      ARGS(w.h, w.w, DNNCOMPAT_DEFAULT_REORDER, w.buf(), w.buf(), 1, w.buf(), w.buf()))
                     .valid(kUnsupported));
 
     // ---- Fused ops -----------------------------------------------------------------------------
     const auto bnstats = DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS;
-    t.push_back(entry("dnncompatCreateFusedOpsConstParamPack", dnncompatCreateFusedOpsConstParamPack,
-                      [bnstats](World &w) {
-                          return std::make_tuple(w.slot<dnncompatFusedOpsConstParamPack_t>(), bnstats);
-                      }));
+    t.push_back(
+        entry("dnncompatCreateFusedOpsConstParamPack", dnncompatCreateFusedOpsConstParamPack,
+              [bnstats](World &w) { return std::make_tuple(w.slot<dnncompatFusedOpsConstParamPack_t>(), bnstats); }));
     t.push_back(entry("dnncompatDestroyFusedOpsConstParamPack", dnncompatDestroyFusedOpsConstParamPack,
                       ARGS(w.fresh<dnncompatFusedOpsConstParamPack_t>())));
-    t.push_back(entry("dnncompatSetFusedOpsConstParamPackAttribute",
-                      dnncompatSetFusedOpsConstParamPackAttribute, [](World &w) {
-                          auto *ph = w.out<dnncompatFusedOpsPointerPlaceHolder_t>();
-                          *ph = DNNCOMPAT_PTR_ELEM_ALIGNED;
-                          return std::make_tuple(w.fresh<dnncompatFusedOpsConstParamPack_t>(),
-                                                 DNNCOMPAT_PARAM_XDATA_PLACEHOLDER, ph);
-                      }));
-    t.push_back(entry("dnncompatGetFusedOpsConstParamPackAttribute",
-                      dnncompatGetFusedOpsConstParamPackAttribute,
+    t.push_back(
+        entry("dnncompatSetFusedOpsConstParamPackAttribute", dnncompatSetFusedOpsConstParamPackAttribute, [](World &w) {
+            auto *ph = w.out<dnncompatFusedOpsPointerPlaceHolder_t>();
+            *ph = DNNCOMPAT_PTR_ELEM_ALIGNED;
+            return std::make_tuple(w.fresh<dnncompatFusedOpsConstParamPack_t>(), DNNCOMPAT_PARAM_XDATA_PLACEHOLDER, ph);
+        }));
+    t.push_back(entry("dnncompatGetFusedOpsConstParamPackAttribute", dnncompatGetFusedOpsConstParamPackAttribute,
                       ARGS(w.const_pack(), DNNCOMPAT_PARAM_XDATA_PLACEHOLDER,
                            w.out<dnncompatFusedOpsPointerPlaceHolder_t>(), w.out<int>()))
-                    .with({allow(Mut::unset, "constPack",
-                                 "a new pack holds every attribute at its default")}));
-    t.push_back(entry("dnncompatCreateFusedOpsVariantParamPack",
-                      dnncompatCreateFusedOpsVariantParamPack, [bnstats](World &w) {
-                          return std::make_tuple(w.slot<dnncompatFusedOpsVariantParamPack_t>(), bnstats);
-                      }));
-    t.push_back(entry("dnncompatDestroyFusedOpsVariantParamPack",
-                      dnncompatDestroyFusedOpsVariantParamPack,
+                    .with({allow(Mut::unset, "constPack", "a new pack holds every attribute at its default")}));
+    t.push_back(
+        entry("dnncompatCreateFusedOpsVariantParamPack", dnncompatCreateFusedOpsVariantParamPack,
+              [bnstats](World &w) { return std::make_tuple(w.slot<dnncompatFusedOpsVariantParamPack_t>(), bnstats); }));
+    t.push_back(entry("dnncompatDestroyFusedOpsVariantParamPack", dnncompatDestroyFusedOpsVariantParamPack,
                       ARGS(w.fresh<dnncompatFusedOpsVariantParamPack_t>())));
-    t.push_back(entry("dnncompatSetFusedOpsVariantParamPackAttribute",
-                      dnncompatSetFusedOpsVariantParamPackAttribute,
-                      ARGS(w.fresh<dnncompatFusedOpsVariantParamPack_t>(),
-                           DNNCOMPAT_SCALAR_DOUBLE_BN_EPSILON, w.out<double>())));
-    t.push_back(entry("dnncompatGetFusedOpsVariantParamPackAttribute",
-                      dnncompatGetFusedOpsVariantParamPackAttribute,
+    t.push_back(entry(
+        "dnncompatSetFusedOpsVariantParamPackAttribute", dnncompatSetFusedOpsVariantParamPackAttribute,
+        ARGS(w.fresh<dnncompatFusedOpsVariantParamPack_t>(), DNNCOMPAT_SCALAR_DOUBLE_BN_EPSILON, w.out<double>())));
+    t.push_back(entry("dnncompatGetFusedOpsVariantParamPackAttribute", dnncompatGetFusedOpsVariantParamPackAttribute,
                       ARGS(w.variant_pack(), DNNCOMPAT_PTR_XDATA, w.out<void *>()))
-                    .with({allow(Mut::unset, "varPack",
-                                 "a new pack holds null pointers and zero scalars")}));
-    t.push_back(entry("dnncompatCreateFusedOpsPlan", dnncompatCreateFusedOpsPlan, [bnstats](World &w) {
-        return std::make_tuple(w.slot<dnncompatFusedOpsPlan_t>(), bnstats);
-    }));
-    t.push_back(entry("dnncompatDestroyFusedOpsPlan", dnncompatDestroyFusedOpsPlan,
-                      ARGS(w.fresh<dnncompatFusedOpsPlan_t>())));
+                    .with({allow(Mut::unset, "varPack", "a new pack holds null pointers and zero scalars")}));
+    t.push_back(entry("dnncompatCreateFusedOpsPlan", dnncompatCreateFusedOpsPlan,
+                      [bnstats](World &w) { return std::make_tuple(w.slot<dnncompatFusedOpsPlan_t>(), bnstats); }));
+    t.push_back(
+        entry("dnncompatDestroyFusedOpsPlan", dnncompatDestroyFusedOpsPlan, ARGS(w.fresh<dnncompatFusedOpsPlan_t>())));
     t.push_back(entry("dnncompatMakeFusedOpsPlan", dnncompatMakeFusedOpsPlan,
                       ARGS(w.h, w.fresh<dnncompatFusedOpsPlan_t>(), w.const_pack(), w.out<size_t>()))
                     .with({allow(Mut::unset, "plan", "the plan is what the call makes")}));
-    t.push_back(entry("dnncompatFusedOpsExecute", dnncompatFusedOpsExecute,
-                      ARGS(w.h, w.plan(), w.variant_pack())));
-    t.push_back(entry("dnncompatGetFoldedConvBackwardDataDescriptors",
-                      dnncompatGetFoldedConvBackwardDataDescriptors,
-                      ARGS(w.h, w.w, w.y, w.conv, w.x, DNNCOMPAT_TENSOR_NCHW,
-                           w.fresh<dnncompatFilterDescriptor_t>(),
-                           w.fresh<dnncompatTensorDescriptor_t>(),
-                           w.fresh<dnncompatConvolutionDescriptor_t>(),
-                           w.fresh<dnncompatTensorDescriptor_t>(),
-                           w.fresh<dnncompatTensorTransformDescriptor_t>(),
-                           w.fresh<dnncompatTensorTransformDescriptor_t>(),
-                           w.fresh<dnncompatTensorTransformDescriptor_t>(),
-                           w.fresh<dnncompatTensorTransformDescriptor_t>()))
-                    .valid(kUnsupported)
-                    .with({allow(Mut::unset, "foldedFilterDesc", kWritten),
-                           allow(Mut::unset, "paddedDiffDesc", kWritten),
-                           allow(Mut::unset, "foldedConvDesc", kWritten),
-                           allow(Mut::unset, "foldedGradDesc", kWritten),
-                           allow(Mut::unset, "filterFoldTransDesc", kWritten),
-                           allow(Mut::unset, "diffPadTransDesc", kWritten),
-                           allow(Mut::unset, "gradFoldTransDesc", kWritten),
-                           allow(Mut::unset, "gradUnfoldTransDesc", kWritten)}));
+    t.push_back(entry("dnncompatFusedOpsExecute", dnncompatFusedOpsExecute, ARGS(w.h, w.plan(), w.variant_pack())));
+    t.push_back(
+        entry("dnncompatGetFoldedConvBackwardDataDescriptors", dnncompatGetFoldedConvBackwardDataDescriptors,
+              ARGS(w.h, w.w, w.y, w.conv, w.x, DNNCOMPAT_TENSOR_NCHW, w.fresh<dnncompatFilterDescriptor_t>(),
+                   w.fresh<dnncompatTensorDescriptor_t>(), w.fresh<dnncompatConvolutionDescriptor_t>(),
+                   w.fresh<dnncompatTensorDescriptor_t>(), w.fresh<dnncompatTensorTransformDescriptor_t>(),
+                   w.fresh<dnncompatTensorTransformDescriptor_t>(), w.fresh<dnncompatTensorTransformDescriptor_t>(),
+                   w.fresh<dnncompatTensorTransformDescriptor_t>()))
+            .valid(kUnsupported)
+            .with({allow(Mut::unset, "foldedFilterDesc", kWritten), allow(Mut::unset, "paddedDiffDesc", kWritten),
+                   allow(Mut::unset, "foldedConvDesc", kWritten), allow(Mut::unset, "foldedGradDesc", kWritten),
+                   allow(Mut::unset, "filterFoldTransDesc", kWritten), allow(Mut::unset, "diffPadTransDesc", kWritten),
+                   allow(Mut::unset, "gradFoldTransDesc", kWritten),
+                   allow(Mut::unset, "gradUnfoldTransDesc", kWritten)}));
 
     // ---- Batch normalization -------------------------------------------------------------------
     const auto spatial = DNNCOMPAT_BATCHNORM_SPATIAL;
     const auto add_relu = DNNCOMPAT_BATCHNORM_OPS_BN_ADD_ACTIVATION;
-    t.push_back(entry("dnncompatDeriveBNTensorDescriptor", dnncompatDeriveBNTensorDescriptor,
+    t.push_back(entry("dnncompatDeriveBNTensorDescriptor", dnncompatDeriveBNTensorDescriptor, [spatial](World &w) {
+                    return std::make_tuple(w.fresh<dnncompatTensorDescriptor_t>(), w.x, spatial);
+                }).with({allow(Mut::unset, "derivedBnDesc", kWritten)}));
+    t.push_back(entry("dnncompatBatchNormalizationForwardInference", dnncompatBatchNormalizationForwardInference,
                       [spatial](World &w) {
-                          return std::make_tuple(w.fresh<dnncompatTensorDescriptor_t>(), w.x, spatial);
-                      })
-                    .with({allow(Mut::unset, "derivedBnDesc", kWritten)}));
-    t.push_back(entry("dnncompatBatchNormalizationForwardInference",
-                      dnncompatBatchNormalizationForwardInference, [spatial](World &w) {
-                          return std::make_tuple(w.h, spatial, &w.one, &w.zero, w.x, w.buf(), w.x,
-                                                 w.buf(), w.chan, w.buf(), w.buf(), w.buf(),
-                                                 w.buf(), w.eps);
+                          return std::make_tuple(w.h, spatial, &w.one, &w.zero, w.x, w.buf(), w.x, w.buf(), w.chan,
+                                                 w.buf(), w.buf(), w.buf(), w.buf(), w.eps);
                       }));
-    t.push_back(entry("dnncompatBatchNormalizationForwardTraining",
-                      dnncompatBatchNormalizationForwardTraining, [spatial](World &w) {
-                          return std::make_tuple(w.h, spatial, &w.one, &w.zero, w.x, w.buf(), w.x,
-                                                 w.buf(), w.chan, w.buf(), w.buf(), 0.1, w.buf(),
-                                                 w.buf(), w.eps, w.buf(), w.buf());
+    t.push_back(entry("dnncompatBatchNormalizationForwardTraining", dnncompatBatchNormalizationForwardTraining,
+                      [spatial](World &w) {
+                          return std::make_tuple(w.h, spatial, &w.one, &w.zero, w.x, w.buf(), w.x, w.buf(), w.chan,
+                                                 w.buf(), w.buf(), 0.1, w.buf(), w.buf(), w.eps, w.buf(), w.buf());
                       }));
-    t.push_back(entry("dnncompatBatchNormalizationForwardTrainingEx",
-                      dnncompatBatchNormalizationForwardTrainingEx, [spatial, add_relu](World &w) {
-                          return std::make_tuple(w.h, spatial, add_relu, &w.one, &w.zero, w.x,
-                                                 w.buf(), w.x, w.buf(), w.x, w.buf(), w.chan,
-                                                 w.buf(), w.buf(), 0.1, w.buf(), w.buf(), w.eps,
+    t.push_back(entry("dnncompatBatchNormalizationForwardTrainingEx", dnncompatBatchNormalizationForwardTrainingEx,
+                      [spatial, add_relu](World &w) {
+                          return std::make_tuple(w.h, spatial, add_relu, &w.one, &w.zero, w.x, w.buf(), w.x, w.buf(),
+                                                 w.x, w.buf(), w.chan, w.buf(), w.buf(), 0.1, w.buf(), w.buf(), w.eps,
                                                  w.buf(), w.buf(), w.relu, w.buf(), 0, w.buf(), 0);
                       })
                     .with({allow(Mut::null, "workspace", "none needed: the size query returns 0"),
                            allow(Mut::null, "reserveSpace", "none needed: the size query returns 0")}));
-    t.push_back(entry("dnncompatBatchNormalizationBackward", dnncompatBatchNormalizationBackward,
-                      [spatial](World &w) {
-                          return std::make_tuple(w.h, spatial, &w.one, &w.zero, &w.one, &w.zero,
-                                                 w.x, w.buf(), w.x, w.buf(), w.x, w.buf(), w.chan,
-                                                 w.buf(), w.buf(), w.buf(), w.eps, w.buf(), w.buf());
-                      }));
+    t.push_back(entry("dnncompatBatchNormalizationBackward", dnncompatBatchNormalizationBackward, [spatial](World &w) {
+        return std::make_tuple(w.h, spatial, &w.one, &w.zero, &w.one, &w.zero, w.x, w.buf(), w.x, w.buf(), w.x, w.buf(),
+                               w.chan, w.buf(), w.buf(), w.buf(), w.eps, w.buf(), w.buf());
+    }));
     t.push_back(entry("dnncompatBatchNormalizationBackwardEx", dnncompatBatchNormalizationBackwardEx,
                       [spatial, add_relu](World &w) {
-                          return std::make_tuple(w.h, spatial, add_relu, &w.one, &w.zero, &w.one,
-                                                 &w.zero, w.x, w.buf(), w.x, w.buf(), w.x, w.buf(),
-                                                 w.x, w.buf(), w.x, w.buf(), w.chan, w.buf(),
-                                                 w.buf(), w.buf(), w.buf(), w.eps, w.buf(), w.buf(),
-                                                 w.relu, w.buf(), 0, w.buf(), 0);
+                          return std::make_tuple(w.h, spatial, add_relu, &w.one, &w.zero, &w.one, &w.zero, w.x, w.buf(),
+                                                 w.x, w.buf(), w.x, w.buf(), w.x, w.buf(), w.x, w.buf(), w.chan,
+                                                 w.buf(), w.buf(), w.buf(), w.buf(), w.eps, w.buf(), w.buf(), w.relu,
+                                                 w.buf(), 0, w.buf(), 0);
                       })
                     .with({allow(Mut::null, "bnBiasData", "not read: the mask comes from yData"),
                            allow(Mut::null, "workSpace", "none needed: the size query returns 0"),
                            allow(Mut::null, "reserveSpace", "none needed: the size query returns 0")}));
     t.push_back(entry("dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize",
-                      dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize,
-                      [spatial, add_relu](World &w) {
-                          return std::make_tuple(w.h, spatial, add_relu, w.x, w.x, w.x, w.chan,
-                                                 w.relu, w.out<size_t>());
+                      dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize, [spatial, add_relu](World &w) {
+                          return std::make_tuple(w.h, spatial, add_relu, w.x, w.x, w.x, w.chan, w.relu,
+                                                 w.out<size_t>());
                       }));
     t.push_back(entry("dnncompatGetBatchNormalizationBackwardExWorkspaceSize",
-                      dnncompatGetBatchNormalizationBackwardExWorkspaceSize,
-                      [spatial, add_relu](World &w) {
-                          return std::make_tuple(w.h, spatial, add_relu, w.x, w.x, w.x, w.x, w.x,
-                                                 w.chan, w.relu, w.out<size_t>());
+                      dnncompatGetBatchNormalizationBackwardExWorkspaceSize, [spatial, add_relu](World &w) {
+                          return std::make_tuple(w.h, spatial, add_relu, w.x, w.x, w.x, w.x, w.x, w.chan, w.relu,
+                                                 w.out<size_t>());
                       }));
     t.push_back(entry("dnncompatGetBatchNormalizationTrainingExReserveSpaceSize",
-                      dnncompatGetBatchNormalizationTrainingExReserveSpaceSize,
-                      [spatial, add_relu](World &w) {
+                      dnncompatGetBatchNormalizationTrainingExReserveSpaceSize, [spatial, add_relu](World &w) {
                           return std::make_tuple(w.h, spatial, add_relu, w.relu, w.x, w.out<size_t>());
                       }));
 
@@ -451,56 +383,48 @@ std::vector<ng::Entry> make_table() {
     t.push_back(entry("dnncompatDeriveNormTensorDescriptor", dnncompatDeriveNormTensorDescriptor,
                       [per_channel](World &w) {
                           return std::make_tuple(w.fresh<dnncompatTensorDescriptor_t>(),
-                                                 w.fresh<dnncompatTensorDescriptor_t>(), w.x,
-                                                 per_channel, 1);
+                                                 w.fresh<dnncompatTensorDescriptor_t>(), w.x, per_channel, 1);
                       })
                     .with({allow(Mut::unset, "derivedNormScaleBiasDesc", kWritten),
                            allow(Mut::unset, "derivedNormMeanVarDesc", kWritten)}));
     t.push_back(entry("dnncompatNormalizationForwardInference", dnncompatNormalizationForwardInference,
                       [per_channel, standard](World &w) {
-                          return std::make_tuple(w.h, per_channel, DNNCOMPAT_NORM_OPS_NORM, standard,
-                                                 &w.one, &w.zero, w.x, w.buf(), w.chan, w.buf(),
-                                                 w.buf(), w.chan, w.buf(), w.buf(), w.x, w.buf(),
-                                                 w.relu, w.x, w.buf(), w.eps, 1);
+                          return std::make_tuple(w.h, per_channel, DNNCOMPAT_NORM_OPS_NORM, standard, &w.one, &w.zero,
+                                                 w.x, w.buf(), w.chan, w.buf(), w.buf(), w.chan, w.buf(), w.buf(), w.x,
+                                                 w.buf(), w.relu, w.x, w.buf(), w.eps, 1);
                       })
                     .with(ignored({"zDesc", "z", "activationDesc"}, "ignored: inference takes normOps NORM only")));
     t.push_back(entry("dnncompatGetNormalizationForwardTrainingWorkspaceSize",
                       dnncompatGetNormalizationForwardTrainingWorkspaceSize,
                       [per_channel, norm_add_relu, standard](World &w) {
-                          return std::make_tuple(w.h, per_channel, norm_add_relu, standard, w.x, w.x,
-                                                 w.x, w.chan, w.relu, w.chan, w.out<size_t>(), 1);
+                          return std::make_tuple(w.h, per_channel, norm_add_relu, standard, w.x, w.x, w.x, w.chan,
+                                                 w.relu, w.chan, w.out<size_t>(), 1);
                       }));
-    t.push_back(entry("dnncompatGetNormalizationBackwardWorkspaceSize",
-                      dnncompatGetNormalizationBackwardWorkspaceSize,
+    t.push_back(entry("dnncompatGetNormalizationBackwardWorkspaceSize", dnncompatGetNormalizationBackwardWorkspaceSize,
                       [per_channel, norm_add_relu, standard](World &w) {
-                          return std::make_tuple(w.h, per_channel, norm_add_relu, standard, w.x, w.x,
-                                                 w.x, w.x, w.x, w.chan, w.relu, w.chan,
-                                                 w.out<size_t>(), 1);
+                          return std::make_tuple(w.h, per_channel, norm_add_relu, standard, w.x, w.x, w.x, w.x, w.x,
+                                                 w.chan, w.relu, w.chan, w.out<size_t>(), 1);
                       }));
-    t.push_back(entry("dnncompatGetNormalizationTrainingReserveSpaceSize",
-                      dnncompatGetNormalizationTrainingReserveSpaceSize,
-                      [per_channel, norm_add_relu, standard](World &w) {
-                          return std::make_tuple(w.h, per_channel, norm_add_relu, standard, w.relu,
-                                                 w.x, w.out<size_t>(), 1);
-                      }));
+    t.push_back(
+        entry("dnncompatGetNormalizationTrainingReserveSpaceSize", dnncompatGetNormalizationTrainingReserveSpaceSize,
+              [per_channel, norm_add_relu, standard](World &w) {
+                  return std::make_tuple(w.h, per_channel, norm_add_relu, standard, w.relu, w.x, w.out<size_t>(), 1);
+              }));
     t.push_back(entry("dnncompatNormalizationForwardTraining", dnncompatNormalizationForwardTraining,
                       [per_channel, norm_add_relu, standard](World &w) {
-                          return std::make_tuple(w.h, per_channel, norm_add_relu, standard, &w.one,
-                                                 &w.zero, w.x, w.buf(), w.chan, w.buf(), w.buf(),
-                                                 0.1, w.chan, w.buf(), w.buf(), w.eps, w.buf(),
-                                                 w.buf(), w.relu, w.x, w.buf(), w.x, w.buf(),
-                                                 w.buf(), 0, w.buf(), 0, 1);
+                          return std::make_tuple(w.h, per_channel, norm_add_relu, standard, &w.one, &w.zero, w.x,
+                                                 w.buf(), w.chan, w.buf(), w.buf(), 0.1, w.chan, w.buf(), w.buf(),
+                                                 w.eps, w.buf(), w.buf(), w.relu, w.x, w.buf(), w.x, w.buf(), w.buf(),
+                                                 0, w.buf(), 0, 1);
                       })
                     .with({allow(Mut::null, "workspace", "none needed: the size query returns 0"),
                            allow(Mut::null, "reserveSpace", "none needed: the size query returns 0")}));
     t.push_back(entry("dnncompatNormalizationBackward", dnncompatNormalizationBackward,
                       [per_channel, norm_add_relu, standard](World &w) {
-                          return std::make_tuple(w.h, per_channel, norm_add_relu, standard, &w.one,
-                                                 &w.zero, &w.one, &w.zero, w.x, w.buf(), w.x,
-                                                 w.buf(), w.x, w.buf(), w.x, w.buf(), w.x, w.buf(),
-                                                 w.chan, w.buf(), w.buf(), w.buf(), w.buf(), w.eps,
-                                                 w.chan, w.buf(), w.buf(), w.relu, w.buf(), 0,
-                                                 w.buf(), 0, 1);
+                          return std::make_tuple(w.h, per_channel, norm_add_relu, standard, &w.one, &w.zero, &w.one,
+                                                 &w.zero, w.x, w.buf(), w.x, w.buf(), w.x, w.buf(), w.x, w.buf(), w.x,
+                                                 w.buf(), w.chan, w.buf(), w.buf(), w.buf(), w.buf(), w.eps, w.chan,
+                                                 w.buf(), w.buf(), w.relu, w.buf(), 0, w.buf(), 0, 1);
                       })
                     .with({allow(Mut::null, "normBiasData", "not read: the mask comes from yData"),
                            allow(Mut::null, "workSpace", "none needed: the size query returns 0"),
@@ -511,21 +435,17 @@ std::vector<ng::Entry> make_table() {
                       ARGS(w.slot<dnncompatDropoutDescriptor_t>())));
     t.push_back(entry("dnncompatDestroyDropoutDescriptor", dnncompatDestroyDropoutDescriptor,
                       ARGS(w.fresh<dnncompatDropoutDescriptor_t>())));
-    t.push_back(entry("dnncompatDropoutGetStatesSize", dnncompatDropoutGetStatesSize,
-                      ARGS(w.h, w.out<size_t>())));
-    t.push_back(entry("dnncompatDropoutGetReserveSpaceSize", dnncompatDropoutGetReserveSpaceSize,
-                      ARGS(w.x, w.out<size_t>())));
+    t.push_back(entry("dnncompatDropoutGetStatesSize", dnncompatDropoutGetStatesSize, ARGS(w.h, w.out<size_t>())));
+    t.push_back(
+        entry("dnncompatDropoutGetReserveSpaceSize", dnncompatDropoutGetReserveSpaceSize, ARGS(w.x, w.out<size_t>())));
     t.push_back(entry("dnncompatSetDropoutDescriptor", dnncompatSetDropoutDescriptor,
-                      ARGS(w.fresh<dnncompatDropoutDescriptor_t>(), w.h, 0.5f, w.buffer(), 1 << 16,
-                           7ull))
+                      ARGS(w.fresh<dnncompatDropoutDescriptor_t>(), w.h, 0.5f, w.buffer(), 1 << 16, 7ull))
                     .with({allow(Mut::null, "states", "cuDNN: a null states pointer sets only p")}));
     t.push_back(entry("dnncompatRestoreDropoutDescriptor", dnncompatRestoreDropoutDescriptor,
-                      ARGS(w.fresh<dnncompatDropoutDescriptor_t>(), w.h, 0.5f, w.buffer(), 1 << 16,
-                           7ull))
+                      ARGS(w.fresh<dnncompatDropoutDescriptor_t>(), w.h, 0.5f, w.buffer(), 1 << 16, 7ull))
                     .with({allow(Mut::null, "states", "cuDNN: a null states pointer sets only p")}));
     t.push_back(entry("dnncompatGetDropoutDescriptor", dnncompatGetDropoutDescriptor,
-                      ARGS(w.dropout, w.h, w.out<float>(), w.out<void *>(),
-                           w.out<unsigned long long>())));
+                      ARGS(w.dropout, w.h, w.out<float>(), w.out<void *>(), w.out<unsigned long long>())));
     t.push_back(entry("dnncompatDropoutForward", dnncompatDropoutForward, [](World &w) {
         const size_t r = w.reserve_bytes();
         return std::make_tuple(w.h, w.dropout, w.x, w.buf(), w.x, w.buf(), w.buffer(r), r);
@@ -538,45 +458,39 @@ std::vector<ng::Entry> make_table() {
     // ---- Activation ----------------------------------------------------------------------------
     t.push_back(entry("dnncompatCreateActivationDescriptor", dnncompatCreateActivationDescriptor,
                       ARGS(w.slot<dnncompatActivationDescriptor_t>())));
-    t.push_back(entry("dnncompatSetActivationDescriptor", dnncompatSetActivationDescriptor,
-                      ARGS(w.fresh<dnncompatActivationDescriptor_t>(), DNNCOMPAT_ACTIVATION_ELU,
-                           DNNCOMPAT_PROPAGATE_NAN, 1.0)));
-    t.push_back(entry("dnncompatGetActivationDescriptor", dnncompatGetActivationDescriptor,
-                      ARGS(w.relu, w.out<dnncompatActivationMode_t>(),
-                           w.out<dnncompatNanPropagation_t>(), w.out<double>())));
-    t.push_back(entry("dnncompatSetActivationDescriptorSwishBeta",
-                      dnncompatSetActivationDescriptorSwishBeta,
+    t.push_back(entry(
+        "dnncompatSetActivationDescriptor", dnncompatSetActivationDescriptor,
+        ARGS(w.fresh<dnncompatActivationDescriptor_t>(), DNNCOMPAT_ACTIVATION_ELU, DNNCOMPAT_PROPAGATE_NAN, 1.0)));
+    t.push_back(
+        entry("dnncompatGetActivationDescriptor", dnncompatGetActivationDescriptor,
+              ARGS(w.relu, w.out<dnncompatActivationMode_t>(), w.out<dnncompatNanPropagation_t>(), w.out<double>())));
+    t.push_back(entry("dnncompatSetActivationDescriptorSwishBeta", dnncompatSetActivationDescriptorSwishBeta,
                       ARGS(w.fresh<dnncompatActivationDescriptor_t>(), 2.0)));
-    t.push_back(entry("dnncompatGetActivationDescriptorSwishBeta",
-                      dnncompatGetActivationDescriptorSwishBeta, ARGS(w.relu, w.out<double>()))
+    t.push_back(entry("dnncompatGetActivationDescriptorSwishBeta", dnncompatGetActivationDescriptorSwishBeta,
+                      ARGS(w.relu, w.out<double>()))
                     .with({allow(Mut::unset, "activationDesc", kUnsetReadsDefaults)}));
     t.push_back(entry("dnncompatDestroyActivationDescriptor", dnncompatDestroyActivationDescriptor,
                       ARGS(w.fresh<dnncompatActivationDescriptor_t>())));
     t.push_back(entry("dnncompatActivationForward", dnncompatActivationForward,
                       ARGS(w.h, w.relu, &w.one, w.x, w.buf(), &w.zero, w.x, w.buf())));
     t.push_back(entry("dnncompatActivationBackward", dnncompatActivationBackward,
-                      ARGS(w.h, w.relu, &w.one, w.x, w.buf(), w.x, w.buf(), w.x, w.buf(), &w.zero,
-                           w.x, w.buf())));
+                      ARGS(w.h, w.relu, &w.one, w.x, w.buf(), w.x, w.buf(), w.x, w.buf(), &w.zero, w.x, w.buf())));
 
     // ---- Pooling -------------------------------------------------------------------------------
     t.push_back(entry("dnncompatCreatePoolingDescriptor", dnncompatCreatePoolingDescriptor,
                       ARGS(w.slot<dnncompatPoolingDescriptor_t>())));
     t.push_back(entry("dnncompatSetPooling2dDescriptor", dnncompatSetPooling2dDescriptor,
-                      ARGS(w.fresh<dnncompatPoolingDescriptor_t>(), DNNCOMPAT_POOLING_MAX,
-                           DNNCOMPAT_NOT_PROPAGATE_NAN, 2, 2, 0, 0, 2, 2)));
+                      ARGS(w.fresh<dnncompatPoolingDescriptor_t>(), DNNCOMPAT_POOLING_MAX, DNNCOMPAT_NOT_PROPAGATE_NAN,
+                           2, 2, 0, 0, 2, 2)));
     t.push_back(entry("dnncompatGetPooling2dDescriptor", dnncompatGetPooling2dDescriptor,
-                      ARGS(w.pool, w.out<dnncompatPoolingMode_t>(),
-                           w.out<dnncompatNanPropagation_t>(), w.out<int>(), w.out<int>(),
-                           w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>())));
+                      ARGS(w.pool, w.out<dnncompatPoolingMode_t>(), w.out<dnncompatNanPropagation_t>(), w.out<int>(),
+                           w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>(), w.out<int>())));
     t.push_back(entry("dnncompatSetPoolingNdDescriptor", dnncompatSetPoolingNdDescriptor,
-                      ARGS(w.fresh<dnncompatPoolingDescriptor_t>(),
-                           DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING,
-                           DNNCOMPAT_NOT_PROPAGATE_NAN, 2, w.ints({2, 2}), w.ints({0, 0}),
-                           w.ints({2, 2}))));
+                      ARGS(w.fresh<dnncompatPoolingDescriptor_t>(), DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING,
+                           DNNCOMPAT_NOT_PROPAGATE_NAN, 2, w.ints({2, 2}), w.ints({0, 0}), w.ints({2, 2}))));
     t.push_back(entry("dnncompatGetPoolingNdDescriptor", dnncompatGetPoolingNdDescriptor,
-                      ARGS(w.pool, 2, w.out<dnncompatPoolingMode_t>(),
-                           w.out<dnncompatNanPropagation_t>(), w.out<int>(), w.out<int>(8),
-                           w.out<int>(8), w.out<int>(8))));
+                      ARGS(w.pool, 2, w.out<dnncompatPoolingMode_t>(), w.out<dnncompatNanPropagation_t>(), w.out<int>(),
+                           w.out<int>(8), w.out<int>(8), w.out<int>(8))));
     t.push_back(entry("dnncompatGetPoolingNdForwardOutputDim", dnncompatGetPoolingNdForwardOutputDim,
                       ARGS(w.pool, w.x, 4, w.out<int>(8))));
     t.push_back(entry("dnncompatGetPooling2dForwardOutputDim", dnncompatGetPooling2dForwardOutputDim,
@@ -585,92 +499,82 @@ std::vector<ng::Entry> make_table() {
                       ARGS(w.fresh<dnncompatPoolingDescriptor_t>())));
     t.push_back(entry("dnncompatPoolingForward", dnncompatPoolingForward,
                       ARGS(w.h, w.pool, &w.one, w.x, w.buf(), &w.zero, w.pooled, w.buf())));
-    t.push_back(entry("dnncompatPoolingBackward", dnncompatPoolingBackward,
-                      ARGS(w.h, w.pool, &w.one, w.pooled, w.buf(), w.pooled, w.buf(), w.x, w.buf(),
-                           &w.zero, w.x, w.buf())));
+    t.push_back(
+        entry("dnncompatPoolingBackward", dnncompatPoolingBackward,
+              ARGS(w.h, w.pool, &w.one, w.pooled, w.buf(), w.pooled, w.buf(), w.x, w.buf(), &w.zero, w.x, w.buf())));
 
     // ---- Softmax -------------------------------------------------------------------------------
     t.push_back(entry("dnncompatSoftmaxForward", dnncompatSoftmaxForward,
-                      ARGS(w.h, DNNCOMPAT_SOFTMAX_ACCURATE, DNNCOMPAT_SOFTMAX_MODE_CHANNEL, &w.one,
-                           w.x, w.buf(), &w.zero, w.x, w.buf())));
+                      ARGS(w.h, DNNCOMPAT_SOFTMAX_ACCURATE, DNNCOMPAT_SOFTMAX_MODE_CHANNEL, &w.one, w.x, w.buf(),
+                           &w.zero, w.x, w.buf())));
     t.push_back(entry("dnncompatSoftmaxBackward", dnncompatSoftmaxBackward,
-                      ARGS(w.h, DNNCOMPAT_SOFTMAX_LOG, DNNCOMPAT_SOFTMAX_MODE_INSTANCE, &w.one, w.x,
-                           w.buf(), w.x, w.buf(), &w.zero, w.x, w.buf())));
+                      ARGS(w.h, DNNCOMPAT_SOFTMAX_LOG, DNNCOMPAT_SOFTMAX_MODE_INSTANCE, &w.one, w.x, w.buf(), w.x,
+                           w.buf(), &w.zero, w.x, w.buf())));
 
     // ---- LRN, divisive normalization -------------------------------------------------------------
     const auto dim1 = DNNCOMPAT_LRN_CROSS_CHANNEL_DIM1;
     const auto means = DNNCOMPAT_DIVNORM_PRECOMPUTED_MEANS;
-    t.push_back(entry("dnncompatCreateLRNDescriptor", dnncompatCreateLRNDescriptor,
-                      ARGS(w.slot<dnncompatLRNDescriptor_t>())));
+    t.push_back(
+        entry("dnncompatCreateLRNDescriptor", dnncompatCreateLRNDescriptor, ARGS(w.slot<dnncompatLRNDescriptor_t>())));
     t.push_back(entry("dnncompatSetLRNDescriptor", dnncompatSetLRNDescriptor,
                       ARGS(w.fresh<dnncompatLRNDescriptor_t>(), 5u, 1e-4, 0.75, 2.0)));
     t.push_back(entry("dnncompatGetLRNDescriptor", dnncompatGetLRNDescriptor,
-                      ARGS(w.lrn, w.out<unsigned>(), w.out<double>(), w.out<double>(),
-                           w.out<double>()))
+                      ARGS(w.lrn, w.out<unsigned>(), w.out<double>(), w.out<double>(), w.out<double>()))
                     .with({allow(Mut::null, "lrnN", "documented: any output may be null"),
                            allow(Mut::null, "lrnAlpha", "documented: any output may be null"),
                            allow(Mut::null, "lrnBeta", "documented: any output may be null"),
                            allow(Mut::null, "lrnK", "documented: any output may be null")}));
     t.push_back(entry("dnncompatDestroyLRNDescriptor", dnncompatDestroyLRNDescriptor,
                       ARGS(w.fresh<dnncompatLRNDescriptor_t>())));
-    t.push_back(entry("dnncompatLRNCrossChannelForward", dnncompatLRNCrossChannelForward,
-                      [dim1](World &w) {
-                          return std::make_tuple(w.h, w.lrn, dim1, &w.one, w.x, w.buf(), &w.zero,
-                                                 w.x, w.buf());
-                      }));
-    t.push_back(entry("dnncompatLRNCrossChannelBackward", dnncompatLRNCrossChannelBackward,
-                      [dim1](World &w) {
-                          return std::make_tuple(w.h, w.lrn, dim1, &w.one, w.x, w.buf(), w.x,
-                                                 w.buf(), w.x, w.buf(), &w.zero, w.x, w.buf());
-                      }));
+    t.push_back(entry("dnncompatLRNCrossChannelForward", dnncompatLRNCrossChannelForward, [dim1](World &w) {
+        return std::make_tuple(w.h, w.lrn, dim1, &w.one, w.x, w.buf(), &w.zero, w.x, w.buf());
+    }));
+    t.push_back(entry("dnncompatLRNCrossChannelBackward", dnncompatLRNCrossChannelBackward, [dim1](World &w) {
+        return std::make_tuple(w.h, w.lrn, dim1, &w.one, w.x, w.buf(), w.x, w.buf(), w.x, w.buf(), &w.zero, w.x,
+                               w.buf());
+    }));
     t.push_back(entry("dnncompatDivisiveNormalizationForward", dnncompatDivisiveNormalizationForward,
                       [means](World &w) {
-                          return std::make_tuple(w.h, w.lrn, means, &w.one, w.x, w.buf(), w.buf(),
-                                                 w.buf(), w.buf(), &w.zero, w.x, w.buf());
+                          return std::make_tuple(w.h, w.lrn, means, &w.one, w.x, w.buf(), w.buf(), w.buf(), w.buf(),
+                                                 &w.zero, w.x, w.buf());
                       })
                     .valid(kUnsupported)
                     .with({allow(Mut::null, "means", "cuDNN: null means are taken as zero")}));
-    t.push_back(entry("dnncompatDivisiveNormalizationBackward",
-                      dnncompatDivisiveNormalizationBackward,
+    t.push_back(entry("dnncompatDivisiveNormalizationBackward", dnncompatDivisiveNormalizationBackward,
                       [means](World &w) {
-                          return std::make_tuple(w.h, w.lrn, means, &w.one, w.x, w.buf(), w.buf(),
-                                                 w.buf(), w.buf(), w.buf(), &w.zero, w.x, w.buf(),
-                                                 w.buf());
+                          return std::make_tuple(w.h, w.lrn, means, &w.one, w.x, w.buf(), w.buf(), w.buf(), w.buf(),
+                                                 w.buf(), &w.zero, w.x, w.buf(), w.buf());
                       })
                     .valid(kUnsupported)
                     .with({allow(Mut::null, "means", "cuDNN: null means are taken as zero"),
                            allow(Mut::null, "dMeans", "cuDNN: the means gradient is optional")}));
 
     // ---- Spatial transformer ---------------------------------------------------------------------
-    t.push_back(entry("dnncompatCreateSpatialTransformerDescriptor",
-                      dnncompatCreateSpatialTransformerDescriptor,
+    t.push_back(entry("dnncompatCreateSpatialTransformerDescriptor", dnncompatCreateSpatialTransformerDescriptor,
                       ARGS(w.slot<dnncompatSpatialTransformerDescriptor_t>())));
-    t.push_back(entry("dnncompatSetSpatialTransformerNdDescriptor",
-                      dnncompatSetSpatialTransformerNdDescriptor,
-                      ARGS(w.fresh<dnncompatSpatialTransformerDescriptor_t>(),
-                           DNNCOMPAT_SAMPLER_BILINEAR, DNNCOMPAT_DATA_FLOAT, 4,
-                           w.ints({2, 4, 3, 3}))));
-    t.push_back(entry("dnncompatDestroySpatialTransformerDescriptor",
-                      dnncompatDestroySpatialTransformerDescriptor,
+    t.push_back(entry("dnncompatSetSpatialTransformerNdDescriptor", dnncompatSetSpatialTransformerNdDescriptor,
+                      ARGS(w.fresh<dnncompatSpatialTransformerDescriptor_t>(), DNNCOMPAT_SAMPLER_BILINEAR,
+                           DNNCOMPAT_DATA_FLOAT, 4, w.ints({2, 4, 3, 3}))));
+    t.push_back(entry("dnncompatDestroySpatialTransformerDescriptor", dnncompatDestroySpatialTransformerDescriptor,
                       ARGS(w.fresh<dnncompatSpatialTransformerDescriptor_t>())));
     t.push_back(entry("dnncompatSpatialTfGridGeneratorForward", dnncompatSpatialTfGridGeneratorForward,
                       ARGS(w.h, w.st, w.buf(), w.buf())));
-    t.push_back(entry("dnncompatSpatialTfGridGeneratorBackward",
-                      dnncompatSpatialTfGridGeneratorBackward, ARGS(w.h, w.st, w.buf(), w.buf())));
+    t.push_back(entry("dnncompatSpatialTfGridGeneratorBackward", dnncompatSpatialTfGridGeneratorBackward,
+                      ARGS(w.h, w.st, w.buf(), w.buf())));
     t.push_back(entry("dnncompatSpatialTfSamplerForward", dnncompatSpatialTfSamplerForward,
                       ARGS(w.h, w.st, &w.one, w.x, w.buf(), w.buf(), &w.zero, w.sampled, w.buf())));
     t.push_back(entry("dnncompatSpatialTfSamplerBackward", dnncompatSpatialTfSamplerBackward,
-                      ARGS(w.h, w.st, &w.one, w.x, w.buf(), &w.zero, w.x, w.buf(), &w.one, w.sampled,
-                           w.buf(), w.buf(), &w.zero, w.buf())));
+                      ARGS(w.h, w.st, &w.one, w.x, w.buf(), &w.zero, w.x, w.buf(), &w.one, w.sampled, w.buf(), w.buf(),
+                           &w.zero, w.buf())));
 
     // ---- Tensor operations ----------------------------------------------------------------------
-    t.push_back(entry("dnncompatAddTensor", dnncompatAddTensor,
-                      ARGS(w.h, &w.one, w.chan, w.buf(), &w.one, w.x, w.buf())));
+    t.push_back(
+        entry("dnncompatAddTensor", dnncompatAddTensor, ARGS(w.h, &w.one, w.chan, w.buf(), &w.one, w.x, w.buf())));
     t.push_back(entry("dnncompatCreateOpTensorDescriptor", dnncompatCreateOpTensorDescriptor,
                       ARGS(w.slot<dnncompatOpTensorDescriptor_t>())));
     t.push_back(entry("dnncompatSetOpTensorDescriptor", dnncompatSetOpTensorDescriptor,
-                      ARGS(w.fresh<dnncompatOpTensorDescriptor_t>(), DNNCOMPAT_OP_TENSOR_MUL,
-                           DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_PROPAGATE_NAN)));
+                      ARGS(w.fresh<dnncompatOpTensorDescriptor_t>(), DNNCOMPAT_OP_TENSOR_MUL, DNNCOMPAT_DATA_FLOAT,
+                           DNNCOMPAT_PROPAGATE_NAN)));
     t.push_back(entry("dnncompatGetOpTensorDescriptor", dnncompatGetOpTensorDescriptor,
                       ARGS(w.op_add, w.out<dnncompatOpTensorOp_t>(), w.out<dnncompatDataType_t>(),
                            w.out<dnncompatNanPropagation_t>())));
@@ -678,35 +582,29 @@ std::vector<ng::Entry> make_table() {
                       ARGS(w.fresh<dnncompatOpTensorDescriptor_t>()))
                     .with({allow(Mut::null, "opTensorDesc", kNullIsNoOp)}));
     t.push_back(entry("dnncompatOpTensor", dnncompatOpTensor,
-                      ARGS(w.h, w.op_add, &w.one, w.x, w.buf(), &w.one, w.chan, w.buf(), &w.zero,
-                           w.x, w.buf())));
-    t.push_back(entry("dnncompatScaleTensor", dnncompatScaleTensor,
-                      ARGS(w.h, w.x, w.buf(), &w.one)));
+                      ARGS(w.h, w.op_add, &w.one, w.x, w.buf(), &w.one, w.chan, w.buf(), &w.zero, w.x, w.buf())));
+    t.push_back(entry("dnncompatScaleTensor", dnncompatScaleTensor, ARGS(w.h, w.x, w.buf(), &w.one)));
     t.push_back(entry("dnncompatSetTensor", dnncompatSetTensor, ARGS(w.h, w.x, w.buf(), &w.one)));
     t.push_back(entry("dnncompatTransformTensor", dnncompatTransformTensor,
                       ARGS(w.h, &w.one, w.x, w.buf(), &w.zero, w.x_nhwc, w.buf())));
-    t.push_back(entry("dnncompatCreateTensorTransformDescriptor",
-                      dnncompatCreateTensorTransformDescriptor,
+    t.push_back(entry("dnncompatCreateTensorTransformDescriptor", dnncompatCreateTensorTransformDescriptor,
                       ARGS(w.slot<dnncompatTensorTransformDescriptor_t>())));
-    t.push_back(entry("dnncompatSetTensorTransformDescriptor", dnncompatSetTensorTransformDescriptor,
-                      ARGS(w.fresh<dnncompatTensorTransformDescriptor_t>(), 4u,
-                           DNNCOMPAT_TENSOR_NHWC, w.ints({0, 0, 1, 1}), w.ints({0, 0, 1, 1}),
-                           reinterpret_cast<const uint32_t *>(w.ints({1, 1})),
-                           DNNCOMPAT_TRANSFORM_FOLD))
-                    .with({allow(Mut::null, "padBeforeA", "documented: null means no padding"),
-                           allow(Mut::null, "padAfterA", "documented: null means no padding"),
-                           allow(Mut::null, "foldA", "documented: null means no folding")}));
+    t.push_back(
+        entry("dnncompatSetTensorTransformDescriptor", dnncompatSetTensorTransformDescriptor,
+              ARGS(w.fresh<dnncompatTensorTransformDescriptor_t>(), 4u, DNNCOMPAT_TENSOR_NHWC, w.ints({0, 0, 1, 1}),
+                   w.ints({0, 0, 1, 1}), reinterpret_cast<const uint32_t *>(w.ints({1, 1})), DNNCOMPAT_TRANSFORM_FOLD))
+            .with({allow(Mut::null, "padBeforeA", "documented: null means no padding"),
+                   allow(Mut::null, "padAfterA", "documented: null means no padding"),
+                   allow(Mut::null, "foldA", "documented: null means no folding")}));
     t.push_back(entry("dnncompatGetTensorTransformDescriptor", dnncompatGetTensorTransformDescriptor,
-                      ARGS(w.to_nhwc, 4u, w.out<dnncompatTensorFormat_t>(), w.out<int32_t>(8),
-                           w.out<int32_t>(8), w.out<uint32_t>(8),
-                           w.out<dnncompatFoldingDirection_t>()))
+                      ARGS(w.to_nhwc, 4u, w.out<dnncompatTensorFormat_t>(), w.out<int32_t>(8), w.out<int32_t>(8),
+                           w.out<uint32_t>(8), w.out<dnncompatFoldingDirection_t>()))
                     .with({allow(Mut::null, "destFormat", "documented: null outputs are skipped"),
                            allow(Mut::null, "padBeforeA", "documented: null outputs are skipped"),
                            allow(Mut::null, "padAfterA", "documented: null outputs are skipped"),
                            allow(Mut::null, "foldA", "documented: null outputs are skipped"),
                            allow(Mut::null, "direction", "documented: null outputs are skipped")}));
-    t.push_back(entry("dnncompatDestroyTensorTransformDescriptor",
-                      dnncompatDestroyTensorTransformDescriptor,
+    t.push_back(entry("dnncompatDestroyTensorTransformDescriptor", dnncompatDestroyTensorTransformDescriptor,
                       ARGS(w.fresh<dnncompatTensorTransformDescriptor_t>()))
                     .with({allow(Mut::null, "transformDesc", kNullIsNoOp)}));
     t.push_back(entry("dnncompatInitTransformDest", dnncompatInitTransformDest,
@@ -716,14 +614,14 @@ std::vector<ng::Entry> make_table() {
                       ARGS(w.h, w.to_nhwc, &w.one, w.x, w.buf(), &w.zero, w.x_nhwc, w.buf())));
     t.push_back(entry("dnncompatCreateReduceTensorDescriptor", dnncompatCreateReduceTensorDescriptor,
                       ARGS(w.slot<dnncompatReduceTensorDescriptor_t>())));
-    t.push_back(entry("dnncompatSetReduceTensorDescriptor", dnncompatSetReduceTensorDescriptor,
-                      ARGS(w.fresh<dnncompatReduceTensorDescriptor_t>(), DNNCOMPAT_REDUCE_TENSOR_MAX,
-                           DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_PROPAGATE_NAN,
-                           DNNCOMPAT_REDUCE_TENSOR_FLATTENED_INDICES, DNNCOMPAT_32BIT_INDICES)));
+    t.push_back(
+        entry("dnncompatSetReduceTensorDescriptor", dnncompatSetReduceTensorDescriptor,
+              ARGS(w.fresh<dnncompatReduceTensorDescriptor_t>(), DNNCOMPAT_REDUCE_TENSOR_MAX, DNNCOMPAT_DATA_FLOAT,
+                   DNNCOMPAT_PROPAGATE_NAN, DNNCOMPAT_REDUCE_TENSOR_FLATTENED_INDICES, DNNCOMPAT_32BIT_INDICES)));
     t.push_back(entry("dnncompatGetReduceTensorDescriptor", dnncompatGetReduceTensorDescriptor,
-                      ARGS(w.reduce_add, w.out<dnncompatReduceTensorOp_t>(),
-                           w.out<dnncompatDataType_t>(), w.out<dnncompatNanPropagation_t>(),
-                           w.out<dnncompatReduceTensorIndices_t>(), w.out<dnncompatIndicesType_t>())));
+                      ARGS(w.reduce_add, w.out<dnncompatReduceTensorOp_t>(), w.out<dnncompatDataType_t>(),
+                           w.out<dnncompatNanPropagation_t>(), w.out<dnncompatReduceTensorIndices_t>(),
+                           w.out<dnncompatIndicesType_t>())));
     t.push_back(entry("dnncompatDestroyReduceTensorDescriptor", dnncompatDestroyReduceTensorDescriptor,
                       ARGS(w.fresh<dnncompatReduceTensorDescriptor_t>()))
                     .with({allow(Mut::null, "reduceTensorDesc", kNullIsNoOp)}));
@@ -732,8 +630,8 @@ std::vector<ng::Entry> make_table() {
     t.push_back(entry("dnncompatGetReductionWorkspaceSize", dnncompatGetReductionWorkspaceSize,
                       ARGS(w.h, w.reduce_add, w.x, w.chan, w.out<size_t>())));
     t.push_back(entry("dnncompatReduceTensor", dnncompatReduceTensor,
-                      ARGS(w.h, w.reduce_add, w.buf(), 1 << 16, w.buf(), 1 << 16, &w.one, w.x,
-                           w.buf(), &w.zero, w.chan, w.buf()))
+                      ARGS(w.h, w.reduce_add, w.buf(), 1 << 16, w.buf(), 1 << 16, &w.one, w.x, w.buf(), &w.zero, w.chan,
+                           w.buf()))
                     .with({allow(Mut::null, "indices", "not written without FLATTENED_INDICES"),
                            allow(Mut::null, "workspace", "not used: the size query returns 0")}));
     return t;
@@ -745,8 +643,7 @@ const std::vector<ng::Entry> &table() {
 }
 
 const std::map<std::string, std::vector<std::string>> &declared() {
-    static const auto d =
-        ng::declared_functions(std::string(DNNCOMPAT_SOURCE_DIR) + "/include/dnncompat/dnncompat.h");
+    static const auto d = ng::declared_functions(std::string(DNNCOMPAT_SOURCE_DIR) + "/include/dnncompat/dnncompat.h");
     return d;
 }
 
@@ -754,8 +651,7 @@ const std::map<std::string, std::vector<std::string>> &declared() {
 std::string cudnn_name(const std::string &name) { return "cudnn" + name.substr(9); }
 
 bool names_function(const std::string &message, const std::string &name) {
-    return message.find(cudnn_name(name)) != std::string::npos ||
-           message.find(name) != std::string::npos;
+    return message.find(cudnn_name(name)) != std::string::npos || message.find(name) != std::string::npos;
 }
 
 // Setters, destroyers and Restore write their first argument: its unset state is never read.
@@ -858,8 +754,8 @@ TEST_P(NegativeInput, ValidTupleRunsAndEveryMutationIsRejectedWithAReason) {
         dt::last_error();
         const dnncompatStatus_t s = e.call(w, -1, Mut::null);
         const std::string why = dt::last_error();
-        ASSERT_EQ(s, e.valid_status) << e.name << " with its valid arguments returned "
-                                     << dt::status_string(s) << ": " << why;
+        ASSERT_EQ(s, e.valid_status) << e.name << " with its valid arguments returned " << dt::status_string(s) << ": "
+                                     << why;
     }
     int cases = 0;
     for (std::size_t pos = 0; pos < e.mutations.size(); ++pos) {
@@ -883,9 +779,8 @@ TEST_P(NegativeInput, ValidTupleRunsAndEveryMutationIsRejectedWithAReason) {
             const std::string message = dt::last_error();
             ++cases;
             EXPECT_EQ(s, expected) << what << " returned " << dt::status_string(s) << ", expected "
-                                   << dt::status_string(expected)
-                                   << (reason.empty() ? "" : " (" + reason + ")") << "; last error: \""
-                                   << message << "\"";
+                                   << dt::status_string(expected) << (reason.empty() ? "" : " (" + reason + ")")
+                                   << "; last error: \"" << message << "\"";
             if (s != DNNCOMPAT_STATUS_SUCCESS) {
                 EXPECT_TRUE(names_function(message, e.name))
                     << what << " returned " << dt::status_string(s)
@@ -910,7 +805,6 @@ TEST(NegativeInputTable, GeneratesOverAThousandCases) {
     EXPECT_GE(cases, 1000u);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Explicit cases: dimensions, strides, pads, ranks; descriptors that disagree; sizes over 2^31
 // ---------------------------------------------------------------------------------------------
@@ -930,8 +824,7 @@ void run_cases(const std::vector<Case> &cases) {
         const dnncompatStatus_t s = c.call(w);
         const std::string message = dt::last_error();
         EXPECT_EQ(s, c.expected) << c.what << ": returned " << dt::status_string(s) << ", expected "
-                                 << dt::status_string(c.expected) << "; last error: \"" << message
-                                 << "\"";
+                                 << dt::status_string(c.expected) << "; last error: \"" << message << "\"";
         if (s != DNNCOMPAT_STATUS_SUCCESS) {
             EXPECT_NE(message.find("cudnn"), std::string::npos)
                 << c.what << ": the last error does not name the function: \"" << message << "\"";
@@ -943,15 +836,15 @@ void run_cases(const std::vector<Case> &cases) {
 dnncompatTensorDescriptor_t tensor(World &w, const std::vector<int> &dims,
                                    dnncompatDataType_t type = DNNCOMPAT_DATA_FLOAT) {
     auto t = w.fresh<dnncompatTensorDescriptor_t>();
-    EXPECT_OK(dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NCHW, type,
-                                               static_cast<int>(dims.size()), dims.data()));
+    EXPECT_OK(
+        dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NCHW, type, static_cast<int>(dims.size()), dims.data()));
     return t;
 }
 dnncompatFilterDescriptor_t filter(World &w, const std::vector<int> &dims,
                                    dnncompatDataType_t type = DNNCOMPAT_DATA_FLOAT) {
     auto f = w.fresh<dnncompatFilterDescriptor_t>();
-    EXPECT_OK(dnncompatSetFilterNdDescriptor(f, type, DNNCOMPAT_TENSOR_NCHW,
-                                             static_cast<int>(dims.size()), dims.data()));
+    EXPECT_OK(
+        dnncompatSetFilterNdDescriptor(f, type, DNNCOMPAT_TENSOR_NCHW, static_cast<int>(dims.size()), dims.data()));
     return f;
 }
 dnncompatConvolutionDescriptor_t conv2d(World &w, int pad, int stride, int dilation, int groups = 1) {
@@ -962,40 +855,34 @@ dnncompatConvolutionDescriptor_t conv2d(World &w, int pad, int stride, int dilat
     return c;
 }
 
-dnncompatStatus_t set4d(World &w, int n, int c, int h, int wd,
-                        dnncompatTensorFormat_t f = DNNCOMPAT_TENSOR_NCHW,
+dnncompatStatus_t set4d(World &w, int n, int c, int h, int wd, dnncompatTensorFormat_t f = DNNCOMPAT_TENSOR_NCHW,
                         dnncompatDataType_t t = DNNCOMPAT_DATA_FLOAT) {
     return dnncompatSetTensor4dDescriptor(w.fresh<dnncompatTensorDescriptor_t>(), f, t, n, c, h, wd);
 }
 dnncompatStatus_t set4d_ex(World &w, std::vector<int> d, std::vector<int> s) {
-    return dnncompatSetTensor4dDescriptorEx(w.fresh<dnncompatTensorDescriptor_t>(),
-                                            DNNCOMPAT_DATA_FLOAT, d[0], d[1], d[2], d[3], s[0], s[1],
-                                            s[2], s[3]);
+    return dnncompatSetTensor4dDescriptorEx(w.fresh<dnncompatTensorDescriptor_t>(), DNNCOMPAT_DATA_FLOAT, d[0], d[1],
+                                            d[2], d[3], s[0], s[1], s[2], s[3]);
 }
 dnncompatStatus_t set_nd(World &w, int nb, std::vector<int> d, std::vector<int> s) {
-    return dnncompatSetTensorNdDescriptor(w.fresh<dnncompatTensorDescriptor_t>(),
-                                          DNNCOMPAT_DATA_FLOAT, nb, d.data(), s.data());
+    return dnncompatSetTensorNdDescriptor(w.fresh<dnncompatTensorDescriptor_t>(), DNNCOMPAT_DATA_FLOAT, nb, d.data(),
+                                          s.data());
 }
 dnncompatStatus_t set_nd_ex(World &w, int nb, std::vector<int> d) {
-    return dnncompatSetTensorNdDescriptorEx(w.fresh<dnncompatTensorDescriptor_t>(),
-                                            DNNCOMPAT_TENSOR_NCHW, DNNCOMPAT_DATA_FLOAT, nb, d.data());
+    return dnncompatSetTensorNdDescriptorEx(w.fresh<dnncompatTensorDescriptor_t>(), DNNCOMPAT_TENSOR_NCHW,
+                                            DNNCOMPAT_DATA_FLOAT, nb, d.data());
 }
-dnncompatStatus_t set_filter(World &w, int nb, std::vector<int> d,
-                             dnncompatDataType_t t = DNNCOMPAT_DATA_FLOAT,
+dnncompatStatus_t set_filter(World &w, int nb, std::vector<int> d, dnncompatDataType_t t = DNNCOMPAT_DATA_FLOAT,
                              dnncompatTensorFormat_t f = DNNCOMPAT_TENSOR_NCHW) {
     return dnncompatSetFilterNdDescriptor(w.fresh<dnncompatFilterDescriptor_t>(), t, f, nb, d.data());
 }
-dnncompatStatus_t set_conv(World &w, int nb, std::vector<int> pad, std::vector<int> stride,
-                           std::vector<int> dil) {
-    return dnncompatSetConvolutionNdDescriptor(w.fresh<dnncompatConvolutionDescriptor_t>(), nb,
-                                               pad.data(), stride.data(), dil.data(),
-                                               DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_DATA_FLOAT);
+dnncompatStatus_t set_conv(World &w, int nb, std::vector<int> pad, std::vector<int> stride, std::vector<int> dil) {
+    return dnncompatSetConvolutionNdDescriptor(w.fresh<dnncompatConvolutionDescriptor_t>(), nb, pad.data(),
+                                               stride.data(), dil.data(), DNNCOMPAT_CROSS_CORRELATION,
+                                               DNNCOMPAT_DATA_FLOAT);
 }
-dnncompatStatus_t set_pool(World &w, int nb, std::vector<int> win, std::vector<int> pad,
-                           std::vector<int> stride) {
-    return dnncompatSetPoolingNdDescriptor(w.fresh<dnncompatPoolingDescriptor_t>(),
-                                           DNNCOMPAT_POOLING_MAX, DNNCOMPAT_NOT_PROPAGATE_NAN, nb,
-                                           win.data(), pad.data(), stride.data());
+dnncompatStatus_t set_pool(World &w, int nb, std::vector<int> win, std::vector<int> pad, std::vector<int> stride) {
+    return dnncompatSetPoolingNdDescriptor(w.fresh<dnncompatPoolingDescriptor_t>(), DNNCOMPAT_POOLING_MAX,
+                                           DNNCOMPAT_NOT_PROPAGATE_NAN, nb, win.data(), pad.data(), stride.data());
 }
 
 constexpr int kMax = INT_MAX;
@@ -1291,7 +1178,8 @@ TEST(NegativeLarge, AStrideOverIntMaxIsNotSupportedByTheIntQueries) {
     EXPECT_EQ(bytes, size_t{1} << 35);
     dnncompatDataType_t type = DNNCOMPAT_DATA_DOUBLE;
     int v[8] = {-7, -7, -7, -7, -7, -7, -7, -7};
-    EXPECT_STATUS(kUnsupported, dnncompatGetTensor4dDescriptor(t, &type, v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6, v + 7));
+    EXPECT_STATUS(kUnsupported,
+                  dnncompatGetTensor4dDescriptor(t, &type, v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6, v + 7));
     EXPECT_EQ(v[4], -7) << "nothing is written when a value does not fit";
     int nb = 0;
     EXPECT_STATUS(kUnsupported, dnncompatGetTensorNdDescriptor(t, 4, &type, &nb, v, v + 4));
@@ -1312,13 +1200,12 @@ TEST(NegativeLarge, ReductionIndicesPastUint32AreNotSupported) {
     auto c = tensor(w, {1, 1, 1, 1});
     auto r = w.fresh<dnncompatReduceTensorDescriptor_t>();
     ASSERT_OK(dnncompatSetReduceTensorDescriptor(r, DNNCOMPAT_REDUCE_TENSOR_MAX, DNNCOMPAT_DATA_FLOAT,
-                                                 DNNCOMPAT_NOT_PROPAGATE_NAN,
-                                                 DNNCOMPAT_REDUCE_TENSOR_FLATTENED_INDICES,
+                                                 DNNCOMPAT_NOT_PROPAGATE_NAN, DNNCOMPAT_REDUCE_TENSOR_FLATTENED_INDICES,
                                                  DNNCOMPAT_32BIT_INDICES));
     size_t n = 0;
     EXPECT_STATUS(kUnsupported, dnncompatGetReductionIndicesSize(w.h, r, a, c, &n));
-    EXPECT_STATUS(kUnsupported, dnncompatReduceTensor(w.h, r, w.buf(), 4, nullptr, 0, &w.one, a,
-                                                      w.buf(), &w.zero, c, w.buf()));
+    EXPECT_STATUS(kUnsupported,
+                  dnncompatReduceTensor(w.h, r, w.buf(), 4, nullptr, 0, &w.one, a, w.buf(), &w.zero, c, w.buf()));
     // 2^32 elements exactly: the last index is 2^32 - 1.
     ASSERT_OK(dnncompatGetReductionIndicesSize(w.h, r, tensor(w, {1, 1, 65536, 65536}), c, &n));
     EXPECT_EQ(n, 4u);
@@ -1337,8 +1224,8 @@ TEST(NegativeLarge, ConvolutionWorkspaceOverFourGigabytesIsExact) {
     size_t filter_bytes = 0, ws = 0;
     ASSERT_OK(dnncompatGetFilterSizeInBytes(f, &filter_bytes));
     EXPECT_EQ(filter_bytes, size_t{9663676416ull});
-    const dnncompatStatus_t s = dnncompatGetConvolutionForwardWorkspaceSize(
-        w.h, x, f, c, y, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws);
+    const dnncompatStatus_t s =
+        dnncompatGetConvolutionForwardWorkspaceSize(w.h, x, f, c, y, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &ws);
     if (s == DNNCOMPAT_STATUS_SUCCESS) {
         EXPECT_GE(ws, filter_bytes) << "the flipped filter alone needs more than 2^32 bytes";
         EXPECT_LT(ws, size_t{1} << 40) << "implausible: overflowed size arithmetic?";

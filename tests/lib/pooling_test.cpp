@@ -42,10 +42,10 @@ dnncompatStatus_t set_pool(dnncompatPoolingDescriptor_t d, const dt::PoolParams 
     const auto mode = static_cast<dnncompatPoolingMode_t>(p.mode);
     const auto nan = p.propagate_nan ? DNNCOMPAT_PROPAGATE_NAN : DNNCOMPAT_NOT_PROPAGATE_NAN;
     if (p.window.size() == 2)
-        return dnncompatSetPooling2dDescriptor(d, mode, nan, p.window[0], p.window[1], p.pad[0],
-                                               p.pad[1], p.stride[0], p.stride[1]);
-    return dnncompatSetPoolingNdDescriptor(d, mode, nan, static_cast<int>(p.window.size()),
-                                           p.window.data(), p.pad.data(), p.stride.data());
+        return dnncompatSetPooling2dDescriptor(d, mode, nan, p.window[0], p.window[1], p.pad[0], p.pad[1], p.stride[0],
+                                               p.stride[1]);
+    return dnncompatSetPoolingNdDescriptor(d, mode, nan, static_cast<int>(p.window.size()), p.window.data(),
+                                           p.pad.data(), p.stride.data());
 }
 
 struct PoolCase {
@@ -59,8 +59,8 @@ struct PoolCase {
 };
 
 std::ostream &operator<<(std::ostream &os, const PoolCase &c) {
-    return os << c.name << " x" << dt::dims_string(c.x) << " mode " << c.mode << " "
-              << dt::layout_name(c.layout) << " alpha " << c.alpha << " beta " << c.beta;
+    return os << c.name << " x" << dt::dims_string(c.x) << " mode " << c.mode << " " << dt::layout_name(c.layout)
+              << " alpha " << c.alpha << " beta " << c.beta;
 }
 
 using L = dt::Layout;
@@ -156,8 +156,8 @@ TEST_P(Pooling, BackwardMatchesReference) {
     ASSERT_OK(yd.set(y.dims, y.strides));
     ASSERT_OK(dyd.set(dy.dims, dy.strides));
     ASSERT_OK(dxd.set(dx.dims, dx.strides));
-    ASSERT_OK(dnncompatPoolingBackward(h, p, &c.alpha, yd, y.data.data(), dyd, dy.data.data(), xd,
-                                       x.data.data(), &c.beta, dxd, dx.data.data()));
+    ASSERT_OK(dnncompatPoolingBackward(h, p, &c.alpha, yd, y.data.data(), dyd, dy.data.data(), xd, x.data.data(),
+                                       &c.beta, dxd, dx.data.data()));
     EXPECT_TRUE(dt::expect_close(ref, dx.packed(), kRtol, floor_for(c.mode, c.beta), c.x)) << c;
     EXPECT_TRUE(dt::untouched(dx));
 }
@@ -181,8 +181,8 @@ TEST(PoolingBackward, ArgmaxIsRecomputedFromX) {
     const float one = 1.0f, zero = 0.0f;
     // A forward over another tensor first: must not leak into the backward.
     ASSERT_OK(dnncompatPoolingForward(h, p, &one, xd, other.data.data(), &zero, yd, y2.data()));
-    ASSERT_OK(dnncompatPoolingBackward(h, p, &one, yd, y.data(), yd, dy.data(), xd, x.data.data(),
-                                       &zero, xd, dx.data()));
+    ASSERT_OK(
+        dnncompatPoolingBackward(h, p, &one, yd, y.data(), yd, dy.data(), xd, x.data.data(), &zero, xd, dx.data()));
     dt::PoolParams pp;
     pp.mode = 0;
     pp.window = {2, 2};
@@ -282,7 +282,8 @@ TEST(PoolingFieldCases, F10NanInMaxPooling) {
     ASSERT_OK(bxd.set(x.dims, x.strides));
     ASSERT_OK(byd.set(y.dims, y.strides));
     ASSERT_OK(dnncompatPoolingForward(h, p, &one, bxd, x.data.data(), &zero, byd, y.data.data()));
-    EXPECT_TRUE(dt::expect_close(dt::pooling_forward(x.view(), pp, by, 1.0, 0.0, dt::View{}), y.packed(), 0.0, 1.0, by));
+    EXPECT_TRUE(
+        dt::expect_close(dt::pooling_forward(x.view(), pp, by, 1.0, 0.0, dt::View{}), y.packed(), 0.0, 1.0, by));
 }
 
 // ---- descriptors and statuses -----------------------------------------------------------------
@@ -354,7 +355,8 @@ TEST(PoolingInvalid, BadShapesAndPointers) {
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatPoolingForward(h, p, &one, x5, x.data(), &zero, y4, y.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatPoolingForward(h, p, &one, x4, nullptr, &zero, y4, y.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatPoolingForward(h, p, &one, x4, x.data(), nullptr, y4, y.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatPoolingForward(h, nullptr, &one, x4, x.data(), &zero, y4, y.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatPoolingForward(h, nullptr, &one, x4, x.data(), &zero, y4, y.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatPoolingForward(h, p, &one, xdbl, x.data(), &zero, y4, y.data()));
     dt::TensorDesc ydbl;
     ASSERT_OK(ydbl.set({1, 2, 2, 2}, dt::packed_strides({1, 2, 2, 2}), DNNCOMPAT_DATA_DOUBLE));

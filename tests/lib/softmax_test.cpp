@@ -33,9 +33,9 @@ struct SmCase {
 };
 
 std::ostream &operator<<(std::ostream &os, const SmCase &c) {
-    return os << c.name << " " << dt::dims_string(c.dims) << " algo " << c.algo << " mode " << c.mode
-              << " x " << dt::layout_name(c.x_layout) << " y " << dt::layout_name(c.y_layout)
-              << " alpha " << c.alpha << " beta " << c.beta;
+    return os << c.name << " " << dt::dims_string(c.dims) << " algo " << c.algo << " mode " << c.mode << " x "
+              << dt::layout_name(c.x_layout) << " y " << dt::layout_name(c.y_layout) << " alpha " << c.alpha << " beta "
+              << c.beta;
 }
 
 using L = dt::Layout;
@@ -76,8 +76,8 @@ TEST_P(Softmax, ForwardMatchesReference) {
     ASSERT_OK(xd.set(x.dims, x.strides));
     ASSERT_OK(yd.set(y.dims, y.strides));
     ASSERT_OK(dnncompatSoftmaxForward(h, static_cast<dnncompatSoftmaxAlgorithm_t>(c.algo),
-                                      static_cast<dnncompatSoftmaxMode_t>(c.mode), &c.alpha, xd,
-                                      x.data.data(), &c.beta, yd, y.data.data()));
+                                      static_cast<dnncompatSoftmaxMode_t>(c.mode), &c.alpha, xd, x.data.data(), &c.beta,
+                                      yd, y.data.data()));
     EXPECT_TRUE(dt::expect_close(ref, y.packed(), 1e-5, floor_for(c), c.dims)) << c;
     EXPECT_TRUE(dt::untouched(y));
 }
@@ -98,8 +98,8 @@ TEST_P(Softmax, BackwardMatchesReference) {
     ASSERT_OK(dyd.set(dy.dims, dy.strides));
     ASSERT_OK(dxd.set(dx.dims, dx.strides));
     ASSERT_OK(dnncompatSoftmaxBackward(h, static_cast<dnncompatSoftmaxAlgorithm_t>(c.algo),
-                                       static_cast<dnncompatSoftmaxMode_t>(c.mode), &c.alpha, yd,
-                                       y.data.data(), dyd, dy.data.data(), &c.beta, dxd, dx.data.data()));
+                                       static_cast<dnncompatSoftmaxMode_t>(c.mode), &c.alpha, yd, y.data.data(), dyd,
+                                       dy.data.data(), &c.beta, dxd, dx.data.data()));
     EXPECT_TRUE(dt::expect_close(ref, dx.packed(), 1e-5, c.algo == LOG ? 0.5 : 0.05, c.dims)) << c;
     EXPECT_TRUE(dt::untouched(dx));
 }
@@ -117,8 +117,8 @@ TEST(SoftmaxFieldCases, F12FastDoesNotOverflow) {
     ASSERT_OK(d.set(dims, dt::packed_strides(dims)));
     const float one = 1.0f, zero = 0.0f;
     for (int mode : {INSTANCE, CHANNEL}) {
-        ASSERT_OK(dnncompatSoftmaxForward(h, DNNCOMPAT_SOFTMAX_FAST, static_cast<dnncompatSoftmaxMode_t>(mode),
-                                          &one, d, x.data(), &zero, d, y.data()));
+        ASSERT_OK(dnncompatSoftmaxForward(h, DNNCOMPAT_SOFTMAX_FAST, static_cast<dnncompatSoftmaxMode_t>(mode), &one, d,
+                                          x.data(), &zero, d, y.data()));
         const dt::View xv{x.data(), dims, dt::packed_strides(dims)};
         EXPECT_TRUE(dt::expect_close(dt::softmax_forward(xv, ACCURATE, mode, 1.0, 0.0, dt::View{}), y, 1e-5, 1e-3));
         for (float v : y) EXPECT_TRUE(std::isfinite(v));
@@ -135,19 +135,23 @@ TEST(SoftmaxInvalid, BadArguments) {
     const float one = 1.0f, zero = 0.0f;
     const auto A = DNNCOMPAT_SOFTMAX_ACCURATE;
     const auto C = DNNCOMPAT_SOFTMAX_MODE_CHANNEL;
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSoftmaxForward(h, A, C, &one, d, x.data(), &zero, other, y.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSoftmaxForward(h, A, C, &one, d, x.data(), &zero, dbl, y.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSoftmaxForward(h, static_cast<dnncompatSoftmaxAlgorithm_t>(3), C, &one, d, x.data(), &zero, d, y.data()));
+                  dnncompatSoftmaxForward(h, A, C, &one, d, x.data(), &zero, other, y.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSoftmaxForward(h, A, static_cast<dnncompatSoftmaxMode_t>(2), &one, d, x.data(), &zero, d, y.data()));
+                  dnncompatSoftmaxForward(h, A, C, &one, d, x.data(), &zero, dbl, y.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSoftmaxForward(h, static_cast<dnncompatSoftmaxAlgorithm_t>(3), C,
+                                                                      &one, d, x.data(), &zero, d, y.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSoftmaxForward(h, A, static_cast<dnncompatSoftmaxMode_t>(2),
+                                                                      &one, d, x.data(), &zero, d, y.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSoftmaxForward(h, A, C, &one, d, nullptr, &zero, d, y.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSoftmaxForward(nullptr, A, C, &one, d, x.data(), &zero, d, y.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatSoftmaxForward(nullptr, A, C, &one, d, x.data(), &zero, d, y.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatSoftmaxBackward(h, A, C, &one, d, y.data(), other, x.data(), &zero, d, y.data()));
     std::vector<double> xd(8, 0.5), yd(8);
     const double done = 1.0, dzero = 0.0;
-    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED, dnncompatSoftmaxForward(h, A, C, &done, dbl, xd.data(), &dzero, dbl, yd.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED,
+                  dnncompatSoftmaxForward(h, A, C, &done, dbl, xd.data(), &dzero, dbl, yd.data()));
 }
 
 } // namespace

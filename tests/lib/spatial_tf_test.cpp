@@ -37,8 +37,7 @@ public:
     operator dnncompatSpatialTransformerDescriptor_t() const { return d_; }
     dnncompatStatus_t set(const dt::Dims &dims) {
         const int a[4] = {int(dims[0]), int(dims[1]), int(dims[2]), int(dims[3])};
-        return dnncompatSetSpatialTransformerNdDescriptor(d_, DNNCOMPAT_SAMPLER_BILINEAR,
-                                                          DNNCOMPAT_DATA_FLOAT, 4, a);
+        return dnncompatSetSpatialTransformerNdDescriptor(d_, DNNCOMPAT_SAMPLER_BILINEAR, DNNCOMPAT_DATA_FLOAT, 4, a);
     }
 
 private:
@@ -53,7 +52,7 @@ std::vector<float> make_theta(int64_t n, double angle, double scale, double tx, 
     for (int64_t b = 0; b < n; ++b) {
         const double a = angle + 0.1 * double(b), s = scale * (1.0 + 0.05 * double(b));
         const double row[6] = {s * std::cos(a), -s * std::sin(a), tx - 0.03 * double(b),
-                               s * std::sin(a), s * std::cos(a), ty + 0.02 * double(b)};
+                               s * std::sin(a), s * std::cos(a),  ty + 0.02 * double(b)};
         t.insert(t.end(), row, row + 6);
     }
     return t;
@@ -77,8 +76,8 @@ struct FwdCase {
 };
 
 std::ostream &operator<<(std::ostream &os, const FwdCase &c) {
-    return os << c.name << " x " << dt::dims_string(c.in) << " y " << dt::dims_string(c.out)
-              << " " << dt::layout_name(c.layout);
+    return os << c.name << " x " << dt::dims_string(c.in) << " y " << dt::dims_string(c.out) << " "
+              << dt::layout_name(c.layout);
 }
 
 using L = dt::Layout;
@@ -105,8 +104,7 @@ TEST_P(SpatialTfForward, MatchesReference) {
     ASSERT_OK(st.set(c.out));
     const auto theta = make_theta(c.in[0], c.angle, c.scale, c.tx, c.ty);
     const auto grid = generate_grid(h, st, c.out, theta);
-    EXPECT_TRUE(dt::expect_close(dt::affine_grid(theta, c.out[0], c.out[2], c.out[3]), grid, kRtol,
-                                 1e-3));
+    EXPECT_TRUE(dt::expect_close(dt::affine_grid(theta, c.out[0], c.out[2], c.out[3]), grid, kRtol, 1e-3));
 
     dt::Buf x = dt::random_buf(c.in, c.layout, 11);
     dt::Buf y = c.beta == 0.0f ? dt::nan_buf(c.out, c.layout) : dt::random_buf(c.out, c.layout, 12);
@@ -114,8 +112,8 @@ TEST_P(SpatialTfForward, MatchesReference) {
     dt::TensorDesc xd, yd;
     ASSERT_OK(xd.set(x.dims, x.strides));
     ASSERT_OK(yd.set(y.dims, y.strides));
-    ASSERT_OK(dnncompatSpatialTfSamplerForward(h, st, &c.alpha, xd, x.data.data(), grid.data(),
-                                               &c.beta, yd, y.data.data()));
+    ASSERT_OK(
+        dnncompatSpatialTfSamplerForward(h, st, &c.alpha, xd, x.data.data(), grid.data(), &c.beta, yd, y.data.data()));
     auto ref = dt::grid_sample(x.view(), grid, c.out[2], c.out[3]);
     for (size_t i = 0; i < ref.size(); ++i)
         ref[i] = c.alpha * ref[i] + (c.beta == 0.0f ? 0.0 : c.beta * double(y_old[i]));
@@ -138,8 +136,7 @@ TEST(SpatialTf, IdentityReproducesInput) {
     ASSERT_OK(xd.set(x.dims, x.strides));
     ASSERT_OK(yd.set(y.dims, y.strides));
     const float one = 1.0f, zero = 0.0f;
-    ASSERT_OK(dnncompatSpatialTfSamplerForward(h, st, &one, xd, x.data.data(), grid.data(), &zero,
-                                               yd, y.data.data()));
+    ASSERT_OK(dnncompatSpatialTfSamplerForward(h, st, &one, xd, x.data.data(), grid.data(), &zero, yd, y.data.data()));
     // Up to float rounding of the grid coordinates: within 1e-6 absolute (|x| <= 2).
     EXPECT_TRUE(dt::expect_close(to_double(x.packed()), y.packed(), 1e-6, 1.0, dims));
 }
@@ -156,13 +153,11 @@ TEST(SpatialTf, RotationBy90DegreesIsExact) {
     dt::TensorDesc xd;
     ASSERT_OK(xd.set(dims, x.strides));
     const float one = 1.0f, zero = 0.0f;
-    ASSERT_OK(dnncompatSpatialTfSamplerForward(h, st, &one, xd, x.data.data(), grid.data(), &zero,
-                                               xd, y.data()));
+    ASSERT_OK(dnncompatSpatialTfSamplerForward(h, st, &one, xd, x.data.data(), grid.data(), &zero, xd, y.data()));
     for (int c = 0; c < 2; ++c)
         for (int i = 0; i < 5; ++i)
             for (int j = 0; j < 5; ++j)
-                EXPECT_NEAR(y[size_t(c * 25 + i * 5 + j)],
-                            x.data[size_t(c * 25 + j * 5 + (4 - i))], 1e-6)
+                EXPECT_NEAR(y[size_t(c * 25 + i * 5 + j)], x.data[size_t(c * 25 + j * 5 + (4 - i))], 1e-6)
                     << c << " " << i << " " << j;
 }
 
@@ -178,19 +173,17 @@ TEST(SpatialTf, OutsideSamplesZeroAndEdgesBlend) {
     std::vector<float> y(9);
     // Shifted by 3 (more than the whole [-1, 1] range): every sample is outside.
     auto grid = generate_grid(h, st, dims, {1, 0, 3, 0, 1, 0});
-    ASSERT_OK(dnncompatSpatialTfSamplerForward(h, st, &one, xd, x.data.data(), grid.data(), &zero,
-                                               xd, y.data()));
+    ASSERT_OK(dnncompatSpatialTfSamplerForward(h, st, &one, xd, x.data.data(), grid.data(), &zero, xd, y.data()));
     for (float v : y) EXPECT_EQ(v, 0.0f);
     // Hand-made grid: half a pixel beyond the right edge blends the edge with 0; NaN gives 0.
     // W = 3: pixel x = (gx + 1); gx = 1.5 -> pixel 2.5 -> 0.5 * x[.][2].
     grid.assign(18, 0.0f);
-    grid[0] = 1.5f;  // (0, 0): gx 1.5, gy 0 -> 0.5 * x[1][2]
+    grid[0] = 1.5f; // (0, 0): gx 1.5, gy 0 -> 0.5 * x[1][2]
     grid[2] = std::numeric_limits<float>::quiet_NaN();
     grid[4] = -1.0f; // (0, 2): gx -1, gy -1 -> x[0][0]
     grid[5] = -1.0f;
     grid[6] = 2.0f; // (1, 0): pixel 3 -> outside
-    ASSERT_OK(dnncompatSpatialTfSamplerForward(h, st, &one, xd, x.data.data(), grid.data(), &zero,
-                                               xd, y.data()));
+    ASSERT_OK(dnncompatSpatialTfSamplerForward(h, st, &one, xd, x.data.data(), grid.data(), &zero, xd, y.data()));
     EXPECT_NEAR(y[0], 0.5f * x.data[5], 1e-6);
     EXPECT_EQ(y[1], 0.0f);
     EXPECT_NEAR(y[2], x.data[0], 1e-6);
@@ -236,26 +229,23 @@ TEST_P(SpatialTfBackward, MatchesReference) {
     dt::Buf dy = dt::random_buf(c.out, c.layout, 22);
     dt::Buf dx = c.beta == 0.0f ? dt::nan_buf(c.in, c.layout) : dt::random_buf(c.in, c.layout, 23);
     const size_t gsize = grid.size();
-    std::vector<float> dgrid =
-        c.beta_dgrid == 0.0f ? std::vector<float>(gsize, std::numeric_limits<float>::quiet_NaN())
-                             : dt::random_vector(gsize, 24);
+    std::vector<float> dgrid = c.beta_dgrid == 0.0f ? std::vector<float>(gsize, std::numeric_limits<float>::quiet_NaN())
+                                                    : dt::random_vector(gsize, 24);
     const auto dx_old = dx.packed();
     const auto dgrid_old = dgrid;
     dt::TensorDesc xd, dxd, dyd;
     ASSERT_OK(xd.set(x.dims, x.strides));
     ASSERT_OK(dxd.set(dx.dims, dx.strides));
     ASSERT_OK(dyd.set(dy.dims, dy.strides));
-    ASSERT_OK(dnncompatSpatialTfSamplerBackward(h, st, &c.alpha, xd, x.data.data(), &c.beta, dxd,
-                                                dx.data.data(), &c.alpha_dgrid, dyd,
-                                                dy.data.data(), grid.data(), &c.beta_dgrid,
+    ASSERT_OK(dnncompatSpatialTfSamplerBackward(h, st, &c.alpha, xd, x.data.data(), &c.beta, dxd, dx.data.data(),
+                                                &c.alpha_dgrid, dyd, dy.data.data(), grid.data(), &c.beta_dgrid,
                                                 dgrid.data()));
     std::vector<double> rdx, rdg;
     dt::grid_sample_backward(x.view(), dy.view(), grid, rdx, rdg);
     for (size_t i = 0; i < rdx.size(); ++i)
         rdx[i] = c.alpha * rdx[i] + (c.beta == 0.0f ? 0.0 : c.beta * double(dx_old[i]));
     for (size_t i = 0; i < rdg.size(); ++i)
-        rdg[i] = c.alpha_dgrid * rdg[i] +
-                 (c.beta_dgrid == 0.0f ? 0.0 : c.beta_dgrid * double(dgrid_old[i]));
+        rdg[i] = c.alpha_dgrid * rdg[i] + (c.beta_dgrid == 0.0f ? 0.0 : c.beta_dgrid * double(dgrid_old[i]));
     EXPECT_TRUE(dt::expect_close(rdx, dx.packed(), kRtol, kFloor, c.in)) << "dx";
     EXPECT_TRUE(dt::expect_close(rdg, dgrid, kRtol, kFloor)) << "dgrid";
     EXPECT_TRUE(dt::untouched(dx));
@@ -263,8 +253,8 @@ TEST_P(SpatialTfBackward, MatchesReference) {
     // dtheta from dgrid.
     std::vector<float> dtheta(theta.size(), std::numeric_limits<float>::quiet_NaN());
     ASSERT_OK(dnncompatSpatialTfGridGeneratorBackward(h, st, dgrid.data(), dtheta.data()));
-    EXPECT_TRUE(dt::expect_close(dt::affine_grid_backward(dgrid, c.out[0], c.out[2], c.out[3]),
-                                 dtheta, kRtol, kFloor)) << "dtheta";
+    EXPECT_TRUE(dt::expect_close(dt::affine_grid_backward(dgrid, c.out[0], c.out[2], c.out[3]), dtheta, kRtol, kFloor))
+        << "dtheta";
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, SpatialTfBackward, ::testing::ValuesIn(kBwd),
@@ -315,9 +305,8 @@ TEST(SpatialTfStatus, Descriptor) {
     ASSERT_OK(dnncompatCreateSpatialTransformerDescriptor(&d));
     const int dims[5] = {1, 2, 3, 4, 5};
     const auto set = [&](int sampler, int dtype, int nb, const int *a) {
-        return dnncompatSetSpatialTransformerNdDescriptor(
-            d, static_cast<dnncompatSamplerType_t>(sampler), static_cast<dnncompatDataType_t>(dtype),
-            nb, a);
+        return dnncompatSetSpatialTransformerNdDescriptor(d, static_cast<dnncompatSamplerType_t>(sampler),
+                                                          static_cast<dnncompatDataType_t>(dtype), nb, a);
     };
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, set(0, 0, 4, nullptr));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, set(1, 0, 4, dims));
@@ -327,9 +316,8 @@ TEST(SpatialTfStatus, Descriptor) {
     EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED, set(0, 0, 5, dims));
     const int zero_dim[4] = {1, 0, 3, 4};
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, set(0, 0, 4, zero_dim));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetSpatialTransformerNdDescriptor(nullptr, DNNCOMPAT_SAMPLER_BILINEAR,
-                                                             DNNCOMPAT_DATA_FLOAT, 4, dims));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSetSpatialTransformerNdDescriptor(
+                                                  nullptr, DNNCOMPAT_SAMPLER_BILINEAR, DNNCOMPAT_DATA_FLOAT, 4, dims));
     // Unset descriptor: compute calls refuse it.
     dt::Handle h;
     float buf[64] = {};
@@ -346,8 +334,8 @@ TEST(SpatialTfStatus, ComputeCalls) {
     StDesc st;
     const dt::Dims out = {2, 3, 4, 5}, in = {2, 3, 6, 6};
     ASSERT_OK(st.set(out));
-    std::vector<float> theta(12), grid(2 * 4 * 5 * 2), x(2 * 3 * 36), y(2 * 3 * 20), dx(x.size()),
-        dy(y.size()), dg(grid.size());
+    std::vector<float> theta(12), grid(2 * 4 * 5 * 2), x(2 * 3 * 36), y(2 * 3 * 20), dx(x.size()), dy(y.size()),
+        dg(grid.size());
     dt::TensorDesc xd, yd, bad_c, bad_hw, bad_rank, half, unset;
     ASSERT_OK(xd.set(in, dt::packed_strides(in)));
     ASSERT_OK(yd.set(out, dt::packed_strides(out)));
@@ -356,17 +344,18 @@ TEST(SpatialTfStatus, ComputeCalls) {
     ASSERT_OK(bad_rank.set({2, 3, 2, 6, 6}, dt::packed_strides({2, 3, 2, 6, 6})));
     const float one = 1.0f, zero = 0.0f;
 
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSpatialTfGridGeneratorForward(nullptr, st, theta.data(), grid.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSpatialTfGridGeneratorForward(h, nullptr, theta.data(), grid.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatSpatialTfGridGeneratorForward(nullptr, st, theta.data(), grid.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatSpatialTfGridGeneratorForward(h, nullptr, theta.data(), grid.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSpatialTfGridGeneratorForward(h, st, nullptr, grid.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSpatialTfGridGeneratorForward(h, st, theta.data(), nullptr));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSpatialTfGridGeneratorBackward(h, st, nullptr, theta.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatSpatialTfGridGeneratorBackward(h, st, grid.data(), nullptr));
 
-    const auto fwd = [&](dnncompatTensorDescriptor_t a, const void *xp, const void *g,
-                         dnncompatTensorDescriptor_t b, void *yp, const float *al, const float *be) {
-        return dnncompatSpatialTfSamplerForward(h, st, al, a, xp, g, be, b, yp);
-    };
+    const auto fwd = [&](dnncompatTensorDescriptor_t a, const void *xp, const void *g, dnncompatTensorDescriptor_t b,
+                         void *yp, const float *al,
+                         const float *be) { return dnncompatSpatialTfSamplerForward(h, st, al, a, xp, g, be, b, yp); };
     EXPECT_OK(fwd(xd, x.data(), grid.data(), yd, y.data(), &one, &zero));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(xd, nullptr, grid.data(), yd, y.data(), &one, &zero));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(xd, x.data(), nullptr, yd, y.data(), &one, &zero));
@@ -379,10 +368,10 @@ TEST(SpatialTfStatus, ComputeCalls) {
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(xd, x.data(), grid.data(), unset, y.data(), &one, &zero));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, fwd(xd, x.data(), grid.data(), xd, y.data(), &one, &zero));
 
-    const auto bwd = [&](dnncompatTensorDescriptor_t a, dnncompatTensorDescriptor_t b,
-                         dnncompatTensorDescriptor_t c, void *dgp, const float *ag) {
-        return dnncompatSpatialTfSamplerBackward(h, st, &one, a, x.data(), &zero, b, dx.data(), ag,
-                                                 c, dy.data(), grid.data(), &zero, dgp);
+    const auto bwd = [&](dnncompatTensorDescriptor_t a, dnncompatTensorDescriptor_t b, dnncompatTensorDescriptor_t c,
+                         void *dgp, const float *ag) {
+        return dnncompatSpatialTfSamplerBackward(h, st, &one, a, x.data(), &zero, b, dx.data(), ag, c, dy.data(),
+                                                 grid.data(), &zero, dgp);
     };
     EXPECT_OK(bwd(xd, xd, yd, dg.data(), &one));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, bwd(xd, xd, yd, nullptr, &one));
@@ -397,11 +386,10 @@ TEST(SpatialTfStatus, NonFloatIsNotSupported) {
     dnncompatSpatialTransformerDescriptor_t d = nullptr;
     ASSERT_OK(dnncompatCreateSpatialTransformerDescriptor(&d));
     const int dims[4] = {1, 1, 2, 2};
-    ASSERT_OK(dnncompatSetSpatialTransformerNdDescriptor(d, DNNCOMPAT_SAMPLER_BILINEAR,
-                                                         DNNCOMPAT_DATA_DOUBLE, 4, dims));
+    ASSERT_OK(
+        dnncompatSetSpatialTransformerNdDescriptor(d, DNNCOMPAT_SAMPLER_BILINEAR, DNNCOMPAT_DATA_DOUBLE, 4, dims));
     double theta[6] = {}, grid[8] = {};
-    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED,
-                  dnncompatSpatialTfGridGeneratorForward(h, d, theta, grid));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED, dnncompatSpatialTfGridGeneratorForward(h, d, theta, grid));
     EXPECT_OK(dnncompatDestroySpatialTransformerDescriptor(d));
 }
 

@@ -47,9 +47,7 @@ dt::Dims strides_for(Layout l, const dt::Dims &d) {
     }
 }
 
-const char *layout_name(Layout l) {
-    return l == Layout::NHWC ? "NHWC" : l == Layout::Padded ? "padded" : "NCHW";
-}
+const char *layout_name(Layout l) { return l == Layout::NHWC ? "NHWC" : l == Layout::Padded ? "padded" : "NCHW"; }
 
 // A strided host tensor with its descriptor; the buffer has a guard tail of 5 elements.
 struct Tensor {
@@ -94,8 +92,8 @@ struct AddCase {
 };
 
 std::ostream &operator<<(std::ostream &os, const AddCase &c) {
-    return os << c.name << " A" << dt::dims_string(c.a) << " C" << dt::dims_string(c.c) << " "
-              << layout_name(c.layout) << " alpha " << c.alpha << " beta " << c.beta;
+    return os << c.name << " A" << dt::dims_string(c.a) << " C" << dt::dims_string(c.c) << " " << layout_name(c.layout)
+              << " alpha " << c.alpha << " beta " << c.beta;
 }
 
 std::vector<AddCase> add_cases() {
@@ -123,8 +121,8 @@ std::vector<AddCase> add_cases() {
     };
     // clang-format on
     for (int n = 1; n <= 8; ++n)
-        v.push_back({"F13_1x512x1x1_onto_N" + std::to_string(n), {1, 512, 1, 1}, {n, 512, 28, 28},
-                     Layout::NCHW, 1.0f, 1.0f});
+        v.push_back(
+            {"F13_1x512x1x1_onto_N" + std::to_string(n), {1, 512, 1, 1}, {n, 512, 28, 28}, Layout::NCHW, 1.0f, 1.0f});
     return v;
 }
 
@@ -165,15 +163,13 @@ TEST(AddTensor, BadInputs) {
                   dnncompatAddTensor(h, &one, a_bad.desc, a_bad.data(), &one, c.desc, c.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatAddTensor(h, &one, a_rank3.desc, a_rank3.data(), &one, c.desc, c.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatAddTensor(h, &one, a_ok.desc, nullptr, &one, c.desc, c.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatAddTensor(h, &one, a_ok.desc, nullptr, &one, c.desc, c.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatAddTensor(h, nullptr, a_ok.desc, a_ok.data(), &one, c.desc, c.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatAddTensor(nullptr, &one, a_ok.desc, a_ok.data(), &one, c.desc, c.data()));
     dt::TensorDesc unset;
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatAddTensor(h, &one, unset, a_ok.data(), &one, c.desc, c.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatAddTensor(h, &one, unset, a_ok.data(), &one, c.desc, c.data()));
     dt::TensorDesc a_double;
     ASSERT_OK(a_double.set({1, 32, 1, 1}, {32, 1, 1, 1}, DNNCOMPAT_DATA_DOUBLE));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
@@ -242,14 +238,13 @@ TEST(OpTensor, EveryOpShapeAndScale) {
                 Tensor c(s.c, s.layout, 300 + op);
                 if (k.beta == 0.0f) c.fill_nan();
                 const std::vector<float> c_old = c.buf;
-                const std::string ctx = std::string(kOpNames[op]) + " " + s.name + " alpha1 " +
-                                        std::to_string(alpha1) + " alpha2 " + std::to_string(k.alpha2) +
-                                        " beta " + std::to_string(k.beta);
-                EXPECT_OK(dnncompatOpTensor(h, d, &alpha1, a.desc, a.data(), &k.alpha2, b.desc, b.data(),
-                                            &k.beta, c.desc, c.data()))
+                const std::string ctx = std::string(kOpNames[op]) + " " + s.name + " alpha1 " + std::to_string(alpha1) +
+                                        " alpha2 " + std::to_string(k.alpha2) + " beta " + std::to_string(k.beta);
+                EXPECT_OK(dnncompatOpTensor(h, d, &alpha1, a.desc, a.data(), &k.alpha2, b.desc, b.data(), &k.beta,
+                                            c.desc, c.data()))
                     << ctx;
-                const auto ref = dt::op_tensor(op, a.view(), alpha1, b.view(), k.alpha2, k.beta,
-                                               {c_old.data(), c.dims, c.strides});
+                const auto ref =
+                    dt::op_tensor(op, a.view(), alpha1, b.view(), k.alpha2, k.beta, {c_old.data(), c.dims, c.strides});
                 EXPECT_TRUE(dt::expect_close(ref, c.values(), kTol, 1.0, c.dims)) << ctx;
                 EXPECT_TRUE(c.gaps_untouched()) << ctx;
                 ++runs;
@@ -275,8 +270,8 @@ TEST(OpTensor, InPlace) {
                 float *B = mode == 0 ? other.data() : c.data();
                 const dt::View av = mode == 1 ? other.view() : oldv;
                 const dt::View bv = mode == 0 ? other.view() : oldv;
-                const std::string ctx = std::string(kOpNames[op]) + " mode " + std::to_string(mode) +
-                                        " beta " + std::to_string(*bp);
+                const std::string ctx =
+                    std::string(kOpNames[op]) + " mode " + std::to_string(mode) + " beta " + std::to_string(*bp);
                 EXPECT_OK(dnncompatOpTensor(h, d, &a1, c.desc, A, &a2, c.desc, B, bp, c.desc, c.data())) << ctx;
                 const auto ref = dt::op_tensor(op, av, a1, bv, a2, *bp, oldv);
                 EXPECT_TRUE(dt::expect_close(ref, c.values(), kTol, 1.0, dims)) << ctx;
@@ -290,10 +285,8 @@ TEST(OpTensor, UnaryOpsIgnoreB) {
     OpDesc d(DNNCOMPAT_OP_TENSOR_NOT);
     Tensor a({2, 3, 4, 5}, Layout::NCHW, 1), c({2, 3, 4, 5}, Layout::NCHW, 2);
     const float one = 1.0f, zero = 0.0f;
-    EXPECT_OK(dnncompatOpTensor(h, d, &one, a.desc, a.data(), nullptr, nullptr, nullptr, &zero, c.desc,
-                                c.data()));
-    EXPECT_TRUE(dt::expect_close(dt::op_tensor(5, a.view(), 1.0, a.view(), 0.0, 0.0, c.view()), c.values(),
-                                 kTol, 1.0));
+    EXPECT_OK(dnncompatOpTensor(h, d, &one, a.desc, a.data(), nullptr, nullptr, nullptr, &zero, c.desc, c.data()));
+    EXPECT_TRUE(dt::expect_close(dt::op_tensor(5, a.view(), 1.0, a.view(), 0.0, 0.0, c.view()), c.values(), kTol, 1.0));
 }
 
 TEST(OpTensor, DescriptorRoundTrip) {
@@ -303,18 +296,18 @@ TEST(OpTensor, DescriptorRoundTrip) {
     dnncompatDataType_t t;
     dnncompatNanPropagation_t n;
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetOpTensorDescriptor(d, &op, &t, &n)); // unset
-    ASSERT_OK(dnncompatSetOpTensorDescriptor(d, DNNCOMPAT_OP_TENSOR_MAX, DNNCOMPAT_DATA_FLOAT,
-                                             DNNCOMPAT_PROPAGATE_NAN));
+    ASSERT_OK(
+        dnncompatSetOpTensorDescriptor(d, DNNCOMPAT_OP_TENSOR_MAX, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_PROPAGATE_NAN));
     ASSERT_OK(dnncompatGetOpTensorDescriptor(d, &op, &t, &n));
     EXPECT_EQ(op, DNNCOMPAT_OP_TENSOR_MAX);
     EXPECT_EQ(t, DNNCOMPAT_DATA_FLOAT);
     EXPECT_EQ(n, DNNCOMPAT_PROPAGATE_NAN);
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetOpTensorDescriptor(d, static_cast<dnncompatOpTensorOp_t>(6),
-                                                 DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_NOT_PROPAGATE_NAN));
+                  dnncompatSetOpTensorDescriptor(d, static_cast<dnncompatOpTensorOp_t>(6), DNNCOMPAT_DATA_FLOAT,
+                                                 DNNCOMPAT_NOT_PROPAGATE_NAN));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetOpTensorDescriptor(d, static_cast<dnncompatOpTensorOp_t>(-1),
-                                                 DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_NOT_PROPAGATE_NAN));
+                  dnncompatSetOpTensorDescriptor(d, static_cast<dnncompatOpTensorOp_t>(-1), DNNCOMPAT_DATA_FLOAT,
+                                                 DNNCOMPAT_NOT_PROPAGATE_NAN));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatSetOpTensorDescriptor(d, DNNCOMPAT_OP_TENSOR_ADD, DNNCOMPAT_DATA_FLOAT,
                                                  static_cast<dnncompatNanPropagation_t>(2)));
@@ -330,9 +323,8 @@ TEST(OpTensor, BadInputs) {
     dt::Handle h;
     OpDesc add(DNNCOMPAT_OP_TENSOR_ADD), comp_double(DNNCOMPAT_OP_TENSOR_ADD, DNNCOMPAT_DATA_DOUBLE);
     const float one = 1.0f;
-    Tensor a({2, 3, 4, 5}, Layout::NCHW, 1), c({2, 3, 4, 5}, Layout::NCHW, 2),
-        a_small({1, 3, 4, 5}, Layout::NCHW, 3), b_bad({2, 2, 4, 5}, Layout::NCHW, 4),
-        b_rank({2, 3, 20}, Layout::NCHW, 5);
+    Tensor a({2, 3, 4, 5}, Layout::NCHW, 1), c({2, 3, 4, 5}, Layout::NCHW, 2), a_small({1, 3, 4, 5}, Layout::NCHW, 3),
+        b_bad({2, 2, 4, 5}, Layout::NCHW, 4), b_rank({2, 3, 20}, Layout::NCHW, 5);
     // A must have C's dims (it is not broadcast).
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatOpTensor(h, add, &one, a_small.desc, a_small.data(), &one,
                                                                 a.desc, a.data(), &one, c.desc, c.data()));
@@ -340,16 +332,16 @@ TEST(OpTensor, BadInputs) {
                                                                 b_bad.data(), &one, c.desc, c.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatOpTensor(h, add, &one, a.desc, a.data(), &one, b_rank.desc,
                                                                 b_rank.data(), &one, c.desc, c.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatOpTensor(h, comp_double, &one, a.desc, a.data(), &one,
-                                                                a.desc, a.data(), &one, c.desc, c.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatOpTensor(h, add, &one, a.desc, a.data(), &one, a.desc,
-                                                                nullptr, &one, c.desc, c.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatOpTensor(h, comp_double, &one, a.desc, a.data(), &one, a.desc,
+                                                                a.data(), &one, c.desc, c.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatOpTensor(h, add, &one, a.desc, a.data(), &one, a.desc, nullptr, &one, c.desc, c.data()));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatOpTensor(h, nullptr, &one, a.desc, a.data(), &one, a.desc,
                                                                 a.data(), &one, c.desc, c.data()));
     dnncompatOpTensorDescriptor_t unset = nullptr;
     ASSERT_OK(dnncompatCreateOpTensorDescriptor(&unset));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatOpTensor(h, unset, &one, a.desc, a.data(), &one, a.desc,
-                                                                a.data(), &one, c.desc, c.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatOpTensor(h, unset, &one, a.desc, a.data(), &one, a.desc, a.data(), &one, c.desc, c.data()));
     EXPECT_OK(dnncompatDestroyOpTensorDescriptor(unset));
     dt::TensorDesc dbl;
     ASSERT_OK(dbl.set({2, 3, 4, 5}, dt::packed_strides({2, 3, 4, 5}), DNNCOMPAT_DATA_DOUBLE));
@@ -458,8 +450,8 @@ TEST(TransformTensorEx, PaddingAndLayout) {
     dt::Handle h;
     const std::vector<int32_t> before{0, 1, 2, 0}, after{1, 0, 1, 3};
     TransformDesc t;
-    ASSERT_OK(dnncompatSetTensorTransformDescriptor(t, 4, DNNCOMPAT_TENSOR_NHWC, before.data(), after.data(),
-                                                    nullptr, DNNCOMPAT_TRANSFORM_FOLD));
+    ASSERT_OK(dnncompatSetTensorTransformDescriptor(t, 4, DNNCOMPAT_TENSOR_NHWC, before.data(), after.data(), nullptr,
+                                                    DNNCOMPAT_TRANSFORM_FOLD));
     Tensor x({2, 3, 4, 5}, Layout::NCHW, 7);
     dt::TensorDesc init;
     size_t bytes = 0;
@@ -481,8 +473,8 @@ TEST(TransformTensorEx, PaddingAndLayout) {
         const std::vector<float> old = y.buf;
         const float alpha = 1.5f;
         EXPECT_OK(dnncompatTransformTensorEx(h, t, &alpha, x.desc, x.data(), &beta, y.desc, y.data()));
-        const auto ref = dt::transform_tensor(x.view(), alpha, beta, {old.data(), y.dims, y.strides},
-                                              {0, 1, 2, 0}, {1, 0, 1, 3});
+        const auto ref =
+            dt::transform_tensor(x.view(), alpha, beta, {old.data(), y.dims, y.strides}, {0, 1, 2, 0}, {1, 0, 1, 3});
         EXPECT_TRUE(dt::expect_close(ref, y.values(), kTol, 1.0, y.dims)) << "beta " << beta;
     }
     // Without padding it is TransformTensor.
@@ -531,8 +523,8 @@ TEST(TransformTensorEx, DescriptorAndFolding) {
     dt::Handle h;
     Tensor x({1, 2, 4, 4}, Layout::NCHW, 1), y({1, 8, 2, 2}, Layout::NCHW, 2);
     TransformDesc folding;
-    ASSERT_OK(dnncompatSetTensorTransformDescriptor(folding, 4, DNNCOMPAT_TENSOR_NCHW, nullptr, nullptr,
-                                                    fold.data(), DNNCOMPAT_TRANSFORM_FOLD));
+    ASSERT_OK(dnncompatSetTensorTransformDescriptor(folding, 4, DNNCOMPAT_TENSOR_NCHW, nullptr, nullptr, fold.data(),
+                                                    DNNCOMPAT_TRANSFORM_FOLD));
     const float one = 1.0f, zero = 0.0f;
     EXPECT_STATUS(DNNCOMPAT_STATUS_NOT_SUPPORTED,
                   dnncompatTransformTensorEx(h, folding, &one, x.desc, x.data(), &zero, y.desc, y.data()));
@@ -550,8 +542,7 @@ public:
     ReduceDesc(dnncompatReduceTensorOp_t op, dnncompatReduceTensorIndices_t idx,
                dnncompatNanPropagation_t nan = DNNCOMPAT_NOT_PROPAGATE_NAN) {
         EXPECT_OK(dnncompatCreateReduceTensorDescriptor(&d_));
-        EXPECT_OK(dnncompatSetReduceTensorDescriptor(d_, op, DNNCOMPAT_DATA_FLOAT, nan, idx,
-                                                     DNNCOMPAT_32BIT_INDICES));
+        EXPECT_OK(dnncompatSetReduceTensorDescriptor(d_, op, DNNCOMPAT_DATA_FLOAT, nan, idx, DNNCOMPAT_32BIT_INDICES));
     }
     ~ReduceDesc() { EXPECT_OK(dnncompatDestroyReduceTensorDescriptor(d_)); }
     ReduceDesc(const ReduceDesc &) = delete;
@@ -613,14 +604,14 @@ TEST(ReduceTensor, EveryOpAndShape) {
                     EXPECT_EQ(idx_bytes, with_idx ? static_cast<size_t>(dt::element_count(s.c)) * 4 : 0u);
                     std::vector<uint32_t> idx(dt::element_count(s.c) + 1, 0xdeadbeef);
                     const float alpha = -1.25f;
-                    const std::string ctx = std::string(kReduceNames[op]) + (with_idx ? " indices " : " ") +
-                                            s.name + " beta " + std::to_string(beta);
-                    EXPECT_OK(dnncompatReduceTensor(h, d, idx.data(), idx_bytes, nullptr, ws_bytes, &alpha,
-                                                    a.desc, a.data(), &beta, c.desc, c.data()))
+                    const std::string ctx = std::string(kReduceNames[op]) + (with_idx ? " indices " : " ") + s.name +
+                                            " beta " + std::to_string(beta);
+                    EXPECT_OK(dnncompatReduceTensor(h, d, idx.data(), idx_bytes, nullptr, ws_bytes, &alpha, a.desc,
+                                                    a.data(), &beta, c.desc, c.data()))
                         << ctx;
                     std::vector<uint32_t> ref_idx;
-                    const auto ref = dt::reduce_tensor(op, a.view(), s.c, alpha, beta,
-                                                       {old.data(), c.dims, c.strides}, &ref_idx);
+                    const auto ref =
+                        dt::reduce_tensor(op, a.view(), s.c, alpha, beta, {old.data(), c.dims, c.strides}, &ref_idx);
                     EXPECT_TRUE(dt::expect_close(ref, c.values(), kTol, 1.0, c.dims)) << ctx;
                     if (with_idx) {
                         idx.pop_back();
@@ -686,10 +677,9 @@ TEST(ReduceTensor, DescriptorAndBadInputs) {
                                                      DNNCOMPAT_PROPAGATE_NAN, DNNCOMPAT_REDUCE_TENSOR_NO_INDICES,
                                                      DNNCOMPAT_32BIT_INDICES));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
-                  dnncompatSetReduceTensorDescriptor(d, DNNCOMPAT_REDUCE_TENSOR_ADD, DNNCOMPAT_DATA_FLOAT,
-                                                     DNNCOMPAT_PROPAGATE_NAN,
-                                                     static_cast<dnncompatReduceTensorIndices_t>(2),
-                                                     DNNCOMPAT_32BIT_INDICES));
+                  dnncompatSetReduceTensorDescriptor(
+                      d, DNNCOMPAT_REDUCE_TENSOR_ADD, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_PROPAGATE_NAN,
+                      static_cast<dnncompatReduceTensorIndices_t>(2), DNNCOMPAT_32BIT_INDICES));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
                   dnncompatSetReduceTensorDescriptor(d, DNNCOMPAT_REDUCE_TENSOR_ADD, DNNCOMPAT_DATA_FLOAT,
                                                      DNNCOMPAT_PROPAGATE_NAN, DNNCOMPAT_REDUCE_TENSOR_NO_INDICES,
@@ -705,8 +695,9 @@ TEST(ReduceTensor, DescriptorAndBadInputs) {
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatGetReductionIndicesSize(h, max_idx, a.desc, c_bad.desc, &size));
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatReduceTensor(h, max_idx, idx, sizeof idx, nullptr, 0, &one,
                                                                     a.desc, a.data(), &zero, c_bad.desc, c_bad.data()));
-    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatReduceTensor(h, max_idx, idx, sizeof idx, nullptr, 0, &one,
-                                                                    a.desc, a.data(), &zero, c_rank.desc, c_rank.data()));
+    EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM,
+                  dnncompatReduceTensor(h, max_idx, idx, sizeof idx, nullptr, 0, &one, a.desc, a.data(), &zero,
+                                        c_rank.desc, c_rank.data()));
     // Indices too small or missing.
     EXPECT_STATUS(DNNCOMPAT_STATUS_BAD_PARAM, dnncompatReduceTensor(h, max_idx, idx, sizeof idx - 4, nullptr, 0, &one,
                                                                     a.desc, a.data(), &zero, c.desc, c.data()));

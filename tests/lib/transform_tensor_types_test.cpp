@@ -17,8 +17,7 @@ namespace dt = dnncompat_test;
 using dt::Dims;
 using DT = dnncompatDataType_t;
 
-constexpr auto NCHW = DNNCOMPAT_TENSOR_NCHW, NHWC = DNNCOMPAT_TENSOR_NHWC,
-               VECT = DNNCOMPAT_TENSOR_NCHW_VECT_C;
+constexpr auto NCHW = DNNCOMPAT_TENSOR_NCHW, NHWC = DNNCOMPAT_TENSOR_NHWC, VECT = DNNCOMPAT_TENSOR_NCHW_VECT_C;
 
 // Byte offset of logical element (n, c, s) of [N, C, H*W] in NCHW, NHWC or NCHW_VECT_C of v lanes.
 int64_t at(dnncompatTensorFormat_t f, int v, int64_t n, int64_t c, int64_t s, int64_t C, int64_t S) {
@@ -122,7 +121,7 @@ TEST(TransformTensorTypes, FloatHalfAndInt32) {
     Tensor4 f(NCHW, DNNCOMPAT_DATA_FLOAT, 1, 3, 4, 5), hf(NHWC, DNNCOMPAT_DATA_HALF, 1, 3, 4, 5),
         g(NCHW, DNNCOMPAT_DATA_FLOAT, 1, 3, 4, 5), i32(NHWC, DNNCOMPAT_DATA_INT32, 1, 3, 4, 5);
     auto fv = test_values(f.count(), 3, 250.0); // multiples of 1/4 below 256: exact in HALF
-    fv[0] = 1.0 / 3.0;                            // not exact: rounds to HALF's 11 bits
+    fv[0] = 1.0 / 3.0;                          // not exact: rounds to HALF's 11 bits
     auto fb = place<float>(f, fv);
     std::vector<uint16_t> hb(static_cast<std::size_t>(f.count()), 0);
     std::vector<float> gb(hb.size(), 0.0f);
@@ -157,8 +156,7 @@ TEST(TransformTensorTypes, ExPadsChannelsIntoVectC) {
     dnncompatTensorTransformDescriptor_t t;
     ASSERT_OK(dnncompatCreateTensorTransformDescriptor(&t));
     const int32_t before[4] = {0, 0, 1, 0}, after[4] = {0, 1, 0, 1};
-    ASSERT_OK(dnncompatSetTensorTransformDescriptor(t, 4, VECT, before, after, nullptr,
-                                                    DNNCOMPAT_TRANSFORM_FOLD));
+    ASSERT_OK(dnncompatSetTensorTransformDescriptor(t, 4, VECT, before, after, nullptr, DNNCOMPAT_TRANSFORM_FOLD));
     Tensor4 x(NCHW, DNNCOMPAT_DATA_FLOAT, 2, 3, 3, 4), y(VECT, DNNCOMPAT_DATA_INT8x4, 2, 4, 4, 5);
     const auto xv = test_values(x.count(), 5, 150.0);
     auto xb = place<float>(x, xv);

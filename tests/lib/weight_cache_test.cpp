@@ -66,8 +66,8 @@ struct Conv {
         std::vector<char> work(ws);
         std::vector<float> out(dt::element_count(y), -7.0f);
         const float one = 1.0f, zero = 0.0f;
-        EXPECT_OK(dnncompatConvolutionForward(h, &one, xd, xb.data(), wd, wb.data(), cd, algo, work.data(), ws,
-                                              &zero, yd, out.data()));
+        EXPECT_OK(dnncompatConvolutionForward(h, &one, xd, xb.data(), wd, wb.data(), cd, algo, work.data(), ws, &zero,
+                                              yd, out.data()));
         return dt::unpack_strided(out.data(), y, dt::channels_last_strides(y));
     }
 
@@ -84,8 +84,8 @@ struct Conv {
         std::vector<char> work(ws);
         std::vector<float> out(dt::element_count(x), -7.0f);
         const float one = 1.0f, zero = 0.0f;
-        EXPECT_OK(dnncompatConvolutionBackwardData(h, &one, wd, wb.data(), yd, dyb.data(), cd, algo, work.data(),
-                                                   ws, &zero, xd, out.data()));
+        EXPECT_OK(dnncompatConvolutionBackwardData(h, &one, wd, wb.data(), yd, dyb.data(), cd, algo, work.data(), ws,
+                                                   &zero, xd, out.data()));
         return dt::unpack_strided(out.data(), x, dt::channels_last_strides(x));
     }
 
@@ -145,11 +145,10 @@ TEST_P(WeightCacheModes, BackwardDataReusesAndNeverServesStale) {
     EXPECT_EQ(stats(h).misses, 2u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, WeightCacheModes,
-                         ::testing::Values(DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_CONVOLUTION),
+INSTANTIATE_TEST_SUITE_P(Modes, WeightCacheModes, ::testing::Values(DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_CONVOLUTION),
                          [](const auto &param_info) {
                              return std::string(param_info.param == DNNCOMPAT_CONVOLUTION ? "Convolution"
-                                                                                    : "CrossCorrelation");
+                                                                                          : "CrossCorrelation");
                          });
 
 // Another w pointer is another entry, with the same content or not; the first one still hits.

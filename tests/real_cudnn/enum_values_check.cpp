@@ -18,8 +18,10 @@ static_assert(CUDNN_LRN_MIN_BETA == DNNCOMPAT_LRN_MIN_BETA, "CUDNN_LRN_MIN_BETA"
 static_assert(CUDNN_BN_MIN_EPSILON == DNNCOMPAT_BN_MIN_EPSILON, "CUDNN_BN_MIN_EPSILON");
 DC_SAME(CUDNN_MAJOR, DNNCOMPAT_CUDNN_MAJOR);
 static_assert(sizeof(cudnnConvolutionFwdAlgoPerf_t) == sizeof(dnncompatConvolutionFwdAlgoPerf_t), "perf struct");
-static_assert(sizeof(cudnnConvolutionBwdDataAlgoPerf_t) == sizeof(dnncompatConvolutionBwdDataAlgoPerf_t), "perf struct");
-static_assert(sizeof(cudnnConvolutionBwdFilterAlgoPerf_t) == sizeof(dnncompatConvolutionBwdFilterAlgoPerf_t), "perf struct");
+static_assert(sizeof(cudnnConvolutionBwdDataAlgoPerf_t) == sizeof(dnncompatConvolutionBwdDataAlgoPerf_t),
+              "perf struct");
+static_assert(sizeof(cudnnConvolutionBwdFilterAlgoPerf_t) == sizeof(dnncompatConvolutionBwdFilterAlgoPerf_t),
+              "perf struct");
 
 // clang-format off
 DC_SAME(CUDNN_STATUS_SUCCESS, DNNCOMPAT_STATUS_SUCCESS);

@@ -335,10 +335,8 @@ TEST(ReplayCli, UnmappedLogRecordsAreFailuresNotSilentlyDropped) {
     expect_valid_report(r.report);
     EXPECT_GE(r.report["summary"]["unmapped_records"].get<int>(), 1);
     EXPECT_EQ(r.report["summary"]["failures"].get<int>(),
-              r.report["summary"]["unmapped_records"].get<int>() +
-                  r.report["summary"]["mismatches"].get<int>() +
-                  r.report["summary"]["unsupported"].get<int>() +
-                  r.report["summary"]["malformed"].get<int>());
+              r.report["summary"]["unmapped_records"].get<int>() + r.report["summary"]["mismatches"].get<int>() +
+                  r.report["summary"]["unsupported"].get<int>() + r.report["summary"]["malformed"].get<int>());
     EXPECT_NE(r.err.find("unmapped log record at line"), std::string::npos) << r.err;
 }
 
@@ -413,7 +411,8 @@ TEST(ReplayCli, VectorisedInt8ConvolutionSizesItsBuffersFromTheDescriptors) {
         json &w = args["wDesc"]["fields"];
         w["dataType"] = {{"type", "cudnnDataType_t"}, {"value", 5}, {"name", "CUDNN_DATA_INT8x4"}};
         w["format"] = {{"type", "cudnnTensorFormat_t"}, {"value", 2}, {"name", "CUDNN_TENSOR_NCHW_VECT_C"}};
-        args["convDesc"]["fields"]["dataType"] = {{"type", "cudnnDataType_t"}, {"value", 4}, {"name", "CUDNN_DATA_INT32"}};
+        args["convDesc"]["fields"]["dataType"] = {
+            {"type", "cudnnDataType_t"}, {"value", 4}, {"name", "CUDNN_DATA_INT32"}};
     }
     const fs::path dir = fs::path(testing::TempDir()) / "replay_int8x4";
     fs::create_directories(dir);
@@ -509,6 +508,6 @@ TEST(ReplayCli, StandardInputAndTheTraceTextBound) {
     EXPECT_EQ(big.rc, 2);
     EXPECT_NE(big.err.find("the trace is over 128.0 KiB of text, the most that fits in 1.0 MiB of memory"),
               std::string::npos)
-            << big.err;
+        << big.err;
     EXPECT_NE(big.err.find("; raise --max-memory"), std::string::npos) << big.err;
 }

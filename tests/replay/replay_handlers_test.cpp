@@ -68,38 +68,51 @@ json real(double v) { return {{"type", "double"}, {"value", v}}; }
 json descriptor(const std::string &type, const std::string &name) {
     if (type == "cudnnTensorDescriptor_t") {
         const bool per_channel = name.find("ScaleBias") != std::string::npos ||
-                                 name.find("MeanVar") != std::string::npos || name == "biasDesc" ||
-                                 name == "dbDesc" || name == "derivedBnDesc";
+                                 name.find("MeanVar") != std::string::npos || name == "biasDesc" || name == "dbDesc" ||
+                                 name == "derivedBnDesc";
         return tensor(per_channel ? std::vector<int>{1, 4, 1, 1} : std::vector<int>{1, 4, 8, 8});
     }
     json f = json::object();
     if (type == "cudnnFilterDescriptor_t") {
-        f = {{"dataType", integer("cudnnDataType_t", 0)}, {"vect", integer("int", 0)},
-             {"nbDims", integer("int", 4)}, {"dimA", ints({4, 4, 1, 1})}, {"format", integer("cudnnTensorFormat_t", 0)}};
+        f = {{"dataType", integer("cudnnDataType_t", 0)},
+             {"vect", integer("int", 0)},
+             {"nbDims", integer("int", 4)},
+             {"dimA", ints({4, 4, 1, 1})},
+             {"format", integer("cudnnTensorFormat_t", 0)}};
     } else if (type == "cudnnConvolutionDescriptor_t") {
-        f = {{"mode", integer("cudnnConvolutionMode_t", 1)}, {"dataType", integer("cudnnDataType_t", 0)},
-             {"mathType", integer("cudnnMathType_t", 0)}, {"reorderType", integer("int", 0)},
-             {"arrayLength", integer("int", 2)}, {"padA", ints({0, 0})}, {"strideA", ints({1, 1})},
-             {"dilationA", ints({1, 1})}, {"groupCount", integer("int", 1)}};
+        f = {{"mode", integer("cudnnConvolutionMode_t", 1)},
+             {"dataType", integer("cudnnDataType_t", 0)},
+             {"mathType", integer("cudnnMathType_t", 0)},
+             {"reorderType", integer("int", 0)},
+             {"arrayLength", integer("int", 2)},
+             {"padA", ints({0, 0})},
+             {"strideA", ints({1, 1})},
+             {"dilationA", ints({1, 1})},
+             {"groupCount", integer("int", 1)}};
     } else if (type == "cudnnActivationDescriptor_t") {
-        f = {{"mode", integer("cudnnActivationMode_t", 1)}, {"reluNanOpt", integer("cudnnNanPropagation_t", 0)},
+        f = {{"mode", integer("cudnnActivationMode_t", 1)},
+             {"reluNanOpt", integer("cudnnNanPropagation_t", 0)},
              {"coef", real(0)}};
     } else if (type == "cudnnPoolingDescriptor_t") {
-        f = {{"mode", integer("cudnnPoolingMode_t", 0)}, {"maxpoolingNanOpt", integer("cudnnNanPropagation_t", 0)},
-             {"nbDims", integer("int", 2)}, {"windowDimA", ints({1, 1})}, {"paddingA", ints({0, 0})},
+        f = {{"mode", integer("cudnnPoolingMode_t", 0)},
+             {"maxpoolingNanOpt", integer("cudnnNanPropagation_t", 0)},
+             {"nbDims", integer("int", 2)},
+             {"windowDimA", ints({1, 1})},
+             {"paddingA", ints({0, 0})},
              {"strideA", ints({1, 1})}};
     } else if (type == "cudnnLRNDescriptor_t") {
         f = {{"lrnN", integer("unsigned", 5)}, {"lrnAlpha", real(1e-4)}, {"lrnBeta", real(0.75)}, {"lrnK", real(2)}};
     } else if (type == "cudnnOpTensorDescriptor_t") {
-        f = {{"opTensorOp", integer("cudnnOpTensorOp_t", 0)}, {"opTensorCompType", integer("cudnnDataType_t", 0)},
+        f = {{"opTensorOp", integer("cudnnOpTensorOp_t", 0)},
+             {"opTensorCompType", integer("cudnnDataType_t", 0)},
              {"opTensorNanOpt", integer("cudnnNanPropagation_t", 0)}};
     } else if (type == "cudnnReduceTensorDescriptor_t") {
         f = {{"reduceTensorOp", integer("cudnnReduceTensorOp_t", 0)},
              {"reduceTensorCompType", integer("cudnnDataType_t", 0)}};
     } else if (type == "cudnnTensorTransformDescriptor_t") {
-        f = {{"nbDims", integer("int", 4)}, {"destFormat", integer("cudnnTensorFormat_t", 0)},
-             {"padBeforeA", ints({0, 0, 0, 0})}, {"padAfterA", ints({0, 0, 0, 0})}, {"foldA", ints({1, 1, 1, 1})},
-             {"direction", integer("cudnnFoldingDirection_t", 0)}};
+        f = {{"nbDims", integer("int", 4)},      {"destFormat", integer("cudnnTensorFormat_t", 0)},
+             {"padBeforeA", ints({0, 0, 0, 0})}, {"padAfterA", ints({0, 0, 0, 0})},
+             {"foldA", ints({1, 1, 1, 1})},      {"direction", integer("cudnnFoldingDirection_t", 0)}};
     } else if (type == "cudnnDropoutDescriptor_t") {
         f = {{"dropout", {{"type", "float"}, {"value", 0.5}}}, {"seed", integer("unsigned long long", 1)}};
     }
@@ -108,13 +121,28 @@ json descriptor(const std::string &type, const std::string &name) {
 
 // An integer parameter's value: shapes and counts that match the descriptors above.
 int64_t integer_value(const std::string &name) {
-    static const std::map<std::string, int64_t> kValues = {
-        {"nbDims", 4},      {"nbDimsRequested", 4}, {"arrayLength", 2}, {"arrayLengthRequested", 2},
-        {"n", 1},           {"c", 4},               {"h", 8},           {"w", 8},
-        {"k", 4},           {"nStride", 256},       {"cStride", 64},    {"hStride", 8},
-        {"wStride", 1},     {"pad_h", 0},           {"pad_w", 0},       {"workSpaceSizeInBytes", 0},
-        {"lrnN", 5},        {"max_size", 64},       {"windowHeight", 1}, {"windowWidth", 1},
-        {"verticalPadding", 0}, {"horizontalPadding", 0}};
+    static const std::map<std::string, int64_t> kValues = {{"nbDims", 4},
+                                                           {"nbDimsRequested", 4},
+                                                           {"arrayLength", 2},
+                                                           {"arrayLengthRequested", 2},
+                                                           {"n", 1},
+                                                           {"c", 4},
+                                                           {"h", 8},
+                                                           {"w", 8},
+                                                           {"k", 4},
+                                                           {"nStride", 256},
+                                                           {"cStride", 64},
+                                                           {"hStride", 8},
+                                                           {"wStride", 1},
+                                                           {"pad_h", 0},
+                                                           {"pad_w", 0},
+                                                           {"workSpaceSizeInBytes", 0},
+                                                           {"lrnN", 5},
+                                                           {"max_size", 64},
+                                                           {"windowHeight", 1},
+                                                           {"windowWidth", 1},
+                                                           {"verticalPadding", 0},
+                                                           {"horizontalPadding", 0}};
     auto it = kValues.find(name);
     return it == kValues.end() ? 1 : it->second;
 }
@@ -156,9 +184,9 @@ json synthetic_args(const std::vector<ApiParameter> &params, State &state) {
             a = ints(name == "foldA" ? std::vector<int>{1, 1, 1, 1}
                      : name == "windowDimA" || name == "strideA" || name == "filterStrideA" || name == "dilationA"
                          ? std::vector<int>{1, 1, 1, 1}
-                         : name == "dimA" ? std::vector<int>{1, 4, 8, 8}
-                         : name == "filterDimA" ? std::vector<int>{4, 4, 1, 1}
-                                                : std::vector<int>{0, 0, 0, 0});
+                     : name == "dimA"       ? std::vector<int>{1, 4, 8, 8}
+                     : name == "filterDimA" ? std::vector<int>{4, 4, 1, 1}
+                                            : std::vector<int>{0, 0, 0, 0});
         } else if (stars > 0) {
             const std::string addr = "0x" + std::to_string(next_addr++);
             state.pool.plan(addr, 1 << 16, 0, Fill::positive);

@@ -66,8 +66,8 @@ std::map<RawLayer, std::set<Direction>> expected_layers(const json &trace) {
         if (api == "cudnnConvolutionForward" || api == "cudnnGetConvolutionForwardWorkspaceSize")
             out[raw(a["xDesc"], a["wDesc"], a["convDesc"])].insert(Direction::fwd);
         else if (api == "cudnnGetConvolutionForwardAlgorithm_v7" || api == "cudnnFindConvolutionForwardAlgorithmEx")
-            out[raw(a.contains("srcDesc") ? a["srcDesc"] : a["xDesc"], a.contains("filterDesc") ? a["filterDesc"] : a["wDesc"],
-                    a["convDesc"])]
+            out[raw(a.contains("srcDesc") ? a["srcDesc"] : a["xDesc"],
+                    a.contains("filterDesc") ? a["filterDesc"] : a["wDesc"], a["convDesc"])]
                 .insert(Direction::fwd);
         else if (api == "cudnnConvolutionBackwardData")
             out[raw(a["dxDesc"], a["wDesc"], a["convDesc"])].insert(Direction::bwd_data);
@@ -196,8 +196,8 @@ TEST(ConvLayers, MalformedCallsNeverThrow) {
                       {"nbDims", {{"value", 4}}},
                       {"dimA", {{"value", {1, 4, 8, 8}}}},
                       {"strideA", {{"value", {256, 64, 8, 1}}}}}}};
-    const json w = {{"fields",
-                     {{"dataType", {{"value", 0}}}, {"nbDims", {{"value", 4}}}, {"dimA", {{"value", {8, 4, 3, 3}}}}}}};
+    const json w = {
+        {"fields", {{"dataType", {{"value", 0}}}, {"nbDims", {{"value", 4}}}, {"dimA", {{"value", {8, 4, 3, 3}}}}}}};
     const json c = {{"fields",
                      {{"mode", {{"value", 1}}},
                       {"dataType", {{"value", 0}}},
@@ -208,12 +208,14 @@ TEST(ConvLayers, MalformedCallsNeverThrow) {
     json y = x;
     y["fields"]["dimA"]["value"] = {1, 8, 8, 8};
     y["fields"]["strideA"]["value"] = {512, 64, 8, 1};
-    trace["calls"].push_back({{"api", "cudnnConvolutionForward"}, {"args", {{"xDesc", x}, {"wDesc", w}, {"convDesc", c}, {"yDesc", y}}}});
-    trace["calls"].push_back({{"api", "cudnnConvolutionForward"}, {"args", {{"xDesc", x}, {"convDesc", c}, {"yDesc", y}}}});
+    trace["calls"].push_back(
+        {{"api", "cudnnConvolutionForward"}, {"args", {{"xDesc", x}, {"wDesc", w}, {"convDesc", c}, {"yDesc", y}}}});
+    trace["calls"].push_back(
+        {{"api", "cudnnConvolutionForward"}, {"args", {{"xDesc", x}, {"convDesc", c}, {"yDesc", y}}}});
     json bad_dims = x;
     bad_dims["fields"]["dimA"]["value"] = {1, 4};
-    trace["calls"].push_back(
-        {{"api", "cudnnConvolutionBackwardData"}, {"args", {{"dxDesc", bad_dims}, {"wDesc", w}, {"convDesc", c}, {"dyDesc", y}}}});
+    trace["calls"].push_back({{"api", "cudnnConvolutionBackwardData"},
+                              {"args", {{"dxDesc", bad_dims}, {"wDesc", w}, {"convDesc", c}, {"dyDesc", y}}}});
     trace["calls"].push_back({{"api", "cudnnConvolutionBackwardFilter"}, {"args", "not an object"}});
     trace["calls"].push_back({{"api", "cudnnConvolutionBackwardFilter"},
                               {"args", {{"xDesc", x}, {"dwDesc", w}, {"convDesc", c}, {"dyDesc", y}}}});

@@ -25,17 +25,35 @@ using nlohmann::json;
 namespace {
 
 // The compute calls of dnncompat-replay's handler table (tools/dnncompat-replay/handlers_*.cpp).
-const std::set<std::string> kComputeApis = {
-    "cudnnConvolutionForward", "cudnnConvolutionBackwardData", "cudnnConvolutionBackwardFilter",
-    "cudnnConvolutionBackwardBias", "cudnnConvolutionBiasActivationForward",
-    "cudnnBatchNormalizationForwardInference", "cudnnBatchNormalizationForwardTraining",
-    "cudnnBatchNormalizationForwardTrainingEx", "cudnnBatchNormalizationBackward",
-    "cudnnBatchNormalizationBackwardEx", "cudnnDropoutForward", "cudnnDropoutBackward",
-    "cudnnActivationForward", "cudnnActivationBackward", "cudnnPoolingForward", "cudnnPoolingBackward",
-    "cudnnSoftmaxForward", "cudnnSoftmaxBackward", "cudnnLRNCrossChannelForward",
-    "cudnnLRNCrossChannelBackward", "cudnnDivisiveNormalizationForward",
-    "cudnnDivisiveNormalizationBackward", "cudnnAddTensor", "cudnnOpTensor", "cudnnScaleTensor",
-    "cudnnSetTensor", "cudnnTransformTensor", "cudnnTransformTensorEx", "cudnnReduceTensor"};
+const std::set<std::string> kComputeApis = {"cudnnConvolutionForward",
+                                            "cudnnConvolutionBackwardData",
+                                            "cudnnConvolutionBackwardFilter",
+                                            "cudnnConvolutionBackwardBias",
+                                            "cudnnConvolutionBiasActivationForward",
+                                            "cudnnBatchNormalizationForwardInference",
+                                            "cudnnBatchNormalizationForwardTraining",
+                                            "cudnnBatchNormalizationForwardTrainingEx",
+                                            "cudnnBatchNormalizationBackward",
+                                            "cudnnBatchNormalizationBackwardEx",
+                                            "cudnnDropoutForward",
+                                            "cudnnDropoutBackward",
+                                            "cudnnActivationForward",
+                                            "cudnnActivationBackward",
+                                            "cudnnPoolingForward",
+                                            "cudnnPoolingBackward",
+                                            "cudnnSoftmaxForward",
+                                            "cudnnSoftmaxBackward",
+                                            "cudnnLRNCrossChannelForward",
+                                            "cudnnLRNCrossChannelBackward",
+                                            "cudnnDivisiveNormalizationForward",
+                                            "cudnnDivisiveNormalizationBackward",
+                                            "cudnnAddTensor",
+                                            "cudnnOpTensor",
+                                            "cudnnScaleTensor",
+                                            "cudnnSetTensor",
+                                            "cudnnTransformTensor",
+                                            "cudnnTransformTensorEx",
+                                            "cudnnReduceTensor"};
 
 std::vector<double> dims(const json &desc) { return desc["fields"]["dimA"]["value"].get<std::vector<double>>(); }
 

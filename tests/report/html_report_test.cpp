@@ -446,7 +446,7 @@ std::optional<Png> read_png(const fs::path &file) {
 }
 
 class Chromium : public testing::Test {
-  protected:
+protected:
     void SetUp() override {
         chromium_ = find_chromium();
         if (chromium_.empty()) {
@@ -549,7 +549,8 @@ TEST_F(Chromium, RealCatalogueAndExampleTraceRender) {
     ASSERT_EQ(run(write("catalogue.html", rp::render_html(support)), "--dump-dom", &dom), 0);
     for (const auto &area : support["areas"])
         EXPECT_NE(dom.find("id=\"area-" + area["area"].get<std::string>() + "\""), std::string::npos) << area["area"];
-    EXPECT_EQ(count(dom, "<span class=\"badge c-"), support["summary"]["rows"].get<std::size_t>() + 4); // + summary cards
+    EXPECT_EQ(count(dom, "<span class=\"badge c-"),
+              support["summary"]["rows"].get<std::size_t>() + 4); // + summary cards
 
     const std::string example = std::string(DNNCOMPAT_SOURCE_DIR) + "/examples/traces/resnet50-eval-b4-fp32.json";
     const auto file = dnncompat::trace::load_trace_file(example);

@@ -91,11 +91,11 @@ TEST(SupportReport, ApiFilterListsTheFunctionAndItsValues) {
     std::set<std::string> codes;
     for (const auto &a : doc["areas"])
         for (const auto &r : a["rows"]) codes.insert(r["code"].get<std::string>());
-    EXPECT_TRUE(codes.count("DNNC-FN-cudnnConvolutionForward"));   // its own row, although native
-    EXPECT_TRUE(codes.count("DNNC-CONV-FWD-ALGO-FFT"));            // a value of an enum it takes
-    EXPECT_TRUE(codes.count("DNNC-CONV-MODE-CONVOLUTION"));        // through its convolution descriptor
-    EXPECT_TRUE(codes.count("DNNC-DTYPE-DOUBLE"));                 // through its tensor descriptors
-    EXPECT_FALSE(codes.count("DNNC-CONV-BWD-DATA-ALGO-FFT"));      // another direction's algorithm
+    EXPECT_TRUE(codes.count("DNNC-FN-cudnnConvolutionForward")); // its own row, although native
+    EXPECT_TRUE(codes.count("DNNC-CONV-FWD-ALGO-FFT"));          // a value of an enum it takes
+    EXPECT_TRUE(codes.count("DNNC-CONV-MODE-CONVOLUTION"));      // through its convolution descriptor
+    EXPECT_TRUE(codes.count("DNNC-DTYPE-DOUBLE"));               // through its tensor descriptors
+    EXPECT_FALSE(codes.count("DNNC-CONV-BWD-DATA-ALGO-FFT"));    // another direction's algorithm
     EXPECT_FALSE(codes.count("DNNC-POOL-EMPTY-WINDOW"));
     f.api = "cudnnNoSuchFunction";
     EXPECT_THROW(report::support_report(f), std::invalid_argument);
@@ -119,7 +119,8 @@ TEST(SupportDocs, CommittedCopyIsUpToDate) {
     report::SupportFilter f;
     f.all = true;
     const std::string expected = report::render_support_markdown(report::support_report(f));
-    const std::string committed = dnncompat_test::read_text_file(std::string(DNNCOMPAT_SOURCE_DIR) + "/docs/support.md");
+    const std::string committed =
+        dnncompat_test::read_text_file(std::string(DNNCOMPAT_SOURCE_DIR) + "/docs/support.md");
     EXPECT_TRUE(committed == expected)
         << "docs/support.md is stale: run `cmake --build build --target docs` and commit the result";
 }
@@ -183,8 +184,8 @@ TEST(ReportCli, TraceInEveryFormatOnEveryInput) {
     for (const auto &path : test_inputs()) {
         for (const char *format : {"text", "markdown", "json", "html"}) {
             SCOPED_TRACE(path + " " + format);
-            const auto r = dnncompat_test::run_cli(kTool, "trace " + dnncompat_test::shell_quote(path) +
-                                                              " --format " + format, false);
+            const auto r = dnncompat_test::run_cli(
+                kTool, "trace " + dnncompat_test::shell_quote(path) + " --format " + format, false);
             EXPECT_TRUE(r.rc == 0 || r.rc == 1) << r.err;
             EXPECT_FALSE(r.out.empty());
             if (std::string(format) == "json") {
@@ -217,8 +218,8 @@ TEST(ReportCli, UnsupportedFeaturesInEveryFormat) {
 // --run replays the input and merges measured times, statuses and run-time diagnostics.
 TEST(ReportCli, RunAddsMeasuredTimesAndRunFindings) {
     const std::string in = std::string(DNNCOMPAT_TEST_DATA) + "/traces/fft-fallback.json";
-    const auto r = dnncompat_test::run_cli(kTool, "trace " + dnncompat_test::shell_quote(in) +
-                                                      " --run --iterations 1 --format json", false);
+    const auto r = dnncompat_test::run_cli(
+        kTool, "trace " + dnncompat_test::shell_quote(in) + " --run --iterations 1 --format json", false);
     ASSERT_EQ(r.rc, 0) << r.err;
     const json doc = json::parse(r.out);
     expect_valid(doc, "trace-report.schema.json");
@@ -226,7 +227,8 @@ TEST(ReportCli, RunAddsMeasuredTimesAndRunFindings) {
     ASSERT_TRUE(doc["run"].is_object());
     EXPECT_EQ(doc["run"]["mismatches"], 0);
     bool measured = false, run_finding = false;
-    for (const auto &l : doc["layers"]) measured |= l["measured_ms"].is_number() && l["status"] == "CUDNN_STATUS_SUCCESS";
+    for (const auto &l : doc["layers"])
+        measured |= l["measured_ms"].is_number() && l["status"] == "CUDNN_STATUS_SUCCESS";
     // Predicted from the catalogue and met by the replay.
     for (const auto &f : doc["findings"]) run_finding |= f["source"] == "both" && f["code"] == "DNNC-CONV-FWD-ALGO-FFT";
     EXPECT_TRUE(measured);
@@ -237,8 +239,8 @@ TEST(ReportCli, RunAddsMeasuredTimesAndRunFindings) {
 // Standard input is read once: --run replays the trace it held (a log, here, through a pipe).
 TEST(ReportCli, StandardInputWithRun) {
     const std::string in = std::string(DNNCOMPAT_TEST_DATA) + "/traces/fft-fallback.json";
-    const auto r = dnncompat_test::run_cli(kTool, "trace - --run --iterations 1 --format json < " +
-                                                      dnncompat_test::shell_quote(in), false);
+    const auto r = dnncompat_test::run_cli(
+        kTool, "trace - --run --iterations 1 --format json < " + dnncompat_test::shell_quote(in), false);
     ASSERT_EQ(r.rc, 0) << r.err;
     const json doc = json::parse(r.out);
     expect_valid(doc, "trace-report.schema.json");
@@ -255,8 +257,9 @@ TEST(ReportCli, StandardInputWithRun) {
 TEST(ReportCli, PredictionsMatchTheReplayOnEveryInput) {
     for (const auto &path : test_inputs()) {
         SCOPED_TRACE(path);
-        const auto r = dnncompat_test::run_cli(kTool, "trace " + dnncompat_test::shell_quote(path) +
-                                                          " --run --iterations 1 --warmup 0 --format json", false);
+        const auto r = dnncompat_test::run_cli(
+            kTool, "trace " + dnncompat_test::shell_quote(path) + " --run --iterations 1 --warmup 0 --format json",
+            false);
         ASSERT_TRUE(r.rc == 0 || r.rc == 1) << r.err;
         const json doc = json::parse(r.out);
         expect_valid(doc, "trace-report.schema.json");
@@ -290,7 +293,8 @@ TEST(ReportCli, OutputPathsAreHandledSafely) {
     fs::create_directories(dir);
     const fs::path target = dir / "target.txt", link = dir / "link.txt";
     fs::create_symlink(target, link);
-    auto r = dnncompat_test::run_cli(kTool, "unsupported-features -o " + dnncompat_test::shell_quote(link.string()), false);
+    auto r =
+        dnncompat_test::run_cli(kTool, "unsupported-features -o " + dnncompat_test::shell_quote(link.string()), false);
     EXPECT_EQ(r.rc, 0) << r.err;
     EXPECT_TRUE(fs::is_symlink(fs::symlink_status(link)));
     EXPECT_GT(fs::file_size(target), 1000u);
@@ -303,8 +307,10 @@ TEST(ReportCli, OutputPathsAreHandledSafely) {
     const fs::path input = dir / "trace.json";
     fs::copy_file(std::string(DNNCOMPAT_TEST_DATA) + "/traces/fft-fallback.json", input);
     const auto before = fs::file_size(input);
-    r = dnncompat_test::run_cli(kTool, "trace " + dnncompat_test::shell_quote(input.string()) + " -o " +
-                                           dnncompat_test::shell_quote(input.string()), false);
+    r = dnncompat_test::run_cli(kTool,
+                                "trace " + dnncompat_test::shell_quote(input.string()) + " -o " +
+                                    dnncompat_test::shell_quote(input.string()),
+                                false);
     EXPECT_EQ(r.rc, 2);
     EXPECT_NE(r.err.find("is the input"), std::string::npos);
     EXPECT_EQ(fs::file_size(input), before);

@@ -156,9 +156,11 @@ TEST(PerfDbEntry, OnlyThisMachinesSignatureApplies) {
 TEST(PerfDbEntry, BadCalibrationFieldsAreCorruptAndTheFileIsRebuilt) {
     const fs::path path = temp_dir("calib_corrupt") / "perf-db.json";
     const std::string sig = solver::builtin_machine().signature();
-    const std::string head = "{\"version\": 1, \"machines\": {\"" + sig + "\": {\"peak_gflops\": 50, \"bandwidth_gbs\": 5, ";
-    for (const std::string &bad : {head + "\"calibrated\": \"yesterday\"}}}", head + "\"samples\": {\"onednn.gemm\": 0}}}}",
-                                  head + "\"efficiency\": {\"onednn.gemm\": 9}}}}"}) {
+    const std::string head =
+        "{\"version\": 1, \"machines\": {\"" + sig + "\": {\"peak_gflops\": 50, \"bandwidth_gbs\": 5, ";
+    for (const std::string &bad :
+         {head + "\"calibrated\": \"yesterday\"}}}", head + "\"samples\": {\"onednn.gemm\": 0}}}}",
+          head + "\"efficiency\": {\"onednn.gemm\": 9}}}}"}) {
         std::ofstream(path) << bad;
         std::string problem;
         const solver::Machine m = solver::load_machine(path.string(), &problem);

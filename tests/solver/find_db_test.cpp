@@ -55,9 +55,11 @@ TEST(FindDb, RoundTripKeepsOtherEntries) {
 TEST(FindDb, CorruptFileIsReportedSetAsideAndRebuilt) {
     const fs::path path = temp_dir("finddb_corrupt") / "find-db.json";
     const char *bad_files[] = {
-        "{\"version\": 1, \"entries\": {",                                          // truncated
-        "{\"version\": 1, \"entries\": {\"k\": [{\"solver\": 1, \"name\": \"x\", \"ms\": 1, \"workspace\": 0}]}}", // bad key
-        "{\"version\": 1, \"entries\": {\"a|b|2t|o|fwd|p\": [{\"solver\": 1, \"name\": \"x\", \"ms\": -3, \"workspace\": 0}]}}", // negative time
+        "{\"version\": 1, \"entries\": {", // truncated
+        "{\"version\": 1, \"entries\": {\"k\": [{\"solver\": 1, \"name\": \"x\", \"ms\": 1, \"workspace\": "
+        "0}]}}", // bad key
+        "{\"version\": 1, \"entries\": {\"a|b|2t|o|fwd|p\": [{\"solver\": 1, \"name\": \"x\", \"ms\": -3, "
+        "\"workspace\": 0}]}}", // negative time
     };
     for (const char *bad : bad_files) {
         std::ofstream(path) << bad;
@@ -194,8 +196,8 @@ struct FwdCase {
     std::vector<dnncompatConvolutionFwdAlgoPerf_t> find() {
         std::vector<dnncompatConvolutionFwdAlgoPerf_t> perf(DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT);
         int n = 0;
-        EXPECT_OK(dnncompatFindConvolutionForwardAlgorithm(h, x, w, cd, y, static_cast<int>(perf.size()), &n,
-                                                           perf.data()));
+        EXPECT_OK(
+            dnncompatFindConvolutionForwardAlgorithm(h, x, w, cd, y, static_cast<int>(perf.size()), &n, perf.data()));
         perf.resize(n);
         return perf;
     }
@@ -255,15 +257,17 @@ TEST(Select, WhichSolversServeWhichAlgorithms) {
         const bool reference = s->last_resort(), winograd = name == "onednn.winograd";
         const bool gemm = s->cudnn_algo(Direction::fwd) == DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM;
         EXPECT_EQ(solver::serves(*s, Direction::fwd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM),
-                  !reference && !winograd) << name;
+                  !reference && !winograd)
+            << name;
         EXPECT_EQ(solver::serves(*s, Direction::fwd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM), gemm) << name;
         EXPECT_EQ(solver::serves(*s, Direction::fwd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED), winograd)
             << name;
         EXPECT_FALSE(solver::serves(*s, Direction::fwd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT)) << name;
         EXPECT_EQ(solver::serves(*s, Direction::bwd_filter, DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_3),
-                  !reference && !winograd) << name;
-        EXPECT_EQ(solver::serves(*s, Direction::bwd_data, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD),
-                  false) << name << ": nothing stands for the fused Winograd";
+                  !reference && !winograd)
+            << name;
+        EXPECT_EQ(solver::serves(*s, Direction::bwd_data, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD), false)
+            << name << ": nothing stands for the fused Winograd";
     }
 }
 
@@ -292,8 +296,9 @@ TEST(Queries, V7FollowsTheSolverOrderThenTheFindDb) {
     // A measurement that makes another solver the fastest: the first algorithm now runs it.
     const solver::Solver *other = pref[1].solver->last_resort() ? nullptr : pref[1].solver;
     ASSERT_NE(other, nullptr);
-    solver::find_db_record(p, Direction::fwd,
-                           {{{other->id(), other->name(), 0.25, 0}, {pref[0].solver->id(), pref[0].solver->name(), 1.0, 0}}});
+    solver::find_db_record(
+        p, Direction::fwd,
+        {{{other->id(), other->name(), 0.25, 0}, {pref[0].solver->id(), pref[0].solver->name(), 1.0, 0}}});
     const auto after = v7();
     ASSERT_FALSE(after.empty());
     EXPECT_EQ(after[0].status, DNNCOMPAT_STATUS_SUCCESS);

@@ -32,8 +32,8 @@ struct Shape {
 };
 
 conv::Problem problem_of(const Shape &s) {
-    conv::Problem p = solver::make_problem(s.n, s.c, s.k, s.g, s.in, s.filt, s.pad, s.stride, s.dil,
-                                           DNNCOMPAT_DATA_FLOAT, s.nhwc);
+    conv::Problem p =
+        solver::make_problem(s.n, s.c, s.k, s.g, s.in, s.filt, s.pad, s.stride, s.dil, DNNCOMPAT_DATA_FLOAT, s.nhwc);
     if (s.conv_mode) p.mode = DNNCOMPAT_CONVOLUTION;
     return p;
 }
@@ -62,8 +62,7 @@ void expect_matches_reference(const solver::Solver &s, const Shape &sh, Directio
     std::vector<float> y = pack_strided(random_vector(dnncompat_test::element_count(yd), 13), yd, ys);
     const int out = d == Direction::fwd ? 2 : d == Direction::bwd_data ? 0 : 1;
     std::vector<float> *bufs[3] = {&x, &w, &y};
-    if (beta == 0.0f)
-        std::fill(bufs[out]->begin(), bufs[out]->end(), std::numeric_limits<float>::quiet_NaN());
+    if (beta == 0.0f) std::fill(bufs[out]->begin(), bufs[out]->end(), std::numeric_limits<float>::quiet_NaN());
     const std::vector<float> old = *bufs[out];
 
     // The workspace at an odd address: run() aligns it itself.
@@ -253,8 +252,7 @@ TEST(GemmSolvers, SmallWorkspaceIsBadParam) {
     a.workspace = nullptr;
     EXPECT_EQ(status_of([&] { s.run(p, Direction::fwd, a); }), DNNCOMPAT_STATUS_BAD_PARAM);
     // A solver that does not apply: NOT_SUPPORTED, not a wrong answer.
-    EXPECT_EQ(status_of([&] { solver::gemm_1x1_solver().run(p, Direction::fwd, a); }),
-              DNNCOMPAT_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(status_of([&] { solver::gemm_1x1_solver().run(p, Direction::fwd, a); }), DNNCOMPAT_STATUS_NOT_SUPPORTED);
 }
 
 // oneDNN solvers: every one that applies to these shapes, every direction. NHWC makes the blocked
@@ -321,8 +319,8 @@ TEST(Measure, TimesTheGemmSolvers) {
         EXPECT_TRUE(mm.ok) << s->name() << ": " << mm.error;
         EXPECT_GT(mm.median_ms, 0.0);
     }
-    const auto no = solver::measure(solver::parse_problem("n=2,c=8,h=8,k=3"), Direction::fwd,
-                                    solver::gemm_1x1_solver(), o);
+    const auto no =
+        solver::measure(solver::parse_problem("n=2,c=8,h=8,k=3"), Direction::fwd, solver::gemm_1x1_solver(), o);
     EXPECT_FALSE(no.ok);
     EXPECT_NE(no.error.find("1x1"), std::string::npos) << no.error;
 }

@@ -158,10 +158,8 @@ TEST(Registry, SolversCarryTheirNotes) {
         const std::string name = e.name;
         // Only the Winograd solver transforms; every solver computes FLOAT in FLOAT,
         // reproducibly: no other numerical note applies to any of them.
-        if (name == "onednn.winograd")
-            EXPECT_EQ(e.numerical, solver::NumericalNotes{NumericalNote::winograd});
-        else
-            EXPECT_TRUE(e.numerical.empty()) << name;
+        if (name == "onednn.winograd") EXPECT_EQ(e.numerical, solver::NumericalNotes{NumericalNote::winograd});
+        else EXPECT_TRUE(e.numerical.empty()) << name;
         EXPECT_FALSE(e.numerical.has(NumericalNote::down_convert_inputs)) << name;
         EXPECT_FALSE(e.numerical.has(NumericalNote::nondeterministic)) << name;
         // oneDNN generates every kernel but the reference's when a primitive is built.

@@ -80,7 +80,8 @@ TEST(SelectReport, ConvModeInEveryDirectionFollowsTheSchema) {
         for (std::size_t i = 0; i < ranking.ranked.size(); ++i) {
             const sv::Solver &s = *ranking.ranked[i].solver;
             const json &c = dirs[k]["ranked"][i];
-            EXPECT_EQ(c["numerical_notes"].get<std::vector<std::string>>(), sv::note_names(s.numerical_notes(p, want[k])))
+            EXPECT_EQ(c["numerical_notes"].get<std::vector<std::string>>(),
+                      sv::note_names(s.numerical_notes(p, want[k])))
                 << c.dump();
             EXPECT_EQ(c["behavior_notes"].get<std::vector<std::string>>(), sv::note_names(s.behavior_notes()))
                 << c.dump();
@@ -133,8 +134,8 @@ TEST(SelectReport, BuiltinPeakFollowsOneDnnsIsa) {
     const sv::Machine native = sv::builtin_machine();
     if (native.isa.find("avx2") == std::string::npos && native.isa.find("avx512") == std::string::npos)
         GTEST_SKIP() << "oneDNN runs " << native.isa << " here: no wider ISA to compare SSE4.1 with";
-    const CliResult r =
-        dnncompat_test::run_cli("env", "DNNL_MAX_CPU_ISA=SSE41 " + shell_quote(kSelect) + " --conv " + shell_quote(kTiny), true);
+    const CliResult r = dnncompat_test::run_cli(
+        "env", "DNNL_MAX_CPU_ISA=SSE41 " + shell_quote(kSelect) + " --conv " + shell_quote(kTiny), true);
     expect_valid(r);
     const json &m = r.report["machine"];
     EXPECT_NE(m["signature"].get<std::string>().find("|sse41|"), std::string::npos) << m.dump();

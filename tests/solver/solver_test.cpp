@@ -40,7 +40,8 @@ TEST(Grammar, KeyValueFormWithDefaults) {
     const conv::Problem p = solver::parse_problem("n=32,c=64,h=56,w=56,k=3");
     EXPECT_EQ(solver::canonical(p), "g1mb32ic64ih56iw56oc64oh56ow56kh3kw3sh1sw1ph1pw1dh0dw0 f32 nchw");
     // o defaults to c, p to "same", w to h.
-    const conv::Problem q = solver::parse_problem("n=2, c=8, h=9, r=3, s=5, o=16, u=2, l=2, g=2, layout=nhwc, dtype=f16");
+    const conv::Problem q =
+        solver::parse_problem("n=2, c=8, h=9, r=3, s=5, o=16, u=2, l=2, g=2, layout=nhwc, dtype=f16");
     EXPECT_EQ(solver::canonical(q), "g2mb2ic8ih9iw9oc16oh5ow5kh3kw5sh2sw2ph2pw4dh1dw1 f16 nhwc");
     const conv::Problem z = solver::parse_problem("n=1,c=3,h=7,k=7,p=0");
     EXPECT_EQ(z.out, (dims_t{1, 1}));
@@ -97,14 +98,13 @@ void expect_sane(const solver::Ranking &r, const std::string &what) {
     for (const auto &c : r.excluded) EXPECT_FALSE(c.reason.empty()) << what << " " << c.solver->name();
     EXPECT_EQ(r.ranked.size() + r.excluded.size(), solver::all().size()) << what;
     // A real kernel always ranks above the reference kernel (F16).
-    for (std::size_t i = 1; i < r.ranked.size(); ++i)
-        EXPECT_FALSE(r.ranked[i - 1].solver->last_resort()) << what;
+    for (std::size_t i = 1; i < r.ranked.size(); ++i) EXPECT_FALSE(r.ranked[i - 1].solver->last_resort()) << what;
 }
 
 TEST(Immediate, ReferenceKernelIsNeverFirstWhenARealKernelApplies) {
     const auto &m = solver::current_machine();
-    for (const char *s : {"n=32,c=64,h=56,k=3", "n=1,c=96,d=6,h=24,w=40,k=3", "n=2,c=3,h=31,k=7,u=2",
-                          "n=4,c=16,h=15,k=3,l=2"}) {
+    for (const char *s :
+         {"n=32,c=64,h=56,k=3", "n=1,c=96,d=6,h=24,w=40,k=3", "n=2,c=3,h=31,k=7,u=2", "n=4,c=16,h=15,k=3,l=2"}) {
         const conv::Problem p = solver::parse_problem(s);
         for (auto d : kDirs) {
             const auto r = solver::rank(p, d, m);
@@ -138,8 +138,8 @@ TEST(Immediate, DegenerateShapesAreRankedInEveryDirection) {
 
 TEST(Immediate, WorkspaceLimitExcludesWithTheReason) {
     // F19: n=1, c=k=512, 1x3006, kernel 1x7, pad (0,9), dilation (1,3), limit 15,982,592 bytes.
-    const conv::Problem p = solver::make_problem(1, 512, 512, 1, {1, 3006}, {1, 7}, {0, 9}, {1, 1}, {1, 3},
-                                                 DNNCOMPAT_DATA_FLOAT, false);
+    const conv::Problem p =
+        solver::make_problem(1, 512, 512, 1, {1, 3006}, {1, 7}, {0, 9}, {1, 1}, {1, 3}, DNNCOMPAT_DATA_FLOAT, false);
     const std::size_t limit = 15982592;
     const auto r = solver::rank(p, Direction::fwd, solver::current_machine(), limit);
     expect_sane(r, "F19");
@@ -155,14 +155,15 @@ TEST(Immediate, WorkspaceLimitExcludesWithTheReason) {
 // DNNCOMPAT_DISABLE_SOLVERS (names or ids) takes solvers out of the ranking with the reason,
 // takes effect at the next ranking (the memo is keyed on it), and ignores unknown names.
 TEST(Immediate, DisabledSolversAreExcludedWithTheReason) {
-    const conv::Problem p = solver::make_problem(1, 16, 16, 1, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1},
-                                                 DNNCOMPAT_DATA_FLOAT, false);
+    const conv::Problem p =
+        solver::make_problem(1, 16, 16, 1, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, DNNCOMPAT_DATA_FLOAT, false);
     const auto before = solver::rank(p, Direction::fwd, solver::current_machine());
     ASSERT_GE(before.ranked.size(), 2u);
     const std::string first = before.ranked[0].solver->name();
     const std::string second_id = std::to_string(before.ranked[1].solver->id());
     {
-        dnncompat_test::ScopedEnv off("DNNCOMPAT_DISABLE_SOLVERS", (first + " , " + second_id + ",no-such-solver").c_str());
+        dnncompat_test::ScopedEnv off("DNNCOMPAT_DISABLE_SOLVERS",
+                                      (first + " , " + second_id + ",no-such-solver").c_str());
         const auto r = solver::rank(p, Direction::fwd, solver::current_machine());
         EXPECT_EQ(r.ranked.size(), before.ranked.size() - 2);
         for (const auto &c : r.ranked) {
@@ -185,7 +186,8 @@ TEST(Immediate, TensorsOver2GiBExcludeTheJitKernelsWithAReason) {
                                                  {1, 1, 1}, DNNCOMPAT_DATA_FLOAT, false);
     const auto r = solver::rank(p, Direction::fwd, solver::current_machine());
     expect_sane(r, "F2");
-    for (const auto &c : r.ranked) EXPECT_EQ(std::string(c.solver->name()).find("jit"), std::string::npos) << c.solver->name();
+    for (const auto &c : r.ranked)
+        EXPECT_EQ(std::string(c.solver->name()).find("jit"), std::string::npos) << c.solver->name();
     bool said = false;
     for (const auto &c : r.excluded) said = said || c.reason.find("32-bit") != std::string::npos;
     EXPECT_TRUE(said);
@@ -200,7 +202,8 @@ TEST(Immediate, WtiIsRelativeToPeakAndTimesFollowIt) {
         // Nothing beats the direct algorithm at peak but Winograd, which multiplies less (it applies
         // here with AVX-512, and passes 1 where the machine's bandwidth is high for its peak).
         const int algo = c.solver->cudnn_algo(Direction::fwd);
-        if (algo != DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD && algo != DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED) {
+        if (algo != DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD &&
+            algo != DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED) {
             EXPECT_LE(c.wti, 1.0) << c.solver->name() << " on " << m.peak_gflops << " GFLOP/s, " << m.bandwidth_gbs
                                   << " GB/s";
         }
@@ -257,12 +260,12 @@ TEST(BuiltinMachine, TheMachineDbHoldsOneModelPerMachine) {
     {
         const fs::path dir = temp_dir("machine_db_stored");
         ScopedEnv env("DNNCOMPAT_CACHE_DIR", dir.c_str());
-        std::ofstream(dir / "machine-db.json")
-            << nlohmann::json{{"version", 1},
-                              {"machines",
-                               {{sig, {{"peak_gflops", 123.0}, {"bandwidth_gbs", 4.5}, {"measured", "2026-01-31T12:00:00Z"}}},
-                                {"another CPU|avx2|4t|onednn-2.6.3", other}}}}
-                   .dump();
+        std::ofstream(dir / "machine-db.json") << nlohmann::json{
+            {"version", 1},
+            {"machines",
+             {{sig, {{"peak_gflops", 123.0}, {"bandwidth_gbs", 4.5}, {"measured", "2026-01-31T12:00:00Z"}}},
+              {"another CPU|avx2|4t|onednn-2.6.3",
+               other}}}}.dump();
         const solver::Machine m = solver::builtin_machine();
         EXPECT_EQ(m.peak_gflops, 123.0);
         EXPECT_EQ(m.bandwidth_gbs, 4.5);
@@ -275,7 +278,9 @@ TEST(BuiltinMachine, TheMachineDbHoldsOneModelPerMachine) {
         ScopedEnv env("DNNCOMPAT_CACHE_DIR", dir.c_str());
         const fs::path path = dir / "machine-db.json";
         if (*before) std::ofstream(path) << before;
-        else std::ofstream(path) << nlohmann::json{{"version", 1}, {"machines", {{"another CPU|avx2|4t|onednn-2.6.3", other}}}}.dump();
+        else
+            std::ofstream(path)
+                << nlohmann::json{{"version", 1}, {"machines", {{"another CPU|avx2|4t|onednn-2.6.3", other}}}}.dump();
         const solver::Machine m = solver::builtin_machine();
         const nlohmann::json db = nlohmann::json::parse(dnncompat_test::read_text_file(path.string()));
         EXPECT_TRUE(schemas::validate(db, "machine-db.schema.json").empty()) << db.dump();
@@ -311,7 +316,8 @@ TEST(PerfDb, RoundTripKeepsOtherMachines) {
 TEST(PerfDb, CorruptFileIsReportedSetAsideAndRebuilt) {
     const fs::path dir = temp_dir("perfdb_corrupt");
     const fs::path path = dir / "perf-db.json";
-    for (const char *bad : {"{\"version\": 1, \"machines\": {", "{\"version\": 1, \"machines\": {\"x\": {\"peak_gflops\": -1, \"bandwidth_gbs\": 1}}}"}) {
+    for (const char *bad : {"{\"version\": 1, \"machines\": {",
+                            "{\"version\": 1, \"machines\": {\"x\": {\"peak_gflops\": -1, \"bandwidth_gbs\": 1}}}"}) {
         std::ofstream(path) << bad;
         const solver::PerfDb db = solver::load_perf_db(path.string());
         EXPECT_TRUE(db.machines.empty());

@@ -16,19 +16,16 @@ std::string last_error() {
     return std::string(buf);
 }
 
-::testing::AssertionResult status_is(const char *expected_expr, const char *call_expr,
-                                     dnncompatStatus_t expected, dnncompatStatus_t actual) {
+::testing::AssertionResult status_is(const char *expected_expr, const char *call_expr, dnncompatStatus_t expected,
+                                     dnncompatStatus_t actual) {
     if (expected == actual) return ::testing::AssertionSuccess();
     const std::string why = last_error();
-    return ::testing::AssertionFailure()
-           << call_expr << "\n  returned " << status_string(actual) << "\n  expected "
-           << status_string(expected) << " (" << expected_expr << ")"
-           << "\n  last error string: \"" << why << "\"";
+    return ::testing::AssertionFailure() << call_expr << "\n  returned " << status_string(actual) << "\n  expected "
+                                         << status_string(expected) << " (" << expected_expr << ")"
+                                         << "\n  last error string: \"" << why << "\"";
 }
 
-std::vector<int> to_int(const std::vector<int64_t> &v) {
-    return std::vector<int>(v.begin(), v.end());
-}
+std::vector<int> to_int(const std::vector<int64_t> &v) { return std::vector<int>(v.begin(), v.end()); }
 
 Handle::Handle() {
     const dnncompatStatus_t s = dnncompatCreate(&h_);
@@ -51,11 +48,10 @@ TensorDesc::TensorDesc() {
 TensorDesc::~TensorDesc() {
     if (d_) dnncompatDestroyTensorDescriptor(d_);
 }
-dnncompatStatus_t TensorDesc::set(const std::vector<int64_t> &dims,
-                                  const std::vector<int64_t> &strides, dnncompatDataType_t type) {
+dnncompatStatus_t TensorDesc::set(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
+                                  dnncompatDataType_t type) {
     const std::vector<int> d = to_int(dims), s = to_int(strides);
-    return dnncompatSetTensorNdDescriptor(d_, type, static_cast<int>(d.size()), d.data(),
-                                          s.data());
+    return dnncompatSetTensorNdDescriptor(d_, type, static_cast<int>(d.size()), d.data(), s.data());
 }
 
 FilterDesc::FilterDesc() {
@@ -68,11 +64,10 @@ FilterDesc::FilterDesc() {
 FilterDesc::~FilterDesc() {
     if (d_) dnncompatDestroyFilterDescriptor(d_);
 }
-dnncompatStatus_t FilterDesc::set(const std::vector<int64_t> &dims,
-                                  dnncompatTensorFormat_t format, dnncompatDataType_t type) {
+dnncompatStatus_t FilterDesc::set(const std::vector<int64_t> &dims, dnncompatTensorFormat_t format,
+                                  dnncompatDataType_t type) {
     const std::vector<int> d = to_int(dims);
-    if (d.size() == 4)
-        return dnncompatSetFilter4dDescriptor(d_, type, format, d[0], d[1], d[2], d[3]);
+    if (d.size() == 4) return dnncompatSetFilter4dDescriptor(d_, type, format, d[0], d[1], d[2], d[3]);
     return dnncompatSetFilterNdDescriptor(d_, type, format, static_cast<int>(d.size()), d.data());
 }
 
@@ -87,16 +82,15 @@ ConvDesc::~ConvDesc() {
     if (d_) dnncompatDestroyConvolutionDescriptor(d_);
 }
 dnncompatStatus_t ConvDesc::set(const std::vector<int> &pad, const std::vector<int> &stride,
-                                const std::vector<int> &dilation,
-                                dnncompatConvolutionMode_t mode, int groups,
+                                const std::vector<int> &dilation, dnncompatConvolutionMode_t mode, int groups,
                                 dnncompatDataType_t compute) {
     dnncompatStatus_t s;
     if (pad.size() == 2)
-        s = dnncompatSetConvolution2dDescriptor(d_, pad[0], pad[1], stride[0], stride[1],
-                                                dilation[0], dilation[1], mode, compute);
+        s = dnncompatSetConvolution2dDescriptor(d_, pad[0], pad[1], stride[0], stride[1], dilation[0], dilation[1],
+                                                mode, compute);
     else
-        s = dnncompatSetConvolutionNdDescriptor(d_, static_cast<int>(pad.size()), pad.data(),
-                                                stride.data(), dilation.data(), mode, compute);
+        s = dnncompatSetConvolutionNdDescriptor(d_, static_cast<int>(pad.size()), pad.data(), stride.data(),
+                                                dilation.data(), mode, compute);
     if (s != DNNCOMPAT_STATUS_SUCCESS || groups == 1) return s;
     return dnncompatSetConvolutionGroupCount(d_, groups);
 }

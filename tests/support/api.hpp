@@ -19,12 +19,10 @@ std::string last_error();
 
 // GoogleTest: EXPECT_STATUS(DNNCOMPAT_STATUS_SUCCESS, call) prints both statuses by name and the
 // library's last error string on failure.
-::testing::AssertionResult status_is(const char *expected_expr, const char *call_expr,
-                                     dnncompatStatus_t expected, dnncompatStatus_t actual);
-#define EXPECT_STATUS(expected, call) \
-    EXPECT_PRED_FORMAT2(::dnncompat_test::status_is, expected, call)
-#define ASSERT_STATUS(expected, call) \
-    ASSERT_PRED_FORMAT2(::dnncompat_test::status_is, expected, call)
+::testing::AssertionResult status_is(const char *expected_expr, const char *call_expr, dnncompatStatus_t expected,
+                                     dnncompatStatus_t actual);
+#define EXPECT_STATUS(expected, call) EXPECT_PRED_FORMAT2(::dnncompat_test::status_is, expected, call)
+#define ASSERT_STATUS(expected, call) ASSERT_PRED_FORMAT2(::dnncompat_test::status_is, expected, call)
 #define EXPECT_OK(call) EXPECT_STATUS(DNNCOMPAT_STATUS_SUCCESS, call)
 #define ASSERT_OK(call) ASSERT_STATUS(DNNCOMPAT_STATUS_SUCCESS, call)
 
@@ -83,9 +81,9 @@ public:
     operator dnncompatConvolutionDescriptor_t() const { return d_; }
     // Two spatial dims: SetConvolution2dDescriptor; otherwise SetConvolutionNdDescriptor;
     // then SetConvolutionGroupCount when groups != 1.
-    dnncompatStatus_t set(const std::vector<int> &pad, const std::vector<int> &stride,
-                          const std::vector<int> &dilation, dnncompatConvolutionMode_t mode,
-                          int groups = 1, dnncompatDataType_t compute = DNNCOMPAT_DATA_FLOAT);
+    dnncompatStatus_t set(const std::vector<int> &pad, const std::vector<int> &stride, const std::vector<int> &dilation,
+                          dnncompatConvolutionMode_t mode, int groups = 1,
+                          dnncompatDataType_t compute = DNNCOMPAT_DATA_FLOAT);
 
 private:
     dnncompatConvolutionDescriptor_t d_ = nullptr;

@@ -26,9 +26,8 @@ std::string read_text_file(const std::string &path) {
 }
 
 CliResult run_cli(const std::string &tool, const std::string &args, bool with_json) {
-    const fs::path dir = fs::path(testing::TempDir()) /
-                         (fs::path(tool).filename().string() + "_" +
-                          testing::UnitTest::GetInstance()->current_test_info()->name());
+    const fs::path dir = fs::path(testing::TempDir()) / (fs::path(tool).filename().string() + "_" +
+                                                         testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir);
     const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt", report = dir / "report.json";
     fs::remove(report);

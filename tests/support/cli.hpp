@@ -9,8 +9,8 @@
 namespace dnncompat_test {
 
 struct CliResult {
-    int rc = -1;          // exit status; 128 + signal when killed
-    std::string out, err; // what the tool wrote to stdout and stderr
+    int rc = -1;           // exit status; 128 + signal when killed
+    std::string out, err;  // what the tool wrote to stdout and stderr
     nlohmann::json report; // the parsed --json report, when one was asked for and written; else null
 };
 

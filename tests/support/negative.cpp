@@ -17,15 +17,13 @@ namespace {
 // every case built on it meaningless.
 void setup(dnncompatStatus_t s, const char *what) {
     if (s != DNNCOMPAT_STATUS_SUCCESS) {
-        ADD_FAILURE() << "negative-input fixture: " << what << " returned " << status_string(s)
-                      << ": " << last_error();
+        ADD_FAILURE() << "negative-input fixture: " << what << " returned " << status_string(s) << ": " << last_error();
     }
 }
 
 dnncompatTensorDescriptor_t tensor(World &w, std::vector<int> dims, dnncompatTensorFormat_t f) {
     auto t = w.fresh<dnncompatTensorDescriptor_t>();
-    setup(dnncompatSetTensorNdDescriptorEx(t, f, DNNCOMPAT_DATA_FLOAT, static_cast<int>(dims.size()),
-                                           dims.data()),
+    setup(dnncompatSetTensorNdDescriptorEx(t, f, DNNCOMPAT_DATA_FLOAT, static_cast<int>(dims.size()), dims.data()),
           "dnncompatSetTensorNdDescriptorEx");
     return t;
 }
@@ -61,16 +59,13 @@ World::World() {
     setup(dnncompatSetFilter4dDescriptor(w_nhwc, DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_TENSOR_NHWC, 6, 4, 3, 3),
           "dnncompatSetFilter4dDescriptor");
     conv = fresh<dnncompatConvolutionDescriptor_t>();
-    setup(dnncompatSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, DNNCOMPAT_CONVOLUTION,
-                                              DNNCOMPAT_DATA_FLOAT),
+    setup(dnncompatSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, DNNCOMPAT_CONVOLUTION, DNNCOMPAT_DATA_FLOAT),
           "dnncompatSetConvolution2dDescriptor");
     relu = fresh<dnncompatActivationDescriptor_t>();
-    setup(dnncompatSetActivationDescriptor(relu, DNNCOMPAT_ACTIVATION_RELU,
-                                           DNNCOMPAT_NOT_PROPAGATE_NAN, 0.0),
+    setup(dnncompatSetActivationDescriptor(relu, DNNCOMPAT_ACTIVATION_RELU, DNNCOMPAT_NOT_PROPAGATE_NAN, 0.0),
           "dnncompatSetActivationDescriptor");
     pool = fresh<dnncompatPoolingDescriptor_t>();
-    setup(dnncompatSetPooling2dDescriptor(pool, DNNCOMPAT_POOLING_MAX, DNNCOMPAT_NOT_PROPAGATE_NAN,
-                                          2, 2, 0, 0, 2, 2),
+    setup(dnncompatSetPooling2dDescriptor(pool, DNNCOMPAT_POOLING_MAX, DNNCOMPAT_NOT_PROPAGATE_NAN, 2, 2, 0, 0, 2, 2),
           "dnncompatSetPooling2dDescriptor");
     lrn = fresh<dnncompatLRNDescriptor_t>();
     op_add = fresh<dnncompatOpTensorDescriptor_t>();
@@ -78,23 +73,20 @@ World::World() {
                                          DNNCOMPAT_NOT_PROPAGATE_NAN),
           "dnncompatSetOpTensorDescriptor");
     reduce_add = fresh<dnncompatReduceTensorDescriptor_t>();
-    setup(dnncompatSetReduceTensorDescriptor(reduce_add, DNNCOMPAT_REDUCE_TENSOR_ADD,
-                                             DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_NOT_PROPAGATE_NAN,
-                                             DNNCOMPAT_REDUCE_TENSOR_NO_INDICES,
+    setup(dnncompatSetReduceTensorDescriptor(reduce_add, DNNCOMPAT_REDUCE_TENSOR_ADD, DNNCOMPAT_DATA_FLOAT,
+                                             DNNCOMPAT_NOT_PROPAGATE_NAN, DNNCOMPAT_REDUCE_TENSOR_NO_INDICES,
                                              DNNCOMPAT_32BIT_INDICES),
           "dnncompatSetReduceTensorDescriptor");
     to_nhwc = fresh<dnncompatTensorTransformDescriptor_t>();
-    setup(dnncompatSetTensorTransformDescriptor(to_nhwc, 4, DNNCOMPAT_TENSOR_NHWC, nullptr, nullptr,
-                                                nullptr, DNNCOMPAT_TRANSFORM_FOLD),
+    setup(dnncompatSetTensorTransformDescriptor(to_nhwc, 4, DNNCOMPAT_TENSOR_NHWC, nullptr, nullptr, nullptr,
+                                                DNNCOMPAT_TRANSFORM_FOLD),
           "dnncompatSetTensorTransformDescriptor");
     st = fresh<dnncompatSpatialTransformerDescriptor_t>();
     const int st_dims[] = {2, 4, 3, 3};
-    setup(dnncompatSetSpatialTransformerNdDescriptor(st, DNNCOMPAT_SAMPLER_BILINEAR,
-                                                     DNNCOMPAT_DATA_FLOAT, 4, st_dims),
+    setup(dnncompatSetSpatialTransformerNdDescriptor(st, DNNCOMPAT_SAMPLER_BILINEAR, DNNCOMPAT_DATA_FLOAT, 4, st_dims),
           "dnncompatSetSpatialTransformerNdDescriptor");
     dropout = fresh<dnncompatDropoutDescriptor_t>();
-    setup(dnncompatSetDropoutDescriptor(dropout, h, 0.5f, buffer(), 1 << 16, 7),
-          "dnncompatSetDropoutDescriptor");
+    setup(dnncompatSetDropoutDescriptor(dropout, h, 0.5f, buffer(), 1 << 16, 7), "dnncompatSetDropoutDescriptor");
 }
 
 World::~World() {
@@ -124,9 +116,8 @@ std::size_t size_query(const char *what, Fn fn, A... args) {
 } // namespace
 
 std::size_t World::fwd_workspace() {
-    return size_query("dnncompatGetConvolutionForwardWorkspaceSize",
-                      dnncompatGetConvolutionForwardWorkspaceSize, h, x, w, conv, y,
-                      DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM);
+    return size_query("dnncompatGetConvolutionForwardWorkspaceSize", dnncompatGetConvolutionForwardWorkspaceSize, h, x,
+                      w, conv, y, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM);
 }
 
 std::size_t World::bwd_data_workspace() {
@@ -150,8 +141,7 @@ void World::make_fused() {
     // SCALE_BIAS_ACTIVATION_CONV_BNSTATS with every optional step off: y = conv(x, w), in
     // CROSS_CORRELATION mode.
     auto cd = fresh<dnncompatConvolutionDescriptor_t>();
-    setup(dnncompatSetConvolution2dDescriptor(cd, 1, 1, 1, 1, 1, 1, DNNCOMPAT_CROSS_CORRELATION,
-                                              DNNCOMPAT_DATA_FLOAT),
+    setup(dnncompatSetConvolution2dDescriptor(cd, 1, 1, 1, 1, 1, 1, DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_DATA_FLOAT),
           "dnncompatSetConvolution2dDescriptor");
     const_pack_ = fresh<dnncompatFusedOpsConstParamPack_t>();
     const auto ph = DNNCOMPAT_PTR_16B_ALIGNED;

@@ -30,14 +30,14 @@ struct Object {
     static constexpr bool is_object = false;
 };
 
-#define DNNCOMPAT_TEST_OBJECT(T, has_unset_state, create_call, destroy_fn)       \
-    template <>                                                                 \
-    struct Object<T> {                                                          \
-        static constexpr bool is_object = true;                                 \
-        static constexpr bool has_unset = has_unset_state;                      \
-        static constexpr const char *type = #T;                                 \
-        static dnncompatStatus_t create(T *p) { return create_call; }          \
-        static dnncompatStatus_t destroy(T p) { return destroy_fn(p); }        \
+#define DNNCOMPAT_TEST_OBJECT(T, has_unset_state, create_call, destroy_fn)                                             \
+    template <>                                                                                                        \
+    struct Object<T> {                                                                                                 \
+        static constexpr bool is_object = true;                                                                        \
+        static constexpr bool has_unset = has_unset_state;                                                             \
+        static constexpr const char *type = #T;                                                                        \
+        static dnncompatStatus_t create(T *p) { return create_call; }                                                  \
+        static dnncompatStatus_t destroy(T p) { return destroy_fn(p); }                                                \
     };
 
 DNNCOMPAT_TEST_OBJECT(dnncompatHandle_t, false, dnncompatCreate(p), dnncompatDestroy)
@@ -45,36 +45,30 @@ DNNCOMPAT_TEST_OBJECT(dnncompatTensorDescriptor_t, true, dnncompatCreateTensorDe
                       dnncompatDestroyTensorDescriptor)
 DNNCOMPAT_TEST_OBJECT(dnncompatFilterDescriptor_t, true, dnncompatCreateFilterDescriptor(p),
                       dnncompatDestroyFilterDescriptor)
-DNNCOMPAT_TEST_OBJECT(dnncompatConvolutionDescriptor_t, true,
-                      dnncompatCreateConvolutionDescriptor(p), dnncompatDestroyConvolutionDescriptor)
-DNNCOMPAT_TEST_OBJECT(dnncompatActivationDescriptor_t, true,
-                      dnncompatCreateActivationDescriptor(p), dnncompatDestroyActivationDescriptor)
+DNNCOMPAT_TEST_OBJECT(dnncompatConvolutionDescriptor_t, true, dnncompatCreateConvolutionDescriptor(p),
+                      dnncompatDestroyConvolutionDescriptor)
+DNNCOMPAT_TEST_OBJECT(dnncompatActivationDescriptor_t, true, dnncompatCreateActivationDescriptor(p),
+                      dnncompatDestroyActivationDescriptor)
 DNNCOMPAT_TEST_OBJECT(dnncompatPoolingDescriptor_t, true, dnncompatCreatePoolingDescriptor(p),
                       dnncompatDestroyPoolingDescriptor)
 // An LRN descriptor holds cuDNN's defaults from creation on: it has no unset state.
-DNNCOMPAT_TEST_OBJECT(dnncompatLRNDescriptor_t, false, dnncompatCreateLRNDescriptor(p),
-                      dnncompatDestroyLRNDescriptor)
+DNNCOMPAT_TEST_OBJECT(dnncompatLRNDescriptor_t, false, dnncompatCreateLRNDescriptor(p), dnncompatDestroyLRNDescriptor)
 DNNCOMPAT_TEST_OBJECT(dnncompatOpTensorDescriptor_t, true, dnncompatCreateOpTensorDescriptor(p),
                       dnncompatDestroyOpTensorDescriptor)
-DNNCOMPAT_TEST_OBJECT(dnncompatReduceTensorDescriptor_t, true,
-                      dnncompatCreateReduceTensorDescriptor(p),
+DNNCOMPAT_TEST_OBJECT(dnncompatReduceTensorDescriptor_t, true, dnncompatCreateReduceTensorDescriptor(p),
                       dnncompatDestroyReduceTensorDescriptor)
 DNNCOMPAT_TEST_OBJECT(dnncompatDropoutDescriptor_t, true, dnncompatCreateDropoutDescriptor(p),
                       dnncompatDestroyDropoutDescriptor)
-DNNCOMPAT_TEST_OBJECT(dnncompatTensorTransformDescriptor_t, true,
-                      dnncompatCreateTensorTransformDescriptor(p),
+DNNCOMPAT_TEST_OBJECT(dnncompatTensorTransformDescriptor_t, true, dnncompatCreateTensorTransformDescriptor(p),
                       dnncompatDestroyTensorTransformDescriptor)
-DNNCOMPAT_TEST_OBJECT(dnncompatSpatialTransformerDescriptor_t, true,
-                      dnncompatCreateSpatialTransformerDescriptor(p),
+DNNCOMPAT_TEST_OBJECT(dnncompatSpatialTransformerDescriptor_t, true, dnncompatCreateSpatialTransformerDescriptor(p),
                       dnncompatDestroySpatialTransformerDescriptor)
 // Fused-ops objects: an unset pack holds no attribute, an unset plan has not been made.
 DNNCOMPAT_TEST_OBJECT(dnncompatFusedOpsConstParamPack_t, true,
-                      dnncompatCreateFusedOpsConstParamPack(
-                          p, DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS),
+                      dnncompatCreateFusedOpsConstParamPack(p, DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS),
                       dnncompatDestroyFusedOpsConstParamPack)
 DNNCOMPAT_TEST_OBJECT(dnncompatFusedOpsVariantParamPack_t, true,
-                      dnncompatCreateFusedOpsVariantParamPack(
-                          p, DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS),
+                      dnncompatCreateFusedOpsVariantParamPack(p, DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS),
                       dnncompatDestroyFusedOpsVariantParamPack)
 DNNCOMPAT_TEST_OBJECT(dnncompatFusedOpsPlan_t, true,
                       dnncompatCreateFusedOpsPlan(p, DNNCOMPAT_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS),
@@ -157,8 +151,8 @@ public:
     const float one = 1.0f, zero = 0.0f;
     const double eps = 1e-5;
     dnncompatHandle_t h = nullptr;
-    dnncompatTensorDescriptor_t x = nullptr, x_nhwc = nullptr, y = nullptr, bias = nullptr,
-                                chan = nullptr, pooled = nullptr, sampled = nullptr;
+    dnncompatTensorDescriptor_t x = nullptr, x_nhwc = nullptr, y = nullptr, bias = nullptr, chan = nullptr,
+                                pooled = nullptr, sampled = nullptr;
     dnncompatFilterDescriptor_t w = nullptr, w_nhwc = nullptr;
     dnncompatConvolutionDescriptor_t conv = nullptr;
     dnncompatActivationDescriptor_t relu = nullptr;
@@ -266,10 +260,7 @@ T mutated(World &w, Mut m, T valid) {
 
 template <typename Tuple, std::size_t... I>
 void mutate(World &w, Tuple &args, int pos, Mut m, std::index_sequence<I...>) {
-    ((static_cast<int>(I) == pos
-          ? (void)(std::get<I>(args) = mutated(w, m, std::get<I>(args)))
-          : (void)0),
-     ...);
+    ((static_cast<int>(I) == pos ? (void)(std::get<I>(args) = mutated(w, m, std::get<I>(args))) : (void)0), ...);
 }
 
 // entry("dnncompatX", dnncompatX, [](World &w) { return std::make_tuple(...valid args...); })

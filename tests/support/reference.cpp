@@ -90,8 +90,8 @@ std::vector<float> random_vector(size_t n, uint64_t seed, float lo, float hi) {
     return v;
 }
 
-std::vector<float> pack_strided(const std::vector<float> &packed, const Dims &dims,
-                                const Dims &strides, float fill, int64_t extra) {
+std::vector<float> pack_strided(const std::vector<float> &packed, const Dims &dims, const Dims &strides, float fill,
+                                int64_t extra) {
     const int64_t n = element_count(dims);
     std::vector<float> buf(static_cast<size_t>(span_elements(dims, strides) + extra), fill);
     for (int64_t i = 0; i < n; ++i) buf[strided_offset(dims, strides, i)] = packed[i];
@@ -105,8 +105,7 @@ std::vector<float> unpack_strided(const float *buffer, const Dims &dims, const D
     return out;
 }
 
-std::vector<int64_t> untouched_offsets(const Dims &dims, const Dims &strides,
-                                       int64_t buffer_elements) {
+std::vector<int64_t> untouched_offsets(const Dims &dims, const Dims &strides, int64_t buffer_elements) {
     std::vector<char> used(static_cast<size_t>(buffer_elements), 0);
     const int64_t n = element_count(dims);
     for (int64_t i = 0; i < n; ++i) {
@@ -138,8 +137,7 @@ Dims conv_output_dims(const Dims &x_dims, const Dims &w_dims, const ConvParams &
 }
 
 namespace {
-double conv_point(const View &x, const View &w, const ConvParams &p, const Dims &y_dims,
-                  int64_t index) {
+double conv_point(const View &x, const View &w, const ConvParams &p, const Dims &y_dims, int64_t index) {
     const size_t ns = x.dims.size() - 2;
     // Output coordinates.
     int64_t yc[2 + 3] = {0};
@@ -189,27 +187,25 @@ double conv_point(const View &x, const View &w, const ConvParams &p, const Dims 
 }
 } // namespace
 
-double conv_forward_at(const View &x, const View &w, const ConvParams &p, double alpha,
-                       double beta, const View &y_old, int64_t packed_out_index) {
+double conv_forward_at(const View &x, const View &w, const ConvParams &p, double alpha, double beta, const View &y_old,
+                       int64_t packed_out_index) {
     const Dims y_dims = conv_output_dims(x.dims, w.dims, p);
     if (y_dims.empty() || y_dims.size() > 5) return std::nan(""); // 1..3 spatial dims only
     double v = alpha * conv_point(x, w, p, y_dims, packed_out_index);
     if (beta != 0.0)
-        v += beta * static_cast<double>(
-                        y_old.data[strided_offset(y_old.dims, y_old.strides, packed_out_index)]);
+        v += beta * static_cast<double>(y_old.data[strided_offset(y_old.dims, y_old.strides, packed_out_index)]);
     return v;
 }
 
-std::vector<double> conv_forward(const View &x, const View &w, const ConvParams &p, double alpha,
-                                 double beta, const View &y_old) {
+std::vector<double> conv_forward(const View &x, const View &w, const ConvParams &p, double alpha, double beta,
+                                 const View &y_old) {
     const Dims y_dims = conv_output_dims(x.dims, w.dims, p);
     if (y_dims.empty() || y_dims.size() > 5) return {};
     const int64_t n = element_count(y_dims);
     std::vector<double> y(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
         double v = alpha * conv_point(x, w, p, y_dims, i);
-        if (beta != 0.0)
-            v += beta * static_cast<double>(y_old.data[strided_offset(y_old.dims, y_old.strides, i)]);
+        if (beta != 0.0) v += beta * static_cast<double>(y_old.data[strided_offset(y_old.dims, y_old.strides, i)]);
         y[i] = v;
     }
     return y;
@@ -218,12 +214,10 @@ std::vector<double> conv_forward(const View &x, const View &w, const ConvParams 
 // ---------------------------------------------------------------------------------------------
 // Batch normalization
 // ---------------------------------------------------------------------------------------------
-std::vector<double> batchnorm_inference(const View &x, bool per_activation,
-                                        const std::vector<float> &scale,
-                                        const std::vector<float> &bias,
-                                        const std::vector<float> &mean,
-                                        const std::vector<float> &var, double epsilon,
-                                        double alpha, double beta, const View &y_old) {
+std::vector<double> batchnorm_inference(const View &x, bool per_activation, const std::vector<float> &scale,
+                                        const std::vector<float> &bias, const std::vector<float> &mean,
+                                        const std::vector<float> &var, double epsilon, double alpha, double beta,
+                                        const View &y_old) {
     const int64_t n = element_count(x.dims);
     const int64_t C = x.dims[1];
     const int64_t spatial = element_count(Dims(x.dims.begin() + 2, x.dims.end()));
@@ -234,8 +228,7 @@ std::vector<double> batchnorm_inference(const View &x, bool per_activation,
         const double xv = x.data[strided_offset(x.dims, x.strides, i)];
         const double norm = (xv - double(mean[pi])) / std::sqrt(double(var[pi]) + epsilon);
         double v = alpha * (double(scale[pi]) * norm + double(bias[pi]));
-        if (beta != 0.0)
-            v += beta * static_cast<double>(y_old.data[strided_offset(y_old.dims, y_old.strides, i)]);
+        if (beta != 0.0) v += beta * static_cast<double>(y_old.data[strided_offset(y_old.dims, y_old.strides, i)]);
         y[i] = v;
     }
     return y;
@@ -252,15 +245,15 @@ std::string dims_string(const Dims &dims) {
     return os.str();
 }
 
-CompareResult compare(const std::vector<double> &ref, const std::vector<float> &got, double rtol,
-                      double floor, const Dims &dims) {
+CompareResult compare(const std::vector<double> &ref, const std::vector<float> &got, double rtol, double floor,
+                      const Dims &dims) {
     CompareResult r;
     r.count = ref.size();
     if (ref.size() != got.size()) {
         r.ok = false;
         r.bad = std::max(ref.size(), got.size());
-        r.message = "size mismatch: reference has " + std::to_string(ref.size()) +
-                    " elements, result has " + std::to_string(got.size());
+        r.message = "size mismatch: reference has " + std::to_string(ref.size()) + " elements, result has " +
+                    std::to_string(got.size());
         return r;
     }
     bool have_worst = false;
@@ -288,16 +281,14 @@ CompareResult compare(const std::vector<double> &ref, const std::vector<float> &
     std::snprintf(buf, sizeof buf,
                   "%zu of %zu elements over tolerance; worst at index %zu%s: got %.9g, reference "
                   "%.9g, relative error %.3g (rtol %.3g, denominator floor %.3g)",
-                  r.bad, r.count, r.worst_index,
-                  coords_string(dims, static_cast<int64_t>(r.worst_index)).c_str(), r.worst_got,
-                  r.worst_ref, r.worst_error, rtol, floor);
+                  r.bad, r.count, r.worst_index, coords_string(dims, static_cast<int64_t>(r.worst_index)).c_str(),
+                  r.worst_got, r.worst_ref, r.worst_error, rtol, floor);
     r.message = buf;
     return r;
 }
 
-::testing::AssertionResult expect_close(const std::vector<double> &ref,
-                                        const std::vector<float> &got, double rtol, double floor,
-                                        const Dims &dims) {
+::testing::AssertionResult expect_close(const std::vector<double> &ref, const std::vector<float> &got, double rtol,
+                                        double floor, const Dims &dims) {
     const CompareResult r = compare(ref, got, rtol, floor, dims);
     if (r.ok) return ::testing::AssertionSuccess() << r.message;
     return ::testing::AssertionFailure() << r.message;

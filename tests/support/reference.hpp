@@ -50,14 +50,13 @@ std::vector<float> random_vector(size_t n, uint64_t seed, float lo = -1.0f, floa
 // Packed (row-major over dims) values -> a buffer laid out with strides. The buffer has
 // span_elements(dims, strides) + extra elements; elements no index maps to (gaps and the extra
 // tail) are filled with `fill`.
-std::vector<float> pack_strided(const std::vector<float> &packed, const Dims &dims,
-                                const Dims &strides, float fill = 0.0f, int64_t extra = 0);
+std::vector<float> pack_strided(const std::vector<float> &packed, const Dims &dims, const Dims &strides,
+                                float fill = 0.0f, int64_t extra = 0);
 // A strided buffer -> packed values (row-major over dims).
 std::vector<float> unpack_strided(const float *buffer, const Dims &dims, const Dims &strides);
 // Offsets of the elements of a buffer of `buffer_elements` that no index of (dims, strides)
 // maps to: gaps and tail guard. Used to check that a call writes nothing outside its tensor.
-std::vector<int64_t> untouched_offsets(const Dims &dims, const Dims &strides,
-                                       int64_t buffer_elements);
+std::vector<int64_t> untouched_offsets(const Dims &dims, const Dims &strides, int64_t buffer_elements);
 
 // ---------------------------------------------------------------------------------------------
 // Convolution forward
@@ -74,11 +73,11 @@ Dims conv_output_dims(const Dims &x_dims, const Dims &w_dims, const ConvParams &
 
 // y = alpha * conv(x, w) + beta * y_old, returned packed (row-major over the output dims).
 // y_old may have null data when beta == 0 (it is then never read).
-std::vector<double> conv_forward(const View &x, const View &w, const ConvParams &p, double alpha,
-                                 double beta, const View &y_old);
+std::vector<double> conv_forward(const View &x, const View &w, const ConvParams &p, double alpha, double beta,
+                                 const View &y_old);
 // The same, for one output element given by its packed index (for spot checks of large shapes).
-double conv_forward_at(const View &x, const View &w, const ConvParams &p, double alpha,
-                       double beta, const View &y_old, int64_t packed_out_index);
+double conv_forward_at(const View &x, const View &w, const ConvParams &p, double alpha, double beta, const View &y_old,
+                       int64_t packed_out_index);
 
 // ---------------------------------------------------------------------------------------------
 // Batch normalization, inference
@@ -86,12 +85,10 @@ double conv_forward_at(const View &x, const View &w, const ConvParams &p, double
 // per_activation: params are [1, C, spatial...] (one per element of an image); otherwise SPATIAL:
 // params are [1, C, 1...] (one per channel). Params are packed vectors of that shape.
 // y = alpha * (scale * (x - mean) / sqrt(var + eps) + bias) + beta * y_old, returned packed.
-std::vector<double> batchnorm_inference(const View &x, bool per_activation,
-                                        const std::vector<float> &scale,
-                                        const std::vector<float> &bias,
-                                        const std::vector<float> &mean,
-                                        const std::vector<float> &var, double epsilon,
-                                        double alpha, double beta, const View &y_old);
+std::vector<double> batchnorm_inference(const View &x, bool per_activation, const std::vector<float> &scale,
+                                        const std::vector<float> &bias, const std::vector<float> &mean,
+                                        const std::vector<float> &var, double epsilon, double alpha, double beta,
+                                        const View &y_old);
 
 // ---------------------------------------------------------------------------------------------
 // Comparison
@@ -106,15 +103,14 @@ struct CompareResult {
     double worst_error = 0.0; // its relative error
     double worst_ref = 0.0;
     double worst_got = 0.0;
-    std::string message;      // one line: worst index with coordinates, values, error, tolerance
+    std::string message; // one line: worst index with coordinates, values, error, tolerance
 };
-CompareResult compare(const std::vector<double> &ref, const std::vector<float> &got, double rtol,
-                      double floor, const Dims &dims = {});
+CompareResult compare(const std::vector<double> &ref, const std::vector<float> &got, double rtol, double floor,
+                      const Dims &dims = {});
 
 // GoogleTest form: EXPECT_TRUE(expect_close(ref, got, rtol, floor, dims)) << context;
-::testing::AssertionResult expect_close(const std::vector<double> &ref,
-                                        const std::vector<float> &got, double rtol, double floor,
-                                        const Dims &dims = {});
+::testing::AssertionResult expect_close(const std::vector<double> &ref, const std::vector<float> &got, double rtol,
+                                        double floor, const Dims &dims = {});
 
 // "[2, 3, 7, 7]"
 std::string dims_string(const Dims &dims);

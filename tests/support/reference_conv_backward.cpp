@@ -67,28 +67,21 @@ std::vector<double> blend(std::vector<double> r, double alpha, double beta, cons
 
 } // namespace
 
-std::vector<double> conv_backward_data(const View &w, const View &dy, const Dims &x_dims,
-                                       const ConvParams &p, double alpha, double beta,
-                                       const View &dx_old) {
+std::vector<double> conv_backward_data(const View &w, const View &dy, const Dims &x_dims, const ConvParams &p,
+                                       double alpha, double beta, const View &dx_old) {
     std::vector<double> dx(static_cast<size_t>(element_count(x_dims)), 0.0);
-    for_each_term(x_dims, w.dims, p, [&](int64_t xi, int64_t wi, int64_t yi) {
-        dx[xi] += at(w, wi) * at(dy, yi);
-    });
+    for_each_term(x_dims, w.dims, p, [&](int64_t xi, int64_t wi, int64_t yi) { dx[xi] += at(w, wi) * at(dy, yi); });
     return blend(std::move(dx), alpha, beta, dx_old);
 }
 
-std::vector<double> conv_backward_filter(const View &x, const View &dy, const Dims &w_dims,
-                                         const ConvParams &p, double alpha, double beta,
-                                         const View &dw_old) {
+std::vector<double> conv_backward_filter(const View &x, const View &dy, const Dims &w_dims, const ConvParams &p,
+                                         double alpha, double beta, const View &dw_old) {
     std::vector<double> dw(static_cast<size_t>(element_count(w_dims)), 0.0);
-    for_each_term(x.dims, w_dims, p, [&](int64_t xi, int64_t wi, int64_t yi) {
-        dw[wi] += at(x, xi) * at(dy, yi);
-    });
+    for_each_term(x.dims, w_dims, p, [&](int64_t xi, int64_t wi, int64_t yi) { dw[wi] += at(x, xi) * at(dy, yi); });
     return blend(std::move(dw), alpha, beta, dw_old);
 }
 
-std::vector<double> conv_backward_bias(const View &dy, double alpha, double beta,
-                                       const View &db_old) {
+std::vector<double> conv_backward_bias(const View &dy, double alpha, double beta, const View &db_old) {
     const int64_t N = dy.dims[0], K = dy.dims[1];
     const int64_t sp = element_count(Dims(dy.dims.begin() + 2, dy.dims.end()));
     std::vector<double> db(static_cast<size_t>(K), 0.0);
@@ -98,9 +91,8 @@ std::vector<double> conv_backward_bias(const View &dy, double alpha, double beta
     return blend(std::move(db), alpha, beta, db_old);
 }
 
-std::vector<double> conv_bias_activation(const View &x, const View &w, const ConvParams &p,
-                                         double alpha1, double alpha2, const View &z,
-                                         const View &bias, bool relu) {
+std::vector<double> conv_bias_activation(const View &x, const View &w, const ConvParams &p, double alpha1,
+                                         double alpha2, const View &z, const View &bias, bool relu) {
     std::vector<double> y = conv_forward(x, w, p, 1.0, 0.0, View{});
     if (y.empty()) return y;
     const Dims y_dims = conv_output_dims(x.dims, w.dims, p);

@@ -5,8 +5,8 @@
 
 namespace dnncompat_test {
 
-std::vector<float> scale_bias_relu(const View &x, const std::vector<float> &scale,
-                                   const std::vector<float> &bias, bool relu) {
+std::vector<float> scale_bias_relu(const View &x, const std::vector<float> &scale, const std::vector<float> &bias,
+                                   bool relu) {
     const int64_t count = element_count(x.dims);
     int64_t inner = 1;
     for (size_t d = 2; d < x.dims.size(); ++d) inner *= x.dims[d];
@@ -37,9 +37,8 @@ std::vector<double> channel_sums(const std::vector<double> &y, const Dims &dims,
 
 BnFinalize bn_finalize_training(const std::vector<float> &sum, const std::vector<float> &sqsum,
                                 const std::vector<float> &scale, const std::vector<float> &bias,
-                                const std::vector<float> &running_mean,
-                                const std::vector<float> &running_var, int64_t m, double factor,
-                                double epsilon) {
+                                const std::vector<float> &running_mean, const std::vector<float> &running_var,
+                                int64_t m, double factor, double epsilon) {
     BnFinalize r;
     const double n = static_cast<double>(m);
     for (size_t c = 0; c < sum.size(); ++c) {
@@ -58,8 +57,8 @@ BnFinalize bn_finalize_training(const std::vector<float> &sum, const std::vector
 }
 
 BnFinalize bn_finalize_inference(const std::vector<float> &scale, const std::vector<float> &bias,
-                                 const std::vector<float> &running_mean,
-                                 const std::vector<float> &running_var, double epsilon) {
+                                 const std::vector<float> &running_mean, const std::vector<float> &running_var,
+                                 double epsilon) {
     BnFinalize r;
     for (size_t c = 0; c < scale.size(); ++c) {
         const double s = scale[c] / std::sqrt(running_var[c] + epsilon);

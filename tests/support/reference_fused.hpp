@@ -12,8 +12,8 @@ namespace dnncompat_test {
 
 // x' = act(scale[c] * x + bias[c]) per element of x [N, C, spatial...] (strided view), returned
 // packed and rounded to float. Empty scale / bias vectors disable that step; relu = max(v, 0).
-std::vector<float> scale_bias_relu(const View &x, const std::vector<float> &scale,
-                                   const std::vector<float> &bias, bool relu);
+std::vector<float> scale_bias_relu(const View &x, const std::vector<float> &scale, const std::vector<float> &bias,
+                                   bool relu);
 
 // Per-channel sum over N and space of y (packed [N, K, spatial...]), or of y^2 (square).
 std::vector<double> channel_sums(const std::vector<double> &y, const Dims &dims, bool square);
@@ -27,12 +27,11 @@ struct BnFinalize {
 };
 BnFinalize bn_finalize_training(const std::vector<float> &sum, const std::vector<float> &sqsum,
                                 const std::vector<float> &scale, const std::vector<float> &bias,
-                                const std::vector<float> &running_mean,
-                                const std::vector<float> &running_var, int64_t m, double factor,
-                                double epsilon);
+                                const std::vector<float> &running_mean, const std::vector<float> &running_var,
+                                int64_t m, double factor, double epsilon);
 // Inference: eq_scale = scale / sqrt(running_var + eps), eq_bias = bias - running_mean * eq_scale.
 BnFinalize bn_finalize_inference(const std::vector<float> &scale, const std::vector<float> &bias,
-                                 const std::vector<float> &running_mean,
-                                 const std::vector<float> &running_var, double epsilon);
+                                 const std::vector<float> &running_mean, const std::vector<float> &running_var,
+                                 double epsilon);
 
 } // namespace dnncompat_test

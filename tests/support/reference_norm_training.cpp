@@ -22,12 +22,9 @@ struct Indexer {
     double count() const { return static_cast<double>(total / params); }
 };
 
-double at(const View &v, int64_t i) {
-    return static_cast<double>(v.data[strided_offset(v.dims, v.strides, i)]);
-}
+double at(const View &v, int64_t i) { return static_cast<double>(v.data[strided_offset(v.dims, v.strides, i)]); }
 
-void batch_stats(const View &x, const Indexer &ix, std::vector<double> &mean,
-                 std::vector<double> &var) {
+void batch_stats(const View &x, const Indexer &ix, std::vector<double> &mean, std::vector<double> &var) {
     mean.assign(static_cast<size_t>(ix.params), 0.0);
     var.assign(static_cast<size_t>(ix.params), 0.0);
     for (int64_t i = 0; i < ix.total; ++i) mean[ix.param(i)] += at(x, i);
@@ -41,11 +38,10 @@ void batch_stats(const View &x, const Indexer &ix, std::vector<double> &mean,
 
 } // namespace
 
-BnTrainingResult batchnorm_training(const View &x, bool per_activation,
-                                    const std::vector<float> &scale, const std::vector<float> &bias,
-                                    double factor, const std::vector<float> &running_mean,
-                                    const std::vector<float> &running_var, double epsilon,
-                                    double alpha, double beta, const View &y_old, const View &z,
+BnTrainingResult batchnorm_training(const View &x, bool per_activation, const std::vector<float> &scale,
+                                    const std::vector<float> &bias, double factor,
+                                    const std::vector<float> &running_mean, const std::vector<float> &running_var,
+                                    double epsilon, double alpha, double beta, const View &y_old, const View &z,
                                     bool relu) {
     const Indexer ix(x.dims, per_activation);
     BnTrainingResult r;
@@ -80,13 +76,12 @@ BnTrainingResult batchnorm_training(const View &x, bool per_activation,
     return r;
 }
 
-BnBackwardResult batchnorm_backward(const View &x, const View &dy, bool per_activation,
-                                    const std::vector<float> &scale, double epsilon,
-                                    const std::vector<float> &saved_mean,
-                                    const std::vector<float> &saved_inv, double alpha_d,
-                                    double beta_d, const View &dx_old, double alpha_p,
-                                    double beta_p, const std::vector<float> &dscale_old,
-                                    const std::vector<float> &dbias_old, bool relu, const View &y) {
+BnBackwardResult batchnorm_backward(const View &x, const View &dy, bool per_activation, const std::vector<float> &scale,
+                                    double epsilon, const std::vector<float> &saved_mean,
+                                    const std::vector<float> &saved_inv, double alpha_d, double beta_d,
+                                    const View &dx_old, double alpha_p, double beta_p,
+                                    const std::vector<float> &dscale_old, const std::vector<float> &dbias_old,
+                                    bool relu, const View &y) {
     const Indexer ix(x.dims, per_activation);
     std::vector<double> mean, inv;
     if (saved_mean.empty()) {

@@ -83,12 +83,11 @@ std::vector<double> activation_forward(const View &x, const ActParams &p, double
     return blend(r, alpha, beta, y_old);
 }
 
-std::vector<double> activation_backward(const View &dy, const View &x, const ActParams &p,
-                                        double alpha, double beta, const View &dx_old) {
+std::vector<double> activation_backward(const View &dy, const View &x, const ActParams &p, double alpha, double beta,
+                                        const View &dx_old) {
     std::vector<double> r(static_cast<size_t>(element_count(x.dims)));
     for (size_t i = 0; i < r.size(); ++i)
-        r[i] = activation_derivative(p, at_packed(x, static_cast<int64_t>(i))) *
-               at_packed(dy, static_cast<int64_t>(i));
+        r[i] = activation_derivative(p, at_packed(x, static_cast<int64_t>(i))) * at_packed(dy, static_cast<int64_t>(i));
     return blend(r, alpha, beta, dx_old);
 }
 
@@ -125,8 +124,8 @@ int64_t for_window(const Dims &x_dims, const PoolParams &p, const Dims &yc, F &&
 
 } // namespace
 
-std::vector<double> pooling_forward(const View &x, const PoolParams &p, const Dims &y_dims,
-                                    double alpha, double beta, const View &y_old) {
+std::vector<double> pooling_forward(const View &x, const PoolParams &p, const Dims &y_dims, double alpha, double beta,
+                                    const View &y_old) {
     std::vector<double> r(static_cast<size_t>(element_count(y_dims)));
     const int64_t window_size = element_count(Dims(p.window.begin(), p.window.end()));
     for (size_t i = 0; i < r.size(); ++i) {
@@ -139,18 +138,15 @@ std::vector<double> pooling_forward(const View &x, const PoolParams &p, const Di
             if (v > best) best = v;
             sum += v;
         });
-        if (p.mode == 0 || p.mode == 3)
-            r[i] = (nan && p.propagate_nan) ? std::nan("") : best;
-        else if (p.mode == 1)
-            r[i] = sum / static_cast<double>(window_size);
-        else
-            r[i] = sum / static_cast<double>(cells);
+        if (p.mode == 0 || p.mode == 3) r[i] = (nan && p.propagate_nan) ? std::nan("") : best;
+        else if (p.mode == 1) r[i] = sum / static_cast<double>(window_size);
+        else r[i] = sum / static_cast<double>(cells);
     }
     return blend(r, alpha, beta, y_old);
 }
 
-std::vector<double> pooling_backward(const View &x, const View &dy, const PoolParams &p,
-                                     double alpha, double beta, const View &dx_old) {
+std::vector<double> pooling_backward(const View &x, const View &dy, const PoolParams &p, double alpha, double beta,
+                                     const View &dx_old) {
     std::vector<double> r(static_cast<size_t>(element_count(x.dims)), 0.0);
     const Dims xs = packed_strides(x.dims);
     const int64_t window_size = element_count(Dims(p.window.begin(), p.window.end()));
@@ -171,8 +167,7 @@ std::vector<double> pooling_backward(const View &x, const View &dy, const PoolPa
         } else {
             std::vector<Dims> cells;
             for_window(x.dims, p, yc, [&](const Dims &xc) { cells.push_back(xc); });
-            const double div = p.mode == 1 ? static_cast<double>(window_size)
-                                           : static_cast<double>(cells.size());
+            const double div = p.mode == 1 ? static_cast<double>(window_size) : static_cast<double>(cells.size());
             for (const Dims &xc : cells) r[static_cast<size_t>(offset(xc, xs))] += g / div;
         }
     }
@@ -202,8 +197,7 @@ std::vector<std::vector<int64_t>> softmax_groups(const Dims &dims, int mode) {
 
 } // namespace
 
-std::vector<double> softmax_forward(const View &x, int algo, int mode, double alpha, double beta,
-                                    const View &y_old) {
+std::vector<double> softmax_forward(const View &x, int algo, int mode, double alpha, double beta, const View &y_old) {
     std::vector<double> r(static_cast<size_t>(element_count(x.dims)));
     for (const auto &g : softmax_groups(x.dims, mode)) {
         double mx = -std::numeric_limits<double>::infinity();
@@ -211,22 +205,21 @@ std::vector<double> softmax_forward(const View &x, int algo, int mode, double al
         double sum = 0;
         for (int64_t i : g) sum += std::exp(at_packed(x, i) - mx);
         for (int64_t i : g)
-            r[static_cast<size_t>(i)] = algo == 2 ? at_packed(x, i) - mx - std::log(sum)
-                                                  : std::exp(at_packed(x, i) - mx) / sum;
+            r[static_cast<size_t>(i)] =
+                algo == 2 ? at_packed(x, i) - mx - std::log(sum) : std::exp(at_packed(x, i) - mx) / sum;
     }
     return blend(r, alpha, beta, y_old);
 }
 
-std::vector<double> softmax_backward(const View &y, const View &dy, int algo, int mode,
-                                     double alpha, double beta, const View &dx_old) {
+std::vector<double> softmax_backward(const View &y, const View &dy, int algo, int mode, double alpha, double beta,
+                                     const View &dx_old) {
     std::vector<double> r(static_cast<size_t>(element_count(y.dims)));
     for (const auto &g : softmax_groups(y.dims, mode)) {
         double sum = 0;
         for (int64_t i : g) sum += algo == 2 ? at_packed(dy, i) : at_packed(dy, i) * at_packed(y, i);
         for (int64_t i : g)
-            r[static_cast<size_t>(i)] = algo == 2
-                                            ? at_packed(dy, i) - std::exp(at_packed(y, i)) * sum
-                                            : at_packed(y, i) * (at_packed(dy, i) - sum);
+            r[static_cast<size_t>(i)] = algo == 2 ? at_packed(dy, i) - std::exp(at_packed(y, i)) * sum
+                                                  : at_packed(y, i) * (at_packed(dy, i) - sum);
     }
     return blend(r, alpha, beta, dx_old);
 }
@@ -249,8 +242,7 @@ double lrn_scale(const View &x, const LrnParams &p, Dims c) {
 
 } // namespace
 
-std::vector<double> lrn_forward(const View &x, const LrnParams &p, double alpha, double beta,
-                                const View &y_old) {
+std::vector<double> lrn_forward(const View &x, const LrnParams &p, double alpha, double beta, const View &y_old) {
     std::vector<double> r(static_cast<size_t>(element_count(x.dims)));
     for (size_t i = 0; i < r.size(); ++i) {
         const Dims c = coords(x.dims, static_cast<int64_t>(i));
@@ -259,8 +251,8 @@ std::vector<double> lrn_forward(const View &x, const LrnParams &p, double alpha,
     return blend(r, alpha, beta, y_old);
 }
 
-std::vector<double> lrn_backward(const View &x, const View &dy, const LrnParams &p, double alpha,
-                                 double beta, const View &dx_old) {
+std::vector<double> lrn_backward(const View &x, const View &dy, const LrnParams &p, double alpha, double beta,
+                                 const View &dx_old) {
     // dx_i = dy_i * s_i^-b - (2 a b / n) * x_i * sum_{j: i in window(j)} dy_j x_j s_j^(-b-1)
     std::vector<double> r(static_cast<size_t>(element_count(x.dims)));
     const int64_t C = x.dims[1];
@@ -317,21 +309,18 @@ Buf make_buf(const Dims &dims, Layout l, const std::vector<float> &packed_values
 }
 
 Buf random_buf(const Dims &dims, Layout l, uint64_t seed, float lo, float hi, float fill) {
-    return make_buf(dims, l, random_vector(static_cast<size_t>(element_count(dims)), seed, lo, hi),
-                    fill);
+    return make_buf(dims, l, random_vector(static_cast<size_t>(element_count(dims)), seed, lo, hi), fill);
 }
 
 Buf nan_buf(const Dims &dims, Layout l) {
-    return make_buf(dims, l, std::vector<float>(static_cast<size_t>(element_count(dims)), std::nanf("")),
-                    12345.0f);
+    return make_buf(dims, l, std::vector<float>(static_cast<size_t>(element_count(dims)), std::nanf("")), 12345.0f);
 }
 
 ::testing::AssertionResult untouched(const Buf &b, float fill) {
     for (int64_t o : untouched_offsets(b.dims, b.strides, static_cast<int64_t>(b.data.size())))
         if (!(b.data[static_cast<size_t>(o)] == fill))
-            return ::testing::AssertionFailure()
-                   << "element at offset " << o << " outside the tensor was written ("
-                   << b.data[static_cast<size_t>(o)] << ")";
+            return ::testing::AssertionFailure() << "element at offset " << o << " outside the tensor was written ("
+                                                 << b.data[static_cast<size_t>(o)] << ")";
     return ::testing::AssertionSuccess();
 }
 

@@ -21,10 +21,9 @@ struct ActParams {
 double activation_value(const ActParams &p, double x);
 // Derivative at x (y = act(x) given for the modes cuDNN differentiates from y).
 double activation_derivative(const ActParams &p, double x);
-std::vector<double> activation_forward(const View &x, const ActParams &p, double alpha, double beta,
-                                       const View &y_old);
-std::vector<double> activation_backward(const View &dy, const View &x, const ActParams &p,
-                                        double alpha, double beta, const View &dx_old);
+std::vector<double> activation_forward(const View &x, const ActParams &p, double alpha, double beta, const View &y_old);
+std::vector<double> activation_backward(const View &dy, const View &x, const ActParams &p, double alpha, double beta,
+                                        const View &dx_old);
 
 // ---- pooling: mode as cudnnPoolingMode_t (0 MAX, 1 AVG include padding, 2 AVG exclude
 // padding, 3 MAX_DETERMINISTIC). Max ignores padding; ties go to the first maximum in window
@@ -36,16 +35,15 @@ struct PoolParams {
 };
 // [N, C, 1 + (in + 2 pad - window) / stride ...]
 Dims pool_output_dims(const Dims &x_dims, const PoolParams &p);
-std::vector<double> pooling_forward(const View &x, const PoolParams &p, const Dims &y_dims,
-                                    double alpha, double beta, const View &y_old);
-std::vector<double> pooling_backward(const View &x, const View &dy, const PoolParams &p,
-                                     double alpha, double beta, const View &dx_old);
+std::vector<double> pooling_forward(const View &x, const PoolParams &p, const Dims &y_dims, double alpha, double beta,
+                                    const View &y_old);
+std::vector<double> pooling_backward(const View &x, const View &dy, const PoolParams &p, double alpha, double beta,
+                                     const View &dx_old);
 
 // ---- softmax: algo 0 FAST, 1 ACCURATE, 2 LOG; mode 0 INSTANCE (over C*spatial), 1 CHANNEL.
-std::vector<double> softmax_forward(const View &x, int algo, int mode, double alpha, double beta,
-                                    const View &y_old);
-std::vector<double> softmax_backward(const View &y, const View &dy, int algo, int mode,
-                                     double alpha, double beta, const View &dx_old);
+std::vector<double> softmax_forward(const View &x, int algo, int mode, double alpha, double beta, const View &y_old);
+std::vector<double> softmax_backward(const View &y, const View &dy, int algo, int mode, double alpha, double beta,
+                                     const View &dx_old);
 
 // ---- LRN across channels: window c - floor((n-1)/2) .. c + n - 1 - floor((n-1)/2) within [0, C),
 // y = x / (k + (lrn_alpha / n) * sum x^2)^lrn_beta.
@@ -53,10 +51,9 @@ struct LrnParams {
     int n = 5;
     double alpha = 1e-4, beta = 0.75, k = 2.0;
 };
-std::vector<double> lrn_forward(const View &x, const LrnParams &p, double alpha, double beta,
-                                const View &y_old);
-std::vector<double> lrn_backward(const View &x, const View &dy, const LrnParams &p, double alpha,
-                                 double beta, const View &dx_old);
+std::vector<double> lrn_forward(const View &x, const LrnParams &p, double alpha, double beta, const View &y_old);
+std::vector<double> lrn_backward(const View &x, const View &dy, const LrnParams &p, double alpha, double beta,
+                                 const View &dx_old);
 
 } // namespace dnncompat_test
 
@@ -78,8 +75,7 @@ struct Buf {
     std::vector<float> packed() const { return unpack_strided(data.data(), dims, strides); }
 };
 Buf make_buf(const Dims &dims, Layout l, const std::vector<float> &packed_values, float fill);
-Buf random_buf(const Dims &dims, Layout l, uint64_t seed, float lo = -2.0f, float hi = 2.0f,
-               float fill = 12345.0f);
+Buf random_buf(const Dims &dims, Layout l, uint64_t seed, float lo = -2.0f, float hi = 2.0f, float fill = 12345.0f);
 Buf nan_buf(const Dims &dims, Layout l);
 // Checks that no gap or tail element of b changed from `fill`.
 ::testing::AssertionResult untouched(const Buf &b, float fill = 12345.0f);

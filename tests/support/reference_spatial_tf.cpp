@@ -36,8 +36,7 @@ std::vector<double> affine_grid(const std::vector<float> &theta, int64_t n, int6
     return g;
 }
 
-std::vector<double> affine_grid_backward(const std::vector<float> &dgrid, int64_t n, int64_t h,
-                                         int64_t w) {
+std::vector<double> affine_grid_backward(const std::vector<float> &dgrid, int64_t n, int64_t h, int64_t w) {
     std::vector<double> dt(static_cast<size_t>(n * 6), 0.0);
     for (int64_t b = 0; b < n; ++b)
         for (int64_t i = 0; i < h; ++i)
@@ -51,8 +50,7 @@ std::vector<double> affine_grid_backward(const std::vector<float> &dgrid, int64_
     return dt;
 }
 
-std::vector<double> grid_sample(const View &x, const std::vector<float> &grid, int64_t h_out,
-                                int64_t w_out) {
+std::vector<double> grid_sample(const View &x, const std::vector<float> &grid, int64_t h_out, int64_t w_out) {
     const int64_t n = x.dims[0], c = x.dims[1], hi = x.dims[2], wi = x.dims[3];
     std::vector<double> y(static_cast<size_t>(n * c * h_out * w_out), 0.0);
     for (int64_t b = 0; b < n; ++b)
@@ -65,16 +63,15 @@ std::vector<double> grid_sample(const View &x, const std::vector<float> &grid, i
                     double acc = 0.0;
                     for (int64_t yy = 0; yy < hi; ++yy)
                         for (int64_t xx = 0; xx < wi; ++xx)
-                            acc += at(x, b, ch, yy, xx) * tent(px - double(xx)) *
-                                   tent(py - double(yy));
+                            acc += at(x, b, ch, yy, xx) * tent(px - double(xx)) * tent(py - double(yy));
                     y[static_cast<size_t>(((b * c + ch) * h_out + i) * w_out + j)] = acc;
                 }
             }
     return y;
 }
 
-void grid_sample_backward(const View &x, const View &dy, const std::vector<float> &grid,
-                          std::vector<double> &dx, std::vector<double> &dgrid) {
+void grid_sample_backward(const View &x, const View &dy, const std::vector<float> &grid, std::vector<double> &dx,
+                          std::vector<double> &dgrid) {
     const int64_t n = x.dims[0], c = x.dims[1], hi = x.dims[2], wi = x.dims[3];
     const int64_t ho = dy.dims[2], wo = dy.dims[3];
     dx.assign(static_cast<size_t>(n * c * hi * wi), 0.0);
@@ -92,8 +89,7 @@ void grid_sample_backward(const View &x, const View &dy, const std::vector<float
                         for (int64_t xx = 0; xx < wi; ++xx) {
                             const double tx = tent(px - double(xx)), ty = tent(py - double(yy));
                             const double v = at(x, b, ch, yy, xx);
-                            dx[static_cast<size_t>(((b * c + ch) * hi + yy) * wi + xx)] +=
-                                g * tx * ty;
+                            dx[static_cast<size_t>(((b * c + ch) * hi + yy) * wi + xx)] += g * tx * ty;
                             dpx += g * v * tent_slope(px, double(xx)) * ty;
                             dpy += g * v * tx * tent_slope(py, double(yy));
                         }

@@ -17,14 +17,12 @@ namespace dnncompat_test {
 // grid[n, h, w, :] = theta[n] * (x_w, y_h, 1).
 std::vector<double> affine_grid(const std::vector<float> &theta, int64_t n, int64_t h, int64_t w);
 // dtheta[n] = sum_{h, w} dgrid[n, h, w, :] (x_w, y_h, 1)^T, [N, 2, 3].
-std::vector<double> affine_grid_backward(const std::vector<float> &dgrid, int64_t n, int64_t h,
-                                         int64_t w);
+std::vector<double> affine_grid_backward(const std::vector<float> &dgrid, int64_t n, int64_t h, int64_t w);
 // Bilinear sample of x [N, C, H_in, W_in] at grid [N, H_out, W_out, 2] (zeros outside): packed
 // [N, C, H_out, W_out], unblended.
-std::vector<double> grid_sample(const View &x, const std::vector<float> &grid, int64_t h_out,
-                                int64_t w_out);
+std::vector<double> grid_sample(const View &x, const std::vector<float> &grid, int64_t h_out, int64_t w_out);
 // Gradients of sum(dy * grid_sample(x, grid)): dx packed [N, C, H_in, W_in], dgrid [N, H, W, 2].
-void grid_sample_backward(const View &x, const View &dy, const std::vector<float> &grid,
-                          std::vector<double> &dx, std::vector<double> &dgrid);
+void grid_sample_backward(const View &x, const View &dy, const std::vector<float> &grid, std::vector<double> &dx,
+                          std::vector<double> &dgrid);
 
 } // namespace dnncompat_test

@@ -40,8 +40,8 @@ std::vector<double> add_tensor(const View &a, double alpha, double beta, const V
     return out;
 }
 
-std::vector<double> op_tensor(int op, const View &a, double alpha1, const View &b, double alpha2,
-                              double beta, const View &c_old) {
+std::vector<double> op_tensor(int op, const View &a, double alpha1, const View &b, double alpha2, double beta,
+                              const View &c_old) {
     const int64_t n = element_count(c_old.dims);
     std::vector<double> out(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
@@ -64,8 +64,7 @@ std::vector<double> op_tensor(int op, const View &a, double alpha1, const View &
 }
 
 std::vector<double> transform_tensor(const View &x, double alpha, double beta, const View &y_old,
-                                     const std::vector<int> &pad_before,
-                                     const std::vector<int> &pad_after) {
+                                     const std::vector<int> &pad_before, const std::vector<int> &pad_after) {
     (void)pad_after;
     const int64_t n = element_count(y_old.dims);
     std::vector<double> out(static_cast<size_t>(n));
@@ -82,8 +81,8 @@ std::vector<double> transform_tensor(const View &x, double alpha, double beta, c
     return out;
 }
 
-std::vector<double> reduce_tensor(int op, const View &a, const Dims &c_dims, double alpha,
-                                  double beta, const View &c_old, std::vector<uint32_t> *indices) {
+std::vector<double> reduce_tensor(int op, const View &a, const Dims &c_dims, double alpha, double beta,
+                                  const View &c_old, std::vector<uint32_t> *indices) {
     const int64_t n = element_count(c_dims);
     Dims red_dims; // window dims: A's where C is 1, else 1
     for (size_t d = 0; d < c_dims.size(); ++d) red_dims.push_back(c_dims[d] == 1 ? a.dims[d] : 1);
@@ -94,7 +93,8 @@ std::vector<double> reduce_tensor(int op, const View &a, const Dims &c_dims, dou
         const Dims c = coords(c_dims, i);
         double acc = 0;
         switch (op) {
-        case 1: case 8: acc = 1; break;
+        case 1:
+        case 8: acc = 1; break;
         case 2: acc = INFINITY; break;
         case 3: acc = -INFINITY; break;
         case 4: acc = -1; break;
@@ -104,19 +104,38 @@ std::vector<double> reduce_tensor(int op, const View &a, const Dims &c_dims, dou
         for (int64_t k = 0; k < window; ++k) {
             const Dims w = coords(red_dims, k);
             Dims ac = c;
-            for (size_t d = 0; d < c.size(); ++d) if (c_dims[d] == 1) ac[d] = w[d];
+            for (size_t d = 0; d < c.size(); ++d)
+                if (c_dims[d] == 1) ac[d] = w[d];
             int64_t off = 0;
             for (size_t d = 0; d < c.size(); ++d) off += ac[d] * a.strides[d];
             const double v = a.data[off];
             switch (op) {
-            case 0: case 5: acc += v; break;
+            case 0:
+            case 5: acc += v; break;
             case 1: acc *= v; break;
-            case 2: if (v < acc) { acc = v; best = static_cast<uint32_t>(k); } break;
-            case 3: if (v > acc) { acc = v; best = static_cast<uint32_t>(k); } break;
-            case 4: if (std::fabs(v) > acc) { acc = std::fabs(v); best = static_cast<uint32_t>(k); } break;
+            case 2:
+                if (v < acc) {
+                    acc = v;
+                    best = static_cast<uint32_t>(k);
+                }
+                break;
+            case 3:
+                if (v > acc) {
+                    acc = v;
+                    best = static_cast<uint32_t>(k);
+                }
+                break;
+            case 4:
+                if (std::fabs(v) > acc) {
+                    acc = std::fabs(v);
+                    best = static_cast<uint32_t>(k);
+                }
+                break;
             case 6: acc += std::fabs(v); break;
             case 7: acc += v * v; break;
-            case 8: if (v != 0.0) acc *= v; break;
+            case 8:
+                if (v != 0.0) acc *= v;
+                break;
             default: throw std::invalid_argument("reduce_tensor: unknown op");
             }
         }

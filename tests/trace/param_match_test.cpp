@@ -96,9 +96,9 @@ TEST(ParamMatch, BackwardDataSearchInTheLoggersSpellings) {
 }
 
 TEST(ParamMatch, BackwardFilterSearchAndWorkspaceQueryInTheLoggersSpellings) {
-    const Recorded find{{"handle", handle()},       {"srcDesc", tensor()},   {"srcData", pointer("0x1")},
-                        {"diffDesc", tensor()},     {"diffData", pointer()}, {"convDesc", conv()},
-                        {"gradDesc", filter()},     {"gradData", pointer()}, {"requestedAlgoCount", scalar("int", 7)}};
+    const Recorded find{{"handle", handle()},   {"srcDesc", tensor()},   {"srcData", pointer("0x1")},
+                        {"diffDesc", tensor()}, {"diffData", pointer()}, {"convDesc", conv()},
+                        {"gradDesc", filter()}, {"gradData", pointer()}, {"requestedAlgoCount", scalar("int", 7)}};
     const auto got = renamed(tr::match_args("cudnnFindConvolutionBackwardFilterAlgorithmEx", find.args, find.order));
     EXPECT_EQ(got.at("srcDesc").first, "xDesc");
     EXPECT_EQ(got.at("srcData").first, "x");
@@ -108,9 +108,10 @@ TEST(ParamMatch, BackwardFilterSearchAndWorkspaceQueryInTheLoggersSpellings) {
     EXPECT_EQ(got.at("gradData").first, "dw");
 
     // The 9.19 header declares dw as gradDesc here; the logger prints dwDesc.
-    const Recorded ws{{"handle", handle()},  {"xDesc", tensor()}, {"dyDesc", tensor()},
-                      {"convDesc", conv()},  {"dwDesc", filter()},
-                      {"algo", scalar("cudnnConvolutionBwdFilterAlgo_t", 1)}, {"sizeInBytes", pointer()}};
+    const Recorded ws{{"handle", handle()},      {"xDesc", tensor()},
+                      {"dyDesc", tensor()},      {"convDesc", conv()},
+                      {"dwDesc", filter()},      {"algo", scalar("cudnnConvolutionBwdFilterAlgo_t", 1)},
+                      {"sizeInBytes", pointer()}};
     const tr::ArgMatch m = tr::match_args("cudnnGetConvolutionBackwardFilterWorkspaceSize", ws.args, ws.order);
     EXPECT_TRUE(m.unmatched.empty());
     EXPECT_EQ(renamed(m).at("dwDesc"), std::make_pair(std::string("gradDesc"), MatchRule::alias));
@@ -118,9 +119,14 @@ TEST(ParamMatch, BackwardFilterSearchAndWorkspaceQueryInTheLoggersSpellings) {
 
 // srcDesc is x in a forward call and y in a pointwise backward one; destDesc y and x.
 TEST(ParamMatch, SourceAndDestinationFollowTheKindOfFunction) {
-    const Recorded fwd{{"handle", handle()},      {"poolingDesc", {{"type", "cudnnPoolingDescriptor_t"}, {"fields", json::object()}}},
-                       {"alpha", scalar("CUDNN_DATA_FLOAT", 1.0)}, {"srcDesc", tensor()}, {"srcData", pointer()},
-                       {"beta", scalar("CUDNN_DATA_FLOAT", 0.0)},  {"destDesc", tensor()}, {"destData", pointer()}};
+    const Recorded fwd{{"handle", handle()},
+                       {"poolingDesc", {{"type", "cudnnPoolingDescriptor_t"}, {"fields", json::object()}}},
+                       {"alpha", scalar("CUDNN_DATA_FLOAT", 1.0)},
+                       {"srcDesc", tensor()},
+                       {"srcData", pointer()},
+                       {"beta", scalar("CUDNN_DATA_FLOAT", 0.0)},
+                       {"destDesc", tensor()},
+                       {"destData", pointer()}};
     for (const auto &order : {fwd.order, std::vector<std::string>{}}) {
         const auto got = renamed(tr::match_args("cudnnPoolingForward", fwd.args, order));
         EXPECT_EQ(got.at("srcDesc").first, "xDesc");
@@ -131,11 +137,15 @@ TEST(ParamMatch, SourceAndDestinationFollowTheKindOfFunction) {
     const Recorded bwd{{"handle", handle()},
                        {"activationDesc", {{"type", "cudnnActivationDescriptor_t"}, {"fields", json::object()}}},
                        {"alpha", scalar("CUDNN_DATA_FLOAT", 1.0)},
-                       {"srcDesc", tensor()},     {"srcData", pointer()},
-                       {"srcDiffDesc", tensor()}, {"srcDiffData", pointer()},
-                       {"destDesc", tensor()},    {"destData", pointer()},
+                       {"srcDesc", tensor()},
+                       {"srcData", pointer()},
+                       {"srcDiffDesc", tensor()},
+                       {"srcDiffData", pointer()},
+                       {"destDesc", tensor()},
+                       {"destData", pointer()},
                        {"beta", scalar("CUDNN_DATA_FLOAT", 0.0)},
-                       {"destDiffDesc", tensor()}, {"destDiffData", pointer()}};
+                       {"destDiffDesc", tensor()},
+                       {"destDiffData", pointer()}};
     for (const auto &order : {bwd.order, std::vector<std::string>{}}) {
         const tr::ArgMatch m = tr::match_args("cudnnActivationBackward", bwd.args, order);
         EXPECT_TRUE(m.unmatched.empty());
@@ -151,15 +161,20 @@ TEST(ParamMatch, SourceAndDestinationFollowTheKindOfFunction) {
 
 // biasDesc is A in cudnnAddTensor and B in cudnnOpTensor, whose A is logged under its own name.
 TEST(ParamMatch, OneSpellingTwoParametersIsToldApartByWhatIsLeft) {
-    const Recorded add{{"alpha", scalar("CUDNN_DATA_FLOAT", 1.0)}, {"biasDesc", tensor()}, {"biasData", pointer()},
-                       {"beta", scalar("CUDNN_DATA_FLOAT", 1.0)},  {"srcDestDesc", tensor()}, {"srcDestData", pointer()}};
+    const Recorded add{
+        {"alpha", scalar("CUDNN_DATA_FLOAT", 1.0)}, {"biasDesc", tensor()},    {"biasData", pointer()},
+        {"beta", scalar("CUDNN_DATA_FLOAT", 1.0)},  {"srcDestDesc", tensor()}, {"srcDestData", pointer()}};
     auto got = renamed(tr::match_args("cudnnAddTensor", add.args));
     EXPECT_EQ(got.at("biasDesc").first, "aDesc");
     EXPECT_EQ(got.at("biasData").first, "A");
     EXPECT_EQ(got.at("srcDestDesc").first, "cDesc");
     const Recorded op{{"opDesc", {{"type", "cudnnOpTensorDescriptor_t"}, {"fields", json::object()}}},
-                      {"aDesc", tensor()},    {"aData", pointer()},  {"biasDesc", tensor()},
-                      {"biasData", pointer()}, {"destDesc", tensor()}, {"destData", pointer()}};
+                      {"aDesc", tensor()},
+                      {"aData", pointer()},
+                      {"biasDesc", tensor()},
+                      {"biasData", pointer()},
+                      {"destDesc", tensor()},
+                      {"destData", pointer()}};
     got = renamed(tr::match_args("cudnnOpTensor", op.args));
     EXPECT_EQ(got.at("opDesc").first, "opTensorDesc");
     EXPECT_EQ(got.at("aData"), std::make_pair(std::string("A"), MatchRule::spelling));
@@ -172,10 +187,13 @@ TEST(ParamMatch, OneSpellingTwoParametersIsToldApartByWhatIsLeft) {
 // A name no rule knows takes the one parameter of its type left between its matched neighbours,
 // when the order is known; without the order, or with two candidates, it stays as recorded.
 TEST(ParamMatch, PositionAndTypeMatchOnlyAnUnambiguousCandidate) {
-    const Recorded set{{"convDesc", pointer()},          {"arrayLength", scalar("int", 2)},
-                       {"padA", scalar("int", json::array({0, 0}))}, {"stepA", scalar("int", json::array({1, 1}))},
+    const Recorded set{{"convDesc", pointer()},
+                       {"arrayLength", scalar("int", 2)},
+                       {"padA", scalar("int", json::array({0, 0}))},
+                       {"stepA", scalar("int", json::array({1, 1}))},
                        {"dilationA", scalar("int", json::array({1, 1}))},
-                       {"mode", scalar("cudnnConvolutionMode_t", 1)}, {"precision", scalar("cudnnDataType_t", 0)}};
+                       {"mode", scalar("cudnnConvolutionMode_t", 1)},
+                       {"precision", scalar("cudnnDataType_t", 0)}};
     tr::ArgMatch m = tr::match_args("cudnnSetConvolutionNdDescriptor", set.args, set.order);
     EXPECT_TRUE(m.unmatched.empty());
     auto got = renamed(m);
@@ -199,7 +217,9 @@ TEST(ParamMatch, PositionAndTypeMatchOnlyAnUnambiguousCandidate) {
 TEST(ParamMatch, UndeclaredFunctionsAndNonObjectsAreLeftAlone) {
     EXPECT_FALSE(tr::match_args("cudnnNoSuchFunction", json{{"xDesc", tensor()}}).declared);
     EXPECT_FALSE(tr::match_args("cudnnConvolutionForward", json::array()).declared);
-    json trace = {{"calls", {json("not a call"), json{{"api", 3}}, json{{"api", "cudnnNoSuchFunction"}, {"args", {{"srcDesc", tensor()}}}}}}};
+    json trace = {{"calls",
+                   {json("not a call"), json{{"api", 3}},
+                    json{{"api", "cudnnNoSuchFunction"}, {"args", {{"srcDesc", tensor()}}}}}}};
     const json before = trace;
     EXPECT_EQ(tr::canonicalize_trace(trace), 0u);
     EXPECT_EQ(trace, before);
@@ -262,7 +282,8 @@ TEST(ParamMatch, TheReaderRenamesTheFileKeepsItsSpelling) {
     EXPECT_EQ(from_json.doc, from_log.doc);
     for (const tr::TraceFile *t : {&from_log, &from_json}) {
         const json &c = t->doc["calls"];
-        EXPECT_TRUE(c[0]["args"].contains("dxDesc") && c[0]["args"].contains("w") && !c[0]["args"].contains("gradDesc"));
+        EXPECT_TRUE(c[0]["args"].contains("dxDesc") && c[0]["args"].contains("w") &&
+                    !c[0]["args"].contains("gradDesc"));
         EXPECT_EQ(c[2]["api"], "cudnnFindConvolutionBackwardFilterAlgorithmEx");
         EXPECT_TRUE(c[2]["args"].contains("dwDesc") && c[2]["args"].contains("y") && c[2]["args"].contains("x"));
         EXPECT_EQ(c[3]["api"], "cudnnGetConvolutionBackwardFilterWorkspaceSize");

@@ -55,7 +55,8 @@ TEST(TraceFile, JsonTraceIsReadAsWrittenUnderTheDeclaredNames) {
     json want = json::parse(in);
     json &conv = want["calls"][1]["args"];
     ASSERT_EQ(want["calls"][1]["api"], "cudnnConvolutionForward");
-    for (const auto &[from, to] : {std::pair<const char *, const char *>{"xData", "x"}, {"wData", "w"}, {"yData", "y"}}) {
+    for (const auto &[from, to] :
+         {std::pair<const char *, const char *>{"xData", "x"}, {"wData", "w"}, {"yData", "y"}}) {
         ASSERT_TRUE(conv.contains(from)) << from;
         conv[to] = conv[from];
         conv.erase(from);
@@ -104,7 +105,10 @@ TEST(TraceFile, UnusableInputsNameTheFileAndTheProblem) {
     EXPECT_EQ(load_error(not_log).rfind(not_log + ": cannot import as a cuDNN API log: ", 0), 0u)
         << load_error(not_log);
     // Corrupt xz: the decompressor's error, not the "empty log" it leads to.
-    const std::string bad_xz = temp_file("corrupt.log.xz", std::string("\xFD" "7zXZ\0", 6) + "definitely not xz data");
+    const std::string bad_xz = temp_file("corrupt.log.xz", std::string("\xFD"
+                                                                       "7zXZ\0",
+                                                                       6) +
+                                                               "definitely not xz data");
     const std::string msg = load_error(bad_xz);
     EXPECT_EQ(msg.rfind(bad_xz + ": ", 0), 0u) << msg;
     EXPECT_EQ(msg.find("cannot import"), std::string::npos) << msg;
@@ -150,8 +154,9 @@ TEST(TraceFile, TextOverTheMemoryBoundIsRefusedWhileReading) {
     EXPECT_EQ(t.text_bytes, text);
     EXPECT_EQ(t.memory_estimate, text * tr::kParsedBytesPerTextByte);
     const std::string log = kData + "/logs/resnet50-eval-b4-fp32.log.xz";
-    for (const auto &[path, head] : {std::pair{example, ": the trace is over 8.0 KiB of text, the most that fits in 64.0 KiB"},
-                                     std::pair{log, ": the log is over 16.0 KiB of text, the most that fits in 64.0 KiB"}}) {
+    for (const auto &[path, head] :
+         {std::pair{example, ": the trace is over 8.0 KiB of text, the most that fits in 64.0 KiB"},
+          std::pair{log, ": the log is over 16.0 KiB of text, the most that fits in 64.0 KiB"}}) {
         try {
             tr::load_trace_file(path, 64 * 1024);
             ADD_FAILURE() << path << " loaded within 64 KiB";

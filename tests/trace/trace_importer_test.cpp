@@ -29,12 +29,12 @@ const std::string kLogs = std::string(DNNCOMPAT_TEST_DATA) + "/logs/";
 const std::string kTool = std::string(DNNCOMPAT_BINARY_DIR) + "/dnncompat-import";
 
 const std::vector<std::string> kFullLogs = {
-    "api-sequence-with-errors.log.xz",     "efficientnetb0-eval-b2-fp32.log.xz", "mobilenetv2-eval-b2-fp32-find.log.xz",
-    "resnet18-train-b2-fp32.log.xz",       "resnet50-eval-b4-fp16-nhwc.log.xz", "resnet50-eval-b4-fp32.log.xz",
+    "api-sequence-with-errors.log.xz", "efficientnetb0-eval-b2-fp32.log.xz", "mobilenetv2-eval-b2-fp32-find.log.xz",
+    "resnet18-train-b2-fp32.log.xz",   "resnet50-eval-b4-fp16-nhwc.log.xz",  "resnet50-eval-b4-fp32.log.xz",
     "vgg16-eval-b2-fp32.log.xz",
 };
 
-std::string read_text(const std::string& path) {
+std::string read_text(const std::string &path) {
     auto file = tr::open_input_file(path);
     std::stringstream ss;
     ss << file->stream().rdbuf();
@@ -48,7 +48,7 @@ struct RawRecord {
     std::string text;
 };
 
-std::vector<RawRecord> raw_records(const std::string& text) {
+std::vector<RawRecord> raw_records(const std::string &text) {
     static const std::regex header(R"(^([IWE])! CuDNN \(v[^)]*\) function (\w+)\(\) called:)");
     std::vector<RawRecord> out;
     std::istringstream in(text);
@@ -61,15 +61,15 @@ std::vector<RawRecord> raw_records(const std::string& text) {
     return out;
 }
 
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+bool starts_with(const std::string &s, const std::string &p) { return s.rfind(p, 0) == 0; }
 
 // Application calls per API, counted from the raw log: I! records, less cuDNN's backend records,
 // its library-config record, cuDNN 9 result records (`status: type=cudnnStatus_t`) and the inner
 // calls cuDNN logs under Set*4d / *2d calls (in these logs the application never calls those
 // inner forms itself).
-std::map<std::string, int> expected_calls(const std::vector<RawRecord>& records) {
+std::map<std::string, int> expected_calls(const std::vector<RawRecord> &records) {
     std::map<std::string, int> out;
-    for (const auto& r : records) {
+    for (const auto &r : records) {
         if (r.severity != 'I') continue;
         if (starts_with(r.api, "cudnnBackend") || r.text.find("apiLog: type=json") != std::string::npos) continue;
         if (r.api == "cudnnGraphLibraryConfigInit") continue;
@@ -82,20 +82,20 @@ std::map<std::string, int> expected_calls(const std::vector<RawRecord>& records)
     return out;
 }
 
-std::map<std::string, int> trace_calls(const nlohmann::ordered_json& trace) {
+std::map<std::string, int> trace_calls(const nlohmann::ordered_json &trace) {
     std::map<std::string, int> out;
-    for (const auto& c : trace["calls"]) ++out[c["api"].get<std::string>()];
+    for (const auto &c : trace["calls"]) ++out[c["api"].get<std::string>()];
     return out;
 }
 
-void expect_valid(const nlohmann::ordered_json& trace) {
+void expect_valid(const nlohmann::ordered_json &trace) {
     auto errors = dnncompat::schemas::validate(trace, "trace.schema.json");
     for (std::size_t i = 0; i < errors.size() && i < 10; ++i)
         ADD_FAILURE() << "schema: " << errors[i].pointer << ": " << errors[i].reason;
 }
 
-void expect_consistent_counts(const tr::ImportResult& r) {
-    const auto& c = r.counts;
+void expect_consistent_counts(const tr::ImportResult &r) {
+    const auto &c = r.counts;
     EXPECT_EQ(c.total, c.application_calls + c.internal_dropped + c.backend_dropped + c.result_records_merged +
                            c.error_records_attached + c.unmapped);
     EXPECT_EQ(c.application_calls, r.trace["calls"].size());
@@ -103,24 +103,22 @@ void expect_consistent_counts(const tr::ImportResult& r) {
     EXPECT_EQ(r.trace["metadata"]["records"]["total"], c.total);
     EXPECT_EQ(r.trace["metadata"]["unmapped"].size(), r.unmapped.size());
     std::size_t i = 0;
-    for (const auto& call : r.trace["calls"]) EXPECT_EQ(call["index"], i++);
+    for (const auto &call : r.trace["calls"]) EXPECT_EQ(call["index"], i++);
 }
 
-int run_tool(const std::string& args) {
+int run_tool(const std::string &args) {
     int rc = std::system((kTool + " " + args).c_str());
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-std::string temp_path(const std::string& name) {
-    return testing::TempDir() + "dnncompat_trace_test_" + name;
-}
+std::string temp_path(const std::string &name) { return testing::TempDir() + "dnncompat_trace_test_" + name; }
 
-tr::ImportResult import_text(const std::string& text) {
+tr::ImportResult import_text(const std::string &text) {
     std::istringstream in(text);
     return tr::import_log(in, {"test.log"});
 }
 
-}  // namespace
+} // namespace
 
 // ---------------------------------------------------------------------------------------------
 
@@ -138,14 +136,14 @@ TEST_P(FullLog, ImportsEveryApplicationCallWithNothingUnmapped) {
     EXPECT_EQ(trace_calls(r.trace), expected_calls(records));
 
     std::size_t tracebacks = 0, results = 0;
-    for (const auto& rec : records) {
+    for (const auto &rec : records) {
         tracebacks += rec.severity != 'I';
         results += rec.severity == 'I' && rec.text.find("status: type=cudnnStatus_t;") != std::string::npos;
     }
     EXPECT_EQ(r.counts.error_records_attached, tracebacks);
     EXPECT_EQ(r.counts.result_records_merged, results);
 
-    const auto& meta = r.trace["metadata"];
+    const auto &meta = r.trace["metadata"];
     EXPECT_EQ(meta["source"], GetParam());
     EXPECT_EQ(meta["cudnn_version"], "9.19.0");
     EXPECT_EQ(meta["cudnn_version_number"], 91900);
@@ -155,13 +153,13 @@ TEST_P(FullLog, ImportsEveryApplicationCallWithNothingUnmapped) {
     EXPECT_EQ(meta["device"]["multiprocessors"], 132);
     // Every message attached to a call, every call's status known.
     std::size_t messages = 0;
-    for (const auto& call : r.trace["calls"]) messages += call.contains("messages") ? 1 : 0;
-    EXPECT_EQ(messages, tracebacks);  // one traceback record per failing/warning call in these logs
+    for (const auto &call : r.trace["calls"]) messages += call.contains("messages") ? 1 : 0;
+    EXPECT_EQ(messages, tracebacks); // one traceback record per failing/warning call in these logs
 }
 
-INSTANTIATE_TEST_SUITE_P(Logs, FullLog, testing::ValuesIn(kFullLogs), [](const auto& p) {
+INSTANTIATE_TEST_SUITE_P(Logs, FullLog, testing::ValuesIn(kFullLogs), [](const auto &p) {
     std::string name = p.param.substr(0, p.param.find('.'));
-    for (char& c : name)
+    for (char &c : name)
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     return name;
 });
@@ -176,9 +174,9 @@ TEST(ResNet50, CallCountsMatchTheWorkload) {
     EXPECT_EQ(counts["cudnnGetConvolutionForwardAlgorithm_v7"], 23);
     const auto records = raw_records(read_text(kLogs + "resnet50-eval-b4-fp32.log.xz"));
     int v7_records = 0;
-    for (const auto& rec : records) v7_records += rec.api == "cudnnGetConvolutionForwardAlgorithm_v7";
+    for (const auto &rec : records) v7_records += rec.api == "cudnnGetConvolutionForwardAlgorithm_v7";
     EXPECT_EQ(v7_records, 46);
-    for (const auto& call : r.trace["calls"]) {
+    for (const auto &call : r.trace["calls"]) {
         if (call["api"] != "cudnnGetConvolutionForwardAlgorithm_v7") continue;
         EXPECT_EQ(call["status"], "CUDNN_STATUS_SUCCESS");
         EXPECT_EQ(call["status_source"], "ranking-warnings");
@@ -186,14 +184,14 @@ TEST(ResNet50, CallCountsMatchTheWorkload) {
         EXPECT_EQ(call["messages"][0]["severity"], "W");
     }
     // First convolution: the exact mapping of its arguments.
-    const nlohmann::ordered_json* conv = nullptr;
-    for (const auto& call : r.trace["calls"])
+    const nlohmann::ordered_json *conv = nullptr;
+    for (const auto &call : r.trace["calls"])
         if (call["api"] == "cudnnConvolutionForward") {
             conv = &call;
             break;
         }
     ASSERT_NE(conv, nullptr);
-    const auto& a = (*conv)["args"];
+    const auto &a = (*conv)["args"];
     EXPECT_EQ((*conv)["line"], 259);
     EXPECT_EQ((*conv)["time"], "2026-11-30T00:21:39.122040");
     EXPECT_EQ((*conv)["thread"], "442");
@@ -203,7 +201,8 @@ TEST(ResNet50, CallCountsMatchTheWorkload) {
     EXPECT_EQ(a["xDesc"]["fields"]["dimA"]["value"], nlohmann::ordered_json::parse("[4,3,224,224]"));
     EXPECT_EQ(a["xDesc"]["fields"]["dataType"],
               nlohmann::ordered_json::parse(R"({"type":"cudnnDataType_t","value":0,"name":"CUDNN_DATA_FLOAT"})"));
-    EXPECT_EQ(a["xData"], nlohmann::ordered_json::parse(R"({"type":"pointer","location":"dev","addr":"0x7f6ce5180000"})"));
+    EXPECT_EQ(a["xData"],
+              nlohmann::ordered_json::parse(R"({"type":"pointer","location":"dev","addr":"0x7f6ce5180000"})"));
     EXPECT_EQ(a["workSpace"]["addr"], nullptr);
     EXPECT_EQ(a["handle"]["fields"]["streamId"],
               nlohmann::ordered_json::parse(R"J({"type":"cudaStream_t","value":"(nil) (defaultStream)"})J"));
@@ -211,8 +210,8 @@ TEST(ResNet50, CallCountsMatchTheWorkload) {
     // Argument order is the log's order.
     std::vector<std::string> names;
     for (auto it = a.begin(); it != a.end(); ++it) names.push_back(it.key());
-    EXPECT_EQ(names, (std::vector<std::string>{"handle", "alpha", "xDesc", "xData", "wDesc", "wData", "convDesc", "algo",
-                                               "workSpace", "workSpaceSizeInBytes", "beta", "yDesc", "yData"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"handle", "alpha", "xDesc", "xData", "wDesc", "wData", "convDesc",
+                                               "algo", "workSpace", "workSpaceSizeInBytes", "beta", "yDesc", "yData"}));
 }
 
 TEST(ApiSequence, StatusesErrorRecordsAndInternalCalls) {
@@ -224,10 +223,10 @@ TEST(ApiSequence, StatusesErrorRecordsAndInternalCalls) {
     EXPECT_EQ(counts["cudnnSetTensor4dDescriptor"], 11);
     EXPECT_EQ(counts["cudnnSetPooling2dDescriptor"], 3);
     EXPECT_EQ(counts["cudnnGetPooling2dForwardOutputDim"], 2);
-    EXPECT_EQ(r.counts.internal_dropped, 16u);  // 10 Ex + 3 PoolingNd + 2 GetPoolingNd + config init
+    EXPECT_EQ(r.counts.internal_dropped, 16u); // 10 Ex + 3 PoolingNd + 2 GetPoolingNd + config init
 
     std::vector<std::string> bad_param;
-    for (const auto& c : r.trace["calls"]) {
+    for (const auto &c : r.trace["calls"]) {
         if (c.value("status", std::string()) == "CUDNN_STATUS_BAD_PARAM") {
             bad_param.push_back(c["api"]);
             EXPECT_EQ(c["status_source"], "error-record");
@@ -241,13 +240,14 @@ TEST(ApiSequence, StatusesErrorRecordsAndInternalCalls) {
             EXPECT_EQ(c["status_source"], "ranking-warnings");
         }
     }
-    EXPECT_EQ(bad_param, (std::vector<std::string>{"cudnnSetTensor4dDescriptor", "cudnnGetConvolutionForwardWorkspaceSize",
-                                                   "cudnnConvolutionForward", "cudnnConvolutionForward",
-                                                   "cudnnSetLRNDescriptor", "cudnnSoftmaxForward", "cudnnAddTensor"}));
+    EXPECT_EQ(bad_param,
+              (std::vector<std::string>{"cudnnSetTensor4dDescriptor", "cudnnGetConvolutionForwardWorkspaceSize",
+                                        "cudnnConvolutionForward", "cudnnConvolutionForward", "cudnnSetLRNDescriptor",
+                                        "cudnnSoftmaxForward", "cudnnAddTensor"}));
     // Warning records leave the status unknown and keep the warned one (cuDNN also warns on
     // calls that succeed, see the resnet18 batch-norm test below).
     int warned = 0;
-    for (const auto& c : r.trace["calls"]) {
+    for (const auto &c : r.trace["calls"]) {
         EXPECT_NE(c.value("status", ""), "CUDNN_STATUS_NOT_SUPPORTED");
         if (!c.contains("warned_status")) continue;
         ++warned;
@@ -258,7 +258,7 @@ TEST(ApiSequence, StatusesErrorRecordsAndInternalCalls) {
     }
     EXPECT_EQ(warned, 2);
     // The SetTensor4dDescriptor whose call failed has its traceback and the reason.
-    for (const auto& c : r.trace["calls"])
+    for (const auto &c : r.trace["calls"])
         if (c["api"] == "cudnnSetTensor4dDescriptor" && c["status"] == "CUDNN_STATUS_BAD_PARAM") {
             EXPECT_EQ(c["messages"][0]["reason"], "(n <= 0) || (c <= 0) || (h <= 0) || (w <= 0)");
         }
@@ -269,7 +269,7 @@ TEST(WarningRecords, BatchNormTrainingWarningsLeaveTheStatusUnknown) {
     // "!canRunSemiPersist" is cuDNN leaving an internal path, not a failed call.
     const auto r = tr::import_log_file(kLogs + "resnet18-train-b2-fp32.log.xz");
     int warned = 0;
-    for (const auto& c : r.trace["calls"]) {
+    for (const auto &c : r.trace["calls"]) {
         if (c["api"] != "cudnnBatchNormalizationForwardTrainingEx") continue;
         if (!c.contains("messages")) continue;
         ++warned;
@@ -281,19 +281,23 @@ TEST(WarningRecords, BatchNormTrainingWarningsLeaveTheStatusUnknown) {
 }
 
 TEST(InternalCalls, AnExCallTheApplicationMadeItselfIsKept) {
-    const std::string rec4d =
-        "I! CuDNN (v91900 56) function cudnnSetTensor4dDescriptor() called:\n"
-        "i!     format: type=cudnnTensorFormat_t; val=CUDNN_TENSOR_NCHW (0);\n"
-        "i!     dataType: type=cudnnDataType_t; val=CUDNN_DATA_FLOAT (0);\n"
-        "i!     n: type=int; val=2;\ni!     c: type=int; val=3;\ni!     h: type=int; val=4;\ni!     w: type=int; val=5;\n"
-        "i! Time: 2026-11-30T00:15:41.438730 (0d+0h+0m+0s since start)\n"
-        "i! Process=1; Thread=1; GPU=NULL; Handle=NULL; StreamId=NULL.\n\n";
+    const std::string rec4d = "I! CuDNN (v91900 56) function cudnnSetTensor4dDescriptor() called:\n"
+                              "i!     format: type=cudnnTensorFormat_t; val=CUDNN_TENSOR_NCHW (0);\n"
+                              "i!     dataType: type=cudnnDataType_t; val=CUDNN_DATA_FLOAT (0);\n"
+                              "i!     n: type=int; val=2;\ni!     c: type=int; val=3;\ni!     h: type=int; val=4;\ni!  "
+                              "   w: type=int; val=5;\n"
+                              "i! Time: 2026-11-30T00:15:41.438730 (0d+0h+0m+0s since start)\n"
+                              "i! Process=1; Thread=1; GPU=NULL; Handle=NULL; StreamId=NULL.\n\n";
     auto ex = [](int n, int ns) {
         return "I! CuDNN (v91900 56) function cudnnSetTensor4dDescriptorEx() called:\n"
                "i!     dataType: type=cudnnDataType_t; val=CUDNN_DATA_FLOAT (0);\n"
-               "i!     n: type=int; val=" + std::to_string(n) + ";\ni!     c: type=int; val=3;\n"
+               "i!     n: type=int; val=" +
+               std::to_string(n) +
+               ";\ni!     c: type=int; val=3;\n"
                "i!     h: type=int; val=4;\ni!     w: type=int; val=5;\n"
-               "i!     nStride: type=int; val=" + std::to_string(ns) + ";\ni!     cStride: type=int; val=20;\n"
+               "i!     nStride: type=int; val=" +
+               std::to_string(ns) +
+               ";\ni!     cStride: type=int; val=20;\n"
                "i!     hStride: type=int; val=5;\ni!     wStride: type=int; val=1;\n"
                "i! Time: 2026-11-30T00:15:41.438752 (0d+0h+0m+0s since start)\n"
                "i! Process=1; Thread=1; GPU=NULL; Handle=NULL; StreamId=NULL.\n\n";
@@ -336,7 +340,7 @@ TEST(Excerpts, Cudnn804GapAndCut) {
     EXPECT_EQ(r.trace["calls"][1]["line"], 7);
     EXPECT_EQ(r.trace["calls"][1]["args"]["mode"]["name"], "CUDNN_CONVOLUTION");
     ASSERT_EQ(r.unmapped.size(), 1u);
-    EXPECT_EQ(r.unmapped[0].line, 17u);  // the `...` gap; the record after it has lost its header
+    EXPECT_EQ(r.unmapped[0].line, 17u); // the `...` gap; the record after it has lost its header
     EXPECT_NE(r.unmapped[0].reason.find("'...'"), std::string::npos) << r.unmapped[0].reason;
 }
 
@@ -347,10 +351,10 @@ TEST(Excerpts, JuliaWrappedNestingInferred) {
     EXPECT_EQ(r.trace["metadata"]["cudnn_version"], "9.24.0");
     EXPECT_EQ(r.trace["metadata"]["cudnn_build"], "43");
     ASSERT_EQ(r.trace["calls"].size(), 1u);
-    const auto& call = r.trace["calls"][0];
+    const auto &call = r.trace["calls"][0];
     EXPECT_EQ(call["api"], "cudnnGetConvolutionNdDescriptor");
     EXPECT_EQ(call["severity"], "I");
-    const auto& args = call["args"];
+    const auto &args = call["args"];
     EXPECT_EQ(args["convDesc"]["fields"].size(), 9u);
     EXPECT_EQ(args["convDesc"]["fields"]["groupCount"]["value"], 1);
     EXPECT_EQ(args["arrayLengthRequested"]["value"], 6);
@@ -366,12 +370,12 @@ TEST(Excerpts, CiPrefixedLines) {
     expect_consistent_counts(r);
     EXPECT_EQ(r.trace["metadata"]["cudnn_version"], "9.6.0");
     ASSERT_EQ(r.trace["calls"].size(), 1u);
-    const auto& call = r.trace["calls"][0];
+    const auto &call = r.trace["calls"][0];
     EXPECT_EQ(call["api"], "cudnnGetLastErrorString");
     EXPECT_EQ(call["args"]["max_size"]["value"], 65535);
     EXPECT_EQ(call["context"]["NVIDIA_TF32_OVERRIDE"], "0");
     ASSERT_EQ(r.unmapped.size(), 1u);
-    EXPECT_EQ(r.unmapped[0].line, 7u);  // the Warning lines after the gap belong to no record
+    EXPECT_EQ(r.unmapped[0].line, 7u); // the Warning lines after the gap belong to no record
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -404,16 +408,20 @@ TEST(Robustness, LogCutAtAnyPointIsReportedNotCrashed) {
 }
 
 TEST(Robustness, NonLogInputsGiveAClearError) {
-    auto expect_error = [](const std::string& content, const std::string& needle) {
+    auto expect_error = [](const std::string &content, const std::string &needle) {
         try {
             import_text(content);
             ADD_FAILURE() << "no error for input starting " << content.substr(0, 20);
-        } catch (const tr::ImportError& e) {
+        } catch (const tr::ImportError &e) {
             EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
         }
     };
     expect_error("", "empty");
-    expect_error(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10) + "garbage", "binary");
+    expect_error(std::string("\x7f"
+                             "ELF\x02\x01\x01\0\0\0",
+                             10) +
+                     "garbage",
+                 "binary");
     expect_error("hello\nthis is not a log\n", "not a cuDNN API log");
     EXPECT_THROW(tr::import_log_file(kLogs + "no-such-file.log"), tr::ImportError);
 
@@ -421,7 +429,10 @@ TEST(Robustness, NonLogInputsGiveAClearError) {
     std::string bad_xz = temp_path("corrupt.log.xz");
     {
         std::ofstream out(bad_xz, std::ios::binary);
-        out << std::string("\xFD" "7zXZ\0", 6) << "definitely not xz data";
+        out << std::string("\xFD"
+                           "7zXZ\0",
+                           6)
+            << "definitely not xz data";
     }
     EXPECT_THROW(tr::import_log_file(bad_xz), tr::ImportError);
     std::remove(bad_xz.c_str());
@@ -464,8 +475,8 @@ TEST(Schema, EmbeddedAndNamesTheFailingPointer) {
     doc["calls"][3].erase("status_source");
     doc["metadata"]["records"]["total"] = -1;
     auto errors = dnncompat::schemas::validate(doc, "trace.schema.json");
-    auto has = [&](const std::string& pointer) {
-        for (const auto& e : errors)
+    auto has = [&](const std::string &pointer) {
+        for (const auto &e : errors)
             if (e.pointer == pointer && !e.reason.empty()) return true;
         return false;
     };
@@ -492,7 +503,7 @@ TEST(Schema, CommittedExampleTraceIsValidAndCurrent) {
 TEST(Tool, ExitCodesOutputAndSummary) {
     const std::string out = temp_path("out.json");
     const std::string err = temp_path("err.txt");
-    auto read = [](const std::string& p) {
+    auto read = [](const std::string &p) {
         std::ifstream in(p);
         std::stringstream ss;
         ss << in.rdbuf();
@@ -524,7 +535,7 @@ TEST(Tool, ExitCodesOutputAndSummary) {
     EXPECT_EQ(run_tool(kLogs + "does-not-exist.log 2>" + err), 2);
     EXPECT_EQ(run_tool("--version >" + out), 0);
     EXPECT_NE(read(out).find("dnncompat-import 0.1.0"), std::string::npos);
-    EXPECT_EQ(run_tool("2>" + err), 2);  // missing LOG argument
+    EXPECT_EQ(run_tool("2>" + err), 2); // missing LOG argument
     std::remove(out.c_str());
     std::remove(err.c_str());
     std::remove(garbage.c_str());
@@ -535,7 +546,8 @@ TEST(Tool, ExitCodesOutputAndSummary) {
 // read as they are.
 namespace {
 TEST(LineBound, OverlongLineIsRefusedNotReadWhole) {
-    std::istringstream big("I! CuDNN (v91900) function cudnnCreate() called:\n" + std::string(std::size_t{3} << 20, 'x'));
+    std::istringstream big("I! CuDNN (v91900) function cudnnCreate() called:\n" +
+                           std::string(std::size_t{3} << 20, 'x'));
     try {
         tr::import_log(big, {"big.log"});
         FAIL() << "a 3 MiB line was accepted";
@@ -547,8 +559,9 @@ TEST(LineBound, OverlongLineIsRefusedNotReadWhole) {
     text << log.rdbuf();
     const std::size_t plain = import_text(text.str()).trace["calls"].size();
     ASSERT_GT(plain, 0u);
-    text << "\n" << std::string((std::size_t{1} << 20) - 10, 'y') << "\n" << std::string("nul\0inside", 10)
-         << "\nlast line without a newline";
+    text << "\n"
+         << std::string((std::size_t{1} << 20) - 10, 'y') << "\n"
+         << std::string("nul\0inside", 10) << "\nlast line without a newline";
     const auto r = import_text(text.str());
     EXPECT_EQ(r.trace["calls"].size(), plain); // the long, NUL and last lines are stray text, not calls
 }
@@ -564,14 +577,14 @@ namespace fs = std::filesystem;
 // Every file of tests/data/logs, sorted.
 std::vector<std::string> every_log() {
     std::vector<std::string> out;
-    for (const auto& entry : fs::directory_iterator(kLogs))
+    for (const auto &entry : fs::directory_iterator(kLogs))
         if (entry.is_regular_file()) out.push_back(entry.path().filename().string());
     std::sort(out.begin(), out.end());
     return out;
 }
 
 // The trace as the streaming writer produces it.
-std::string streamed_text(const std::string& path) {
+std::string streamed_text(const std::string &path) {
     std::ostringstream out;
     tr::TraceWriter writer(out);
     const tr::ImportSummary summary = tr::import_log_file(path, writer);
@@ -582,7 +595,7 @@ std::string streamed_text(const std::string& path) {
 // Keeps what it is given and, for each call, how much of the input had been read by then.
 class RecordingSink : public tr::CallSink {
 public:
-    explicit RecordingSink(const std::istream* in = nullptr) : in_(in) {}
+    explicit RecordingSink(const std::istream *in = nullptr) : in_(in) {}
     std::vector<nlohmann::ordered_json> calls;
     std::vector<std::streamoff> read_at;
     void call(nlohmann::ordered_json c) override {
@@ -592,29 +605,32 @@ public:
     }
 
 private:
-    const std::istream* in_;
+    const std::istream *in_;
 };
 
-std::string record(const std::string& api, int thread, const std::string& params = "") {
+std::string record(const std::string &api, int thread, const std::string &params = "") {
     return "I! CuDNN (v91900 56) function " + api + "() called:\n" + params +
            "i! Time: 2026-11-30T00:15:41.438730 (0d+0h+0m+0s since start)\n"
-           "i! Process=1; Thread=" + std::to_string(thread) + "; GPU=NULL; Handle=NULL; StreamId=NULL.\n\n";
+           "i! Process=1; Thread=" +
+           std::to_string(thread) + "; GPU=NULL; Handle=NULL; StreamId=NULL.\n\n";
 }
 
-std::string error_record(const std::string& api, int thread) {
-    return "E! CuDNN (v91900 56) function " + api + "() called:\n"
+std::string error_record(const std::string &api, int thread) {
+    return "E! CuDNN (v91900 56) function " + api +
+           "() called:\n"
            "e!     Info: Traceback contains 1 message(s)\n"
            "e!         Error: CUDNN_STATUS_BAD_PARAM; Reason: n <= 0\n"
            "e! Time: 2026-11-30T00:15:41.438731 (0d+0h+0m+0s since start)\n"
-           "e! Process=1; Thread=" + std::to_string(thread) + "; GPU=NULL; Handle=NULL; StreamId=NULL.\n\n";
+           "e! Process=1; Thread=" +
+           std::to_string(thread) + "; GPU=NULL; Handle=NULL; StreamId=NULL.\n\n";
 }
 
-}  // namespace
+} // namespace
 
 TEST(Streaming, WrittenTraceEqualsTheInMemoryOneForEveryLog) {
     const auto logs = every_log();
     ASSERT_GE(logs.size(), 13u);
-    for (const auto& name : logs) {
+    for (const auto &name : logs) {
         const std::string path = kLogs + name;
         const tr::ImportResult whole = tr::import_log_file(path);
         std::ostringstream written;
@@ -629,7 +645,8 @@ TEST(Streaming, WrittenTraceEqualsTheInMemoryOneForEveryLog) {
         EXPECT_EQ(keys, (std::vector<std::string>{"format", "version", "calls", "metadata"})) << name;
         expect_valid(doc);
         // Each call on its own line, as write_trace() writes them.
-        EXPECT_EQ(std::count(streamed.begin(), streamed.end(), '\n'), std::count(in_memory.begin(), in_memory.end(), '\n'))
+        EXPECT_EQ(std::count(streamed.begin(), streamed.end(), '\n'),
+                  std::count(in_memory.begin(), in_memory.end(), '\n'))
             << name;
 
         // The tool writes the same, to a file (through a temporary one) and to standard output.
@@ -644,7 +661,7 @@ TEST(Streaming, WrittenTraceEqualsTheInMemoryOneForEveryLog) {
 
 TEST(Streaming, CallsReachTheSinkWhileTheLogIsRead) {
     const std::string text = read_text(kLogs + "resnet50-eval-b4-fp32.log.xz");
-    std::vector<std::streamoff> line_start{0, 0};  // 1-based
+    std::vector<std::streamoff> line_start{0, 0}; // 1-based
     for (std::size_t p = text.find('\n'); p != std::string::npos; p = text.find('\n', p + 1))
         line_start.push_back(static_cast<std::streamoff>(p + 1));
     std::istringstream in(text);
@@ -705,7 +722,7 @@ TEST(Unmapped, ListIsCappedAndTheRestCounted) {
     const tr::ImportResult r = tr::import_log(in, options);
     EXPECT_EQ(r.counts.unmapped, bad);
     ASSERT_EQ(r.unmapped.size(), 10u);
-    EXPECT_EQ(r.unmapped[0].line, 6u);  // each bad record's parameter line, one every 5 lines
+    EXPECT_EQ(r.unmapped[0].line, 6u); // each bad record's parameter line, one every 5 lines
     EXPECT_EQ(r.unmapped[9].line, 6u + 9 * 5);
     EXPECT_EQ(r.trace["metadata"]["records"]["unmapped"], bad);
     EXPECT_EQ(r.trace["metadata"]["unmapped"].size(), 10u);
@@ -724,7 +741,8 @@ TEST(Unmapped, ListIsCappedAndTheRestCounted) {
     const std::string err = temp_path("many.err");
     EXPECT_EQ(run_tool(path + " -o " + temp_path("many.json") + " 2>" + err), 1);
     const std::string text = read_text(err);
-    EXPECT_NE(text.find("unmapped: " + std::to_string(tr::kMaxUnmappedListed + 5) + " (lines 5,6,7,"), std::string::npos)
+    EXPECT_NE(text.find("unmapped: " + std::to_string(tr::kMaxUnmappedListed + 5) + " (lines 5,6,7,"),
+              std::string::npos)
         << text.substr(0, 300);
     EXPECT_NE(text.find("... and 5 more (the trace lists the first 1000)"), std::string::npos);
     std::remove(path.c_str());
@@ -735,7 +753,7 @@ TEST(Unmapped, ListIsCappedAndTheRestCounted) {
 TEST(RecordBound, ARecordWithoutItsTrailerIsCutAt16MiB) {
     std::string log = record("cudnnCreate", 1) + "I! CuDNN (v91900 56) function cudnnDestroy() called:\n";
     const std::string line = "i!     x: type=int; val=" + std::string((std::size_t{1} << 19) - 30, '1') + ";\n";
-    for (int i = 0; i < 40; ++i) log += line;  // 20 MiB
+    for (int i = 0; i < 40; ++i) log += line; // 20 MiB
     log += record("cudnnCreate", 1);
     std::istringstream in(log);
     const tr::ImportResult r = tr::import_log(in, {"long.log"});
@@ -753,7 +771,7 @@ TEST(RecordBound, ARecordWithoutItsTrailerIsCutAt16MiB) {
 // Progress.
 
 TEST(Progress, ImportReportsTheBytesReadOfTheFileAsStored) {
-    auto collect = [](const std::string& path) {
+    auto collect = [](const std::string &path) {
         std::vector<std::pair<std::uint64_t, std::uint64_t>> seen;
         tr::ImportOptions options;
         options.progress = [&seen](std::uint64_t done, std::uint64_t total) { seen.emplace_back(done, total); };
@@ -800,11 +818,13 @@ TEST(Progress, ToolDrawsOnATerminalOnlyAndNotWhenQuiet) {
     // Not a terminal: the summary alone.
     EXPECT_EQ(run_tool(log + " -o " + out + " 2>" + err), 0);
     EXPECT_EQ(read_text(err).find('\r'), std::string::npos) << read_text(err);
-    if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no `script` to give the tool a terminal";
+    if (std::system("command -v script >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "no `script` to give the tool a terminal";
     // On a terminal (script(1) runs it on a pseudo-terminal and copies what it shows).
-    auto on_terminal = [&](const std::string& args) {
+    auto on_terminal = [&](const std::string &args) {
         const std::string shown = temp_path("progress.tty");
-        const std::string cmd = "TERM=xterm script -qec '" + kTool + " " + log + " -o " + out + args + "' /dev/null > " + shown;
+        const std::string cmd =
+            "TERM=xterm script -qec '" + kTool + " " + log + " -o " + out + args + "' /dev/null > " + shown;
         EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
         std::string text = read_text(shown);
         std::remove(shown.c_str());
@@ -812,7 +832,7 @@ TEST(Progress, ToolDrawsOnATerminalOnlyAndNotWhenQuiet) {
     };
     const std::string shown = on_terminal("");
     EXPECT_NE(shown.find("\rimporting vgg16-eval-b2-fp32.log.xz (MiB): 0/1 (0%)"), std::string::npos) << shown;
-    EXPECT_NE(shown.find("\r\033[K"), std::string::npos) << shown;  // erased before the summary
+    EXPECT_NE(shown.find("\r\033[K"), std::string::npos) << shown; // erased before the summary
     EXPECT_NE(shown.find("calls kept"), std::string::npos) << shown;
     EXPECT_EQ(on_terminal(" --quiet"), "");
     std::remove(out.c_str());
@@ -822,7 +842,7 @@ TEST(Progress, ToolDrawsOnATerminalOnlyAndNotWhenQuiet) {
 TEST(Streaming, CallLinesAreTheCompactDumpOfEachCall) {
     // The writer's own compact JSON must be what nlohmann writes, byte for byte: every call of
     // every log, and values that need escaping or nlohmann's number formatting.
-    auto expect_lines = [](const nlohmann::ordered_json& trace, const std::string& what) {
+    auto expect_lines = [](const nlohmann::ordered_json &trace, const std::string &what) {
         std::ostringstream out;
         tr::write_trace(out, trace);
         std::istringstream lines(out.str());
@@ -832,18 +852,19 @@ TEST(Streaming, CallLinesAreTheCompactDumpOfEachCall) {
             if (line.rfind("  {", 0) != 0) continue;
             if (line.back() == ',') line.pop_back();
             ASSERT_LT(i, trace["calls"].size()) << what;
-            EXPECT_EQ(line, "  " + trace["calls"][i].dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace))
+            EXPECT_EQ(line,
+                      "  " + trace["calls"][i].dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace))
                 << what << " call " << i;
             ++i;
         }
         EXPECT_EQ(i, trace["calls"].size()) << what;
     };
-    for (const auto& name : every_log()) expect_lines(tr::import_log_file(kLogs + name).trace, name);
+    for (const auto &name : every_log()) expect_lines(tr::import_log_file(kLogs + name).trace, name);
     nlohmann::ordered_json tricky = nlohmann::ordered_json::parse(R"({"index":0,"api":"cudnnX","args":{
         "q":"say \"hi\"\\","ctl":"a\tb\u0001","utf8":"caf\u00e9 \u2502","empty":{},"none":[],"nested":[[],{"a":null}],
         "f":[1.0,0.1,1e-05,-2.5e+300,123456789.125],"i":[-9223372036854775808,0,-1],"u":18446744073709551615,
         "b":[true,false]}})");
-    tricky["args"]["bad"] = std::string("x\xC3\x28y\xFF");  // invalid UTF-8: U+FFFD
-    tricky["args"]["nan"] = std::nan("");                     // written as null
+    tricky["args"]["bad"] = std::string("x\xC3\x28y\xFF"); // invalid UTF-8: U+FFFD
+    tricky["args"]["nan"] = std::nan("");                  // written as null
     expect_lines({{"format", "dnncompat-trace"}, {"calls", nlohmann::ordered_json::array({tricky})}}, "tricky values");
 }

@@ -61,9 +61,7 @@ std::size_t element_size(int type) {
     }
 }
 
-uint16_t encode_16bit(int type, float v) {
-    return type == DNNCOMPAT_DATA_HALF ? to_half(v) : to_bfloat16(v);
-}
+uint16_t encode_16bit(int type, float v) { return type == DNNCOMPAT_DATA_HALF ? to_half(v) : to_bfloat16(v); }
 
 BufferPool::BufferPool(uint64_t seed) : rng_(seed) {}
 

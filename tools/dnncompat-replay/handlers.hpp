@@ -159,16 +159,16 @@ struct CallRecord {
     std::optional<std::string> recorded; ///< recorded status name, when the trace has one
     std::optional<std::string> warned;   ///< status a cuDNN warning record named (status unknown)
     Outcome outcome = Outcome::match;
-    int status = 0;            ///< dnncompat's status
-    bool compute = false;      ///< a compute call (timed, shown per line)
-    std::string shapes;        ///< "x 4x64x56x56 w 64x64x3x3 y 4x64x56x56"
+    int status = 0;       ///< dnncompat's status
+    bool compute = false; ///< a compute call (timed, shown per line)
+    std::string shapes;   ///< "x 4x64x56x56 w 64x64x3x3 y 4x64x56x56"
     std::string algo_requested, algo_ran, impl;
-    std::string info;          ///< query results (printed at --verbose)
-    std::string error;         ///< malformed / unsupported detail
+    std::string info;  ///< query results (printed at --verbose)
+    std::string error; ///< malformed / unsupported detail
     std::vector<double> times_ms;
     double median_ms = 0;
     std::optional<uint64_t> ws_recorded, ws_ours;
-    double flop = 0;           ///< floating-point operations of one run (forward convolution)
+    double flop = 0; ///< floating-point operations of one run (forward convolution)
     std::vector<diag::Diagnostic> diagnostics;
     /// Convolutions: the solvers in the order the library uses them, best first, top 3: the
     /// find-db's measured order when Find has measured the problem, else the WTI ranking.
@@ -250,11 +250,9 @@ struct State {
     Scratch<dnncompatConvolutionDescriptor_t, dnncompatCreateConvolutionDescriptor,
             dnncompatDestroyConvolutionDescriptor>
         convs;
-    Scratch<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor,
-            dnncompatDestroyActivationDescriptor>
+    Scratch<dnncompatActivationDescriptor_t, dnncompatCreateActivationDescriptor, dnncompatDestroyActivationDescriptor>
         activations;
-    Scratch<dnncompatPoolingDescriptor_t, dnncompatCreatePoolingDescriptor, dnncompatDestroyPoolingDescriptor>
-        poolings;
+    Scratch<dnncompatPoolingDescriptor_t, dnncompatCreatePoolingDescriptor, dnncompatDestroyPoolingDescriptor> poolings;
     Scratch<dnncompatLRNDescriptor_t, dnncompatCreateLRNDescriptor, dnncompatDestroyLRNDescriptor> lrns;
     Scratch<dnncompatOpTensorDescriptor_t, dnncompatCreateOpTensorDescriptor, dnncompatDestroyOpTensorDescriptor>
         op_tensors;
@@ -299,8 +297,8 @@ public:
     /// algorithm each solver stands for. Never throws: a problem the library rejects leaves
     /// them empty.
     void note_solver_ranking(dnncompatTensorDescriptor_t x, dnncompatFilterDescriptor_t w,
-                             dnncompatConvolutionDescriptor_t conv, dnncompatTensorDescriptor_t y,
-                             int dir, int algo, std::string (*algo_name)(int));
+                             dnncompatConvolutionDescriptor_t conv, dnncompatTensorDescriptor_t y, int dir, int algo,
+                             std::string (*algo_name)(int));
 
     Args args;
     State &state;

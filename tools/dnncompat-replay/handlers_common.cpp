@@ -28,8 +28,8 @@ void Args::missing(const std::string &name) const {
     // What the call has (names the reader could not match to a declared parameter kept as
     // recorded) and what its function declares.
     static const json kNone = json::object();
-    throw MalformedCall(fmt::format("{}/{} missing; {}", base_, name,
-                                    trace::names_note(api_, args_ != nullptr ? *args_ : kNone)));
+    throw MalformedCall(
+        fmt::format("{}/{} missing; {}", base_, name, trace::names_note(api_, args_ != nullptr ? *args_ : kNone)));
 }
 
 void Args::note(const std::string &name) const {
@@ -181,8 +181,7 @@ int vect_c_lanes(const TensorFields &t) {
     // vectors: those of [N, C/v, spatial...] packed. A vectorised type with exactly those
     // strides is taken as NCHW_VECT_C.
     const int v = vector_lanes(t.dataType);
-    if (v == 0 || t.dims.size() < 3 || t.strides.size() != t.dims.size() || t.dims[1] % v != 0)
-        return 0;
+    if (v == 0 || t.dims.size() < 3 || t.strides.size() != t.dims.size() || t.dims[1] % v != 0) return 0;
     int64_t expect = 1;
     for (std::size_t i = t.dims.size(); i-- > 0;) {
         if (t.strides[i] != expect) return 0;
@@ -221,8 +220,8 @@ std::string shape_string(const std::vector<int> &dims) {
 }
 
 std::string fwd_algo_name(int algo) {
-    static const char *const names[] = {"IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT",
-                                        "FFT", "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
+    static const char *const names[] = {"IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT", "FFT", "FFT_TILING",
+                                        "WINOGRAD",      "WINOGRAD_NONFUSED"};
     if (algo >= 0 && algo < 8) return names[algo];
     return fmt::format("{}", algo);
 }
@@ -259,12 +258,11 @@ ConvDesc::~ConvDesc() {
 dnncompatStatus_t build(const TensorFields &f, TensorDesc &out) {
     if (auto s = dnncompatCreateTensorDescriptor(&out.d); s != DNNCOMPAT_STATUS_SUCCESS) return s;
     if (f.nbDims == 0) return DNNCOMPAT_STATUS_SUCCESS; // recorded unset: leave it unset
-    if (vect_c_lanes(f) != 0) // strides cannot express NCHW_VECT_C: set it by format
+    if (vect_c_lanes(f) != 0)                           // strides cannot express NCHW_VECT_C: set it by format
         return dnncompatSetTensorNdDescriptorEx(out.d, DNNCOMPAT_TENSOR_NCHW_VECT_C,
-                                                static_cast<dnncompatDataType_t>(f.dataType),
-                                                f.nbDims, f.dims.data());
-    return dnncompatSetTensorNdDescriptor(out.d, static_cast<dnncompatDataType_t>(f.dataType), f.nbDims,
-                                          f.dims.data(), f.strides.data());
+                                                static_cast<dnncompatDataType_t>(f.dataType), f.nbDims, f.dims.data());
+    return dnncompatSetTensorNdDescriptor(out.d, static_cast<dnncompatDataType_t>(f.dataType), f.nbDims, f.dims.data(),
+                                          f.strides.data());
 }
 
 dnncompatStatus_t build(const FilterFields &f, FilterDesc &out) {
@@ -349,16 +347,16 @@ dnncompatStatus_t Call::timed(const std::function<dnncompatStatus_t()> &op) {
 }
 
 void Call::note_solver_ranking(dnncompatTensorDescriptor_t x, dnncompatFilterDescriptor_t w,
-                               dnncompatConvolutionDescriptor_t conv, dnncompatTensorDescriptor_t y, int dir,
-                               int algo, std::string (*algo_name)(int)) {
+                               dnncompatConvolutionDescriptor_t conv, dnncompatTensorDescriptor_t y, int dir, int algo,
+                               std::string (*algo_name)(int)) {
     try {
         const conv::Problem p = conv::make_problem(*x, *w, *conv, y);
         const auto d = static_cast<solver::Direction>(dir);
         const auto order = solver::preference(p, d);
         for (std::size_t i = 0; i < order.size() && i < 3; ++i) {
             const auto &s = order[i];
-            record.solvers.push_back({s.solver->name(), algo_name(s.solver->cudnn_algo(d)), s.wti,
-                                      s.measured ? s.ms : -1.0});
+            record.solvers.push_back(
+                {s.solver->name(), algo_name(s.solver->cudnn_algo(d)), s.wti, s.measured ? s.ms : -1.0});
         }
         if (const solver::Solver *ran = solver::for_algo(p, d, algo).solver) record.solver_ran = ran->name();
     } catch (const std::exception &) {

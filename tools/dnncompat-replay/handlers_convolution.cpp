@@ -24,8 +24,8 @@ dnncompatStatus_t setup(Call &c, ConvSetup &s, const char *x, const char *w, con
     s.wf = c.args.filter(w);
     s.cf = c.args.conv(conv);
     s.yf = c.args.tensor(y);
-    c.record.shapes = fmt::format("x {} w {} y {}", shape_string(s.xf.dims), shape_string(s.wf.dims),
-                                  shape_string(s.yf.dims));
+    c.record.shapes =
+        fmt::format("x {} w {} y {}", shape_string(s.xf.dims), shape_string(s.wf.dims), shape_string(s.yf.dims));
     dnncompatStatus_t st = build(s.xf, s.x);
     if (st == DNNCOMPAT_STATUS_SUCCESS) st = build(s.wf, s.w);
     if (st == DNNCOMPAT_STATUS_SUCCESS) st = build(s.cf, s.conv);
@@ -37,8 +37,8 @@ dnncompatStatus_t setup(Call &c, ConvSetup &s, const char *x, const char *w, con
 double conv_flop(const TensorFields &y, const FilterFields &w) {
     if (y.dims.size() < 3 || w.dims.size() < 3) return 0;
     double f = 2.0 * y.dims[0] * w.dims[0];                         // 2 * N * K
-    for (std::size_t i = 2; i < y.dims.size(); ++i) f *= y.dims[i];  // output spatial
-    for (std::size_t i = 1; i < w.dims.size(); ++i) f *= w.dims[i];  // C/groups, filter spatial
+    for (std::size_t i = 2; i < y.dims.size(); ++i) f *= y.dims[i]; // output spatial
+    for (std::size_t i = 1; i < w.dims.size(); ++i) f *= w.dims[i]; // C/groups, filter spatial
     return f;
 }
 
@@ -87,26 +87,25 @@ dnncompatStatus_t get_conv_nd(Call &c) {
     const ConvFields f = c.args.conv("convDesc");
     dnncompatStatus_t s = build(f, conv);
     if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
-    const int requested = c.args.has("arrayLengthRequested")
-                              ? static_cast<int>(c.args.integer("arrayLengthRequested"))
-                              : DNNCOMPAT_DIM_MAX - 2;
+    const int requested = c.args.has("arrayLengthRequested") ? static_cast<int>(c.args.integer("arrayLengthRequested"))
+                                                             : DNNCOMPAT_DIM_MAX - 2;
     const std::size_t n = static_cast<std::size_t>(std::clamp(requested, 0, DNNCOMPAT_DIM_MAX));
     std::vector<int> pad(n + 1), stride(n + 1), dil(n + 1);
     int length = 0;
     dnncompatConvolutionMode_t mode{};
     dnncompatDataType_t type{};
-    s = dnncompatGetConvolutionNdDescriptor(conv.d, requested, &length, pad.data(), stride.data(),
-                                            dil.data(), &mode, &type);
+    s = dnncompatGetConvolutionNdDescriptor(conv.d, requested, &length, pad.data(), stride.data(), dil.data(), &mode,
+                                            &type);
     if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
     const std::size_t m = std::min<std::size_t>(n, static_cast<std::size_t>(length));
     pad.resize(m);
     stride.resize(m);
     dil.resize(m);
-    c.record.info = fmt::format("pad {} stride {} dilation {}", shape_string(pad), shape_string(stride),
-                                shape_string(dil));
+    c.record.info =
+        fmt::format("pad {} stride {} dilation {}", shape_string(pad), shape_string(stride), shape_string(dil));
     auto prefix = [&](const std::vector<int> &v) { return std::vector<int>(v.begin(), v.begin() + m); };
-    if (length != f.arrayLength || pad != prefix(f.pads) || stride != prefix(f.strides) ||
-        dil != prefix(f.dilations) || mode != f.mode || type != f.dataType) {
+    if (length != f.arrayLength || pad != prefix(f.pads) || stride != prefix(f.strides) || dil != prefix(f.dilations) ||
+        mode != f.mode || type != f.dataType) {
         c.record.info += " (differs from the recorded descriptor)";
         return DNNCOMPAT_STATUS_INTERNAL_ERROR_UNEXPECTED_VALUE;
     }
@@ -127,13 +126,13 @@ dnncompatStatus_t algo_v7(Call &c) {
     const int requested = static_cast<int>(c.args.integer("requestedAlgoCount"));
     std::vector<dnncompatConvolutionFwdAlgoPerf_t> perf(std::clamp(requested, 1, 64));
     int returned = 0;
-    st = dnncompatGetConvolutionForwardAlgorithm_v7(c.state.handle, s.x.d, s.w.d, s.conv.d, s.y.d, requested,
-                                                    &returned, perf.data());
+    st = dnncompatGetConvolutionForwardAlgorithm_v7(c.state.handle, s.x.d, s.w.d, s.conv.d, s.y.d, requested, &returned,
+                                                    perf.data());
     if (st == DNNCOMPAT_STATUS_SUCCESS) {
         std::string info = fmt::format("{} algos:", returned);
         for (int i = 0; i < std::min<int>(returned, static_cast<int>(perf.size())); ++i)
-            info += fmt::format(" {}({}, {} B)", fwd_algo_name(perf[i].algo), short_status(perf[i].status),
-                                perf[i].memory);
+            info +=
+                fmt::format(" {}({}, {} B)", fwd_algo_name(perf[i].algo), short_status(perf[i].status), perf[i].memory);
         c.record.info = info;
     }
     return st;
@@ -176,8 +175,7 @@ dnncompatStatus_t forward(Call &c) {
                                                     static_cast<dnncompatConvolutionFwdAlgo_t>(algo),
                                                     &ws) == DNNCOMPAT_STATUS_SUCCESS)
         c.record.ws_ours = ws;
-    else
-        ws = c.record.ws_recorded.value_or(0);
+    else ws = c.record.ws_recorded.value_or(0);
     void *wsp = c.state.workspace.get(ws);
 
     st = c.timed([&] {

@@ -12,15 +12,14 @@ namespace dnncompat::replay {
 namespace {
 
 std::string bwd_data_algo_name(int algo) {
-    static const char *const names[] = {"ALGO_0",   "ALGO_1",   "FFT", "FFT_TILING",
-                                        "WINOGRAD", "WINOGRAD_NONFUSED"};
+    static const char *const names[] = {"ALGO_0", "ALGO_1", "FFT", "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
     if (algo >= 0 && algo < 6) return names[algo];
     return fmt::format("{}", algo);
 }
 
 std::string bwd_filter_algo_name(int algo) {
-    static const char *const names[] = {"ALGO_0",   "ALGO_1",            "FFT",       "ALGO_3",
-                                        "WINOGRAD", "WINOGRAD_NONFUSED", "FFT_TILING"};
+    static const char *const names[] = {"ALGO_0",    "ALGO_1", "FFT", "ALGO_3", "WINOGRAD", "WINOGRAD_NONFUSED",
+                                        "FFT_TILING"};
     if (algo >= 0 && algo < 7) return names[algo];
     return fmt::format("{}", algo);
 }
@@ -140,8 +139,7 @@ dnncompatStatus_t backward_data(Call &c) {
     if (dnncompatGetConvolutionBackwardDataWorkspaceSize(c.state.handle, s.w.d, s.b.d, s.conv.d, s.a.d, a, &ws) ==
         DNNCOMPAT_STATUS_SUCCESS)
         c.record.ws_ours = ws;
-    else
-        ws = c.record.ws_recorded.value_or(0);
+    else ws = c.record.ws_recorded.value_or(0);
     void *wsp = c.state.workspace.get(ws);
     st = c.timed([&] {
         return dnncompatConvolutionBackwardData(c.state.handle, ab.first(), s.w.d, w, s.b.d, dy, s.conv.d, a, wsp, ws,
@@ -235,12 +233,11 @@ dnncompatStatus_t backward_filter(Call &c) {
     if (dnncompatGetConvolutionBackwardFilterWorkspaceSize(c.state.handle, s.a.d, s.b.d, s.conv.d, s.w.d, a, &ws) ==
         DNNCOMPAT_STATUS_SUCCESS)
         c.record.ws_ours = ws;
-    else
-        ws = c.record.ws_recorded.value_or(0);
+    else ws = c.record.ws_recorded.value_or(0);
     void *wsp = c.state.workspace.get(ws);
     st = c.timed([&] {
-        return dnncompatConvolutionBackwardFilter(c.state.handle, ab.first(), s.a.d, x, s.b.d, dy, s.conv.d, a, wsp,
-                                                  ws, ab.second(), s.w.d, dw);
+        return dnncompatConvolutionBackwardFilter(c.state.handle, ab.first(), s.a.d, x, s.b.d, dy, s.conv.d, a, wsp, ws,
+                                                  ab.second(), s.w.d, dw);
     });
     if (st == DNNCOMPAT_STATUS_SUCCESS) {
         c.note_run_info(bwd_filter_algo_name);
@@ -267,8 +264,8 @@ dnncompatStatus_t find_filter_impl(Call &c, bool ex) {
         c.record.ws_recorded = ws;
         if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
         void *wsp = c.args.pointer("workSpace") ? c.state.workspace.get(ws) : nullptr;
-        st = dnncompatFindConvolutionBackwardFilterAlgorithmEx(c.state.handle, s.a.d, x, s.b.d, dy, s.conv.d, s.w.d,
-                                                               dw, requested, &returned, perf.data(), wsp, ws);
+        st = dnncompatFindConvolutionBackwardFilterAlgorithmEx(c.state.handle, s.a.d, x, s.b.d, dy, s.conv.d, s.w.d, dw,
+                                                               requested, &returned, perf.data(), wsp, ws);
     }
     if (st == DNNCOMPAT_STATUS_SUCCESS) c.record.info = perf_info(returned, perf, bwd_filter_algo_name, true);
     return st;
@@ -332,8 +329,7 @@ dnncompatStatus_t bias_activation_forward(Call &c) {
     if (dnncompatGetConvolutionForwardWorkspaceSize(c.state.handle, s.a.d, s.w.d, s.conv.d, s.b.d, a, &ws) ==
         DNNCOMPAT_STATUS_SUCCESS)
         c.record.ws_ours = ws;
-    else
-        ws = c.record.ws_recorded.value_or(0);
+    else ws = c.record.ws_recorded.value_or(0);
     void *wsp = c.state.workspace.get(ws);
     st = c.timed([&] {
         return dnncompatConvolutionBiasActivationForward(c.state.handle, ab.first(), s.a.d, x, s.w.d, w, s.conv.d, a,

@@ -58,12 +58,8 @@ T as(int v) {
 
 // ---- tensor ----------------------------------------------------------------------------------
 
-dnncompatStatus_t create_tensor(Call &c) {
-    return c.state.tensors.create();
-}
-dnncompatStatus_t destroy_tensor(Call &c) {
-    return c.state.tensors.destroy();
-}
+dnncompatStatus_t create_tensor(Call &c) { return c.state.tensors.create(); }
+dnncompatStatus_t destroy_tensor(Call &c) { return c.state.tensors.destroy(); }
 
 dnncompatStatus_t set_tensor_4d(Call &c) {
     const Args &a = c.args;
@@ -79,8 +75,8 @@ dnncompatStatus_t set_tensor_4d_ex(Call &c) {
     auto i = [&](const char *name) { return static_cast<int>(a.integer(name)); };
     c.record.shapes = fmt::format("{}x{}x{}x{}", i("n"), i("c"), i("h"), i("w"));
     return dnncompatSetTensor4dDescriptorEx(current_tensor(c), as<dnncompatDataType_t>(a.enumeration("dataType")),
-                                            i("n"), i("c"), i("h"), i("w"), i("nStride"), i("cStride"),
-                                            i("hStride"), i("wStride"));
+                                            i("n"), i("c"), i("h"), i("w"), i("nStride"), i("cStride"), i("hStride"),
+                                            i("wStride"));
 }
 
 dnncompatStatus_t set_tensor_nd(Call &c) {
@@ -91,8 +87,8 @@ dnncompatStatus_t set_tensor_nd(Call &c) {
     dims.resize(std::max<std::size_t>(dims.size(), DNNCOMPAT_DIM_MAX), 0);
     strides.resize(std::max<std::size_t>(strides.size(), DNNCOMPAT_DIM_MAX), 0);
     c.record.shapes = shape_string(a.ints("dimA"));
-    return dnncompatSetTensorNdDescriptor(current_tensor(c), as<dnncompatDataType_t>(a.enumeration("dataType")),
-                                          nb, dims.data(), strides.data());
+    return dnncompatSetTensorNdDescriptor(current_tensor(c), as<dnncompatDataType_t>(a.enumeration("dataType")), nb,
+                                          dims.data(), strides.data());
 }
 
 dnncompatStatus_t set_tensor_nd_ex(Call &c) {
@@ -116,20 +112,16 @@ dnncompatStatus_t get_tensor_size(Call &c) {
 
 // ---- filter ----------------------------------------------------------------------------------
 
-dnncompatStatus_t create_filter(Call &c) {
-    return c.state.filters.create();
-}
-dnncompatStatus_t destroy_filter(Call &c) {
-    return c.state.filters.destroy();
-}
+dnncompatStatus_t create_filter(Call &c) { return c.state.filters.create(); }
+dnncompatStatus_t destroy_filter(Call &c) { return c.state.filters.destroy(); }
 
 dnncompatStatus_t set_filter_4d(Call &c) {
     const Args &a = c.args;
     auto i = [&](const char *name) { return static_cast<int>(a.integer(name)); };
     c.record.shapes = fmt::format("{}x{}x{}x{}", i("k"), i("c"), i("h"), i("w"));
     return dnncompatSetFilter4dDescriptor(current_filter(c), as<dnncompatDataType_t>(a.enumeration("dataType")),
-                                          as<dnncompatTensorFormat_t>(a.enumeration("format")), i("k"), i("c"),
-                                          i("h"), i("w"));
+                                          as<dnncompatTensorFormat_t>(a.enumeration("format")), i("k"), i("c"), i("h"),
+                                          i("w"));
 }
 
 dnncompatStatus_t set_filter_nd(Call &c) {
@@ -144,19 +136,14 @@ dnncompatStatus_t set_filter_nd(Call &c) {
 
 // ---- convolution -----------------------------------------------------------------------------
 
-dnncompatStatus_t create_conv(Call &c) {
-    return c.state.convs.create();
-}
-dnncompatStatus_t destroy_conv(Call &c) {
-    return c.state.convs.destroy();
-}
+dnncompatStatus_t create_conv(Call &c) { return c.state.convs.create(); }
+dnncompatStatus_t destroy_conv(Call &c) { return c.state.convs.destroy(); }
 
 dnncompatStatus_t set_conv_2d(Call &c) {
     const Args &a = c.args;
     auto i = [&](const char *name) { return static_cast<int>(a.integer(name)); };
-    return dnncompatSetConvolution2dDescriptor(current_conv(c), i("pad_h"), i("pad_w"), i("u"), i("v"),
-                                               i("dilation_h"), i("dilation_w"),
-                                               as<dnncompatConvolutionMode_t>(a.enumeration("mode")),
+    return dnncompatSetConvolution2dDescriptor(current_conv(c), i("pad_h"), i("pad_w"), i("u"), i("v"), i("dilation_h"),
+                                               i("dilation_w"), as<dnncompatConvolutionMode_t>(a.enumeration("mode")),
                                                as<dnncompatDataType_t>(a.enumeration("computeType")));
 }
 

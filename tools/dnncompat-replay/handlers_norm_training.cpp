@@ -12,9 +12,7 @@ namespace dnncompat::replay {
 namespace {
 
 /// True when argument `name` is a descriptor with fields (not logged as null).
-bool has_desc(const Args &a, const char *name) {
-    return a.has(name) && a.at(name).contains("fields");
-}
+bool has_desc(const Args &a, const char *name) { return a.has(name) && a.at(name).contains("fields"); }
 
 /// The first of `names` a descriptor's fields have (cuDNN versions spell some fields differently).
 const char *field_name(const Args &f, std::initializer_list<const char *> names) {
@@ -46,10 +44,9 @@ dnncompatStatus_t optional_activation(const Args &a, const char *name, ActDesc &
     dnncompatStatus_t s = dnncompatCreateActivationDescriptor(&out.d);
     if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
     const char *nan = field_name(f, {"reluNanOpt", "nanOpt"});
-    return dnncompatSetActivationDescriptor(
-        out.d, static_cast<dnncompatActivationMode_t>(f.enumeration("mode")),
-        static_cast<dnncompatNanPropagation_t>(f.has(nan) ? f.enumeration(nan) : 0),
-        f.has("coef") ? f.real("coef") : 0.0);
+    return dnncompatSetActivationDescriptor(out.d, static_cast<dnncompatActivationMode_t>(f.enumeration("mode")),
+                                            static_cast<dnncompatNanPropagation_t>(f.has(nan) ? f.enumeration(nan) : 0),
+                                            f.has("coef") ? f.real("coef") : 0.0);
 }
 
 /// A float (or double, as the log says) blend factor kept alive for the call.
@@ -91,12 +88,12 @@ dnncompatStatus_t forward_training(Call &c, bool ex) {
     void *z = ex ? c.data("zData") : nullptr;
     s = c.timed([&] {
         if (!ex)
-            return dnncompatBatchNormalizationForwardTraining(c.state.handle, mode, alpha.ptr(), beta.ptr(), xd.d,
-                                                              x, yd.d, y, bd.d, scale, bias, factor, rmean, rvar,
-                                                              epsilon, smean, sinv);
-        return dnncompatBatchNormalizationForwardTrainingEx(c.state.handle, mode, ops, alpha.ptr(), beta.ptr(), xd.d,
-                                                            x, zd.d, z, yd.d, y, bd.d, scale, bias, factor, rmean,
-                                                            rvar, epsilon, smean, sinv, act.d, nullptr, 0, nullptr, 0);
+            return dnncompatBatchNormalizationForwardTraining(c.state.handle, mode, alpha.ptr(), beta.ptr(), xd.d, x,
+                                                              yd.d, y, bd.d, scale, bias, factor, rmean, rvar, epsilon,
+                                                              smean, sinv);
+        return dnncompatBatchNormalizationForwardTrainingEx(c.state.handle, mode, ops, alpha.ptr(), beta.ptr(), xd.d, x,
+                                                            zd.d, z, yd.d, y, bd.d, scale, bias, factor, rmean, rvar,
+                                                            epsilon, smean, sinv, act.d, nullptr, 0, nullptr, 0);
     });
     if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
     return s;
@@ -136,10 +133,9 @@ dnncompatStatus_t backward(Call &c, bool ex) {
             return dnncompatBatchNormalizationBackward(c.state.handle, mode, ad.ptr(), bd_.ptr(), ap.ptr(), bp.ptr(),
                                                        xd.d, x, dyd.d, dy, dxd.d, dx, bd.d, scale, dscale, dbias,
                                                        epsilon, smean, sinv);
-        return dnncompatBatchNormalizationBackwardEx(c.state.handle, mode, ops, ad.ptr(), bd_.ptr(), ap.ptr(), bp.ptr(),
-                                                     xd.d, x, yd.d, y, dyd.d, dy, dzd.d, dz, dxd.d, dx, bd.d, scale,
-                                                     bias, dscale, dbias, epsilon, smean, sinv, act.d, nullptr, 0,
-                                                     nullptr, 0);
+        return dnncompatBatchNormalizationBackwardEx(
+            c.state.handle, mode, ops, ad.ptr(), bd_.ptr(), ap.ptr(), bp.ptr(), xd.d, x, yd.d, y, dyd.d, dy, dzd.d, dz,
+            dxd.d, dx, bd.d, scale, bias, dscale, dbias, epsilon, smean, sinv, act.d, nullptr, 0, nullptr, 0);
     });
     if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
     return s;
@@ -183,8 +179,8 @@ dnncompatStatus_t bwd_ex_workspace(Call &c) {
     size_t size = 0;
     s = dnncompatGetBatchNormalizationBackwardExWorkspaceSize(
         c.state.handle, static_cast<dnncompatBatchNormMode_t>(a.enumeration("mode")),
-        static_cast<dnncompatBatchNormOps_t>(a.enumeration("bnOps")), xd.d, yd.d, dyd.d, dzd.d, dxd.d, bd.d,
-        act.d, &size);
+        static_cast<dnncompatBatchNormOps_t>(a.enumeration("bnOps")), xd.d, yd.d, dyd.d, dzd.d, dxd.d, bd.d, act.d,
+        &size);
     if (s == DNNCOMPAT_STATUS_SUCCESS) c.record.info = fmt::format("workspace {} B", size);
     return s;
 }
@@ -317,38 +313,35 @@ dnncompatStatus_t dropout_get(Call &c) {
 
 void register_norm_training_handlers(HandlerTable &t) {
     // Running statistics are read and written: variances must start positive.
-    const std::vector<BufferParam> stats = {
-        {"bnScale", "bnScaleBiasMeanVarDesc"},
-        {"bnBias", "bnScaleBiasMeanVarDesc"},
-        {"resultRunningMean", "bnScaleBiasMeanVarDesc"},
-        {"resultRunningVariance", "bnScaleBiasMeanVarDesc", Fill::positive},
-        {"resultSaveMean", "bnScaleBiasMeanVarDesc"},
-        {"resultSaveInvVariance", "bnScaleBiasMeanVarDesc", Fill::positive}};
-    std::vector<BufferParam> fwd = {{"x", "xDesc"}, {"y", "yDesc"}}, fwd_ex = {
-        {"xData", "xDesc"}, {"zData", "zDesc"}, {"yData", "yDesc"}};
+    const std::vector<BufferParam> stats = {{"bnScale", "bnScaleBiasMeanVarDesc"},
+                                            {"bnBias", "bnScaleBiasMeanVarDesc"},
+                                            {"resultRunningMean", "bnScaleBiasMeanVarDesc"},
+                                            {"resultRunningVariance", "bnScaleBiasMeanVarDesc", Fill::positive},
+                                            {"resultSaveMean", "bnScaleBiasMeanVarDesc"},
+                                            {"resultSaveInvVariance", "bnScaleBiasMeanVarDesc", Fill::positive}};
+    std::vector<BufferParam> fwd = {{"x", "xDesc"}, {"y", "yDesc"}},
+                             fwd_ex = {{"xData", "xDesc"}, {"zData", "zDesc"}, {"yData", "yDesc"}};
     fwd.insert(fwd.end(), stats.begin(), stats.end());
     fwd_ex.insert(fwd_ex.end(), stats.begin(), stats.end());
-    const std::vector<BufferParam> bwd = {
-        {"x", "xDesc"},
-        {"dy", "dyDesc"},
-        {"dx", "dxDesc"},
-        {"bnScale", "dBnScaleBiasDesc"},
-        {"dBnScaleResult", "dBnScaleBiasDesc"},
-        {"dBnBiasResult", "dBnScaleBiasDesc"},
-        {"savedMean", "dBnScaleBiasDesc"},
-        {"savedInvVariance", "dBnScaleBiasDesc", Fill::positive}};
-    const std::vector<BufferParam> bwd_ex = {
-        {"xData", "xDesc"},
-        {"yData", "yDesc"},
-        {"dyData", "dyDesc"},
-        {"dzData", "dzDesc"},
-        {"dxData", "dxDesc"},
-        {"bnScaleData", "dBnScaleBiasDesc"},
-        {"bnBiasData", "dBnScaleBiasDesc"},
-        {"dBnScaleData", "dBnScaleBiasDesc"},
-        {"dBnBiasData", "dBnScaleBiasDesc"},
-        {"savedMean", "dBnScaleBiasDesc"},
-        {"savedInvVariance", "dBnScaleBiasDesc", Fill::positive}};
+    const std::vector<BufferParam> bwd = {{"x", "xDesc"},
+                                          {"dy", "dyDesc"},
+                                          {"dx", "dxDesc"},
+                                          {"bnScale", "dBnScaleBiasDesc"},
+                                          {"dBnScaleResult", "dBnScaleBiasDesc"},
+                                          {"dBnBiasResult", "dBnScaleBiasDesc"},
+                                          {"savedMean", "dBnScaleBiasDesc"},
+                                          {"savedInvVariance", "dBnScaleBiasDesc", Fill::positive}};
+    const std::vector<BufferParam> bwd_ex = {{"xData", "xDesc"},
+                                             {"yData", "yDesc"},
+                                             {"dyData", "dyDesc"},
+                                             {"dzData", "dzDesc"},
+                                             {"dxData", "dxDesc"},
+                                             {"bnScaleData", "dBnScaleBiasDesc"},
+                                             {"bnBiasData", "dBnScaleBiasDesc"},
+                                             {"dBnScaleData", "dBnScaleBiasDesc"},
+                                             {"dBnBiasData", "dBnScaleBiasDesc"},
+                                             {"savedMean", "dBnScaleBiasDesc"},
+                                             {"savedInvVariance", "dBnScaleBiasDesc", Fill::positive}};
     t["cudnnBatchNormalizationForwardTraining"] = {forward_training_plain, true, fwd};
     t["cudnnBatchNormalizationForwardTrainingEx"] = {forward_training_ex, true, fwd_ex};
     t["cudnnBatchNormalizationBackward"] = {backward_plain, true, bwd};
@@ -365,7 +358,8 @@ void register_norm_training_handlers(HandlerTable &t) {
     t["cudnnRestoreDropoutDescriptor"] = {dropout_set};
     t["cudnnGetDropoutDescriptor"] = {dropout_get};
     t["cudnnDropoutForward"] = {dropout_forward, true, {{"x", "xdesc"}, {"y", "ydesc"}, {"reserveSpace", "xdesc"}}};
-    t["cudnnDropoutBackward"] = {dropout_backward, true, {{"dy", "dydesc"}, {"dx", "dxdesc"}, {"reserveSpace", "dydesc"}}};
+    t["cudnnDropoutBackward"] = {
+        dropout_backward, true, {{"dy", "dydesc"}, {"dx", "dxdesc"}, {"reserveSpace", "dydesc"}}};
 }
 
 } // namespace dnncompat::replay

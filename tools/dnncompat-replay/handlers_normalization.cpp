@@ -29,8 +29,8 @@ dnncompatStatus_t derive_bn(Call &c) {
 dnncompatStatus_t forward_inference(Call &c) {
     const Args &a = c.args;
     const TensorFields xf = a.tensor("xDesc"), yf = a.tensor("yDesc"), bf = a.tensor("bnScaleBiasMeanVarDesc");
-    c.record.shapes = fmt::format("x {} y {} bn {}", shape_string(xf.dims), shape_string(yf.dims),
-                                  shape_string(bf.dims));
+    c.record.shapes =
+        fmt::format("x {} y {} bn {}", shape_string(xf.dims), shape_string(yf.dims), shape_string(bf.dims));
     const auto mode = static_cast<dnncompatBatchNormMode_t>(a.enumeration("mode"));
     const bool dbl = a.at("alpha").value("type", "") == "CUDNN_DATA_DOUBLE";
     const double alpha = a.real("alpha"), beta = a.real("beta"), epsilon = a.real("epsilon");
@@ -45,8 +45,8 @@ dnncompatStatus_t forward_inference(Call &c) {
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build(bf, bd);
     if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
     s = c.timed([&] {
-        return dnncompatBatchNormalizationForwardInference(c.state.handle, mode, pa, pb, xd.d, x, yd.d, y, bd.d,
-                                                           scale, bias, mean, var, epsilon);
+        return dnncompatBatchNormalizationForwardInference(c.state.handle, mode, pa, pb, xd.d, x, yd.d, y, bd.d, scale,
+                                                           bias, mean, var, epsilon);
     });
     if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
     return s;
@@ -56,15 +56,14 @@ dnncompatStatus_t forward_inference(Call &c) {
 
 void register_normalization_handlers(HandlerTable &t) {
     t["cudnnDeriveBNTensorDescriptor"] = {derive_bn};
-    t["cudnnBatchNormalizationForwardInference"] = {
-        forward_inference,
-        true,
-        {{"x", "xDesc"},
-         {"y", "yDesc"},
-         {"bnScale", "bnScaleBiasMeanVarDesc"},
-         {"bnBias", "bnScaleBiasMeanVarDesc"},
-         {"estimatedMean", "bnScaleBiasMeanVarDesc"},
-         {"estimatedVariance", "bnScaleBiasMeanVarDesc", Fill::positive}}};
+    t["cudnnBatchNormalizationForwardInference"] = {forward_inference,
+                                                    true,
+                                                    {{"x", "xDesc"},
+                                                     {"y", "yDesc"},
+                                                     {"bnScale", "bnScaleBiasMeanVarDesc"},
+                                                     {"bnBias", "bnScaleBiasMeanVarDesc"},
+                                                     {"estimatedMean", "bnScaleBiasMeanVarDesc"},
+                                                     {"estimatedVariance", "bnScaleBiasMeanVarDesc", Fill::positive}}};
 }
 
 } // namespace dnncompat::replay

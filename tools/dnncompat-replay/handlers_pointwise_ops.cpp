@@ -74,34 +74,26 @@ dnncompatStatus_t build_lrn(const Args &f, LrnOwned &out) {
 
 // ---- activation ------------------------------------------------------------------------------
 
-dnncompatStatus_t create_activation(Call &c) {
-    return c.state.activations.create();
-}
-dnncompatStatus_t destroy_activation(Call &c) {
-    return c.state.activations.destroy();
-}
+dnncompatStatus_t create_activation(Call &c) { return c.state.activations.create(); }
+dnncompatStatus_t destroy_activation(Call &c) { return c.state.activations.destroy(); }
 dnncompatStatus_t set_activation(Call &c) {
     const Args &a = c.args;
     return dnncompatSetActivationDescriptor(
-        c.state.activations.current(),
-        static_cast<dnncompatActivationMode_t>(a.enumeration("mode")),
+        c.state.activations.current(), static_cast<dnncompatActivationMode_t>(a.enumeration("mode")),
         static_cast<dnncompatNanPropagation_t>(a.enumeration("reluNanOpt")), a.real("coef"));
 }
 dnncompatStatus_t get_activation(Call &c) {
     dnncompatActivationMode_t m;
     dnncompatNanPropagation_t n;
     double coef;
-    return dnncompatGetActivationDescriptor(
-        c.state.activations.current(), &m, &n, &coef);
+    return dnncompatGetActivationDescriptor(c.state.activations.current(), &m, &n, &coef);
 }
 dnncompatStatus_t set_swish_beta(Call &c) {
-    return dnncompatSetActivationDescriptorSwishBeta(
-        c.state.activations.current(), c.args.real("swish_beta"));
+    return dnncompatSetActivationDescriptorSwishBeta(c.state.activations.current(), c.args.real("swish_beta"));
 }
 dnncompatStatus_t get_swish_beta(Call &c) {
     double b;
-    return dnncompatGetActivationDescriptorSwishBeta(
-        c.state.activations.current(), &b);
+    return dnncompatGetActivationDescriptorSwishBeta(c.state.activations.current(), &b);
 }
 
 dnncompatStatus_t activation_forward(Call &c) {
@@ -115,7 +107,8 @@ dnncompatStatus_t activation_forward(Call &c) {
     dnncompatStatus_t s = build_activation(a.fields("activationDesc"), act);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build_all({{&xf, &xd}, {&yf, &yd}});
     if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
-    s = c.timed([&] { return dnncompatActivationForward(c.state.handle, act.d, alpha.ptr(), xd.d, x, beta.ptr(), yd.d, y); });
+    s = c.timed(
+        [&] { return dnncompatActivationForward(c.state.handle, act.d, alpha.ptr(), xd.d, x, beta.ptr(), yd.d, y); });
     if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
     return s;
 }
@@ -164,32 +157,27 @@ dnncompatStatus_t activation_backward(Call &c) {
 
 // ---- pooling ---------------------------------------------------------------------------------
 
-dnncompatPoolingDescriptor_t current_pooling(Call &c) {
-    return c.state.poolings.current();
-}
-dnncompatStatus_t create_pooling(Call &c) {
-    return c.state.poolings.create();
-}
-dnncompatStatus_t destroy_pooling(Call &c) {
-    return c.state.poolings.destroy();
-}
+dnncompatPoolingDescriptor_t current_pooling(Call &c) { return c.state.poolings.current(); }
+dnncompatStatus_t create_pooling(Call &c) { return c.state.poolings.create(); }
+dnncompatStatus_t destroy_pooling(Call &c) { return c.state.poolings.destroy(); }
 dnncompatStatus_t set_pooling_2d(Call &c) {
     const Args &a = c.args;
     auto i = [&](const char *n) { return static_cast<int>(a.integer(n)); };
-    c.record.shapes = fmt::format("window {}x{} pad {}x{} stride {}x{}", i("windowHeight"), i("windowWidth"),
-                                  i("verticalPadding"), i("horizontalPadding"), i("verticalStride"),
-                                  i("horizontalStride"));
-    return dnncompatSetPooling2dDescriptor(current_pooling(c), static_cast<dnncompatPoolingMode_t>(a.enumeration("mode")),
-                                           static_cast<dnncompatNanPropagation_t>(a.enumeration("maxpoolingNanOpt")),
-                                           i("windowHeight"), i("windowWidth"), i("verticalPadding"),
-                                           i("horizontalPadding"), i("verticalStride"), i("horizontalStride"));
+    c.record.shapes =
+        fmt::format("window {}x{} pad {}x{} stride {}x{}", i("windowHeight"), i("windowWidth"), i("verticalPadding"),
+                    i("horizontalPadding"), i("verticalStride"), i("horizontalStride"));
+    return dnncompatSetPooling2dDescriptor(
+        current_pooling(c), static_cast<dnncompatPoolingMode_t>(a.enumeration("mode")),
+        static_cast<dnncompatNanPropagation_t>(a.enumeration("maxpoolingNanOpt")), i("windowHeight"), i("windowWidth"),
+        i("verticalPadding"), i("horizontalPadding"), i("verticalStride"), i("horizontalStride"));
 }
 dnncompatStatus_t set_pooling_nd(Call &c) {
     const Args &a = c.args;
     std::vector<int> w = a.ints("windowDimA"), p = a.ints("paddingA"), st = a.ints("strideA");
     c.record.shapes = "window " + shape_string(w);
     for (auto *v : {&w, &p, &st}) v->resize(std::max<std::size_t>(v->size(), DNNCOMPAT_DIM_MAX), 0);
-    return dnncompatSetPoolingNdDescriptor(current_pooling(c), static_cast<dnncompatPoolingMode_t>(a.enumeration("mode")),
+    return dnncompatSetPoolingNdDescriptor(current_pooling(c),
+                                           static_cast<dnncompatPoolingMode_t>(a.enumeration("mode")),
                                            static_cast<dnncompatNanPropagation_t>(a.enumeration("maxpoolingNanOpt")),
                                            static_cast<int>(a.integer("nbDims")), w.data(), p.data(), st.data());
 }
@@ -241,7 +229,8 @@ dnncompatStatus_t pooling_forward(Call &c) {
     dnncompatStatus_t s = build_pooling(a.fields("poolingDesc"), pool);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build_all({{&xf, &xd}, {&yf, &yd}});
     if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
-    s = c.timed([&] { return dnncompatPoolingForward(c.state.handle, pool.d, alpha.ptr(), xd.d, x, beta.ptr(), yd.d, y); });
+    s = c.timed(
+        [&] { return dnncompatPoolingForward(c.state.handle, pool.d, alpha.ptr(), xd.d, x, beta.ptr(), yd.d, y); });
     if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
     return s;
 }
@@ -256,8 +245,8 @@ dnncompatStatus_t pooling_backward(Call &c) {
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = t.build_descs();
     if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
     s = c.timed([&] {
-        return dnncompatPoolingBackward(c.state.handle, pool.d, alpha.ptr(), t.yd.d, t.py, t.dyd.d, t.pdy, t.xd.d,
-                                        t.px, beta.ptr(), t.dxd.d, t.pdx);
+        return dnncompatPoolingBackward(c.state.handle, pool.d, alpha.ptr(), t.yd.d, t.py, t.dyd.d, t.pdy, t.xd.d, t.px,
+                                        beta.ptr(), t.dxd.d, t.pdx);
     });
     if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
     return s;
@@ -303,15 +292,13 @@ dnncompatStatus_t softmax_backward(Call &c) {
 
 dnncompatLRNDescriptor_t current_lrn(Call &c) { return c.state.lrns.current(); }
 dnncompatStatus_t create_lrn(Call &c) { return c.state.lrns.create(); }
-dnncompatStatus_t destroy_lrn(Call &c) {
-    return c.state.lrns.destroy();
-}
+dnncompatStatus_t destroy_lrn(Call &c) { return c.state.lrns.destroy(); }
 dnncompatStatus_t set_lrn(Call &c) {
     const Args &a = c.args;
     const int64_t n = a.integer("lrnN");
     c.record.shapes = fmt::format("n {}", n);
-    return dnncompatSetLRNDescriptor(current_lrn(c), static_cast<unsigned>(std::max<int64_t>(n, 0)),
-                                     a.real("lrnAlpha"), a.real("lrnBeta"), a.real("lrnK"));
+    return dnncompatSetLRNDescriptor(current_lrn(c), static_cast<unsigned>(std::max<int64_t>(n, 0)), a.real("lrnAlpha"),
+                                     a.real("lrnBeta"), a.real("lrnK"));
 }
 dnncompatStatus_t get_lrn(Call &c) {
     unsigned n;
@@ -349,8 +336,8 @@ dnncompatStatus_t lrn_backward(Call &c) {
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = t.build_descs();
     if (s != DNNCOMPAT_STATUS_SUCCESS) return s;
     s = c.timed([&] {
-        return dnncompatLRNCrossChannelBackward(c.state.handle, lrn.d, mode, alpha.ptr(), t.yd.d, t.py, t.dyd.d,
-                                                t.pdy, t.xd.d, t.px, beta.ptr(), t.dxd.d, t.pdx);
+        return dnncompatLRNCrossChannelBackward(c.state.handle, lrn.d, mode, alpha.ptr(), t.yd.d, t.py, t.dyd.d, t.pdy,
+                                                t.xd.d, t.px, beta.ptr(), t.dxd.d, t.pdx);
     });
     if (s == DNNCOMPAT_STATUS_SUCCESS) c.note_run_info();
     return s;
@@ -421,12 +408,18 @@ void register_pointwise_ops_handlers(HandlerTable &t) {
     t["cudnnLRNCrossChannelForward"] = {lrn_forward, true, kFwdBuffers};
     t["cudnnLRNCrossChannelBackward"] = {lrn_backward, true, kBwdBuffers};
     t["cudnnDivisiveNormalizationForward"] = {
-        divnorm_forward, true,
+        divnorm_forward,
+        true,
         {{"x", "xDesc"}, {"means", "xDesc"}, {"temp", "xDesc"}, {"temp2", "xDesc"}, {"y", "yDesc"}}};
-    t["cudnnDivisiveNormalizationBackward"] = {
-        divnorm_backward, true,
-        {{"x", "xDesc"}, {"means", "xDesc"}, {"dy", "xDesc"}, {"temp", "xDesc"}, {"temp2", "xDesc"},
-         {"dx", "dXdMeansDesc"}, {"dMeans", "dXdMeansDesc"}}};
+    t["cudnnDivisiveNormalizationBackward"] = {divnorm_backward,
+                                               true,
+                                               {{"x", "xDesc"},
+                                                {"means", "xDesc"},
+                                                {"dy", "xDesc"},
+                                                {"temp", "xDesc"},
+                                                {"temp2", "xDesc"},
+                                                {"dx", "dXdMeansDesc"},
+                                                {"dMeans", "dXdMeansDesc"}}};
 }
 
 } // namespace dnncompat::replay

@@ -44,15 +44,21 @@ int field(const Args &f, std::initializer_list<const char *> names, int dflt) {
 /// Owned descriptors built for one compute call.
 struct OpDesc {
     dnncompatOpTensorDescriptor_t d = nullptr;
-    ~OpDesc() { if (d) dnncompatDestroyOpTensorDescriptor(d); }
+    ~OpDesc() {
+        if (d) dnncompatDestroyOpTensorDescriptor(d);
+    }
 };
 struct ReduceDesc {
     dnncompatReduceTensorDescriptor_t d = nullptr;
-    ~ReduceDesc() { if (d) dnncompatDestroyReduceTensorDescriptor(d); }
+    ~ReduceDesc() {
+        if (d) dnncompatDestroyReduceTensorDescriptor(d);
+    }
 };
 struct TransformDesc {
     dnncompatTensorTransformDescriptor_t d = nullptr;
-    ~TransformDesc() { if (d) dnncompatDestroyTensorTransformDescriptor(d); }
+    ~TransformDesc() {
+        if (d) dnncompatDestroyTensorTransformDescriptor(d);
+    }
 };
 
 /// The descriptor from a compute call's logged fields.
@@ -86,55 +92,37 @@ dnncompatStatus_t set_transform(dnncompatTensorTransformDescriptor_t d, const Ar
     const std::vector<int32_t> b(before.begin(), before.end()), a(after.begin(), after.end());
     const std::vector<uint32_t> fold(fold_i.begin(), fold_i.end());
     return dnncompatSetTensorTransformDescriptor(
-        d, static_cast<uint32_t>(nb), static_cast<dnncompatTensorFormat_t>(logged_fields ? field(f, {"destFormat", "format"}, 0)
-                                                                        : field(f, {"destFormat"}, 0)),
-        b.data(), a.data(), fold.data(),
-        static_cast<dnncompatFoldingDirection_t>(field(f, {"direction"}, 0)));
+        d, static_cast<uint32_t>(nb),
+        static_cast<dnncompatTensorFormat_t>(logged_fields ? field(f, {"destFormat", "format"}, 0)
+                                                           : field(f, {"destFormat"}, 0)),
+        b.data(), a.data(), fold.data(), static_cast<dnncompatFoldingDirection_t>(field(f, {"direction"}, 0)));
 }
 
 // ---- descriptor lifecycle ----------------------------------------------------------------------
 
-dnncompatStatus_t create_op(Call &c) {
-    return c.state.op_tensors.create();
-}
+dnncompatStatus_t create_op(Call &c) { return c.state.op_tensors.create(); }
 dnncompatStatus_t set_op_desc(Call &c) {
     const Args &a = c.args;
-    return dnncompatSetOpTensorDescriptor(
-        c.state.op_tensors.current(),
-        static_cast<dnncompatOpTensorOp_t>(field(a, {"opTensorOp"}, 0)),
-        static_cast<dnncompatDataType_t>(field(a, {"opTensorCompType"}, 0)),
-        static_cast<dnncompatNanPropagation_t>(field(a, {"opTensorNanOpt"}, 0)));
+    return dnncompatSetOpTensorDescriptor(c.state.op_tensors.current(),
+                                          static_cast<dnncompatOpTensorOp_t>(field(a, {"opTensorOp"}, 0)),
+                                          static_cast<dnncompatDataType_t>(field(a, {"opTensorCompType"}, 0)),
+                                          static_cast<dnncompatNanPropagation_t>(field(a, {"opTensorNanOpt"}, 0)));
 }
-dnncompatStatus_t destroy_op(Call &c) {
-    return c.state.op_tensors.destroy();
-}
-dnncompatStatus_t create_reduce(Call &c) {
-    return c.state.reduce_tensors.create();
-}
+dnncompatStatus_t destroy_op(Call &c) { return c.state.op_tensors.destroy(); }
+dnncompatStatus_t create_reduce(Call &c) { return c.state.reduce_tensors.create(); }
 dnncompatStatus_t set_reduce_desc(Call &c) {
     const Args &a = c.args;
     return dnncompatSetReduceTensorDescriptor(
-        c.state.reduce_tensors.current(),
-        static_cast<dnncompatReduceTensorOp_t>(field(a, {"reduceTensorOp"}, 0)),
+        c.state.reduce_tensors.current(), static_cast<dnncompatReduceTensorOp_t>(field(a, {"reduceTensorOp"}, 0)),
         static_cast<dnncompatDataType_t>(field(a, {"reduceTensorCompType"}, 0)),
         static_cast<dnncompatNanPropagation_t>(field(a, {"reduceTensorNanOpt"}, 0)),
         static_cast<dnncompatReduceTensorIndices_t>(field(a, {"reduceTensorIndices"}, 0)),
         static_cast<dnncompatIndicesType_t>(field(a, {"reduceTensorIndicesType"}, 0)));
 }
-dnncompatStatus_t destroy_reduce(Call &c) {
-    return c.state.reduce_tensors.destroy();
-}
-dnncompatStatus_t create_transform(Call &c) {
-    return c.state.transforms.create();
-}
-dnncompatStatus_t set_transform_desc(Call &c) {
-    return set_transform(
-        c.state.transforms.current(),
-        c.args, false);
-}
-dnncompatStatus_t destroy_transform(Call &c) {
-    return c.state.transforms.destroy();
-}
+dnncompatStatus_t destroy_reduce(Call &c) { return c.state.reduce_tensors.destroy(); }
+dnncompatStatus_t create_transform(Call &c) { return c.state.transforms.create(); }
+dnncompatStatus_t set_transform_desc(Call &c) { return set_transform(c.state.transforms.current(), c.args, false); }
+dnncompatStatus_t destroy_transform(Call &c) { return c.state.transforms.destroy(); }
 
 // ---- compute calls -------------------------------------------------------------------------------
 
@@ -308,8 +296,7 @@ dnncompatStatus_t reduce_tensor(Call &c) {
     dnncompatStatus_t st = reduce_setup(c, s);
     const Scalar alpha = scalar(a, "alpha"), beta = scalar(a, "beta");
     void *A = c.data("A"), *C = c.data("C");
-    if (a.has("workspaceSizeInBytes"))
-        c.record.ws_recorded = static_cast<uint64_t>(a.integer("workspaceSizeInBytes"));
+    if (a.has("workspaceSizeInBytes")) c.record.ws_recorded = static_cast<uint64_t>(a.integer("workspaceSizeInBytes"));
     if (st != DNNCOMPAT_STATUS_SUCCESS) return st;
     // Our own indices buffer, of the size dnncompat asks for (the recorded one is a device pointer).
     size_t idx_bytes = 0;

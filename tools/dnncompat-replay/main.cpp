@@ -15,9 +15,7 @@ namespace {
 
 // Last words on stderr. std::fputs, not fmt::print: fmt throws when the write fails (stderr on a
 // full disk), and an exception here would abort instead of returning the exit code.
-void say(const std::string &message) {
-    std::fputs(("dnncompat-replay: " + message + "\n").c_str(), stderr);
-}
+void say(const std::string &message) { std::fputs(("dnncompat-replay: " + message + "\n").c_str(), stderr); }
 
 } // namespace
 
@@ -32,12 +30,16 @@ int main(int argc, char **argv) {
     app.add_option("input", options.input, "JSON trace or cuDNN API log (- reads standard input)")->required();
     app.add_option("--iterations", options.iterations, "timed runs per compute call (median shown)")
         ->check(CLI::Range(1, 1000000));
-    app.add_option("--warmup", options.warmup, "untimed runs before the timed ones (default 1: the first run of a layer builds its oneDNN primitive)")->check(CLI::Range(0, 1000000));
+    app.add_option(
+           "--warmup", options.warmup,
+           "untimed runs before the timed ones (default 1: the first run of a layer builds its oneDNN primitive)")
+        ->check(CLI::Range(0, 1000000));
     app.add_option("--seed", options.seed, "seed of the pseudo-random input data")->check(CLI::NonNegativeNumber);
     app.add_option("--json", options.json_path,
                    "write a machine-readable report to FILE (- for standard output; the per-call lines and "
                    "summary then go to standard error)")
-        ->check([](const std::string &v) { return v.empty() ? std::string("the report path is empty") : std::string(); });
+        ->check(
+            [](const std::string &v) { return v.empty() ? std::string("the report path is empty") : std::string(); });
     app.add_flag("--strict", options.strict, "every fallback becomes an error");
     app.add_flag("--quiet,-q", options.quiet, "no per-call lines and no diagnostics on stderr");
     app.add_flag("--verbose,-v", options.verbose, "every call's line, with query results");

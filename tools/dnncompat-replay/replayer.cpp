@@ -40,11 +40,10 @@ trace::TraceFile load(const std::string &path, uint64_t max_memory) {
 /// Recorded status names -> codes, from the library's own spelling of every known code.
 int status_code(const std::string &name) {
     static const std::map<std::string, int> table = [] {
-        static const int codes[] = {0,    1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 2000, 2001, 2002,
-                                    2003, 2004, 2005, 2006, 2007, 2008, 2009, 2010, 2011, 2012, 3000, 3001,
-                                    3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009, 3010, 3011, 3012, 3013,
-                                    3014, 4000, 4001, 4002, 4003, 4004, 4005, 4006, 5000, 5001, 5002, 5003,
-                                    5004};
+        static const int codes[] = {0,    1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 2000, 2001, 2002, 2003,
+                                    2004, 2005, 2006, 2007, 2008, 2009, 2010, 2011, 2012, 3000, 3001, 3002, 3003,
+                                    3004, 3005, 3006, 3007, 3008, 3009, 3010, 3011, 3012, 3013, 3014, 4000, 4001,
+                                    4002, 4003, 4004, 4005, 4006, 5000, 5001, 5002, 5003, 5004};
         std::map<std::string, int> t;
         for (int c : codes) t.emplace(dnncompatGetErrorString(static_cast<dnncompatStatus_t>(c)), c);
         // cuDNN's aliases of the same codes.
@@ -203,12 +202,13 @@ uint64_t parse_size(const std::string &text) {
     }
     std::string suffix = text.substr(pos);
     for (auto &ch : suffix) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    static const std::map<std::string, int> shifts = {{"", 0},   {"B", 0},    {"K", 10},  {"KB", 10}, {"KIB", 10},
-                                                      {"M", 20}, {"MB", 20},  {"MIB", 20}, {"G", 30}, {"GB", 30},
-                                                      {"GIB", 30}, {"T", 40}, {"TB", 40}, {"TIB", 40}};
+    static const std::map<std::string, int> shifts = {{"", 0},     {"B", 0},   {"K", 10},   {"KB", 10}, {"KIB", 10},
+                                                      {"M", 20},   {"MB", 20}, {"MIB", 20}, {"G", 30},  {"GB", 30},
+                                                      {"GIB", 30}, {"T", 40},  {"TB", 40},  {"TIB", 40}};
     auto it = shifts.find(suffix);
     if (it == shifts.end()) throw std::invalid_argument(fmt::format("not a size: '{}'", text));
-    if (it->second && value > (~0ull >> it->second)) throw std::invalid_argument(fmt::format("size too large: '{}'", text));
+    if (it->second && value > (~0ull >> it->second))
+        throw std::invalid_argument(fmt::format("size too large: '{}'", text));
     return static_cast<uint64_t>(value) << it->second;
 }
 
@@ -315,15 +315,17 @@ int run_replay(const Options &opt) {
         json report;
         report["format"] = "dnncompat-replay-report";
         report["version"] = 1;
-        report["tool"] = {{"name", "dnncompat-replay"}, {"version", DNNCOMPAT_VERSION_STRING},
+        report["tool"] = {{"name", "dnncompat-replay"},
+                          {"version", DNNCOMPAT_VERSION_STRING},
                           {"library_version", dnncompatGetVersion()}};
         report["input"] = {{"path", opt.input}, {"kind", input.kind}};
         report["trace_metadata"] = input.doc.value("metadata", json::object());
-        report["options"] = {{"iterations", opt.iterations}, {"warmup", opt.warmup},   {"seed", opt.seed},
-                             {"strict", opt.strict},         {"max_memory", limit},
-                             {"weight_cache", mode_name}};
-        report["memory"] = {{"buffers", buffers}, {"planned_bytes", needed},
-                            {"allocated_bytes", allocated},         {"workspace_bytes", workspace}};
+        report["options"] = {{"iterations", opt.iterations}, {"warmup", opt.warmup}, {"seed", opt.seed},
+                             {"strict", opt.strict},         {"max_memory", limit},  {"weight_cache", mode_name}};
+        report["memory"] = {{"buffers", buffers},
+                            {"planned_bytes", needed},
+                            {"allocated_bytes", allocated},
+                            {"workspace_bytes", workspace}};
         json out_calls = json::array();
         for (const auto &r : records) out_calls.push_back(call_json(r));
         report["calls"] = std::move(out_calls);

@@ -17,16 +17,16 @@ public:
 };
 
 struct Options {
-    std::string input;          ///< JSON trace or cuDNN API log (plain, xz or gzip)
-    int iterations = 1;         ///< timed runs per compute call (median reported)
-    int warmup = 1;             ///< untimed runs before them (the first run builds the oneDNN primitive)
-    uint64_t seed = 42;         ///< seeds the data fill
-    std::string json_path;      ///< machine-readable report, when not empty; "-": standard output
-    bool strict = false;        ///< every fallback becomes an error (dnncompat::diag::set_strict)
-    bool quiet = false;         ///< no per-call lines, no diagnostics on stderr
-    bool verbose = false;       ///< query results and every call's line
-    uint64_t max_memory = 0;    ///< host buffers + parsed trace, in bytes; 0 = trace::default_max_memory()
-    std::string weight_cache;   ///< "off", "verified", "constant"; empty = the library's default
+    std::string input;        ///< JSON trace or cuDNN API log (plain, xz or gzip)
+    int iterations = 1;       ///< timed runs per compute call (median reported)
+    int warmup = 1;           ///< untimed runs before them (the first run builds the oneDNN primitive)
+    uint64_t seed = 42;       ///< seeds the data fill
+    std::string json_path;    ///< machine-readable report, when not empty; "-": standard output
+    bool strict = false;      ///< every fallback becomes an error (dnncompat::diag::set_strict)
+    bool quiet = false;       ///< no per-call lines, no diagnostics on stderr
+    bool verbose = false;     ///< query results and every call's line
+    uint64_t max_memory = 0;  ///< host buffers + parsed trace, in bytes; 0 = trace::default_max_memory()
+    std::string weight_cache; ///< "off", "verified", "constant"; empty = the library's default
 };
 
 /// Parses a byte count with an optional K/M/G/T suffix (powers of 1024, "iB"/"B" allowed):

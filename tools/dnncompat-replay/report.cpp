@@ -44,8 +44,8 @@ void Summary::add(const CallRecord &r) {
         break;
     case Outcome::malformed: ++malformed; break;
     }
-    if (r.compute && (r.outcome == Outcome::match || r.outcome == Outcome::mismatch ||
-                      r.outcome == Outcome::supported_here)) {
+    if (r.compute &&
+        (r.outcome == Outcome::match || r.outcome == Outcome::mismatch || r.outcome == Outcome::supported_here)) {
         ++compute_calls;
         ++compute_by_api[r.api];
         if (r.status == DNNCOMPAT_STATUS_SUCCESS) compute_ms += r.median_ms;
@@ -137,7 +137,7 @@ std::string summary_text(const Summary &s) {
                            "fingerprint), {} uncached relayout(s), {} eviction(s)\n",
                            s.weight_cache_mode, w.misses, w.hits, w.trusted, w.bypasses, w.evictions);
     out += fmt::format("  result: {}\n", s.failures() ? fmt::format("{} failure(s)", s.failures())
-                                                     : std::string("all calls ended with their recorded status"));
+                                                      : std::string("all calls ended with their recorded status"));
     return out;
 }
 

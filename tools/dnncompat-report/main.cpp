@@ -55,8 +55,8 @@ struct Output {
 
 void emit(const Output &out, const std::string &text) { files::write_output(out.path, text); }
 
-std::string render(const json &doc, const Output &out, const char *schema,
-                   std::string (*text)(const json &), std::string (*markdown)(const json &)) {
+std::string render(const json &doc, const Output &out, const char *schema, std::string (*text)(const json &),
+                   std::string (*markdown)(const json &)) {
     if (out.format == "json") {
         schemas::require_valid(doc, schema);
         return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
@@ -88,8 +88,9 @@ json run_replay(const std::string &input, const json &doc, int iterations, int w
         replay_input = (dir.path() / "input.json").string();
         std::ofstream(replay_input) << doc.dump();
     }
-    std::vector<std::string> args = {program, replay_input, "--json", report_path, "--quiet",
-                                     "--iterations", std::to_string(iterations), "--warmup", std::to_string(warmup)};
+    std::vector<std::string> args = {
+        program,    replay_input,          "--json", report_path, "--quiet", "--iterations", std::to_string(iterations),
+        "--warmup", std::to_string(warmup)};
     if (!max_memory.empty()) args.insert(args.end(), {"--max-memory", max_memory});
     std::vector<char *> argv;
     for (auto &a : args) argv.push_back(a.data());
@@ -139,21 +140,30 @@ int main(int argc, char **argv) {
     std::string api, status;
     features->add_flag("--all", all, "every row, native ones included");
     features->add_option("--api", api, "only rows about this cuDNN function (e.g. cudnnConvolutionForward)");
-    features->add_option("--status", status, "only rows of this class")->check(CLI::IsMember({"native", "emulated", "fallback", "unsupported"}));
+    features->add_option("--status", status, "only rows of this class")
+        ->check(CLI::IsMember({"native", "emulated", "fallback", "unsupported"}));
     features->add_option("--format", out.format, "text, markdown, json or html")->check(CLI::IsMember(formats));
-    auto *features_out = features->add_option("-o,--output", out.path, "write to FILE (atomically; - for standard output)");
+    auto *features_out =
+        features->add_option("-o,--output", out.path, "write to FILE (atomically; - for standard output)");
 
     auto *trace_cmd = app.add_subcommand("trace", "migration-readiness report of a JSON trace or raw cuDNN API log");
     std::string input, max_memory;
     bool run = false;
     int iterations = 3, warmup = 1;
-    trace_cmd->add_option("input", input, "JSON trace (dnncompat-import) or cuDNN API log (plain, xz or gzip); - reads standard input")->required();
+    trace_cmd
+        ->add_option("input", input,
+                     "JSON trace (dnncompat-import) or cuDNN API log (plain, xz or gzip); - reads standard input")
+        ->required();
     trace_cmd->add_flag("--run", run, "replay it first (dnncompat-replay) and add measured times and statuses");
-    auto *iterations_opt = trace_cmd->add_option("--iterations", iterations, "with --run: timed runs per compute call (median)")->check(CLI::Range(1, 1000));
-    auto *warmup_opt = trace_cmd->add_option("--warmup", warmup, "with --run: untimed runs first")->check(CLI::Range(0, 1000));
+    auto *iterations_opt =
+        trace_cmd->add_option("--iterations", iterations, "with --run: timed runs per compute call (median)")
+            ->check(CLI::Range(1, 1000));
+    auto *warmup_opt =
+        trace_cmd->add_option("--warmup", warmup, "with --run: untimed runs first")->check(CLI::Range(0, 1000));
     auto *memory_opt = trace_cmd->add_option("--max-memory", max_memory, "with --run: dnncompat-replay's --max-memory");
     trace_cmd->add_option("--format", out.format, "text, markdown, json or html")->check(CLI::IsMember(formats));
-    auto *trace_out = trace_cmd->add_option("-o,--output", out.path, "write to FILE (atomically; - for standard output)");
+    auto *trace_out =
+        trace_cmd->add_option("-o,--output", out.path, "write to FILE (atomically; - for standard output)");
 
     try {
         app.parse(argc, argv);
@@ -198,8 +208,10 @@ int main(int argc, char **argv) {
             say("warning: --iterations, --warmup and --max-memory apply to --run only; ignored");
         json replay = nullptr;
         if (run) replay = run_replay(input, file.doc, iterations, warmup, max_memory);
-        const json doc = report::trace_report(file.doc, trace::display_name(input), file.kind, solver::current_machine(), replay);
-        emit(out, render(doc, out, "trace-report.schema.json", report::render_trace_text, report::render_trace_markdown));
+        const json doc =
+            report::trace_report(file.doc, trace::display_name(input), file.kind, solver::current_machine(), replay);
+        emit(out,
+             render(doc, out, "trace-report.schema.json", report::render_trace_text, report::render_trace_markdown));
         return doc["summary"]["verdict"] == "blocked" ? 1 : 0;
     } catch (const std::exception &e) {
         say(std::string("error: ") + e.what());

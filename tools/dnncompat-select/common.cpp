@@ -51,9 +51,7 @@ std::string cudnn_algo_name(solver::Direction d, int algo) {
     return enums::describe(type, algo);
 }
 
-json report_head(const char *mode) {
-    return {{"format", "dnncompat-select-report"}, {"version", 1}, {"mode", mode}};
-}
+json report_head(const char *mode) { return {{"format", "dnncompat-select-report"}, {"version", 1}, {"mode", mode}}; }
 
 json machine_json(const solver::Machine &m) {
     return {{"signature", m.signature()},

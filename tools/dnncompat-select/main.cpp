@@ -82,8 +82,8 @@ json rank_direction(const conv::Problem &p, solver::Direction d, const Options &
         return j;
     }
     const auto &top = r.ranked.front();
-    fmt::print(out, "  choice: {} ({}, WTI {})\n", top.solver->name(), select::cudnn_algo_name(d, top.solver->cudnn_algo(d)),
-               wti_str(top.wti));
+    fmt::print(out, "  choice: {} ({}, WTI {})\n", top.solver->name(),
+               select::cudnn_algo_name(d, top.solver->cudnn_algo(d)), wti_str(top.wti));
     j["choice"] = top.solver->name();
     if (timed && timed->best_ms > 0 && measured[0] > 0) {
         const double regret = measured[0] / timed->best_ms;
@@ -173,25 +173,27 @@ int main(int argc, char **argv) {
     app.add_flag("--measure", o.measure, "time every ranked solver and show the regret of the choice");
     app.add_option("--runs", o.runs, "timed runs per solver with --measure (median)")->check(CLI::Range(1, 1000));
     app.add_flag("--explain", o.explain, "also list the solvers that do not serve a direction at all");
-    app.add_option("--json", o.json_path, "write the report as JSON to FILE (- for standard output; the text then goes to standard error)")->check([](const std::string &v) {
-        return v.empty() ? std::string("the report path is empty") : std::string();
-    });
+    app.add_option("--json", o.json_path,
+                   "write the report as JSON to FILE (- for standard output; the text then goes to standard error)")
+        ->check(
+            [](const std::string &v) { return v.empty() ? std::string("the report path is empty") : std::string(); });
     app.add_flag("--calibrate", o.calibrate,
                  "measure this machine (peak, bandwidth, per-solver efficiency) and store the model in the "
                  "perf-db ($XDG_CACHE_HOME/dnncompat/perf-db.json; DNNCOMPAT_CACHE_DIR overrides)");
     app.add_option("--calibrate-budget", o.calibrate_budget, "time budget of --calibrate, seconds")
         ->check(CLI::Range(1.0, 3600.0));
-    app.add_option("--trace", o.trace,
-                   "rank every distinct convolution layer of FILE (JSON trace or cuDNN API log, plain, xz or "
-                   "gzip; - reads standard input) in the directions it calls; with --measure, --runs, --json, --workspace-limit");
+    app.add_option(
+        "--trace", o.trace,
+        "rank every distinct convolution layer of FILE (JSON trace or cuDNN API log, plain, xz or "
+        "gzip; - reads standard input) in the directions it calls; with --measure, --runs, --json, --workspace-limit");
     std::string limit;
-    auto *lim = app.add_option("--workspace-limit", limit, "leave out solvers needing more workspace (bytes)")
-                    ->check([](const std::string &v) {
-                        const bool digits = !v.empty() && v.size() <= 19 &&
-                                            v.find_first_not_of("0123456789") == std::string::npos;
-                        return digits ? std::string()
-                                      : "'" + v + "' is not a byte count (a whole number from 0 to 10^19 - 1)";
-                    });
+    auto *lim =
+        app.add_option("--workspace-limit", limit, "leave out solvers needing more workspace (bytes)")
+            ->check([](const std::string &v) {
+                const bool digits =
+                    !v.empty() && v.size() <= 19 && v.find_first_not_of("0123456789") == std::string::npos;
+                return digits ? std::string() : "'" + v + "' is not a byte count (a whole number from 0 to 10^19 - 1)";
+            });
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
@@ -216,8 +218,7 @@ int main(int argc, char **argv) {
             const int rc = calibrate(o);
             if (rc != 0 || (o.conv.empty() && o.trace.empty())) return rc;
         }
-        if (!o.trace.empty())
-            return select::run_trace({o.trace, o.measure, o.runs, o.json_path, o.workspace_limit});
+        if (!o.trace.empty()) return select::run_trace({o.trace, o.measure, o.runs, o.json_path, o.workspace_limit});
         return run(o);
     } catch (const std::exception &e) {
         say(std::string("error: ") + e.what());

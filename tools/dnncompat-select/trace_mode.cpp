@@ -146,8 +146,8 @@ int run_trace(const TraceOptions &o) {
     }
     report["skipped"] = sk;
     json summary = {{"layers", layers.layers.size()}, {"layer_directions", directions}};
-    fmt::print(out, "\n{} layer(s), {} layer-direction(s) ranked, {} call(s) left out\n", layers.layers.size(), directions,
-               layers.skipped.size());
+    fmt::print(out, "\n{} layer(s), {} layer-direction(s) ranked, {} call(s) left out\n", layers.layers.size(),
+               directions, layers.skipped.size());
     if (o.measure && stats.n > 0) {
         const double geo = std::exp(stats.log_sum / stats.n);
         fmt::print(out, "regret of the immediate choice: geomean {:.3f}, worst {:.3f}, within 5% {}/{}\n", geo,

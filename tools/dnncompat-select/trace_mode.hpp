@@ -10,10 +10,10 @@
 namespace dnncompat::select {
 
 struct TraceOptions {
-    std::string path;       // JSON trace or cuDNN API log (plain, xz or gzip)
-    bool measure = false;   // time every ranked solver; show measured ms and the regret
-    int runs = 5;           // timed runs per solver (median)
-    std::string json_path;  // write the report as JSON here when not empty ("-": standard output)
+    std::string path;      // JSON trace or cuDNN API log (plain, xz or gzip)
+    bool measure = false;  // time every ranked solver; show measured ms and the regret
+    int runs = 5;          // timed runs per solver (median)
+    std::string json_path; // write the report as JSON here when not empty ("-": standard output)
     std::optional<std::size_t> workspace_limit;
 };
 
