@@ -5,15 +5,16 @@
 #   scripts/format.sh --check   lists the files that are not formatted and exits 1 if there is one
 #                               (a test of the suite: tests/CMakeLists.txt, clang_format_check)
 #
-# The files: the .cpp and .hpp files under lib/, tools/, tests/ and bench/. include/dnncompat/
-# is left as scripts/gen_cudnn_h.py writes it and as cuDNN's headers read; generated tables (.inc)
-# are left as their generators write them. CLANG_FORMAT names the binary (default clang-format,
+# The files: the .cpp, .hpp and .c files under lib/, tools/, tests/ and bench/, and the
+# hand-written public header include/dnncompat/dnncompat.h; include/dnncompat/cudnn.h and the
+# generated tables (.inc) are left as their generators write them. CLANG_FORMAT names the binary (default clang-format,
 # Debian 12's clang-format 14).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cf=${CLANG_FORMAT:-clang-format}
 command -v "$cf" >/dev/null || { echo "format: $cf not found (scripts/setup.sh installs it)" >&2; exit 2; }
-mapfile -t files < <(find lib tools tests bench -type f \( -name '*.cpp' -o -name '*.hpp' \) -not -path 'tests/data/*' | sort)
+mapfile -t files < <({ find lib tools tests bench -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.c' \) \
+                         -not -path 'tests/data/*'; echo include/dnncompat/dnncompat.h; } | sort)
 if [ "${1:-}" = --check ]; then
   bad=()
   for f in "${files[@]}"; do

@@ -32,7 +32,7 @@ extern "C" {
 #define DNNCOMPAT_CUDNN_MAJOR 9
 #define DNNCOMPAT_CUDNN_MINOR 19
 #define DNNCOMPAT_CUDNN_PATCHLEVEL 0
-#define DNNCOMPAT_CUDNN_VERSION \
+#define DNNCOMPAT_CUDNN_VERSION                                                                                        \
     (DNNCOMPAT_CUDNN_MAJOR * 10000 + DNNCOMPAT_CUDNN_MINOR * 100 + DNNCOMPAT_CUDNN_PATCHLEVEL)
 
 #define DNNCOMPAT_DIM_MAX 8
@@ -408,27 +408,25 @@ dnncompatStatus_t dnncompatGetStream(dnncompatHandle_t handle, dnncompatStream_t
 /* ------------------------------------------------------------------------------------------ */
 
 dnncompatStatus_t dnncompatCreateTensorDescriptor(dnncompatTensorDescriptor_t *tensorDesc);
-dnncompatStatus_t dnncompatSetTensor4dDescriptor(dnncompatTensorDescriptor_t tensorDesc,
-        dnncompatTensorFormat_t format, dnncompatDataType_t dataType, int n, int c, int h, int w);
-dnncompatStatus_t dnncompatSetTensor4dDescriptorEx(dnncompatTensorDescriptor_t tensorDesc,
-        dnncompatDataType_t dataType, int n, int c, int h, int w, int nStride, int cStride,
-        int hStride, int wStride);
+dnncompatStatus_t dnncompatSetTensor4dDescriptor(dnncompatTensorDescriptor_t tensorDesc, dnncompatTensorFormat_t format,
+                                                 dnncompatDataType_t dataType, int n, int c, int h, int w);
+dnncompatStatus_t dnncompatSetTensor4dDescriptorEx(dnncompatTensorDescriptor_t tensorDesc, dnncompatDataType_t dataType,
+                                                   int n, int c, int h, int w, int nStride, int cStride, int hStride,
+                                                   int wStride);
 dnncompatStatus_t dnncompatGetTensor4dDescriptor(const dnncompatTensorDescriptor_t tensorDesc,
-        dnncompatDataType_t *dataType, int *n, int *c, int *h, int *w, int *nStride, int *cStride,
-        int *hStride, int *wStride);
-dnncompatStatus_t dnncompatSetTensorNdDescriptor(dnncompatTensorDescriptor_t tensorDesc,
-        dnncompatDataType_t dataType, int nbDims, const int dimA[], const int strideA[]);
+                                                 dnncompatDataType_t *dataType, int *n, int *c, int *h, int *w,
+                                                 int *nStride, int *cStride, int *hStride, int *wStride);
+dnncompatStatus_t dnncompatSetTensorNdDescriptor(dnncompatTensorDescriptor_t tensorDesc, dnncompatDataType_t dataType,
+                                                 int nbDims, const int dimA[], const int strideA[]);
 dnncompatStatus_t dnncompatSetTensorNdDescriptorEx(dnncompatTensorDescriptor_t tensorDesc,
-        dnncompatTensorFormat_t format, dnncompatDataType_t dataType, int nbDims,
-        const int dimA[]);
+                                                   dnncompatTensorFormat_t format, dnncompatDataType_t dataType,
+                                                   int nbDims, const int dimA[]);
 /* As cudnnGetTensorNdDescriptor: writes min(nbDimsRequested, nbDims) dims and strides. */
-dnncompatStatus_t dnncompatGetTensorNdDescriptor(const dnncompatTensorDescriptor_t tensorDesc,
-        int nbDimsRequested, dnncompatDataType_t *dataType, int *nbDims, int dimA[],
-        int strideA[]);
+dnncompatStatus_t dnncompatGetTensorNdDescriptor(const dnncompatTensorDescriptor_t tensorDesc, int nbDimsRequested,
+                                                 dnncompatDataType_t *dataType, int *nbDims, int dimA[], int strideA[]);
 /* As cudnnGetTensorSizeInBytes: bytes spanned by the strided tensor (NCHW_VECT_C: counted in
  * vectors of 4 or 32 bytes). */
-dnncompatStatus_t dnncompatGetTensorSizeInBytes(const dnncompatTensorDescriptor_t tensorDesc,
-        size_t *size);
+dnncompatStatus_t dnncompatGetTensorSizeInBytes(const dnncompatTensorDescriptor_t tensorDesc, size_t *size);
 dnncompatStatus_t dnncompatDestroyTensorDescriptor(dnncompatTensorDescriptor_t tensorDesc);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -439,20 +437,18 @@ dnncompatStatus_t dnncompatDestroyTensorDescriptor(dnncompatTensorDescriptor_t t
 /* ------------------------------------------------------------------------------------------ */
 
 dnncompatStatus_t dnncompatCreateFilterDescriptor(dnncompatFilterDescriptor_t *filterDesc);
-dnncompatStatus_t dnncompatSetFilter4dDescriptor(dnncompatFilterDescriptor_t filterDesc,
-        dnncompatDataType_t dataType, dnncompatTensorFormat_t format, int k, int c, int h, int w);
+dnncompatStatus_t dnncompatSetFilter4dDescriptor(dnncompatFilterDescriptor_t filterDesc, dnncompatDataType_t dataType,
+                                                 dnncompatTensorFormat_t format, int k, int c, int h, int w);
 dnncompatStatus_t dnncompatGetFilter4dDescriptor(const dnncompatFilterDescriptor_t filterDesc,
-        dnncompatDataType_t *dataType, dnncompatTensorFormat_t *format, int *k, int *c, int *h,
-        int *w);
-dnncompatStatus_t dnncompatSetFilterNdDescriptor(dnncompatFilterDescriptor_t filterDesc,
-        dnncompatDataType_t dataType, dnncompatTensorFormat_t format, int nbDims,
-        const int filterDimA[]);
-dnncompatStatus_t dnncompatGetFilterNdDescriptor(const dnncompatFilterDescriptor_t filterDesc,
-        int nbDimsRequested, dnncompatDataType_t *dataType, dnncompatTensorFormat_t *format,
-        int *nbDims, int filterDimA[]);
+                                                 dnncompatDataType_t *dataType, dnncompatTensorFormat_t *format, int *k,
+                                                 int *c, int *h, int *w);
+dnncompatStatus_t dnncompatSetFilterNdDescriptor(dnncompatFilterDescriptor_t filterDesc, dnncompatDataType_t dataType,
+                                                 dnncompatTensorFormat_t format, int nbDims, const int filterDimA[]);
+dnncompatStatus_t dnncompatGetFilterNdDescriptor(const dnncompatFilterDescriptor_t filterDesc, int nbDimsRequested,
+                                                 dnncompatDataType_t *dataType, dnncompatTensorFormat_t *format,
+                                                 int *nbDims, int filterDimA[]);
 /* As cudnnGetFilterSizeInBytes (NCHW_VECT_C: K * floor(C / v) * R * S vectors). */
-dnncompatStatus_t dnncompatGetFilterSizeInBytes(const dnncompatFilterDescriptor_t filterDesc,
-        size_t *size);
+dnncompatStatus_t dnncompatGetFilterSizeInBytes(const dnncompatFilterDescriptor_t filterDesc, size_t *size);
 dnncompatStatus_t dnncompatDestroyFilterDescriptor(dnncompatFilterDescriptor_t filterDesc);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -462,47 +458,46 @@ dnncompatStatus_t dnncompatDestroyFilterDescriptor(dnncompatFilterDescriptor_t f
 /* ------------------------------------------------------------------------------------------ */
 
 dnncompatStatus_t dnncompatCreateConvolutionDescriptor(dnncompatConvolutionDescriptor_t *convDesc);
-dnncompatStatus_t dnncompatSetConvolution2dDescriptor(dnncompatConvolutionDescriptor_t convDesc,
-        int pad_h, int pad_w, int u, int v, int dilation_h, int dilation_w,
-        dnncompatConvolutionMode_t mode, dnncompatDataType_t computeType);
-dnncompatStatus_t dnncompatGetConvolution2dDescriptor(
-        const dnncompatConvolutionDescriptor_t convDesc, int *pad_h, int *pad_w, int *u, int *v,
-        int *dilation_h, int *dilation_w, dnncompatConvolutionMode_t *mode,
-        dnncompatDataType_t *computeType);
-dnncompatStatus_t dnncompatSetConvolutionNdDescriptor(dnncompatConvolutionDescriptor_t convDesc,
-        int arrayLength, const int padA[], const int filterStrideA[], const int dilationA[],
-        dnncompatConvolutionMode_t mode, dnncompatDataType_t computeType);
-dnncompatStatus_t dnncompatGetConvolutionNdDescriptor(
-        const dnncompatConvolutionDescriptor_t convDesc, int arrayLengthRequested,
-        int *arrayLength, int padA[], int strideA[], int dilationA[],
-        dnncompatConvolutionMode_t *mode, dnncompatDataType_t *computeType);
-dnncompatStatus_t dnncompatSetConvolutionGroupCount(dnncompatConvolutionDescriptor_t convDesc,
-        int groupCount);
-dnncompatStatus_t dnncompatGetConvolutionGroupCount(dnncompatConvolutionDescriptor_t convDesc,
-        int *groupCount);
+dnncompatStatus_t dnncompatSetConvolution2dDescriptor(dnncompatConvolutionDescriptor_t convDesc, int pad_h, int pad_w,
+                                                      int u, int v, int dilation_h, int dilation_w,
+                                                      dnncompatConvolutionMode_t mode, dnncompatDataType_t computeType);
+dnncompatStatus_t dnncompatGetConvolution2dDescriptor(const dnncompatConvolutionDescriptor_t convDesc, int *pad_h,
+                                                      int *pad_w, int *u, int *v, int *dilation_h, int *dilation_w,
+                                                      dnncompatConvolutionMode_t *mode,
+                                                      dnncompatDataType_t *computeType);
+dnncompatStatus_t dnncompatSetConvolutionNdDescriptor(dnncompatConvolutionDescriptor_t convDesc, int arrayLength,
+                                                      const int padA[], const int filterStrideA[],
+                                                      const int dilationA[], dnncompatConvolutionMode_t mode,
+                                                      dnncompatDataType_t computeType);
+dnncompatStatus_t dnncompatGetConvolutionNdDescriptor(const dnncompatConvolutionDescriptor_t convDesc,
+                                                      int arrayLengthRequested, int *arrayLength, int padA[],
+                                                      int strideA[], int dilationA[], dnncompatConvolutionMode_t *mode,
+                                                      dnncompatDataType_t *computeType);
+dnncompatStatus_t dnncompatSetConvolutionGroupCount(dnncompatConvolutionDescriptor_t convDesc, int groupCount);
+dnncompatStatus_t dnncompatGetConvolutionGroupCount(dnncompatConvolutionDescriptor_t convDesc, int *groupCount);
 /* Math type is recorded; every math type computes in FP32 FMA on the CPU (TENSOR_OP math's
  * permission to down-convert is never used, so results are at least as precise). */
 dnncompatStatus_t dnncompatSetConvolutionMathType(dnncompatConvolutionDescriptor_t convDesc,
-        dnncompatMathType_t mathType);
+                                                  dnncompatMathType_t mathType);
 dnncompatStatus_t dnncompatGetConvolutionMathType(dnncompatConvolutionDescriptor_t convDesc,
-        dnncompatMathType_t *mathType);
+                                                  dnncompatMathType_t *mathType);
 dnncompatStatus_t dnncompatSetConvolutionReorderType(dnncompatConvolutionDescriptor_t convDesc,
-        dnncompatReorderType_t reorderType);
+                                                     dnncompatReorderType_t reorderType);
 dnncompatStatus_t dnncompatGetConvolutionReorderType(dnncompatConvolutionDescriptor_t convDesc,
-        dnncompatReorderType_t *reorderType);
+                                                     dnncompatReorderType_t *reorderType);
 /* As cudnnGetConvolution2dForwardOutputDim / NdForwardOutputDim: per spatial dim
  * 1 + (in + 2*pad - ((filter-1)*dilation + 1)) / stride (floor), computed in 64 bits. BAD_PARAM
  * when the input and filter disagree (C not a multiple of the filter's C, ranks differ), nbDims
  * is not the input's rank, or an output dim < 1; NOT_SUPPORTED when an output dim exceeds
  * INT_MAX (a huge pad), nothing written. */
-dnncompatStatus_t dnncompatGetConvolution2dForwardOutputDim(
-        const dnncompatConvolutionDescriptor_t convDesc,
-        const dnncompatTensorDescriptor_t inputTensorDesc,
-        const dnncompatFilterDescriptor_t filterDesc, int *n, int *c, int *h, int *w);
-dnncompatStatus_t dnncompatGetConvolutionNdForwardOutputDim(
-        const dnncompatConvolutionDescriptor_t convDesc,
-        const dnncompatTensorDescriptor_t inputTensorDesc,
-        const dnncompatFilterDescriptor_t filterDesc, int nbDims, int tensorOuputDimA[]);
+dnncompatStatus_t dnncompatGetConvolution2dForwardOutputDim(const dnncompatConvolutionDescriptor_t convDesc,
+                                                            const dnncompatTensorDescriptor_t inputTensorDesc,
+                                                            const dnncompatFilterDescriptor_t filterDesc, int *n,
+                                                            int *c, int *h, int *w);
+dnncompatStatus_t dnncompatGetConvolutionNdForwardOutputDim(const dnncompatConvolutionDescriptor_t convDesc,
+                                                            const dnncompatTensorDescriptor_t inputTensorDesc,
+                                                            const dnncompatFilterDescriptor_t filterDesc, int nbDims,
+                                                            int tensorOuputDimA[]);
 dnncompatStatus_t dnncompatDestroyConvolutionDescriptor(dnncompatConvolutionDescriptor_t convDesc);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -510,26 +505,26 @@ dnncompatStatus_t dnncompatDestroyConvolutionDescriptor(dnncompatConvolutionDesc
 /* ------------------------------------------------------------------------------------------ */
 
 /* As cudnnGetConvolutionForwardAlgorithmMaxCount: DNNCOMPAT_CONVOLUTION_FWD_ALGO_COUNT. */
-dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithmMaxCount(dnncompatHandle_t handle,
-        int *count);
+dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithmMaxCount(dnncompatHandle_t handle, int *count);
 /* As cudnnGetConvolutionForwardAlgorithm_v7: up to requestedAlgoCount entries, best first,
  * one per algorithm enum. Entries that run here have status SUCCESS, memory = the workspace
  * dnncompatGetConvolutionForwardWorkspaceSize returns for that algorithm, time = -1 (not
  * measured); algorithms that cannot run (FFT, FFT_TILING) come last with NOT_SUPPORTED.
  * BAD_PARAM for invalid or mismatched descriptors or requestedAlgoCount < 1. */
-dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithm_v7(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t srcDesc, const dnncompatFilterDescriptor_t filterDesc,
-        const dnncompatConvolutionDescriptor_t convDesc,
-        const dnncompatTensorDescriptor_t destDesc, const int requestedAlgoCount,
-        int *returnedAlgoCount, dnncompatConvolutionFwdAlgoPerf_t *perfResults);
+dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithm_v7(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t srcDesc, const dnncompatFilterDescriptor_t filterDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t destDesc,
+    const int requestedAlgoCount, int *returnedAlgoCount, dnncompatConvolutionFwdAlgoPerf_t *perfResults);
 /* As cudnnGetConvolutionForwardWorkspaceSize: bytes of workspace ConvolutionForward needs with
  * this algorithm (oneDNN's scratchpad of the implementation that will run, plus the flipped
  * filter for CONVOLUTION mode). BAD_PARAM for invalid or mismatched descriptors;
  * NOT_SUPPORTED for an algorithm that cannot run here (FFT, FFT_TILING). */
 dnncompatStatus_t dnncompatGetConvolutionForwardWorkspaceSize(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t xDesc, const dnncompatFilterDescriptor_t wDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
-        dnncompatConvolutionFwdAlgo_t algo, size_t *sizeInBytes);
+                                                              const dnncompatTensorDescriptor_t xDesc,
+                                                              const dnncompatFilterDescriptor_t wDesc,
+                                                              const dnncompatConvolutionDescriptor_t convDesc,
+                                                              const dnncompatTensorDescriptor_t yDesc,
+                                                              dnncompatConvolutionFwdAlgo_t algo, size_t *sizeInBytes);
 /* As cudnnConvolutionForward: y = alpha * conv(x, w) + beta * y (y is not read when beta = 0).
  * x: [N, C, spatial...], w: [K, C/groups, filter spatial...], y: [N, K, out spatial...], any
  * strides the descriptors give. alpha/beta point to float (double for DOUBLE data).
@@ -543,11 +538,12 @@ dnncompatStatus_t dnncompatGetConvolutionForwardWorkspaceSize(dnncompatHandle_t 
  * dilation). Exact integer accumulation; y = alpha * acc + beta * y, rounded to nearest even and
  * saturated for INT8 y. */
 dnncompatStatus_t dnncompatConvolutionForward(dnncompatHandle_t handle, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatFilterDescriptor_t wDesc, const void *w,
-        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionFwdAlgo_t algo,
-        void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
-        const dnncompatTensorDescriptor_t yDesc, void *y);
+                                              const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                              const dnncompatFilterDescriptor_t wDesc, const void *w,
+                                              const dnncompatConvolutionDescriptor_t convDesc,
+                                              dnncompatConvolutionFwdAlgo_t algo, void *workSpace,
+                                              size_t workSpaceSizeInBytes, const void *beta,
+                                              const dnncompatTensorDescriptor_t yDesc, void *y);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Batch normalization                                                                          */
@@ -555,19 +551,18 @@ dnncompatStatus_t dnncompatConvolutionForward(dnncompatHandle_t handle, const vo
 
 /* As cudnnDeriveBNTensorDescriptor: 1xCx1x1 (SPATIAL) or 1xCxHxW (PER_ACTIVATION) of x's rank. */
 dnncompatStatus_t dnncompatDeriveBNTensorDescriptor(dnncompatTensorDescriptor_t derivedBnDesc,
-        const dnncompatTensorDescriptor_t xDesc, dnncompatBatchNormMode_t mode);
+                                                    const dnncompatTensorDescriptor_t xDesc,
+                                                    dnncompatBatchNormMode_t mode);
 /* As cudnnBatchNormalizationForwardInference:
  * y = alpha * (scale * (x - mean) / sqrt(var + epsilon) + bias) + beta * y, with scale, bias,
  * mean and var shaped as dnncompatDeriveBNTensorDescriptor gives for the mode (FLOAT, also for
  * HALF / BFLOAT16 x and y, which are computed in FP32 and rounded once). BAD_PARAM for null
  * pointers, mismatched descriptors, epsilon < DNNCOMPAT_BN_MIN_EPSILON or an unknown mode. */
-dnncompatStatus_t dnncompatBatchNormalizationForwardInference(dnncompatHandle_t handle,
-        dnncompatBatchNormMode_t mode, const void *alpha, const void *beta,
-        const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatTensorDescriptor_t yDesc, void *y,
-        const dnncompatTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale,
-        const void *bnBias, const void *estimatedMean, const void *estimatedVariance,
-        double epsilon);
+dnncompatStatus_t dnncompatBatchNormalizationForwardInference(
+    dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, const void *alpha, const void *beta,
+    const dnncompatTensorDescriptor_t xDesc, const void *x, const dnncompatTensorDescriptor_t yDesc, void *y,
+    const dnncompatTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias,
+    const void *estimatedMean, const void *estimatedVariance, double epsilon);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Convolution backward data / filter / bias, bias-activation, Find (as cudnn_cnn.h)          */
@@ -585,97 +580,90 @@ dnncompatStatus_t dnncompatBatchNormalizationForwardInference(dnncompatHandle_t 
  * runs the direct algorithm instead, with a diagnostic (DNNC-CONV-BWD-*-ALGO-*). */
 
 /* As cudnnGetConvolutionBackwardDataAlgorithmMaxCount: DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_COUNT. */
-dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithmMaxCount(dnncompatHandle_t handle,
-        int *count);
+dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithmMaxCount(dnncompatHandle_t handle, int *count);
 /* As cudnnGetConvolutionBackwardDataAlgorithm_v7: up to requestedAlgoCount entries, one per
  * algorithm; those that run natively first (status SUCCESS), then those that would run only
  * through a fallback (NOT_SUPPORTED). time = -1 (not measured), memory = workspace bytes,
  * determinism DETERMINISTIC. BAD_PARAM also for requestedAlgoCount < 1. */
-dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithm_v7(dnncompatHandle_t handle,
-        const dnncompatFilterDescriptor_t filterDesc, const dnncompatTensorDescriptor_t diffDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t gradDesc,
-        const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionBwdDataAlgoPerf_t *perfResults);
+dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithm_v7(
+    dnncompatHandle_t handle, const dnncompatFilterDescriptor_t filterDesc, const dnncompatTensorDescriptor_t diffDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t gradDesc,
+    const int requestedAlgoCount, int *returnedAlgoCount, dnncompatConvolutionBwdDataAlgoPerf_t *perfResults);
 /* As cudnnFindConvolutionBackwardDataAlgorithm: like _v7, but each natively running algorithm is
  * run (one warm-up, then the median of 3 timed runs, time in ms) on buffers the call allocates;
  * entries sorted by time, the ones that did not run last (ALLOC_FAILED, then NOT_SUPPORTED). */
-dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithm(dnncompatHandle_t handle,
-        const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
-        const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionBwdDataAlgoPerf_t *perfResults);
+dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithm(
+    dnncompatHandle_t handle, const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
+    const int requestedAlgoCount, int *returnedAlgoCount, dnncompatConvolutionBwdDataAlgoPerf_t *perfResults);
 /* As cudnnFindConvolutionBackwardDataAlgorithmEx: as the non-Ex form, on the caller's w, dy, dx
  * and workspace (null counts as 0 bytes). An algorithm needing more workspace is not run and
  * reported ALLOC_FAILED. dx is overwritten; it ends holding the fastest algorithm's result. */
-dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithmEx(dnncompatHandle_t handle,
-        const dnncompatFilterDescriptor_t wDesc, const void *w,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
-        void *dx, const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionBwdDataAlgoPerf_t *perfResults, void *workSpace,
-        size_t workSpaceSizeInBytes);
+dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithmEx(
+    dnncompatHandle_t handle, const dnncompatFilterDescriptor_t wDesc, const void *w,
+    const dnncompatTensorDescriptor_t dyDesc, const void *dy, const dnncompatConvolutionDescriptor_t convDesc,
+    const dnncompatTensorDescriptor_t dxDesc, void *dx, const int requestedAlgoCount, int *returnedAlgoCount,
+    dnncompatConvolutionBwdDataAlgoPerf_t *perfResults, void *workSpace, size_t workSpaceSizeInBytes);
 /* As cudnnGetConvolutionBackwardDataWorkspaceSize: bytes dnncompatConvolutionBackwardData needs
  * with this algorithm, for every alpha and beta (oneDNN's scratchpad, the flipped filter in
  * CONVOLUTION mode, layout copies where the caller's layout has no fast kernel). */
-dnncompatStatus_t dnncompatGetConvolutionBackwardDataWorkspaceSize(dnncompatHandle_t handle,
-        const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
-        dnncompatConvolutionBwdDataAlgo_t algo, size_t *sizeInBytes);
+dnncompatStatus_t dnncompatGetConvolutionBackwardDataWorkspaceSize(
+    dnncompatHandle_t handle, const dnncompatFilterDescriptor_t wDesc, const dnncompatTensorDescriptor_t dyDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t dxDesc,
+    dnncompatConvolutionBwdDataAlgo_t algo, size_t *sizeInBytes);
 /* As cudnnConvolutionBackwardData: dx = alpha * (gradient of the convolution w.r.t. x, from w and
  * dy) + beta * dx. */
 dnncompatStatus_t dnncompatConvolutionBackwardData(dnncompatHandle_t handle, const void *alpha,
-        const dnncompatFilterDescriptor_t wDesc, const void *w,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionBwdDataAlgo_t algo,
-        void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
-        const dnncompatTensorDescriptor_t dxDesc, void *dx);
+                                                   const dnncompatFilterDescriptor_t wDesc, const void *w,
+                                                   const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                                   const dnncompatConvolutionDescriptor_t convDesc,
+                                                   dnncompatConvolutionBwdDataAlgo_t algo, void *workSpace,
+                                                   size_t workSpaceSizeInBytes, const void *beta,
+                                                   const dnncompatTensorDescriptor_t dxDesc, void *dx);
 
 /* As cudnnGetConvolutionBackwardFilterAlgorithmMaxCount: DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_COUNT. */
-dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithmMaxCount(dnncompatHandle_t handle,
-        int *count);
+dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithmMaxCount(dnncompatHandle_t handle, int *count);
 /* As cudnnGetConvolutionBackwardFilterAlgorithm_v7 (see the backward-data form).
  * CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD is always NOT_SUPPORTED, as in cuDNN. */
-dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithm_v7(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t srcDesc, const dnncompatTensorDescriptor_t diffDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t gradDesc,
-        const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults);
+dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithm_v7(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t srcDesc, const dnncompatTensorDescriptor_t diffDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t gradDesc,
+    const int requestedAlgoCount, int *returnedAlgoCount, dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults);
 /* As cudnnFindConvolutionBackwardFilterAlgorithm (see the backward-data form). */
-dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithm(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t dwDesc,
-        const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults);
+dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithm(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t dwDesc,
+    const int requestedAlgoCount, int *returnedAlgoCount, dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults);
 /* As cudnnFindConvolutionBackwardFilterAlgorithmEx (see the backward-data form); dw ends holding
  * the fastest algorithm's result. */
-dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithmEx(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatTensorDescriptor_t dyDesc, const void *y,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t dwDesc,
-        void *dw, const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults, void *workSpace,
-        size_t workSpaceSizeInBytes);
+dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithmEx(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc, const void *x,
+    const dnncompatTensorDescriptor_t dyDesc, const void *y, const dnncompatConvolutionDescriptor_t convDesc,
+    const dnncompatFilterDescriptor_t dwDesc, void *dw, const int requestedAlgoCount, int *returnedAlgoCount,
+    dnncompatConvolutionBwdFilterAlgoPerf_t *perfResults, void *workSpace, size_t workSpaceSizeInBytes);
 /* As cudnnGetConvolutionBackwardFilterWorkspaceSize (see the backward-data form); NOT_SUPPORTED
  * for CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD. */
-dnncompatStatus_t dnncompatGetConvolutionBackwardFilterWorkspaceSize(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t gradDesc,
-        dnncompatConvolutionBwdFilterAlgo_t algo, size_t *sizeInBytes);
+dnncompatStatus_t dnncompatGetConvolutionBackwardFilterWorkspaceSize(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t dyDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatFilterDescriptor_t gradDesc,
+    dnncompatConvolutionBwdFilterAlgo_t algo, size_t *sizeInBytes);
 /* As cudnnConvolutionBackwardFilter: dw = alpha * (gradient of the convolution w.r.t. w, from x
  * and dy) + beta * dw. NOT_SUPPORTED for CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD. */
 dnncompatStatus_t dnncompatConvolutionBackwardFilter(dnncompatHandle_t handle, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionBwdFilterAlgo_t algo,
-        void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
-        const dnncompatFilterDescriptor_t dwDesc, void *dw);
+                                                     const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                                     const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                                     const dnncompatConvolutionDescriptor_t convDesc,
+                                                     dnncompatConvolutionBwdFilterAlgo_t algo, void *workSpace,
+                                                     size_t workSpaceSizeInBytes, const void *beta,
+                                                     const dnncompatFilterDescriptor_t dwDesc, void *dw);
 
 /* As cudnnConvolutionBackwardBias: db = alpha * (sum of dy over N and every spatial position) +
  * beta * db. dy: [N, K, spatial...], db: [1, K, 1...] of the same rank, any strides. BAD_PARAM
  * for null pointers, invalid descriptors or another db shape. */
 dnncompatStatus_t dnncompatConvolutionBackwardBias(dnncompatHandle_t handle, const void *alpha,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy, const void *beta,
-        const dnncompatTensorDescriptor_t dbDesc, void *db);
+                                                   const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                                   const void *beta, const dnncompatTensorDescriptor_t dbDesc,
+                                                   void *db);
 
 /* As cudnnConvolutionBiasActivationForward: y = act(alpha1 * conv(x, w) + alpha2 * z + bias).
  * z has y's shape (z may be y itself); bias is [1, K, 1...]. act: CUDNN_ACTIVATION_RELU or
@@ -683,35 +671,30 @@ dnncompatStatus_t dnncompatConvolutionBackwardBias(dnncompatHandle_t handle, con
  * else NOT_SUPPORTED, as in cuDNN. Workspace: what dnncompatGetConvolutionForwardWorkspaceSize
  * returns for the algorithm. BAD_PARAM as dnncompatConvolutionForward, and for a z or bias shape
  * other than the above. */
-dnncompatStatus_t dnncompatConvolutionBiasActivationForward(dnncompatHandle_t handle,
-        const void *alpha1, const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatFilterDescriptor_t wDesc, const void *w,
-        const dnncompatConvolutionDescriptor_t convDesc, dnncompatConvolutionFwdAlgo_t algo,
-        void *workSpace, size_t workSpaceSizeInBytes, const void *alpha2,
-        const dnncompatTensorDescriptor_t zDesc, const void *z,
-        const dnncompatTensorDescriptor_t biasDesc, const void *bias,
-        const dnncompatActivationDescriptor_t activationDesc,
-        const dnncompatTensorDescriptor_t yDesc, void *y);
+dnncompatStatus_t dnncompatConvolutionBiasActivationForward(
+    dnncompatHandle_t handle, const void *alpha1, const dnncompatTensorDescriptor_t xDesc, const void *x,
+    const dnncompatFilterDescriptor_t wDesc, const void *w, const dnncompatConvolutionDescriptor_t convDesc,
+    dnncompatConvolutionFwdAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *alpha2,
+    const dnncompatTensorDescriptor_t zDesc, const void *z, const dnncompatTensorDescriptor_t biasDesc,
+    const void *bias, const dnncompatActivationDescriptor_t activationDesc, const dnncompatTensorDescriptor_t yDesc,
+    void *y);
 
 /* As cudnnFindConvolutionForwardAlgorithm: every natively running forward algorithm is run (one
  * warm-up, then the median of 3 timed runs, time in ms) on buffers the call allocates; sorted by
  * time, the ones that did not run last (ALLOC_FAILED, then NOT_SUPPORTED: fallback-only
  * algorithms). BAD_PARAM for invalid descriptors, null output pointers, requestedAlgoCount < 1. */
-dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithm(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t xDesc, const dnncompatFilterDescriptor_t wDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
-        const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionFwdAlgoPerf_t *perfResults);
+dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithm(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc, const dnncompatFilterDescriptor_t wDesc,
+    const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
+    const int requestedAlgoCount, int *returnedAlgoCount, dnncompatConvolutionFwdAlgoPerf_t *perfResults);
 /* As cudnnFindConvolutionForwardAlgorithmEx: as the non-Ex form, on the caller's x, w, y and
  * workspace (null counts as 0 bytes); an algorithm needing more workspace is not run and
  * reported ALLOC_FAILED. y is overwritten; it ends holding the fastest algorithm's result. */
-dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithmEx(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatFilterDescriptor_t wDesc, const void *w,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t yDesc,
-        void *y, const int requestedAlgoCount, int *returnedAlgoCount,
-        dnncompatConvolutionFwdAlgoPerf_t *perfResults, void *workSpace,
-        size_t workSpaceSizeInBytes);
+dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithmEx(
+    dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc, const void *x,
+    const dnncompatFilterDescriptor_t wDesc, const void *w, const dnncompatConvolutionDescriptor_t convDesc,
+    const dnncompatTensorDescriptor_t yDesc, void *y, const int requestedAlgoCount, int *returnedAlgoCount,
+    dnncompatConvolutionFwdAlgoPerf_t *perfResults, void *workSpace, size_t workSpaceSizeInBytes);
 
 /* As cudnnOpsVersionCheck / cudnnCnnVersionCheck: always SUCCESS (one library, no sub-library
  * version mismatch is possible). */
@@ -725,23 +708,24 @@ dnncompatStatus_t dnncompatCnnVersionCheck(void);
  * (r -> R-1-r), so multiplying by the unflipped filter gives the convolution. x: any strides.
  * BAD_PARAM: null pointers, unset descriptors, rank or channel mismatch, filter larger than the
  * padded input. NOT_SUPPORTED: non-FLOAT data. */
-dnncompatStatus_t dnncompatIm2Col(dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc,
-        const void *x, const dnncompatFilterDescriptor_t wDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, void *colBuffer);
+dnncompatStatus_t dnncompatIm2Col(dnncompatHandle_t handle, const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                  const dnncompatFilterDescriptor_t wDesc,
+                                  const dnncompatConvolutionDescriptor_t convDesc, void *colBuffer);
 /* As cudnnTransformFilter: dest = alpha * pad(src) + beta * dest as dnncompatTransformTensorEx,
  * filters taken as packed tensors of their dims in their format (NCHW <-> NHWC). BAD_PARAM as
  * TransformTensorEx, or destDesc's format differs from transDesc's destFormat. NOT_SUPPORTED:
  * folding (DNNC-TENSOROPS-TRANSFORM-FOLD). */
 dnncompatStatus_t dnncompatTransformFilter(dnncompatHandle_t handle,
-        const dnncompatTensorTransformDescriptor_t transDesc, const void *alpha,
-        const dnncompatFilterDescriptor_t srcDesc, const void *srcData, const void *beta,
-        const dnncompatFilterDescriptor_t destDesc, void *destData);
+                                           const dnncompatTensorTransformDescriptor_t transDesc, const void *alpha,
+                                           const dnncompatFilterDescriptor_t srcDesc, const void *srcData,
+                                           const void *beta, const dnncompatFilterDescriptor_t destDesc,
+                                           void *destData);
 /* As cudnnReorderFilterAndBias: validates its arguments (BAD_PARAM), then NOT_SUPPORTED
  * (DNNC-CONV-REORDER-FILTER-BIAS: INT8x32 reordering for NCHW_VECT_C, not implemented). */
-dnncompatStatus_t dnncompatReorderFilterAndBias(dnncompatHandle_t handle,
-        const dnncompatFilterDescriptor_t filterDesc, dnncompatReorderType_t reorderType,
-        const void *filterData, void *reorderedFilterData, int reorderBias, const void *biasData,
-        void *reorderedBiasData);
+dnncompatStatus_t dnncompatReorderFilterAndBias(dnncompatHandle_t handle, const dnncompatFilterDescriptor_t filterDesc,
+                                                dnncompatReorderType_t reorderType, const void *filterData,
+                                                void *reorderedFilterData, int reorderBias, const void *biasData,
+                                                void *reorderedBiasData);
 
 /* end of section conv-backward */
 
@@ -861,35 +845,35 @@ typedef enum DNNCOMPAT_ENUM_BASE {
  * DNNCOMPAT_PTR_NULL, every descriptor unset, BN_MODE SPATIAL. Destroy: BAD_PARAM for a null,
  * destroyed or foreign pack. */
 dnncompatStatus_t dnncompatCreateFusedOpsConstParamPack(dnncompatFusedOpsConstParamPack_t *constPack,
-        dnncompatFusedOps_t ops);
+                                                        dnncompatFusedOps_t ops);
 dnncompatStatus_t dnncompatDestroyFusedOpsConstParamPack(dnncompatFusedOpsConstParamPack_t constPack);
 /* As cudnnSetFusedOpsConstParamPackAttribute: stores a copy of the attribute (descriptors by
  * value: later changes to the caller's descriptor do not reach the pack; a null descriptor clears
  * it). BAD_PARAM: dead pack, unknown label, null param for a non-descriptor label, an unset
  * descriptor, an invalid placeholder or batch-norm mode. */
-dnncompatStatus_t dnncompatSetFusedOpsConstParamPackAttribute(
-        dnncompatFusedOpsConstParamPack_t constPack, dnncompatFusedOpsConstParamLabel_t paramLabel,
-        const void *param);
+dnncompatStatus_t dnncompatSetFusedOpsConstParamPackAttribute(dnncompatFusedOpsConstParamPack_t constPack,
+                                                              dnncompatFusedOpsConstParamLabel_t paramLabel,
+                                                              const void *param);
 /* As cudnnGetFusedOpsConstParamPackAttribute: writes what Set stored; *isNULL = 1 when the
  * attribute holds nothing (descriptor never set or cleared, placeholder DNNCOMPAT_PTR_NULL),
  * else 0. A descriptor is copied into the caller's created descriptor (left untouched when
  * *isNULL = 1). BAD_PARAM: dead pack or descriptor, unknown label, null param or isNULL. */
-dnncompatStatus_t dnncompatGetFusedOpsConstParamPackAttribute(
-        const dnncompatFusedOpsConstParamPack_t constPack,
-        dnncompatFusedOpsConstParamLabel_t paramLabel, void *param, int *isNULL);
+dnncompatStatus_t dnncompatGetFusedOpsConstParamPackAttribute(const dnncompatFusedOpsConstParamPack_t constPack,
+                                                              dnncompatFusedOpsConstParamLabel_t paramLabel,
+                                                              void *param, int *isNULL);
 /* As cudnnCreate/DestroyFusedOpsVariantParamPack (see the const pack); pointers start null,
  * scalars 0. */
-dnncompatStatus_t dnncompatCreateFusedOpsVariantParamPack(
-        dnncompatFusedOpsVariantParamPack_t *varPack, dnncompatFusedOps_t ops);
+dnncompatStatus_t dnncompatCreateFusedOpsVariantParamPack(dnncompatFusedOpsVariantParamPack_t *varPack,
+                                                          dnncompatFusedOps_t ops);
 dnncompatStatus_t dnncompatDestroyFusedOpsVariantParamPack(dnncompatFusedOpsVariantParamPack_t varPack);
 /* As cudnnSet/GetFusedOpsVariantParamPackAttribute (see dnncompatFusedOpsVariantParamLabel_t).
  * BAD_PARAM: dead pack, unknown label, null ptr for a scalar (set) or for any label (get). */
-dnncompatStatus_t dnncompatSetFusedOpsVariantParamPackAttribute(
-        dnncompatFusedOpsVariantParamPack_t varPack,
-        dnncompatFusedOpsVariantParamLabel_t paramLabel, void *ptr);
-dnncompatStatus_t dnncompatGetFusedOpsVariantParamPackAttribute(
-        const dnncompatFusedOpsVariantParamPack_t varPack,
-        dnncompatFusedOpsVariantParamLabel_t paramLabel, void *ptr);
+dnncompatStatus_t dnncompatSetFusedOpsVariantParamPackAttribute(dnncompatFusedOpsVariantParamPack_t varPack,
+                                                                dnncompatFusedOpsVariantParamLabel_t paramLabel,
+                                                                void *ptr);
+dnncompatStatus_t dnncompatGetFusedOpsVariantParamPackAttribute(const dnncompatFusedOpsVariantParamPack_t varPack,
+                                                                dnncompatFusedOpsVariantParamLabel_t paramLabel,
+                                                                void *ptr);
 /* As cudnnCreate/DestroyFusedOpsPlan (see the const pack). */
 dnncompatStatus_t dnncompatCreateFusedOpsPlan(dnncompatFusedOpsPlan_t *plan, dnncompatFusedOps_t ops);
 dnncompatStatus_t dnncompatDestroyFusedOpsPlan(dnncompatFusedOpsPlan_t plan);
@@ -902,7 +886,8 @@ dnncompatStatus_t dnncompatDestroyFusedOpsPlan(dnncompatFusedOpsPlan_t plan);
  * DNNC-FUSED-*): the reserved operations, non-FLOAT data, an activation other than RELU or
  * IDENTITY, PER_ACTIVATION batch-norm mode. */
 dnncompatStatus_t dnncompatMakeFusedOpsPlan(dnncompatHandle_t handle, dnncompatFusedOpsPlan_t plan,
-        const dnncompatFusedOpsConstParamPack_t constPack, size_t *workspaceSizeInBytes);
+                                            const dnncompatFusedOpsConstParamPack_t constPack,
+                                            size_t *workspaceSizeInBytes);
 /* As cudnnFusedOpsExecute: runs the made plan on varPack's buffers.
  * CONV_BNSTATS: x' = act(eqScale * x + eqBias) per channel of x, y = conv(x', w) (overwritten),
  *   ySum[k] = sum of y over N and space, ySqSum[k] = sum of y^2 (FLOAT).
@@ -920,22 +905,20 @@ dnncompatStatus_t dnncompatMakeFusedOpsPlan(dnncompatHandle_t handle, dnncompatF
  * workspace size below the plan's (or null workspace while needed), accumulation count below 1,
  * epsilon below DNNCOMPAT_BN_MIN_EPSILON, a non-finite factor. With m = 1 the running variance
  * takes the biased variance; factor 1 overwrites the running stats (as BN forward training). */
-dnncompatStatus_t dnncompatFusedOpsExecute(dnncompatHandle_t handle,
-        const dnncompatFusedOpsPlan_t plan, dnncompatFusedOpsVariantParamPack_t varPack);
+dnncompatStatus_t dnncompatFusedOpsExecute(dnncompatHandle_t handle, const dnncompatFusedOpsPlan_t plan,
+                                           dnncompatFusedOpsVariantParamPack_t varPack);
 
 /* As cudnnGetFoldedConvBackwardDataDescriptors: validates its arguments (BAD_PARAM for dead or
  * unset descriptors), then NOT_SUPPORTED (DNNC-FUSED-FOLDED-DGRAD: cuDNN does not document the
  * folded layout these descriptors describe). */
-dnncompatStatus_t dnncompatGetFoldedConvBackwardDataDescriptors(const dnncompatHandle_t handle,
-        const dnncompatFilterDescriptor_t filterDesc, const dnncompatTensorDescriptor_t diffDesc,
-        const dnncompatConvolutionDescriptor_t convDesc, const dnncompatTensorDescriptor_t gradDesc,
-        const dnncompatTensorFormat_t transformFormat,
-        dnncompatFilterDescriptor_t foldedFilterDesc, dnncompatTensorDescriptor_t paddedDiffDesc,
-        dnncompatConvolutionDescriptor_t foldedConvDesc, dnncompatTensorDescriptor_t foldedGradDesc,
-        dnncompatTensorTransformDescriptor_t filterFoldTransDesc,
-        dnncompatTensorTransformDescriptor_t diffPadTransDesc,
-        dnncompatTensorTransformDescriptor_t gradFoldTransDesc,
-        dnncompatTensorTransformDescriptor_t gradUnfoldTransDesc);
+dnncompatStatus_t dnncompatGetFoldedConvBackwardDataDescriptors(
+    const dnncompatHandle_t handle, const dnncompatFilterDescriptor_t filterDesc,
+    const dnncompatTensorDescriptor_t diffDesc, const dnncompatConvolutionDescriptor_t convDesc,
+    const dnncompatTensorDescriptor_t gradDesc, const dnncompatTensorFormat_t transformFormat,
+    dnncompatFilterDescriptor_t foldedFilterDesc, dnncompatTensorDescriptor_t paddedDiffDesc,
+    dnncompatConvolutionDescriptor_t foldedConvDesc, dnncompatTensorDescriptor_t foldedGradDesc,
+    dnncompatTensorTransformDescriptor_t filterFoldTransDesc, dnncompatTensorTransformDescriptor_t diffPadTransDesc,
+    dnncompatTensorTransformDescriptor_t gradFoldTransDesc, dnncompatTensorTransformDescriptor_t gradUnfoldTransDesc);
 
 /* end of section fused-ops */
 
@@ -948,22 +931,19 @@ dnncompatStatus_t dnncompatGetFoldedConvBackwardDataDescriptors(const dnncompatH
  * and biased variance v; y = alpha * (scale * (x - m) / sqrt(v + epsilon) + bias) + beta * y
  * (y not read when beta = 0). x, y: [N, C, H, W] or [N, C, D, H, W], FLOAT, HALF or BFLOAT16
  * (HALF / BFLOAT16 computed in FP32), any strides, equal dims. m and v are summed in double;
- * y is normalised in FP32 with m's FP32 rounding error folded into the shift. bnScaleBiasMeanVarDesc: as dnncompatDeriveBNTensorDescriptor gives (packed FLOAT).
- * resultRunningMean = (1 - factor) * runningMean + factor * m and resultRunningVariance likewise
- * with the unbiased variance v * n / (n - 1) (v itself when n = 1); factor 1 writes the batch
- * statistics without reading the old values. resultSaveMean = m, resultSaveInvVariance =
- * 1 / sqrt(v + epsilon). Each pair of result pointers may be null (not written), but only both.
- * BAD_PARAM: null alpha, beta, x, y, bnScale or bnBias; exactly one of a result pair null;
- * invalid or mismatched descriptors; epsilon < DNNCOMPAT_BN_MIN_EPSILON; unknown mode.
- * NOT_SUPPORTED: other ranks, or DOUBLE / integer data. */
-dnncompatStatus_t dnncompatBatchNormalizationForwardTraining(dnncompatHandle_t handle,
-        dnncompatBatchNormMode_t mode, const void *alpha, const void *beta,
-        const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatTensorDescriptor_t yDesc, void *y,
-        const dnncompatTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale,
-        const void *bnBias, double exponentialAverageFactor, void *resultRunningMean,
-        void *resultRunningVariance, double epsilon, void *resultSaveMean,
-        void *resultSaveInvVariance);
+ * y is normalised in FP32 with m's FP32 rounding error folded into the shift. bnScaleBiasMeanVarDesc: as
+ * dnncompatDeriveBNTensorDescriptor gives (packed FLOAT). resultRunningMean = (1 - factor) * runningMean + factor * m
+ * and resultRunningVariance likewise with the unbiased variance v * n / (n - 1) (v itself when n = 1); factor 1 writes
+ * the batch statistics without reading the old values. resultSaveMean = m, resultSaveInvVariance = 1 / sqrt(v +
+ * epsilon). Each pair of result pointers may be null (not written), but only both. BAD_PARAM: null alpha, beta, x, y,
+ * bnScale or bnBias; exactly one of a result pair null; invalid or mismatched descriptors; epsilon <
+ * DNNCOMPAT_BN_MIN_EPSILON; unknown mode. NOT_SUPPORTED: other ranks, or DOUBLE / integer data. */
+dnncompatStatus_t dnncompatBatchNormalizationForwardTraining(
+    dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, const void *alpha, const void *beta,
+    const dnncompatTensorDescriptor_t xDesc, const void *x, const dnncompatTensorDescriptor_t yDesc, void *y,
+    const dnncompatTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias,
+    double exponentialAverageFactor, void *resultRunningMean, void *resultRunningVariance, double epsilon,
+    void *resultSaveMean, void *resultSaveInvVariance);
 /* As cudnnBatchNormalizationForwardTrainingEx: dnncompatBatchNormalizationForwardTraining, then
  * for bnOps BN_ADD_ACTIVATION + z, and for BN_ACTIVATION / BN_ADD_ACTIVATION the activation of
  * activationDesc (RELU only), before the alpha/beta blend: y = alpha * relu(BN(x) [+ z]) +
@@ -971,17 +951,14 @@ dnncompatStatus_t dnncompatBatchNormalizationForwardTraining(dnncompatHandle_t h
  * implementation needs none (the size queries return 0). BAD_PARAM as the non-Ex function, plus
  * an unknown bnOps, a missing z / activationDesc for the bnOps asking for them.
  * NOT_SUPPORTED: an activation mode other than RELU. */
-dnncompatStatus_t dnncompatBatchNormalizationForwardTrainingEx(dnncompatHandle_t handle,
-        dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps, const void *alpha,
-        const void *beta, const dnncompatTensorDescriptor_t xDesc, const void *xData,
-        const dnncompatTensorDescriptor_t zDesc, const void *zData,
-        const dnncompatTensorDescriptor_t yDesc, void *yData,
-        const dnncompatTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale,
-        const void *bnBias, double exponentialAverageFactor, void *resultRunningMean,
-        void *resultRunningVariance, double epsilon, void *resultSaveMean,
-        void *resultSaveInvVariance, dnncompatActivationDescriptor_t activationDesc,
-        void *workspace, size_t workSpaceSizeInBytes, void *reserveSpace,
-        size_t reserveSpaceSizeInBytes);
+dnncompatStatus_t dnncompatBatchNormalizationForwardTrainingEx(
+    dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps, const void *alpha,
+    const void *beta, const dnncompatTensorDescriptor_t xDesc, const void *xData,
+    const dnncompatTensorDescriptor_t zDesc, const void *zData, const dnncompatTensorDescriptor_t yDesc, void *yData,
+    const dnncompatTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias,
+    double exponentialAverageFactor, void *resultRunningMean, void *resultRunningVariance, double epsilon,
+    void *resultSaveMean, void *resultSaveInvVariance, dnncompatActivationDescriptor_t activationDesc, void *workspace,
+    size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes);
 /* As cudnnBatchNormalizationBackward: dx = alphaDataDiff * dL/dx + betaDataDiff * dx,
  * dBnScaleResult = alphaParamDiff * dL/dscale + betaParamDiff * dBnScaleResult, and the same for
  * dBnBiasResult (each not read when its beta is 0). x, dy, dx: equal dims, any strides, FLOAT,
@@ -991,15 +968,12 @@ dnncompatStatus_t dnncompatBatchNormalizationForwardTrainingEx(dnncompatHandle_t
  * dBnScaleResult or dBnBiasResult; exactly one of savedMean / savedInvVariance null; invalid or
  * mismatched descriptors; epsilon < DNNCOMPAT_BN_MIN_EPSILON; unknown mode. NOT_SUPPORTED: other
  * ranks, or DOUBLE / integer data. */
-dnncompatStatus_t dnncompatBatchNormalizationBackward(dnncompatHandle_t handle,
-        dnncompatBatchNormMode_t mode, const void *alphaDataDiff, const void *betaDataDiff,
-        const void *alphaParamDiff, const void *betaParamDiff,
-        const dnncompatTensorDescriptor_t xDesc, const void *x,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatTensorDescriptor_t dxDesc, void *dx,
-        const dnncompatTensorDescriptor_t dBnScaleBiasDesc, const void *bnScale,
-        void *dBnScaleResult, void *dBnBiasResult, double epsilon, const void *savedMean,
-        const void *savedInvVariance);
+dnncompatStatus_t dnncompatBatchNormalizationBackward(
+    dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, const void *alphaDataDiff, const void *betaDataDiff,
+    const void *alphaParamDiff, const void *betaParamDiff, const dnncompatTensorDescriptor_t xDesc, const void *x,
+    const dnncompatTensorDescriptor_t dyDesc, const void *dy, const dnncompatTensorDescriptor_t dxDesc, void *dx,
+    const dnncompatTensorDescriptor_t dBnScaleBiasDesc, const void *bnScale, void *dBnScaleResult, void *dBnBiasResult,
+    double epsilon, const void *savedMean, const void *savedInvVariance);
 /* As cudnnBatchNormalizationBackwardEx: dnncompatBatchNormalizationBackward; with
  * BN_ACTIVATION / BN_ADD_ACTIVATION (RELU) the incoming gradient is first masked by y > 0
  * (yData: the forward output), and BN_ADD_ACTIVATION writes that masked gradient to dzData
@@ -1007,47 +981,41 @@ dnncompatStatus_t dnncompatBatchNormalizationBackward(dnncompatHandle_t handle,
  * Statuses as dnncompatBatchNormalizationBackward, plus BAD_PARAM for an unknown bnOps or a
  * missing y / dz / activationDesc where bnOps needs them; NOT_SUPPORTED for a non-RELU
  * activation. */
-dnncompatStatus_t dnncompatBatchNormalizationBackwardEx(dnncompatHandle_t handle,
-        dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps, const void *alphaDataDiff,
-        const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff,
-        const dnncompatTensorDescriptor_t xDesc, const void *xData,
-        const dnncompatTensorDescriptor_t yDesc, const void *yData,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dyData,
-        const dnncompatTensorDescriptor_t dzDesc, void *dzData,
-        const dnncompatTensorDescriptor_t dxDesc, void *dxData,
-        const dnncompatTensorDescriptor_t dBnScaleBiasDesc, const void *bnScaleData,
-        const void *bnBiasData, void *dBnScaleData, void *dBnBiasData, double epsilon,
-        const void *savedMean, const void *savedInvVariance,
-        dnncompatActivationDescriptor_t activationDesc, void *workSpace,
-        size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes);
+dnncompatStatus_t dnncompatBatchNormalizationBackwardEx(
+    dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps, const void *alphaDataDiff,
+    const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff,
+    const dnncompatTensorDescriptor_t xDesc, const void *xData, const dnncompatTensorDescriptor_t yDesc,
+    const void *yData, const dnncompatTensorDescriptor_t dyDesc, const void *dyData,
+    const dnncompatTensorDescriptor_t dzDesc, void *dzData, const dnncompatTensorDescriptor_t dxDesc, void *dxData,
+    const dnncompatTensorDescriptor_t dBnScaleBiasDesc, const void *bnScaleData, const void *bnBiasData,
+    void *dBnScaleData, void *dBnBiasData, double epsilon, const void *savedMean, const void *savedInvVariance,
+    dnncompatActivationDescriptor_t activationDesc, void *workSpace, size_t workSpaceSizeInBytes, void *reserveSpace,
+    size_t reserveSpaceSizeInBytes);
 /* As cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize: *sizeInBytes = 0 (temporaries
  * live in the handle). zDesc and activationDesc may be null when bnOps does not use them (as in
  * cuDNN: z for BN_ADD_ACTIVATION, the activation for BN_ACTIVATION and BN_ADD_ACTIVATION).
  * BAD_PARAM: null handle / size pointer, invalid or mismatched descriptors, a descriptor bnOps
  * needs missing, unknown mode or bnOps. */
 dnncompatStatus_t dnncompatGetBatchNormalizationForwardTrainingExWorkspaceSize(
-        dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps,
-        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t zDesc,
-        const dnncompatTensorDescriptor_t yDesc,
-        const dnncompatTensorDescriptor_t bnScaleBiasMeanVarDesc,
-        const dnncompatActivationDescriptor_t activationDesc, size_t *sizeInBytes);
+    dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps,
+    const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t zDesc,
+    const dnncompatTensorDescriptor_t yDesc, const dnncompatTensorDescriptor_t bnScaleBiasMeanVarDesc,
+    const dnncompatActivationDescriptor_t activationDesc, size_t *sizeInBytes);
 /* As cudnnGetBatchNormalizationBackwardExWorkspaceSize: *sizeInBytes = 0. yDesc, dzDesc and
  * activationDesc may be null when bnOps does not use them. Statuses as the forward query. */
-dnncompatStatus_t dnncompatGetBatchNormalizationBackwardExWorkspaceSize(dnncompatHandle_t handle,
-        dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps,
-        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t yDesc,
-        const dnncompatTensorDescriptor_t dyDesc, const dnncompatTensorDescriptor_t dzDesc,
-        const dnncompatTensorDescriptor_t dxDesc,
-        const dnncompatTensorDescriptor_t dBnScaleBiasDesc,
-        const dnncompatActivationDescriptor_t activationDesc, size_t *sizeInBytes);
+dnncompatStatus_t dnncompatGetBatchNormalizationBackwardExWorkspaceSize(
+    dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps,
+    const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t yDesc,
+    const dnncompatTensorDescriptor_t dyDesc, const dnncompatTensorDescriptor_t dzDesc,
+    const dnncompatTensorDescriptor_t dxDesc, const dnncompatTensorDescriptor_t dBnScaleBiasDesc,
+    const dnncompatActivationDescriptor_t activationDesc, size_t *sizeInBytes);
 /* As cudnnGetBatchNormalizationTrainingExReserveSpaceSize: *sizeInBytes = 0 (backward needs
  * only the saved mean / inverse variance). BAD_PARAM: null handle / size pointer, invalid xDesc,
  * unknown mode or bnOps, a null, dead or unset activationDesc for BN_ACTIVATION /
  * BN_ADD_ACTIVATION (with BN it may be null and is not read). */
 dnncompatStatus_t dnncompatGetBatchNormalizationTrainingExReserveSpaceSize(
-        dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps,
-        const dnncompatActivationDescriptor_t activationDesc,
-        const dnncompatTensorDescriptor_t xDesc, size_t *sizeInBytes);
+    dnncompatHandle_t handle, dnncompatBatchNormMode_t mode, dnncompatBatchNormOps_t bnOps,
+    const dnncompatActivationDescriptor_t activationDesc, const dnncompatTensorDescriptor_t xDesc, size_t *sizeInBytes);
 
 /* Dropout (as cudnn_ops.h). The random stream is NOT cuDNN's Philox stream: each element's keep
  * decision comes from a counter-based generator (SplitMix64 of seed, call counter and element
@@ -1064,38 +1032,37 @@ dnncompatStatus_t dnncompatDestroyDropoutDescriptor(dnncompatDropoutDescriptor_t
 dnncompatStatus_t dnncompatDropoutGetStatesSize(dnncompatHandle_t handle, size_t *sizeInBytes);
 /* As cudnnDropoutGetReserveSpaceSize: one byte per element of xdesc (the mask). BAD_PARAM for an
  * invalid descriptor or null pointer. */
-dnncompatStatus_t dnncompatDropoutGetReserveSpaceSize(dnncompatTensorDescriptor_t xdesc,
-        size_t *sizeInBytes);
+dnncompatStatus_t dnncompatDropoutGetReserveSpaceSize(dnncompatTensorDescriptor_t xdesc, size_t *sizeInBytes);
 /* As cudnnSetDropoutDescriptor: dropout probability p in [0, 1] and the generator states (at
  * least dnncompatDropoutGetStatesSize bytes, host memory), initialized from seed. As in cuDNN, a
  * null states pointer sets only p (a forward call with p > 0 then returns BAD_PARAM). BAD_PARAM:
  * p outside [0, 1], stateSizeInBytes too small for non-null states, invalid descriptor/handle. */
-dnncompatStatus_t dnncompatSetDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc,
-        dnncompatHandle_t handle, float dropout, void *states, size_t stateSizeInBytes,
-        unsigned long long seed);
+dnncompatStatus_t dnncompatSetDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc, dnncompatHandle_t handle,
+                                                float dropout, void *states, size_t stateSizeInBytes,
+                                                unsigned long long seed);
 /* As cudnnRestoreDropoutDescriptor: sets p, states and seed without re-initializing the states
  * (they keep the generator position saved in them). Statuses as the setter. */
-dnncompatStatus_t dnncompatRestoreDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc,
-        dnncompatHandle_t handle, float dropout, void *states, size_t stateSizeInBytes,
-        unsigned long long seed);
+dnncompatStatus_t dnncompatRestoreDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc, dnncompatHandle_t handle,
+                                                    float dropout, void *states, size_t stateSizeInBytes,
+                                                    unsigned long long seed);
 /* As cudnnGetDropoutDescriptor: p, states pointer and seed. BAD_PARAM for an invalid descriptor
  * or a null output pointer. */
-dnncompatStatus_t dnncompatGetDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc,
-        dnncompatHandle_t handle, float *dropout, void **states, unsigned long long *seed);
+dnncompatStatus_t dnncompatGetDropoutDescriptor(dnncompatDropoutDescriptor_t dropoutDesc, dnncompatHandle_t handle,
+                                                float *dropout, void **states, unsigned long long *seed);
 /* As cudnnDropoutForward: y = mask * x / (1 - p), mask stored in reserveSpace (one byte per
- * element); advances the generator. The mask multiplies: a dropped NaN / Inf input gives NaN. x, y: FLOAT, HALF or BFLOAT16, equal dims, any strides. BAD_PARAM: null
- * pointers, unset descriptor or states, mismatched descriptors, reserveSpaceSizeInBytes below
- * dnncompatDropoutGetReserveSpaceSize. NOT_SUPPORTED: DOUBLE / integer data. */
-dnncompatStatus_t dnncompatDropoutForward(dnncompatHandle_t handle,
-        const dnncompatDropoutDescriptor_t dropoutDesc, const dnncompatTensorDescriptor_t xdesc,
-        const void *x, const dnncompatTensorDescriptor_t ydesc, void *y, void *reserveSpace,
-        size_t reserveSpaceSizeInBytes);
+ * element); advances the generator. The mask multiplies: a dropped NaN / Inf input gives NaN. x, y: FLOAT, HALF or
+ * BFLOAT16, equal dims, any strides. BAD_PARAM: null pointers, unset descriptor or states, mismatched descriptors,
+ * reserveSpaceSizeInBytes below dnncompatDropoutGetReserveSpaceSize. NOT_SUPPORTED: DOUBLE / integer data. */
+dnncompatStatus_t dnncompatDropoutForward(dnncompatHandle_t handle, const dnncompatDropoutDescriptor_t dropoutDesc,
+                                          const dnncompatTensorDescriptor_t xdesc, const void *x,
+                                          const dnncompatTensorDescriptor_t ydesc, void *y, void *reserveSpace,
+                                          size_t reserveSpaceSizeInBytes);
 /* As cudnnDropoutBackward: dx = mask * dy / (1 - p) with the mask forward stored in
  * reserveSpace. Statuses as dnncompatDropoutForward. */
-dnncompatStatus_t dnncompatDropoutBackward(dnncompatHandle_t handle,
-        const dnncompatDropoutDescriptor_t dropoutDesc, const dnncompatTensorDescriptor_t dydesc,
-        const void *dy, const dnncompatTensorDescriptor_t dxdesc, void *dx, void *reserveSpace,
-        size_t reserveSpaceSizeInBytes);
+dnncompatStatus_t dnncompatDropoutBackward(dnncompatHandle_t handle, const dnncompatDropoutDescriptor_t dropoutDesc,
+                                           const dnncompatTensorDescriptor_t dydesc, const void *dy,
+                                           const dnncompatTensorDescriptor_t dxdesc, void *dx, void *reserveSpace,
+                                           size_t reserveSpaceSizeInBytes);
 
 /* Normalization API (As cudnnNormalization*, cuDNN 9 API reference). With groupCnt == 1 these are
  * the batch-norm functions: mode PER_ACTIVATION = BATCHNORM_PER_ACTIVATION, PER_CHANNEL =
@@ -1107,74 +1074,63 @@ dnncompatStatus_t dnncompatDropoutBackward(dnncompatHandle_t handle,
  * activationDesc for the normOps that activate, as the batch-norm one does. */
 /* As cudnnDeriveNormTensorDescriptor: sets both descriptors to [1, C, 1, 1(, 1)] (PER_CHANNEL)
  * or [1, C, spatial...] (PER_ACTIVATION), packed NCHW, FLOAT for HALF/BFLOAT16 x. */
-dnncompatStatus_t dnncompatDeriveNormTensorDescriptor(
-        dnncompatTensorDescriptor_t derivedNormScaleBiasDesc,
-        dnncompatTensorDescriptor_t derivedNormMeanVarDesc, const dnncompatTensorDescriptor_t xDesc,
-        dnncompatNormMode_t mode, int groupCnt);
+dnncompatStatus_t dnncompatDeriveNormTensorDescriptor(dnncompatTensorDescriptor_t derivedNormScaleBiasDesc,
+                                                      dnncompatTensorDescriptor_t derivedNormMeanVarDesc,
+                                                      const dnncompatTensorDescriptor_t xDesc, dnncompatNormMode_t mode,
+                                                      int groupCnt);
 /* As cudnnNormalizationForwardInference = dnncompatBatchNormalizationForwardInference. zDesc, z
  * and activationDesc are ignored; normOps other than NORM: NOT_SUPPORTED
  * (DNNC-NORM-INFERENCE-OPS). */
-dnncompatStatus_t dnncompatNormalizationForwardInference(dnncompatHandle_t handle,
-        dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
-        const void *alpha, const void *beta, const dnncompatTensorDescriptor_t xDesc,
-        const void *x, const dnncompatTensorDescriptor_t normScaleBiasDesc, const void *normScale,
-        const void *normBias, const dnncompatTensorDescriptor_t normMeanVarDesc,
-        const void *estimatedMean, const void *estimatedVariance,
-        const dnncompatTensorDescriptor_t zDesc, const void *z,
-        dnncompatActivationDescriptor_t activationDesc, const dnncompatTensorDescriptor_t yDesc,
-        void *y, double epsilon, int groupCnt);
+dnncompatStatus_t dnncompatNormalizationForwardInference(
+    dnncompatHandle_t handle, dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
+    const void *alpha, const void *beta, const dnncompatTensorDescriptor_t xDesc, const void *x,
+    const dnncompatTensorDescriptor_t normScaleBiasDesc, const void *normScale, const void *normBias,
+    const dnncompatTensorDescriptor_t normMeanVarDesc, const void *estimatedMean, const void *estimatedVariance,
+    const dnncompatTensorDescriptor_t zDesc, const void *z, dnncompatActivationDescriptor_t activationDesc,
+    const dnncompatTensorDescriptor_t yDesc, void *y, double epsilon, int groupCnt);
 /* As cudnnGetNormalizationForwardTrainingWorkspaceSize / BackwardWorkspaceSize /
  * TrainingReserveSpaceSize: *sizeInBytes = 0 after validating the descriptors as the compute
  * call does (none of the three buffers is used). */
-dnncompatStatus_t dnncompatGetNormalizationForwardTrainingWorkspaceSize(dnncompatHandle_t handle,
-        dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
-        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t zDesc,
-        const dnncompatTensorDescriptor_t yDesc,
-        const dnncompatTensorDescriptor_t normScaleBiasDesc,
-        const dnncompatActivationDescriptor_t activationDesc,
-        const dnncompatTensorDescriptor_t normMeanVarDesc, size_t *sizeInBytes, int groupCnt);
-dnncompatStatus_t dnncompatGetNormalizationBackwardWorkspaceSize(dnncompatHandle_t handle,
-        dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
-        const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t yDesc,
-        const dnncompatTensorDescriptor_t dyDesc, const dnncompatTensorDescriptor_t dzDesc,
-        const dnncompatTensorDescriptor_t dxDesc,
-        const dnncompatTensorDescriptor_t dNormScaleBiasDesc,
-        const dnncompatActivationDescriptor_t activationDesc,
-        const dnncompatTensorDescriptor_t normMeanVarDesc, size_t *sizeInBytes, int groupCnt);
-dnncompatStatus_t dnncompatGetNormalizationTrainingReserveSpaceSize(dnncompatHandle_t handle,
-        dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
-        const dnncompatActivationDescriptor_t activationDesc,
-        const dnncompatTensorDescriptor_t xDesc, size_t *sizeInBytes, int groupCnt);
+dnncompatStatus_t dnncompatGetNormalizationForwardTrainingWorkspaceSize(
+    dnncompatHandle_t handle, dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
+    const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t zDesc,
+    const dnncompatTensorDescriptor_t yDesc, const dnncompatTensorDescriptor_t normScaleBiasDesc,
+    const dnncompatActivationDescriptor_t activationDesc, const dnncompatTensorDescriptor_t normMeanVarDesc,
+    size_t *sizeInBytes, int groupCnt);
+dnncompatStatus_t dnncompatGetNormalizationBackwardWorkspaceSize(
+    dnncompatHandle_t handle, dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
+    const dnncompatTensorDescriptor_t xDesc, const dnncompatTensorDescriptor_t yDesc,
+    const dnncompatTensorDescriptor_t dyDesc, const dnncompatTensorDescriptor_t dzDesc,
+    const dnncompatTensorDescriptor_t dxDesc, const dnncompatTensorDescriptor_t dNormScaleBiasDesc,
+    const dnncompatActivationDescriptor_t activationDesc, const dnncompatTensorDescriptor_t normMeanVarDesc,
+    size_t *sizeInBytes, int groupCnt);
+dnncompatStatus_t dnncompatGetNormalizationTrainingReserveSpaceSize(
+    dnncompatHandle_t handle, dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
+    const dnncompatActivationDescriptor_t activationDesc, const dnncompatTensorDescriptor_t xDesc, size_t *sizeInBytes,
+    int groupCnt);
 /* As cudnnNormalizationForwardTraining = dnncompatBatchNormalizationForwardTrainingEx (running
  * and saved statistics per channel or activation; the pairs may each be null together). */
-dnncompatStatus_t dnncompatNormalizationForwardTraining(dnncompatHandle_t handle,
-        dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
-        const void *alpha, const void *beta, const dnncompatTensorDescriptor_t xDesc,
-        const void *xData, const dnncompatTensorDescriptor_t normScaleBiasDesc,
-        const void *normScale, const void *normBias, double exponentialAverageFactor,
-        const dnncompatTensorDescriptor_t normMeanVarDesc, void *resultRunningMean,
-        void *resultRunningVariance, double epsilon, void *resultSaveMean,
-        void *resultSaveInvVariance, dnncompatActivationDescriptor_t activationDesc,
-        const dnncompatTensorDescriptor_t zDesc, const void *zData,
-        const dnncompatTensorDescriptor_t yDesc, void *yData, void *workspace,
-        size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes,
-        int groupCnt);
+dnncompatStatus_t dnncompatNormalizationForwardTraining(
+    dnncompatHandle_t handle, dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
+    const void *alpha, const void *beta, const dnncompatTensorDescriptor_t xDesc, const void *xData,
+    const dnncompatTensorDescriptor_t normScaleBiasDesc, const void *normScale, const void *normBias,
+    double exponentialAverageFactor, const dnncompatTensorDescriptor_t normMeanVarDesc, void *resultRunningMean,
+    void *resultRunningVariance, double epsilon, void *resultSaveMean, void *resultSaveInvVariance,
+    dnncompatActivationDescriptor_t activationDesc, const dnncompatTensorDescriptor_t zDesc, const void *zData,
+    const dnncompatTensorDescriptor_t yDesc, void *yData, void *workspace, size_t workSpaceSizeInBytes,
+    void *reserveSpace, size_t reserveSpaceSizeInBytes, int groupCnt);
 /* As cudnnNormalizationBackward = dnncompatBatchNormalizationBackwardEx (normBiasData unused:
  * the activation mask comes from yData). */
-dnncompatStatus_t dnncompatNormalizationBackward(dnncompatHandle_t handle,
-        dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
-        const void *alphaDataDiff, const void *betaDataDiff, const void *alphaParamDiff,
-        const void *betaParamDiff, const dnncompatTensorDescriptor_t xDesc, const void *xData,
-        const dnncompatTensorDescriptor_t yDesc, const void *yData,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dyData,
-        const dnncompatTensorDescriptor_t dzDesc, void *dzData,
-        const dnncompatTensorDescriptor_t dxDesc, void *dxData,
-        const dnncompatTensorDescriptor_t dNormScaleBiasDesc, const void *normScaleData,
-        const void *normBiasData, void *dNormScaleData, void *dNormBiasData, double epsilon,
-        const dnncompatTensorDescriptor_t normMeanVarDesc, const void *savedMean,
-        const void *savedInvVariance, dnncompatActivationDescriptor_t activationDesc,
-        void *workSpace, size_t workSpaceSizeInBytes, void *reserveSpace,
-        size_t reserveSpaceSizeInBytes, int groupCnt);
+dnncompatStatus_t dnncompatNormalizationBackward(
+    dnncompatHandle_t handle, dnncompatNormMode_t mode, dnncompatNormOps_t normOps, dnncompatNormAlgo_t algo,
+    const void *alphaDataDiff, const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff,
+    const dnncompatTensorDescriptor_t xDesc, const void *xData, const dnncompatTensorDescriptor_t yDesc,
+    const void *yData, const dnncompatTensorDescriptor_t dyDesc, const void *dyData,
+    const dnncompatTensorDescriptor_t dzDesc, void *dzData, const dnncompatTensorDescriptor_t dxDesc, void *dxData,
+    const dnncompatTensorDescriptor_t dNormScaleBiasDesc, const void *normScaleData, const void *normBiasData,
+    void *dNormScaleData, void *dNormBiasData, double epsilon, const dnncompatTensorDescriptor_t normMeanVarDesc,
+    const void *savedMean, const void *savedInvVariance, dnncompatActivationDescriptor_t activationDesc,
+    void *workSpace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes, int groupCnt);
 
 /* end of section norm-training */
 
@@ -1189,13 +1145,15 @@ dnncompatStatus_t dnncompatNormalizationBackward(dnncompatHandle_t handle,
  * cudnnSet/GetActivationDescriptorSwishBeta (cuDNN 9 API reference). */
 dnncompatStatus_t dnncompatCreateActivationDescriptor(dnncompatActivationDescriptor_t *activationDesc);
 dnncompatStatus_t dnncompatSetActivationDescriptor(dnncompatActivationDescriptor_t activationDesc,
-        dnncompatActivationMode_t mode, dnncompatNanPropagation_t reluNanOpt, double coef);
+                                                   dnncompatActivationMode_t mode, dnncompatNanPropagation_t reluNanOpt,
+                                                   double coef);
 dnncompatStatus_t dnncompatGetActivationDescriptor(const dnncompatActivationDescriptor_t activationDesc,
-        dnncompatActivationMode_t *mode, dnncompatNanPropagation_t *reluNanOpt, double *coef);
-dnncompatStatus_t dnncompatSetActivationDescriptorSwishBeta(
-        dnncompatActivationDescriptor_t activationDesc, double swish_beta);
-dnncompatStatus_t dnncompatGetActivationDescriptorSwishBeta(
-        dnncompatActivationDescriptor_t activationDesc, double *swish_beta);
+                                                   dnncompatActivationMode_t *mode,
+                                                   dnncompatNanPropagation_t *reluNanOpt, double *coef);
+dnncompatStatus_t dnncompatSetActivationDescriptorSwishBeta(dnncompatActivationDescriptor_t activationDesc,
+                                                            double swish_beta);
+dnncompatStatus_t dnncompatGetActivationDescriptorSwishBeta(dnncompatActivationDescriptor_t activationDesc,
+                                                            double *swish_beta);
 dnncompatStatus_t dnncompatDestroyActivationDescriptor(dnncompatActivationDescriptor_t activationDesc);
 /* As cudnnActivationForward: y = alpha * act(x) + beta * y (y not read when beta = 0), x and y of
  * equal dims, any strides, FLOAT, HALF or BFLOAT16 (in place allowed; HALF / BFLOAT16 data are
@@ -1207,19 +1165,17 @@ dnncompatStatus_t dnncompatDestroyActivationDescriptor(dnncompatActivationDescri
  * NaN under PROPAGATE_NAN; the other modes always propagate NaN. BAD_PARAM: null pointers,
  * invalid or unset descriptors, mismatched dims or types, CLIPPED_RELU with coef < 0.
  * NOT_SUPPORTED: DOUBLE / integer data. */
-dnncompatStatus_t dnncompatActivationForward(dnncompatHandle_t handle,
-        dnncompatActivationDescriptor_t activationDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t yDesc, void *y);
+dnncompatStatus_t dnncompatActivationForward(dnncompatHandle_t handle, dnncompatActivationDescriptor_t activationDesc,
+                                             const void *alpha, const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                             const void *beta, const dnncompatTensorDescriptor_t yDesc, void *y);
 /* As cudnnActivationBackward: dx = alpha * act'(x) * dy + beta * dx, with y = act(x) the forward
  * output (SIGMOID, RELU, TANH, CLIPPED_RELU and ELU differentiate from y; IDENTITY and SWISH from
  * x). All four tensors of equal dims, any strides. Statuses as dnncompatActivationForward. */
-dnncompatStatus_t dnncompatActivationBackward(dnncompatHandle_t handle,
-        dnncompatActivationDescriptor_t activationDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t yDesc, const void *y,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t dxDesc, void *dx);
+dnncompatStatus_t dnncompatActivationBackward(dnncompatHandle_t handle, dnncompatActivationDescriptor_t activationDesc,
+                                              const void *alpha, const dnncompatTensorDescriptor_t yDesc, const void *y,
+                                              const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                              const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+                                              const dnncompatTensorDescriptor_t dxDesc, void *dx);
 
 /* Pooling descriptors: window, padding and stride per spatial dim (2-d: height, width).
  * Set: BAD_PARAM for an unknown mode or NaN option, a window or stride below 1, a padding below
@@ -1227,29 +1183,33 @@ dnncompatStatus_t dnncompatActivationBackward(dnncompatHandle_t handle,
  * entries. Get2d of an Nd descriptor with nbDims != 2: BAD_PARAM. As
  * cudnnCreate/Set/Get/DestroyPoolingDescriptor (2d and Nd, cuDNN 9 API reference). */
 dnncompatStatus_t dnncompatCreatePoolingDescriptor(dnncompatPoolingDescriptor_t *poolingDesc);
-dnncompatStatus_t dnncompatSetPooling2dDescriptor(dnncompatPoolingDescriptor_t poolingDesc,
-        dnncompatPoolingMode_t mode, dnncompatNanPropagation_t maxpoolingNanOpt, int windowHeight,
-        int windowWidth, int verticalPadding, int horizontalPadding, int verticalStride,
-        int horizontalStride);
+dnncompatStatus_t dnncompatSetPooling2dDescriptor(dnncompatPoolingDescriptor_t poolingDesc, dnncompatPoolingMode_t mode,
+                                                  dnncompatNanPropagation_t maxpoolingNanOpt, int windowHeight,
+                                                  int windowWidth, int verticalPadding, int horizontalPadding,
+                                                  int verticalStride, int horizontalStride);
 dnncompatStatus_t dnncompatGetPooling2dDescriptor(const dnncompatPoolingDescriptor_t poolingDesc,
-        dnncompatPoolingMode_t *mode, dnncompatNanPropagation_t *maxpoolingNanOpt,
-        int *windowHeight, int *windowWidth, int *verticalPadding, int *horizontalPadding,
-        int *verticalStride, int *horizontalStride);
+                                                  dnncompatPoolingMode_t *mode,
+                                                  dnncompatNanPropagation_t *maxpoolingNanOpt, int *windowHeight,
+                                                  int *windowWidth, int *verticalPadding, int *horizontalPadding,
+                                                  int *verticalStride, int *horizontalStride);
 dnncompatStatus_t dnncompatSetPoolingNdDescriptor(dnncompatPoolingDescriptor_t poolingDesc,
-        const dnncompatPoolingMode_t mode, const dnncompatNanPropagation_t maxpoolingNanOpt,
-        int nbDims, const int windowDimA[], const int paddingA[], const int strideA[]);
-dnncompatStatus_t dnncompatGetPoolingNdDescriptor(const dnncompatPoolingDescriptor_t poolingDesc,
-        int nbDimsRequested, dnncompatPoolingMode_t *mode,
-        dnncompatNanPropagation_t *maxpoolingNanOpt, int *nbDims, int windowDimA[],
-        int paddingA[], int strideA[]);
+                                                  const dnncompatPoolingMode_t mode,
+                                                  const dnncompatNanPropagation_t maxpoolingNanOpt, int nbDims,
+                                                  const int windowDimA[], const int paddingA[], const int strideA[]);
+dnncompatStatus_t dnncompatGetPoolingNdDescriptor(const dnncompatPoolingDescriptor_t poolingDesc, int nbDimsRequested,
+                                                  dnncompatPoolingMode_t *mode,
+                                                  dnncompatNanPropagation_t *maxpoolingNanOpt, int *nbDims,
+                                                  int windowDimA[], int paddingA[], int strideA[]);
 /* As cudnnGetPoolingNdForwardOutputDim / Pooling2dForwardOutputDim: N, C, then per spatial dim
  * 1 + (in + 2*pad - window) / stride (floor), in 64 bits. BAD_PARAM when the tensor's rank is
  * not the descriptor's nbDims + 2 (Nd: nor nbDims), or in + 2*pad < window; NOT_SUPPORTED when
  * an output dim exceeds INT_MAX, nothing written. */
 dnncompatStatus_t dnncompatGetPoolingNdForwardOutputDim(const dnncompatPoolingDescriptor_t poolingDesc,
-        const dnncompatTensorDescriptor_t inputTensorDesc, int nbDims, int outputTensorDimA[]);
+                                                        const dnncompatTensorDescriptor_t inputTensorDesc, int nbDims,
+                                                        int outputTensorDimA[]);
 dnncompatStatus_t dnncompatGetPooling2dForwardOutputDim(const dnncompatPoolingDescriptor_t poolingDesc,
-        const dnncompatTensorDescriptor_t inputTensorDesc, int *n, int *c, int *h, int *w);
+                                                        const dnncompatTensorDescriptor_t inputTensorDesc, int *n,
+                                                        int *c, int *h, int *w);
 dnncompatStatus_t dnncompatDestroyPoolingDescriptor(dnncompatPoolingDescriptor_t poolingDesc);
 /* As cudnnPoolingForward: y = alpha * pool(x) + beta * y. x [N, C, spatial...] (1 to 3 spatial
  * dims), y [N, C, out...] with out at least 1 (the floor formula of the output-dim query, or
@@ -1261,20 +1221,18 @@ dnncompatStatus_t dnncompatDestroyPoolingDescriptor(dnncompatPoolingDescriptor_t
  * compute in FP32), more than 3 spatial dims, and
  * MAX or EXCLUDE_PADDING pooling where a window lies entirely in padding (see
  * DNNC-POOL-EMPTY-WINDOW). */
-dnncompatStatus_t dnncompatPoolingForward(dnncompatHandle_t handle,
-        const dnncompatPoolingDescriptor_t poolingDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t yDesc, void *y);
+dnncompatStatus_t dnncompatPoolingForward(dnncompatHandle_t handle, const dnncompatPoolingDescriptor_t poolingDesc,
+                                          const void *alpha, const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                          const void *beta, const dnncompatTensorDescriptor_t yDesc, void *y);
 /* As cudnnPoolingBackward: dx = alpha * pool'(dy) + beta * dx. y and dy share dims, x and dx
  * share dims. Max pooling routes each dy to the position of its window's maximum in x
  * (recomputed from x: nothing is kept from an earlier forward call). Statuses as
  * dnncompatPoolingForward. */
-dnncompatStatus_t dnncompatPoolingBackward(dnncompatHandle_t handle,
-        const dnncompatPoolingDescriptor_t poolingDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t yDesc, const void *y,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t dxDesc, void *dx);
+dnncompatStatus_t dnncompatPoolingBackward(dnncompatHandle_t handle, const dnncompatPoolingDescriptor_t poolingDesc,
+                                           const void *alpha, const dnncompatTensorDescriptor_t yDesc, const void *y,
+                                           const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                           const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+                                           const dnncompatTensorDescriptor_t dxDesc, void *dx);
 
 /* As cudnnSoftmaxForward: y = alpha * softmax(x) + beta * y over C*spatial per image (INSTANCE)
  * or over C per image and spatial position (CHANNEL); LOG gives log-softmax. FAST runs the
@@ -1282,59 +1240,60 @@ dnncompatStatus_t dnncompatPoolingBackward(dnncompatHandle_t handle,
  * (DNNC-SOFTMAX-ALGO-FAST). x, y: equal dims (rank 3 to 8), any strides. BAD_PARAM: null pointers,
  * invalid descriptors, mismatched dims or types, unknown algorithm or mode. NOT_SUPPORTED:
  * DOUBLE / integer data (HALF and BFLOAT16 compute in FP32). */
-dnncompatStatus_t dnncompatSoftmaxForward(dnncompatHandle_t handle,
-        dnncompatSoftmaxAlgorithm_t algo, dnncompatSoftmaxMode_t mode, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t yDesc, void *y);
+dnncompatStatus_t dnncompatSoftmaxForward(dnncompatHandle_t handle, dnncompatSoftmaxAlgorithm_t algo,
+                                          dnncompatSoftmaxMode_t mode, const void *alpha,
+                                          const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+                                          const dnncompatTensorDescriptor_t yDesc, void *y);
 /* As cudnnSoftmaxBackward: dx = alpha * (y * (dy - sum(dy * y))) + beta * dx (FAST, ACCURATE),
  * dx = alpha * (dy - exp(y) * sum(dy)) + beta * dx (LOG, y the log-softmax), sums over the mode's
  * axis. Statuses as dnncompatSoftmaxForward. */
-dnncompatStatus_t dnncompatSoftmaxBackward(dnncompatHandle_t handle,
-        dnncompatSoftmaxAlgorithm_t algo, dnncompatSoftmaxMode_t mode, const void *alpha,
-        const dnncompatTensorDescriptor_t yDesc, const void *y,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy, const void *beta,
-        const dnncompatTensorDescriptor_t dxDesc, void *dx);
+dnncompatStatus_t dnncompatSoftmaxBackward(dnncompatHandle_t handle, dnncompatSoftmaxAlgorithm_t algo,
+                                           dnncompatSoftmaxMode_t mode, const void *alpha,
+                                           const dnncompatTensorDescriptor_t yDesc, const void *y,
+                                           const dnncompatTensorDescriptor_t dyDesc, const void *dy, const void *beta,
+                                           const dnncompatTensorDescriptor_t dxDesc, void *dx);
 
 /* LRN descriptors. Create sets lrnN 5, lrnAlpha 1e-4, lrnBeta 0.75, lrnK 2. Set: BAD_PARAM when
  * lrnN is outside [DNNCOMPAT_LRN_MIN_N, DNNCOMPAT_LRN_MAX_N], lrnK < DNNCOMPAT_LRN_MIN_K or
  * lrnBeta < DNNCOMPAT_LRN_MIN_BETA (the descriptor is unchanged). Get: any output may be NULL.
  * As cudnnCreate/Set/Get/DestroyLRNDescriptor (cuDNN 9 API reference). */
 dnncompatStatus_t dnncompatCreateLRNDescriptor(dnncompatLRNDescriptor_t *normDesc);
-dnncompatStatus_t dnncompatSetLRNDescriptor(dnncompatLRNDescriptor_t normDesc, unsigned lrnN,
-        double lrnAlpha, double lrnBeta, double lrnK);
-dnncompatStatus_t dnncompatGetLRNDescriptor(dnncompatLRNDescriptor_t normDesc, unsigned *lrnN,
-        double *lrnAlpha, double *lrnBeta, double *lrnK);
+dnncompatStatus_t dnncompatSetLRNDescriptor(dnncompatLRNDescriptor_t normDesc, unsigned lrnN, double lrnAlpha,
+                                            double lrnBeta, double lrnK);
+dnncompatStatus_t dnncompatGetLRNDescriptor(dnncompatLRNDescriptor_t normDesc, unsigned *lrnN, double *lrnAlpha,
+                                            double *lrnBeta, double *lrnK);
 dnncompatStatus_t dnncompatDestroyLRNDescriptor(dnncompatLRNDescriptor_t lrnDesc);
 /* As cudnnLRNCrossChannelForward: y = alpha * x / (k + (lrnAlpha/lrnN) * sum x^2)^lrnBeta + beta * y,
  * the sum over channels c - floor((n-1)/2) .. c + n - 1 - floor((n-1)/2) within [0, C) (one more
  * channel above than below for even n). x, y: equal dims, rank 4 or 5, any strides.
  * BAD_PARAM: null pointers, invalid descriptors, mismatched dims, unknown lrnMode.
  * NOT_SUPPORTED: DOUBLE / integer data (HALF and BFLOAT16 compute in FP32). */
-dnncompatStatus_t dnncompatLRNCrossChannelForward(dnncompatHandle_t handle,
-        dnncompatLRNDescriptor_t normDesc, dnncompatLRNMode_t lrnMode, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t yDesc, void *y);
+dnncompatStatus_t dnncompatLRNCrossChannelForward(dnncompatHandle_t handle, dnncompatLRNDescriptor_t normDesc,
+                                                  dnncompatLRNMode_t lrnMode, const void *alpha,
+                                                  const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                                  const void *beta, const dnncompatTensorDescriptor_t yDesc, void *y);
 /* As cudnnLRNCrossChannelBackward: dx = alpha * dLRN(x)/dx^T dy + beta * dx (y, dy, x, dx equal
  * dims). Statuses as dnncompatLRNCrossChannelForward. */
-dnncompatStatus_t dnncompatLRNCrossChannelBackward(dnncompatHandle_t handle,
-        dnncompatLRNDescriptor_t normDesc, dnncompatLRNMode_t lrnMode, const void *alpha,
-        const dnncompatTensorDescriptor_t yDesc, const void *y,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t dxDesc, void *dx);
+dnncompatStatus_t dnncompatLRNCrossChannelBackward(dnncompatHandle_t handle, dnncompatLRNDescriptor_t normDesc,
+                                                   dnncompatLRNMode_t lrnMode, const void *alpha,
+                                                   const dnncompatTensorDescriptor_t yDesc, const void *y,
+                                                   const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                                   const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                                   const void *beta, const dnncompatTensorDescriptor_t dxDesc,
+                                                   void *dx);
 /* As cudnnDivisiveNormalizationForward / Backward: validates like cuDNN (BAD_PARAM for null
  * handle, descriptors, x / y / dy / dx pointers or an unknown mode), then returns NOT_SUPPORTED
  * (DNNC-DIVNORM): cuDNN does not document its spatial averaging window exactly enough to
  * reproduce. */
-dnncompatStatus_t dnncompatDivisiveNormalizationForward(dnncompatHandle_t handle,
-        dnncompatLRNDescriptor_t normDesc, dnncompatDivNormMode_t mode, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *means, void *temp,
-        void *temp2, const void *beta, const dnncompatTensorDescriptor_t yDesc, void *y);
-dnncompatStatus_t dnncompatDivisiveNormalizationBackward(dnncompatHandle_t handle,
-        dnncompatLRNDescriptor_t normDesc, dnncompatDivNormMode_t mode, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *means, const void *dy,
-        void *temp, void *temp2, const void *beta, const dnncompatTensorDescriptor_t dXdMeansDesc,
-        void *dx, void *dMeans);
+dnncompatStatus_t dnncompatDivisiveNormalizationForward(dnncompatHandle_t handle, dnncompatLRNDescriptor_t normDesc,
+                                                        dnncompatDivNormMode_t mode, const void *alpha,
+                                                        const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                                        const void *means, void *temp, void *temp2, const void *beta,
+                                                        const dnncompatTensorDescriptor_t yDesc, void *y);
+dnncompatStatus_t dnncompatDivisiveNormalizationBackward(
+    dnncompatHandle_t handle, dnncompatLRNDescriptor_t normDesc, dnncompatDivNormMode_t mode, const void *alpha,
+    const dnncompatTensorDescriptor_t xDesc, const void *x, const void *means, const void *dy, void *temp, void *temp2,
+    const void *beta, const dnncompatTensorDescriptor_t dXdMeansDesc, void *dx, void *dMeans);
 
 /* Spatial transformer (affine grid generator, bilinear sampler). Coordinates: grids hold
  * normalized (x, y) in [-1, 1] spanning the centers of the corner pixels, pixel x = (x + 1) *
@@ -1345,23 +1304,24 @@ dnncompatStatus_t dnncompatDivisiveNormalizationBackward(dnncompatHandle_t handl
  * API reference). Set: dimA is the transformed (output) tensor's N, C, H, W. BAD_PARAM: null or
  * invalid descriptor or dimA, unknown samplerType or dataType, nbDims below 4, a dim below 1.
  * NOT_SUPPORTED: nbDims above 4 (DNNC-STF-NBDIMS). */
-dnncompatStatus_t dnncompatCreateSpatialTransformerDescriptor(
-        dnncompatSpatialTransformerDescriptor_t *stDesc);
-dnncompatStatus_t dnncompatSetSpatialTransformerNdDescriptor(
-        dnncompatSpatialTransformerDescriptor_t stDesc, dnncompatSamplerType_t samplerType,
-        dnncompatDataType_t dataType, const int nbDims, const int dimA[]);
-dnncompatStatus_t dnncompatDestroySpatialTransformerDescriptor(
-        dnncompatSpatialTransformerDescriptor_t stDesc);
+dnncompatStatus_t dnncompatCreateSpatialTransformerDescriptor(dnncompatSpatialTransformerDescriptor_t *stDesc);
+dnncompatStatus_t dnncompatSetSpatialTransformerNdDescriptor(dnncompatSpatialTransformerDescriptor_t stDesc,
+                                                             dnncompatSamplerType_t samplerType,
+                                                             dnncompatDataType_t dataType, const int nbDims,
+                                                             const int dimA[]);
+dnncompatStatus_t dnncompatDestroySpatialTransformerDescriptor(dnncompatSpatialTransformerDescriptor_t stDesc);
 /* As cudnnSpatialTfGridGeneratorForward: grid[n, h, w] = theta[n] * (x_w, y_h, 1) with
  * x_w = -1 + 2 w / (W - 1), y_h = -1 + 2 h / (H - 1) (0 when W or H is 1). BAD_PARAM: null
  * pointers, invalid or unset handle or descriptor. NOT_SUPPORTED: DOUBLE / integer data (HALF
  * and BFLOAT16 compute in FP32; theta and grid then have the descriptor's type). */
 dnncompatStatus_t dnncompatSpatialTfGridGeneratorForward(dnncompatHandle_t handle,
-        const dnncompatSpatialTransformerDescriptor_t stDesc, const void *theta, void *grid);
+                                                         const dnncompatSpatialTransformerDescriptor_t stDesc,
+                                                         const void *theta, void *grid);
 /* As cudnnSpatialTfGridGeneratorBackward: dtheta[n] = sum over h, w of dgrid[n, h, w] *
  * (x_w, y_h, 1)^T, overwritten. Statuses as dnncompatSpatialTfGridGeneratorForward. */
 dnncompatStatus_t dnncompatSpatialTfGridGeneratorBackward(dnncompatHandle_t handle,
-        const dnncompatSpatialTransformerDescriptor_t stDesc, const void *dgrid, void *dtheta);
+                                                          const dnncompatSpatialTransformerDescriptor_t stDesc,
+                                                          const void *dgrid, void *dtheta);
 /* As cudnnSpatialTfSamplerForward: y = alpha * bilinear(x, grid) + beta * y (y not read when
  * beta = 0); corners of the bilinear stencil outside x contribute 0 (a point farther than one
  * pixel outside, or with a NaN coordinate, samples 0). x: [N, C, H_in, W_in], y: the
@@ -1369,19 +1329,21 @@ dnncompatStatus_t dnncompatSpatialTfGridGeneratorBackward(dnncompatHandle_t hand
  * rank, N / C or output dims mismatch, data types differing from the descriptor's. NOT_SUPPORTED:
  * DOUBLE / integer data (HALF and BFLOAT16 compute in FP32). */
 dnncompatStatus_t dnncompatSpatialTfSamplerForward(dnncompatHandle_t handle,
-        dnncompatSpatialTransformerDescriptor_t stDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *grid,
-        const void *beta, dnncompatTensorDescriptor_t yDesc, void *y);
+                                                   dnncompatSpatialTransformerDescriptor_t stDesc, const void *alpha,
+                                                   const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                                   const void *grid, const void *beta,
+                                                   dnncompatTensorDescriptor_t yDesc, void *y);
 /* As cudnnSpatialTfSamplerBackward: dx = alpha * (sampler^T dy) + beta * dx and dgrid =
  * alphaDgrid * (d sample / d grid)^T dy + betaDgrid * dgrid (neither read when its beta = 0).
  * dx as x, dy as y of dnncompatSpatialTfSamplerForward. Statuses as
  * dnncompatSpatialTfSamplerForward (dx must match x). */
 dnncompatStatus_t dnncompatSpatialTfSamplerBackward(dnncompatHandle_t handle,
-        dnncompatSpatialTransformerDescriptor_t stDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t dxDesc, void *dx, const void *alphaDgrid,
-        const dnncompatTensorDescriptor_t dyDesc, const void *dy, const void *grid,
-        const void *betaDgrid, void *dgrid);
+                                                    dnncompatSpatialTransformerDescriptor_t stDesc, const void *alpha,
+                                                    const dnncompatTensorDescriptor_t xDesc, const void *x,
+                                                    const void *beta, const dnncompatTensorDescriptor_t dxDesc,
+                                                    void *dx, const void *alphaDgrid,
+                                                    const dnncompatTensorDescriptor_t dyDesc, const void *dy,
+                                                    const void *grid, const void *betaDgrid, void *dgrid);
 
 /* end of section pointwise-ops */
 
@@ -1401,19 +1363,20 @@ dnncompatStatus_t dnncompatSpatialTfSamplerBackward(dnncompatHandle_t handle,
  * also those old cuDNN versions answered NOT_SUPPORTED). BAD_PARAM: ranks differ, an A dim is
  * neither C's nor 1, A and C data types differ. A may share memory with C. */
 dnncompatStatus_t dnncompatAddTensor(dnncompatHandle_t handle, const void *alpha,
-        const dnncompatTensorDescriptor_t aDesc, const void *A, const void *beta,
-        const dnncompatTensorDescriptor_t cDesc, void *C);
+                                     const dnncompatTensorDescriptor_t aDesc, const void *A, const void *beta,
+                                     const dnncompatTensorDescriptor_t cDesc, void *C);
 
 /* As cudnnCreate/Set/Get/DestroyOpTensorDescriptor. Set: BAD_PARAM for an unknown op, compute
  * type or NaN option. Get: BAD_PARAM for an unset descriptor or a null output. Destroy of null
  * does nothing. */
 dnncompatStatus_t dnncompatCreateOpTensorDescriptor(dnncompatOpTensorDescriptor_t *opTensorDesc);
 dnncompatStatus_t dnncompatSetOpTensorDescriptor(dnncompatOpTensorDescriptor_t opTensorDesc,
-        dnncompatOpTensorOp_t opTensorOp, dnncompatDataType_t opTensorCompType,
-        dnncompatNanPropagation_t opTensorNanOpt);
+                                                 dnncompatOpTensorOp_t opTensorOp, dnncompatDataType_t opTensorCompType,
+                                                 dnncompatNanPropagation_t opTensorNanOpt);
 dnncompatStatus_t dnncompatGetOpTensorDescriptor(const dnncompatOpTensorDescriptor_t opTensorDesc,
-        dnncompatOpTensorOp_t *opTensorOp, dnncompatDataType_t *opTensorCompType,
-        dnncompatNanPropagation_t *opTensorNanOpt);
+                                                 dnncompatOpTensorOp_t *opTensorOp,
+                                                 dnncompatDataType_t *opTensorCompType,
+                                                 dnncompatNanPropagation_t *opTensorNanOpt);
 dnncompatStatus_t dnncompatDestroyOpTensorDescriptor(dnncompatOpTensorDescriptor_t opTensorDesc);
 
 /* As cudnnOpTensor: C = op(alpha1 * A, alpha2 * B) + beta * C with op ADD, MUL, MIN or MAX;
@@ -1422,19 +1385,18 @@ dnncompatStatus_t dnncompatDestroyOpTensorDescriptor(dnncompatOpTensorDescriptor
  * strides) or share memory with A or B. MIN/MAX of a NaN follow oneDNN's binary min/max (the
  * NaN option is recorded, not applied). BAD_PARAM: dims or ranks mismatch, data types differ,
  * compute type not FLOAT (DOUBLE for DOUBLE data). */
-dnncompatStatus_t dnncompatOpTensor(dnncompatHandle_t handle,
-        const dnncompatOpTensorDescriptor_t opTensorDesc, const void *alpha1,
-        const dnncompatTensorDescriptor_t aDesc, const void *A, const void *alpha2,
-        const dnncompatTensorDescriptor_t bDesc, const void *B, const void *beta,
-        const dnncompatTensorDescriptor_t cDesc, void *C);
+dnncompatStatus_t dnncompatOpTensor(dnncompatHandle_t handle, const dnncompatOpTensorDescriptor_t opTensorDesc,
+                                    const void *alpha1, const dnncompatTensorDescriptor_t aDesc, const void *A,
+                                    const void *alpha2, const dnncompatTensorDescriptor_t bDesc, const void *B,
+                                    const void *beta, const dnncompatTensorDescriptor_t cDesc, void *C);
 
 /* As cudnnScaleTensor: y = alpha * y for every element yDesc addresses (gaps untouched). */
-dnncompatStatus_t dnncompatScaleTensor(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t yDesc, void *y, const void *alpha);
+dnncompatStatus_t dnncompatScaleTensor(dnncompatHandle_t handle, const dnncompatTensorDescriptor_t yDesc, void *y,
+                                       const void *alpha);
 /* As cudnnSetTensor: y = *valuePtr for every element yDesc addresses (y is not read). valuePtr
  * points to one element of y's data type (a 16-bit value for HALF / BFLOAT16 y). */
-dnncompatStatus_t dnncompatSetTensor(dnncompatHandle_t handle,
-        const dnncompatTensorDescriptor_t yDesc, void *y, const void *valuePtr);
+dnncompatStatus_t dnncompatSetTensor(dnncompatHandle_t handle, const dnncompatTensorDescriptor_t yDesc, void *y,
+                                     const void *valuePtr);
 
 /* As cudnnTransformTensor: y = alpha * x + beta * y, x and y of equal dims and any strides (e.g.
  * NCHW -> NHWC, NCHW <-> NCHW_VECT_C), converting between FLOAT, HALF, BFLOAT16, INT32, INT8,
@@ -1443,69 +1405,68 @@ dnncompatStatus_t dnncompatSetTensor(dnncompatHandle_t handle,
  * data types, a vectorised type outside NCHW_VECT_C. Overlapping x and y give the result of a
  * copy of x taken first. */
 dnncompatStatus_t dnncompatTransformTensor(dnncompatHandle_t handle, const void *alpha,
-        const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
-        const dnncompatTensorDescriptor_t yDesc, void *y);
+                                           const dnncompatTensorDescriptor_t xDesc, const void *x, const void *beta,
+                                           const dnncompatTensorDescriptor_t yDesc, void *y);
 
 /* As cudnnCreate/Set/Get/DestroyTensorTransformDescriptor. Set: nbDims in [3, DNNCOMPAT_DIM_MAX];
  * padBeforeA / padAfterA: nbDims entries >= 0 or null (no padding); foldA: nbDims - 2 entries
  * >= 1 or null (no folding); BAD_PARAM otherwise or for an unknown format or direction. Get
  * writes min(nbDimsRequested, nbDims) entries of each non-null array. */
-dnncompatStatus_t dnncompatCreateTensorTransformDescriptor(
-        dnncompatTensorTransformDescriptor_t *transformDesc);
-dnncompatStatus_t dnncompatSetTensorTransformDescriptor(
-        dnncompatTensorTransformDescriptor_t transformDesc, const uint32_t nbDims,
-        const dnncompatTensorFormat_t destFormat, const int32_t padBeforeA[],
-        const int32_t padAfterA[], const uint32_t foldA[],
-        const dnncompatFoldingDirection_t direction);
-dnncompatStatus_t dnncompatGetTensorTransformDescriptor(
-        dnncompatTensorTransformDescriptor_t transformDesc, uint32_t nbDimsRequested,
-        dnncompatTensorFormat_t *destFormat, int32_t padBeforeA[], int32_t padAfterA[],
-        uint32_t foldA[], dnncompatFoldingDirection_t *direction);
-dnncompatStatus_t dnncompatDestroyTensorTransformDescriptor(
-        dnncompatTensorTransformDescriptor_t transformDesc);
+dnncompatStatus_t dnncompatCreateTensorTransformDescriptor(dnncompatTensorTransformDescriptor_t *transformDesc);
+dnncompatStatus_t dnncompatSetTensorTransformDescriptor(dnncompatTensorTransformDescriptor_t transformDesc,
+                                                        const uint32_t nbDims, const dnncompatTensorFormat_t destFormat,
+                                                        const int32_t padBeforeA[], const int32_t padAfterA[],
+                                                        const uint32_t foldA[],
+                                                        const dnncompatFoldingDirection_t direction);
+dnncompatStatus_t dnncompatGetTensorTransformDescriptor(dnncompatTensorTransformDescriptor_t transformDesc,
+                                                        uint32_t nbDimsRequested, dnncompatTensorFormat_t *destFormat,
+                                                        int32_t padBeforeA[], int32_t padAfterA[], uint32_t foldA[],
+                                                        dnncompatFoldingDirection_t *direction);
+dnncompatStatus_t dnncompatDestroyTensorTransformDescriptor(dnncompatTensorTransformDescriptor_t transformDesc);
 /* As cudnnInitTransformDest: sets destDesc to srcDesc's dims plus the padding, packed in the
  * descriptor's destFormat, srcDesc's data type; *destSizeInBytes = its size. BAD_PARAM: ranks
  * differ, a byte size overflowing 64 bits. NOT_SUPPORTED: folding
  * (DNNC-TENSOROPS-TRANSFORM-FOLD), NCHW_VECT_C, a padded dimension over INT_MAX. */
 dnncompatStatus_t dnncompatInitTransformDest(const dnncompatTensorTransformDescriptor_t transformDesc,
-        const dnncompatTensorDescriptor_t srcDesc, dnncompatTensorDescriptor_t destDesc,
-        size_t *destSizeInBytes);
+                                             const dnncompatTensorDescriptor_t srcDesc,
+                                             dnncompatTensorDescriptor_t destDesc, size_t *destSizeInBytes);
 /* As cudnnTransformTensorEx: dest = alpha * pad(src) + beta * dest, pad(src) being src placed at
  * offset padBeforeA with zeros around it; data types and layouts convert as in
  * dnncompatTransformTensor. BAD_PARAM: dest dims not src dims plus padding, ranks differ.
  * NOT_SUPPORTED: folding (fold != 1, DNNC-TENSOROPS-TRANSFORM-FOLD). */
 dnncompatStatus_t dnncompatTransformTensorEx(dnncompatHandle_t handle,
-        const dnncompatTensorTransformDescriptor_t transDesc, const void *alpha,
-        const dnncompatTensorDescriptor_t srcDesc, const void *srcData, const void *beta,
-        const dnncompatTensorDescriptor_t destDesc, void *destData);
+                                             const dnncompatTensorTransformDescriptor_t transDesc, const void *alpha,
+                                             const dnncompatTensorDescriptor_t srcDesc, const void *srcData,
+                                             const void *beta, const dnncompatTensorDescriptor_t destDesc,
+                                             void *destData);
 
 /* As cudnnCreate/Set/Get/DestroyReduceTensorDescriptor. Set: BAD_PARAM for any unknown enum
  * value. Indices are always 32-bit unsigned, as in cuDNN (the indices type is recorded). */
-dnncompatStatus_t dnncompatCreateReduceTensorDescriptor(
-        dnncompatReduceTensorDescriptor_t *reduceTensorDesc);
+dnncompatStatus_t dnncompatCreateReduceTensorDescriptor(dnncompatReduceTensorDescriptor_t *reduceTensorDesc);
 dnncompatStatus_t dnncompatSetReduceTensorDescriptor(dnncompatReduceTensorDescriptor_t reduceTensorDesc,
-        dnncompatReduceTensorOp_t reduceTensorOp, dnncompatDataType_t reduceTensorCompType,
-        dnncompatNanPropagation_t reduceTensorNanOpt, dnncompatReduceTensorIndices_t reduceTensorIndices,
-        dnncompatIndicesType_t reduceTensorIndicesType);
-dnncompatStatus_t dnncompatGetReduceTensorDescriptor(
-        const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
-        dnncompatReduceTensorOp_t *reduceTensorOp, dnncompatDataType_t *reduceTensorCompType,
-        dnncompatNanPropagation_t *reduceTensorNanOpt,
-        dnncompatReduceTensorIndices_t *reduceTensorIndices,
-        dnncompatIndicesType_t *reduceTensorIndicesType);
-dnncompatStatus_t dnncompatDestroyReduceTensorDescriptor(
-        dnncompatReduceTensorDescriptor_t reduceTensorDesc);
+                                                     dnncompatReduceTensorOp_t reduceTensorOp,
+                                                     dnncompatDataType_t reduceTensorCompType,
+                                                     dnncompatNanPropagation_t reduceTensorNanOpt,
+                                                     dnncompatReduceTensorIndices_t reduceTensorIndices,
+                                                     dnncompatIndicesType_t reduceTensorIndicesType);
+dnncompatStatus_t dnncompatGetReduceTensorDescriptor(const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
+                                                     dnncompatReduceTensorOp_t *reduceTensorOp,
+                                                     dnncompatDataType_t *reduceTensorCompType,
+                                                     dnncompatNanPropagation_t *reduceTensorNanOpt,
+                                                     dnncompatReduceTensorIndices_t *reduceTensorIndices,
+                                                     dnncompatIndicesType_t *reduceTensorIndicesType);
+dnncompatStatus_t dnncompatDestroyReduceTensorDescriptor(dnncompatReduceTensorDescriptor_t reduceTensorDesc);
 /* As cudnnGetReductionIndicesSize: 4 bytes per element of C when the descriptor asks for
  * FLATTENED_INDICES and the op is MIN, MAX or AMAX, else 0. BAD_PARAM as dnncompatReduceTensor. */
 dnncompatStatus_t dnncompatGetReductionIndicesSize(dnncompatHandle_t handle,
-        const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
-        const dnncompatTensorDescriptor_t aDesc, const dnncompatTensorDescriptor_t cDesc,
-        size_t *sizeInBytes);
+                                                   const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
+                                                   const dnncompatTensorDescriptor_t aDesc,
+                                                   const dnncompatTensorDescriptor_t cDesc, size_t *sizeInBytes);
 /* As cudnnGetReductionWorkspaceSize: 0 (intermediates live in the handle). */
 dnncompatStatus_t dnncompatGetReductionWorkspaceSize(dnncompatHandle_t handle,
-        const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
-        const dnncompatTensorDescriptor_t aDesc, const dnncompatTensorDescriptor_t cDesc,
-        size_t *sizeInBytes);
+                                                     const dnncompatReduceTensorDescriptor_t reduceTensorDesc,
+                                                     const dnncompatTensorDescriptor_t aDesc,
+                                                     const dnncompatTensorDescriptor_t cDesc, size_t *sizeInBytes);
 /* As cudnnReduceTensor: C = alpha * reduce(A) + beta * C, reducing the dims where C is 1: ADD
  * (sum), MUL (product), MIN, MAX, AMAX (max |a|), AVG (mean), NORM1 (sum |a|), NORM2
  * (sqrt(sum a^2)), MUL_NO_ZEROS (product of the non-zero elements; 1 when all are zero). With
@@ -1518,10 +1479,10 @@ dnncompatStatus_t dnncompatGetReductionWorkspaceSize(dnncompatHandle_t handle,
  * NOT_SUPPORTED (also from the size queries): FLATTENED_INDICES for a window of more than 2^32
  * elements, whose positions a uint32 cannot hold. */
 dnncompatStatus_t dnncompatReduceTensor(dnncompatHandle_t handle,
-        const dnncompatReduceTensorDescriptor_t reduceTensorDesc, void *indices,
-        size_t indicesSizeInBytes, void *workspace, size_t workspaceSizeInBytes, const void *alpha,
-        const dnncompatTensorDescriptor_t aDesc, const void *A, const void *beta,
-        const dnncompatTensorDescriptor_t cDesc, void *C);
+                                        const dnncompatReduceTensorDescriptor_t reduceTensorDesc, void *indices,
+                                        size_t indicesSizeInBytes, void *workspace, size_t workspaceSizeInBytes,
+                                        const void *alpha, const dnncompatTensorDescriptor_t aDesc, const void *A,
+                                        const void *beta, const dnncompatTensorDescriptor_t cDesc, void *C);
 
 /* end of section tensor-ops */
 

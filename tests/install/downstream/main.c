@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudnnStatus_t status_ = (call);                                                            \
-        if (status_ != CUDNN_STATUS_SUCCESS) {                                                     \
-            fprintf(stderr, "downstream: %s: %s\n", #call, cudnnGetErrorString(status_));          \
-            return 1;                                                                              \
-        }                                                                                          \
+#define CHECK(call)                                                                                                    \
+    do {                                                                                                               \
+        cudnnStatus_t status_ = (call);                                                                                \
+        if (status_ != CUDNN_STATUS_SUCCESS) {                                                                         \
+            fprintf(stderr, "downstream: %s: %s\n", #call, cudnnGetErrorString(status_));                              \
+            return 1;                                                                                                  \
+        }                                                                                                              \
     } while (0)
 
 enum { N = 1, C = 2, H = 4, W = 5, K = 3, R = 3, S = 3 };
@@ -55,13 +55,11 @@ static int convolution(cudnnHandle_t handle) {
     CHECK(cudnnCreateConvolutionDescriptor(&conv));
     CHECK(cudnnSetTensor4dDescriptor(xDesc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, N, C, H, W));
     CHECK(cudnnSetFilter4dDescriptor(wDesc, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, K, C, R, S));
-    CHECK(cudnnSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION,
-                                          CUDNN_DATA_FLOAT));
+    CHECK(cudnnSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
     int n, k, h, wd;
     CHECK(cudnnGetConvolution2dForwardOutputDim(conv, xDesc, wDesc, &n, &k, &h, &wd));
     if (n != N || k != K || h != H || wd != W) {
-        fprintf(stderr, "downstream: output %dx%dx%dx%d, expected %dx%dx%dx%d\n", n, k, h, wd, N, K,
-                H, W);
+        fprintf(stderr, "downstream: output %dx%dx%dx%d, expected %dx%dx%dx%d\n", n, k, h, wd, N, K, H, W);
         return 1;
     }
     CHECK(cudnnSetTensor4dDescriptor(yDesc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, N, K, H, W));
@@ -70,8 +68,8 @@ static int convolution(cudnnHandle_t handle) {
     CHECK(cudnnGetConvolutionForwardWorkspaceSize(handle, xDesc, wDesc, conv, yDesc, algo, &bytes));
     void *workspace = bytes ? malloc(bytes) : NULL;
     const float alpha = 1.0f, beta = 0.0f;
-    const cudnnStatus_t status = cudnnConvolutionForward(handle, &alpha, xDesc, x, wDesc, w, conv,
-                                                         algo, workspace, bytes, &beta, yDesc, y);
+    const cudnnStatus_t status =
+        cudnnConvolutionForward(handle, &alpha, xDesc, x, wDesc, w, conv, algo, workspace, bytes, &beta, yDesc, y);
     free(workspace);
     CHECK(status);
     for (int ko = 0; ko < K; ++ko)
@@ -87,8 +85,7 @@ static int convolution(cudnnHandle_t handle) {
                         }
                 const float got = y[(ko * H + i) * W + j];
                 if (fabs(got - want) > 1e-5 * (1.0 + fabs(want))) {
-                    fprintf(stderr, "downstream: conv y[%d][%d][%d] = %g, expected %g\n", ko, i, j,
-                            got, want);
+                    fprintf(stderr, "downstream: conv y[%d][%d][%d] = %g, expected %g\n", ko, i, j, got, want);
                     return 1;
                 }
             }
