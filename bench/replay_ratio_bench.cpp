@@ -45,7 +45,7 @@
 #include "side_by_side.hpp"
 
 #include "problem/problem.hpp"
-#include "conv/weight_cache.hpp"
+#include "problem/weight_cache.hpp"
 #include "core/handle.hpp"
 #include "dnncompat-replay/handlers.hpp"
 #include "trace/trace_file.hpp"
@@ -375,8 +375,8 @@ private:
             const auto plan = dnncompat::conv::forward_plan(*h_, p, l.algo, l.alpha, l.beta);
             l.why_not = l.dconv->differs_from(*plan);
             const auto &cache = dnncompat::conv::weight_cache(*h_);
-            if (plan->wei_bytes != 0 && cache.enabled() && plan->pd.weights_desc().get_size() <= cache.cap())
-                l.fp_bytes = plan->user_w.get_size();
+            if (plan->invoker->info().cached_w != 0 && cache.enabled() && plan->invoker->info().cached_w <= cache.cap())
+                l.fp_bytes = static_cast<std::size_t>(dnncompat::conv::util::weights_md(p).get_size());
         } catch (const std::exception &e) {
             l.why_not = e.what();
         }

@@ -1,6 +1,6 @@
 // What the benches that pair dnncompat with oneDNN run directly share (overhead_bench,
 // replay_ratio_bench): status checks, medians, timing in alternating blocks, and oneDNN forward
-// convolution and batch normalization built the way dnncompat builds them (lib/conv/forward.cpp,
+// convolution and batch normalization built the way dnncompat builds them (lib/solver/onednn_invoker.cpp,
 // lib/norm/batchnorm.cpp), so that the direct side runs the same implementation with the same
 // relayouts and the difference between the two sides is what dnncompat adds.
 #pragma once
@@ -72,11 +72,12 @@ struct ConvGeometry {
 };
 
 /// One forward convolution run directly on oneDNN with a named implementation, prepared the way
-/// dnncompat's plan prepares it (lib/conv/forward.cpp): the implementation on the caller's
+/// dnncompat's invoker prepares it (lib/solver/onednn_invoker.cpp): the implementation on the caller's
 /// layouts when oneDNN lists it there (alpha/beta fused as post-ops when the same implementation
 /// takes them in no more scratchpad, else the result goes to a temporary blended into y by a
 /// sum), else on the layouts oneDNN picks (format_tag::any): x reordered on every run, w once
-/// (dnncompat's weight cache serves it from then on), the result written back by a sum.
+/// (dnncompat's weight cache serves it from then on), the result written back by a reorder, or
+/// by a sum when it blends (lib/solver/onednn_invoker.cpp).
 /// Scratchpad in memory of its own (scratchpad_mode::user, as dnncompat's workspace).
 class DirectConv {
 public:
@@ -91,7 +92,8 @@ public:
         }
         if (!pd_) {
             pd_ = find(any(g.x), any(g.w), any(g.y), false);
-            relayout_ = separate_blend_ = static_cast<bool>(pd_);
+            relayout_ = static_cast<bool>(pd_);
+            separate_blend_ = relayout_ && blends;
         }
         if (!pd_) throw std::runtime_error("oneDNN lists no " + impl + " for this convolution");
         prim_ = dnnl::convolution_forward(pd_);
@@ -100,10 +102,9 @@ public:
             src_reorder_ = dnnl::reorder(dnnl::reorder::primitive_desc(e, g.x, e, pd_.src_desc()));
             src_copy_ = dnnl::memory(pd_.src_desc(), e);
         }
-        if (separate_blend_) {
-            dst_copy_ = dnnl::memory(pd_.dst_desc(), e);
-            blend_ = blend_sum(e, g.y, pd_.dst_desc(), g.alpha, g.beta);
-        }
+        if (separate_blend_ || pd_.dst_desc() != g.y) dst_copy_ = dnnl::memory(pd_.dst_desc(), e);
+        if (separate_blend_) blend_ = blend_sum(e, g.y, pd_.dst_desc(), g.alpha, g.beta);
+        else if (dst_copy_) dst_reorder_ = dnnl::reorder(dnnl::reorder::primitive_desc(e, pd_.dst_desc(), e, g.y));
     }
 
     /// The filter later runs read: reordered once into the primitive's layout (relayout with a
@@ -129,23 +130,24 @@ public:
         }
         prim_.execute(s, {{DNNL_ARG_SRC, src},
                           {DNNL_ARG_WEIGHTS, wei_},
-                          {DNNL_ARG_DST, separate_blend_ ? dst_copy_ : dst},
+                          {DNNL_ARG_DST, dst_copy_ ? dst_copy_ : dst},
                           {DNNL_ARG_SCRATCHPAD, scratch_}});
         if (separate_blend_) run_blend(s, blend_, dst, dst_copy_, g_.beta != 0.0f);
+        else if (dst_copy_) dst_reorder_.execute(s, dst_copy_, const_cast<dnnl::memory &>(dst));
     }
 
     /// Why dnncompat's plan runs something other than this ("" when it runs the same
     /// implementation on the same layouts, with the same relayout and blend).
     std::string differs_from(const dnncompat::conv::FwdPlan &plan) const {
-        if (plan.custom) return "dnncompat ran a solver of its own (" + plan.impl + ")";
-        if (plan.inner || plan.int_direct) return "dnncompat ran a converted plan (" + plan.impl + ")";
+        const dnncompat::solver::InvokerInfo &i = plan.invoker->info();
+        if (i.own_kernel) return "dnncompat ran a solver of its own (" + plan.impl + ")";
+        if (i.converted || plan.solver_id == 0) return "dnncompat ran a converted plan (" + plan.impl + ")";
         if (plan.impl != impl_) return "dnncompat ran " + plan.impl;
-        if (plan.flip_bytes != 0) return "CONVOLUTION mode: the filter flip is not mirrored";
-        if (plan.relayout != relayout_) return "relayout differs";
-        if (plan.pd.src_desc() != pd_.src_desc() || plan.pd.weights_desc() != pd_.weights_desc() ||
-            plan.pd.dst_desc() != pd_.dst_desc())
+        if (i.flips) return "CONVOLUTION mode: the filter flip is not mirrored";
+        if (i.relayout != relayout_) return "relayout differs";
+        if (i.x_md != pd_.src_desc() || i.w_md != pd_.weights_desc() || i.y_md != pd_.dst_desc())
             return "layouts differ";
-        if (plan.separate_blend != separate_blend_) return "blending differs";
+        if (i.separate_blend != separate_blend_) return "blending differs";
         return "";
     }
 
@@ -186,7 +188,7 @@ private:
     dnnl::convolution_forward::primitive_desc pd_;
     dnnl::convolution_forward prim_;
     bool relayout_ = false, separate_blend_ = false;
-    dnnl::reorder src_reorder_;
+    dnnl::reorder src_reorder_, dst_reorder_;
     dnnl::sum blend_;
     dnnl::memory scratch_, src_copy_, wei_, dst_copy_;
 };

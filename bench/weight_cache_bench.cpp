@@ -1,4 +1,4 @@
-// What the weight cache (lib/conv/weight_cache.hpp) costs and saves, for 3x3 weights with
+// What the weight cache (lib/problem/weight_cache.hpp) costs and saves, for 3x3 weights with
 // C = K = 64, 256, 512, side by side in one run:
 //   Fingerprint     the full-content fingerprint of the caller's w (what a hit pays)
 //   WeightReorder   the plan's own oneDNN reorder of w, KCRS (OIhw) -> the blocked layout the
@@ -15,7 +15,7 @@
 #include <dnncompat/dnncompat.h>
 
 #include "conv/forward.hpp"
-#include "conv/weight_cache.hpp"
+#include "problem/weight_cache.hpp"
 #include "core/handle.hpp"
 
 #include <benchmark/benchmark.h>
@@ -72,7 +72,7 @@ struct Layer {
         for (auto &entry : h->plans)
             if (entry.first.rfind("fwd/", 0) == 0)
                 plan = std::dynamic_pointer_cast<dnncompat::conv::FwdPlan>(entry.second);
-        if (!plan || !plan->relayout || plan->wei_bytes == 0)
+        if (!plan || plan->invoker->info().cached_w == 0)
             throw std::runtime_error("the plan does not reorder its weights on this CPU");
     }
     void run() {
@@ -110,12 +110,16 @@ void BM_WeightReorder(benchmark::State &state) {
     const dnncompat::conv::FwdPlan &p = *l.plan;
     dnnl::engine &e = l.h->engine;
     dnnl::stream &s = l.h->stream;
-    dnnl::memory user(p.user_w, e, l.wb.data());
-    dnnl::memory blocked(p.pd.weights_desc(), e);
-    std::vector<char> mid(p.wei_reorder.mid_bytes() + dnncompat::conv::util::kAlign);
+    // The copy the plan's invoker makes on a miss: the caller's oihw filter into the kernel's layout.
+    const int c = static_cast<int>(state.range(0));
+    const dnnl::memory::desc user_md({c, c, 3, 3}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::oihw);
+    const dnncompat::conv::util::Relayout r(e, user_md, p.invoker->info().w_md);
+    dnnl::memory user(user_md, e, l.wb.data());
+    dnnl::memory blocked(p.invoker->info().w_md, e);
+    std::vector<char> mid(r.mid_bytes() + dnncompat::conv::util::kAlign);
     char *mid_at = dnncompat::conv::util::align_ptr(mid.data());
     for (auto _ : state) {
-        p.wei_reorder.execute(s, user, blocked, mid_at);
+        r.execute(s, user, blocked, mid_at);
         s.wait();
     }
     state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * l.wb.size() * sizeof(float)));

@@ -1,6 +1,6 @@
 // Library, handle and error entry points, as cudnn_graph.h (cuDNN 9 API reference).
 #include "core/api_guard.hpp"
-#include "conv/weight_cache.hpp"
+#include "problem/weight_cache.hpp"
 #include "core/enums.hpp"
 #include "core/handle.hpp"
 

@@ -1,6 +1,7 @@
 #include "conv/backward_bias.hpp"
 
 #include "conv/backward.hpp"
+#include "conv/convert_invoker.hpp"
 #include "conv/forward.hpp"
 #include "problem/onednn_util.hpp"
 #include "core/descriptors.hpp"
@@ -190,20 +191,21 @@ void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const Fw
                                  const void *w, const void *z, const dnncompatTensorStruct &zd, bool reads_z,
                                  const void *bias, const dnncompatTensorStruct &bd, bool relu, void *y, void *workspace,
                                  std::size_t workspace_size) {
-    check(plan.inner != nullptr, DNNCOMPAT_STATUS_INTERNAL_ERROR,
-          "bias_activation_forward_low needs the FP32-shadow plan");
+    const auto *cv = dynamic_cast<const ConvertInvoker *>(plan.invoker.get());
+    check(cv != nullptr, DNNCOMPAT_STATUS_INTERNAL_ERROR, "bias_activation_forward_low needs the FP32-shadow plan");
     check(workspace_size >= plan.workspace_bytes, DNNCOMPAT_STATUS_BAD_PARAM,
           "workSpaceSizeInBytes {} is smaller than the {} bytes this convolution needs "
           "(query cudnnGetConvolutionForwardWorkspaceSize)",
           workspace_size, plan.workspace_bytes);
     check(workspace != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "workSpace is null but {} bytes are needed",
           plan.workspace_bytes);
+    const ShadowOperand &sx = cv->operand(0), &sw = cv->operand(1), &sy = cv->operand(2);
     const auto t = p.dtype;
     const std::string key = fmt::format("bias_act_low/{}/{}/{}/{}/{}", data_type_name(t), dims_str(zd.dims),
                                         dims_str(zd.strides), dims_str(p.y_strides), dims_str(bd.strides));
     auto aux = h.plan<LowBiasActPlan>(key, [&] {
         auto pl = std::make_shared<LowBiasActPlan>();
-        pl->z = ShadowOperand(h.engine, strided_md(zd.dims, zd.strides), plan.sy.f32, t, false);
+        pl->z = ShadowOperand(h.engine, strided_md(zd.dims, zd.strides), sy.f32, t, false);
         pl->bias = ShadowOperand(h.engine, strided_md(bd.dims, bd.strides), t, false);
         pl->bias32 = bd;
         pl->bias32.dtype = DNNCOMPAT_DATA_FLOAT;
@@ -213,18 +215,18 @@ void bias_activation_forward_low(dnncompatContext &h, const Problem &p, const Fw
     p32.dtype = DNNCOMPAT_DATA_FLOAT;
     char *ws = util::align_ptr(workspace);
     auto &s = h.stream;
-    plan.sx.to_f32(s, t, x, ws + plan.sx.off);
-    plan.sw.to_f32(s, t, w, ws + plan.sw.off);
-    if (reads_z) aux->z.to_f32(s, t, z, ws + plan.sy.off); // the FP32 plan blends it as beta
+    sx.to_f32(s, t, x, ws + sx.off);
+    sw.to_f32(s, t, w, ws + sw.off);
+    if (reads_z) aux->z.to_f32(s, t, z, ws + sy.off); // the FP32 plan blends it as beta
     s.wait();
-    forward_execute(h, p32, *plan.inner, ws + plan.sx.off, ws + plan.sw.off, ws + plan.sy.off, ws + plan.inner_off,
-                    plan.inner->workspace_bytes);
+    cv->inner()(h, solver::Buffers{ws + sx.off, ws + sw.off, ws + sy.off}, ws + cv->inner_off(),
+                cv->inner().workspace_bytes());
     // After the convolution: it may use handle memory for its blend.
     void *bias32 = h.temp_buffer(aux->bias.f32.get_size());
     aux->bias.to_f32(s, t, bias, bias32);
     s.wait();
-    bias_activation_epilogue(h, p32, nullptr, zd, false, 0.0f, bias32, aux->bias32, relu, ws + plan.sy.off);
-    plan.sy.from_f32(s, t, ws + plan.sy.off, y);
+    bias_activation_epilogue(h, p32, nullptr, zd, false, 0.0f, bias32, aux->bias32, relu, ws + sy.off);
+    sy.from_f32(s, t, ws + sy.off, y);
     s.wait();
 }
 

@@ -1,16 +1,17 @@
 #include "conv/forward.hpp"
 
-#include "problem/onednn_util.hpp"
+#include "conv/convert_invoker.hpp"
 #include "conv/solver_pick.hpp"
-#include "solver/select.hpp"
-#include "conv/weight_cache.hpp"
-#include "core/blend.hpp"
 #include "core/diagnostics.hpp"
 #include "core/enums.hpp"
 #include "core/support.hpp"
+#include "problem/onednn_util.hpp"
+#include "problem/weight_cache.hpp"
+#include "solver/select.hpp"
 
 #include <cstring>
 #include <functional>
+#include <unordered_map>
 
 namespace dnncompat::conv {
 
@@ -18,138 +19,6 @@ namespace {
 
 using namespace util;
 using pd_t = dnnl::convolution_forward::primitive_desc;
-
-struct PdRequest {
-    dnnl::algorithm alg = dnnl::algorithm::convolution_direct;
-    bool user_layouts = true;    // false: format_tag::any, oneDNN picks the layouts
-    bool fuse_blend = true;      // alpha/beta as post-ops
-    const char *want = nullptr;  // first implementation whose name contains this, else the first
-    const char *avoid = nullptr; // skip implementations whose name contains this, if others exist
-};
-
-// Builds a primitive descriptor; an empty one when nothing applies. The op descriptor stays alive
-// while the implementation list is walked (oneDNN's iterator points into it).
-pd_t make_pd(dnncompatContext &h, const Problem &p, const PdRequest &r, float alpha, float beta) {
-    const md x = r.user_layouts ? x_md(p) : any_md(x_md(p));
-    const md w = r.user_layouts ? weights_md(p) : any_md(weights_md(p));
-    const md y = r.user_layouts ? y_md(p) : any_md(y_md(p));
-    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, r.alg, x, w, y, to_dnnl(p.stride),
-                                      to_dnnl(p.dilation, 1), to_dnnl(p.pad_l), to_dnnl(p.pad_r));
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (r.fuse_blend) {
-        dnnl::post_ops ops;
-        if (alpha != 1.0f) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, alpha, 0.0f);
-        if (beta != 0.0f) ops.append_sum(beta);
-        attr.set_post_ops(ops);
-    }
-    pd_t pd;
-    try {
-        pd = pd_t(d, attr, h.engine, /*allow_empty=*/true);
-    } catch (const dnnl::error &) {
-        return pd_t(); // the algorithm rejects the shape outright (e.g. Winograd with dilation)
-    }
-    if (!pd || (r.want == nullptr && r.avoid == nullptr)) return pd;
-    pd_t first_ok;
-    do {
-        const char *impl = pd.impl_info_str();
-        if (r.want != nullptr && impl_is(impl, r.want)) return pd;
-        if (r.want == nullptr && !impl_is(impl, r.avoid)) return pd;
-    } while (pd.next_impl());
-    return pd_t();
-}
-
-struct Choice {
-    pd_t pd;
-    dnnl::algorithm alg = dnnl::algorithm::convolution_direct;
-    bool relayout = false;
-    int algo_ran = 0;
-    diag::Code fallback_code;
-    const solver::Solver *solver = nullptr; // the solver that runs (nullptr: own mapping)
-    bool custom = false;                    // the solver runs itself (no oneDNN primitive)
-};
-
-// Best available pd for a oneDNN algorithm: on the caller's layouts with fused blending; if that
-// leaves only the reference kernel, oneDNN's preferred layouts with a separate blend.
-Choice best_pd(dnncompatContext &h, const Problem &p, dnnl::algorithm alg, const char *want, float alpha, float beta) {
-    Choice c;
-    c.alg = alg;
-    c.pd = make_pd(h, p, {alg, true, true, want, nullptr}, alpha, beta);
-    if (c.pd && !impl_is(c.pd.impl_info_str(), "ref")) return c;
-    pd_t relaid = make_pd(h, p, {alg, false, false, want, "ref"}, alpha, beta);
-    if (relaid) {
-        c.pd = relaid;
-        c.relayout = true;
-    }
-    return c;
-}
-
-Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta);
-
-// The solver layer's choice for algo (solver_pick.hpp), or the own mapping below when the
-// solver layer has none for p.
-Choice choose(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta, const solver::Solver *forced) {
-    const SolverPick pick = pick_solver(h, p, solver::Direction::fwd, algo, forced);
-    if (pick.solver == nullptr) return choose_mapped(h, p, algo, alpha, beta);
-    Choice c;
-    c.solver = pick.solver;
-    c.algo_ran = pick.own ? algo : pick.solver->cudnn_algo(solver::Direction::fwd);
-    c.fallback_code = pick.own ? diag::Code{} : solver::substitution_row(solver::Direction::fwd, algo);
-    if (!pick.pd) {
-        c.custom = true;
-        return c;
-    }
-    c.pd = pick.pd->fwd;
-    c.relayout = pick.relayout;
-    c.alg = pick.winograd ? dnnl::algorithm::convolution_winograd : dnnl::algorithm::convolution_direct;
-    return c;
-}
-
-// The cuDNN algorithm → oneDNN mapping (support catalogue rows DNNC-CONV-FWD-ALGO-*).
-Choice choose_mapped(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta) {
-    const int direct_algo = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
-    auto direct = [&](int ran, diag::Code fallback) {
-        Choice c = best_pd(h, p, dnnl::algorithm::convolution_direct, nullptr, alpha, beta);
-        c.algo_ran = ran;
-        c.fallback_code = fallback;
-        return c;
-    };
-    switch (algo) {
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM:
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM:
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_DIRECT: return direct(algo, diag::Code{});
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM: {
-        // oneDNN's gemm-based implementation is explicit im2col + GEMM: find it in the list.
-        Choice c;
-        c.pd = make_pd(h, p, {dnnl::algorithm::convolution_direct, true, true, "gemm", nullptr}, alpha, beta);
-        if (!c.pd)
-            c.pd = make_pd(h, p, {dnnl::algorithm::convolution_direct, true, false, "gemm", nullptr}, alpha, beta),
-            c.relayout = static_cast<bool>(c.pd);
-        if (!c.pd)
-            c.pd = make_pd(h, p, {dnnl::algorithm::convolution_direct, false, false, "gemm", nullptr}, alpha, beta),
-            c.relayout = static_cast<bool>(c.pd);
-        if (c.pd) {
-            c.algo_ran = algo;
-            return c;
-        }
-        return direct(direct_algo, diag::code::conv_fwd_algo_gemm_fallback);
-    }
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT: return direct(direct_algo, diag::code::conv_fwd_algo_fft);
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_FFT_TILING: return direct(direct_algo, diag::code::conv_fwd_algo_fft_tiling);
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD:
-    case DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: {
-        Choice c = best_pd(h, p, dnnl::algorithm::convolution_winograd, nullptr, alpha, beta);
-        if (c.pd) {
-            c.algo_ran = algo;
-            return c;
-        }
-        return direct(direct_algo, algo == DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD
-                                       ? diag::code::conv_fwd_algo_winograd_fallback
-                                       : diag::code::conv_fwd_algo_winograd_nonfused_fallback);
-    }
-    default: fail(DNNCOMPAT_STATUS_BAD_PARAM, "algo: {} is not a valid cudnnConvolutionFwdAlgo_t", algo);
-    }
-}
 
 } // namespace
 
@@ -160,28 +29,22 @@ void check_data_type(dnncompatDataType_t t, const char *api) {
 
 namespace {
 
-// The FP32-shadow plan for HALF / BFLOAT16 problems (see FwdPlan::inner).
+// The FP32-shadow plan for HALF / BFLOAT16 problems: the FP32 plan's invoker on FP32 copies.
 std::shared_ptr<FwdPlan> shadow_plan(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta) {
     Problem p32 = p;
     p32.dtype = DNNCOMPAT_DATA_FLOAT;
-    auto plan = std::make_shared<FwdPlan>();
-    plan->inner = forward_plan(h, p32, algo, alpha, beta);
-    plan->beta = beta;
+    const auto inner = forward_plan(h, p32, algo, alpha, beta);
     const auto &e = h.engine;
-    plan->low_type = p.dtype;
-    plan->sx = ShadowOperand(e, x_md(p32), p.dtype, false);
-    plan->sw = ShadowOperand(e, weights_md(p32), p.dtype, false);
-    plan->sy = ShadowOperand(e, y_md(p32), p.dtype, true);
-    std::size_t cursor = 0;
-    plan->sx.off = reserve(cursor, plan->sx.f32.get_size());
-    plan->sw.off = reserve(cursor, plan->sw.f32.get_size());
-    plan->sy.off = reserve(cursor, plan->sy.f32.get_size());
-    plan->inner_off = cursor;
-    plan->workspace_bytes = cursor + plan->inner->workspace_bytes + kAlign;
+    auto plan = std::make_shared<FwdPlan>();
+    plan->set_invoker(std::make_shared<ConvertInvoker>(
+        solver::Direction::fwd, p.dtype, ShadowOperand(e, x_md(p32), p.dtype, false),
+        ShadowOperand(e, weights_md(p32), p.dtype, false), ShadowOperand(e, y_md(p32), p.dtype, true), inner->invoker,
+        beta, /*out_direct=*/false, inner->impl + " (f32 from " + data_type_name(p.dtype) + ")"));
     plan->algo_requested = algo;
-    plan->algo_ran = plan->inner->algo_ran;
-    plan->fallback_code = plan->inner->fallback_code;
-    plan->impl = plan->inner->impl + " (f32 from " + data_type_name(p.dtype) + ")";
+    plan->algo_ran = inner->algo_ran;
+    plan->fallback_code = inner->fallback_code;
+    plan->solver_id = inner->solver_id;
+    plan->impl = plan->invoker->info().impl;
     return plan;
 }
 
@@ -310,7 +173,6 @@ bool f32_exact(const Problem &p) {
 }
 
 std::shared_ptr<FwdPlan> integer_f32_plan(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta) {
-    auto plan = std::make_shared<FwdPlan>();
     Problem p32 = p;
     p32.dtype = p32.w_dtype = p32.y_dtype = DNNCOMPAT_DATA_FLOAT;
     p32.compute_type = DNNCOMPAT_DATA_FLOAT;
@@ -320,30 +182,21 @@ std::shared_ptr<FwdPlan> integer_f32_plan(dnncompatContext &h, const Problem &p,
     yd.insert(yd.end(), p.out.begin(), p.out.end());
     p32.x_strides = packed_strides(xd, DNNCOMPAT_TENSOR_NCHW);
     p32.w_format = DNNCOMPAT_TENSOR_NCHW;
-    plan->y_direct = p.y_dtype == DNNCOMPAT_DATA_FLOAT;
-    if (!plan->y_direct) p32.y_strides = packed_strides(yd, DNNCOMPAT_TENSOR_NCHW);
-    plan->inner = forward_plan(h, p32, algo, alpha, beta);
-    plan->inner_problem = p32;
-    plan->has_inner_problem = true;
-    plan->beta = beta;
+    const bool y_direct = p.y_dtype == DNNCOMPAT_DATA_FLOAT; // FLOAT y: the FP32 plan writes it
+    if (!y_direct) p32.y_strides = packed_strides(yd, DNNCOMPAT_TENSOR_NCHW);
+    const auto inner = forward_plan(h, p32, algo, alpha, beta);
     const auto &e = h.engine;
-    plan->low_type = p.dtype;
-    plan->sx = ShadowOperand::typed(e, int_x_md(p), x_md(p32), false);
-    plan->sw = ShadowOperand::typed(e, int_w_md(p), weights_md(p32), false);
-    std::size_t cursor = 0;
-    plan->sx.off = reserve(cursor, plan->sx.f32.get_size());
-    plan->sw.off = reserve(cursor, plan->sw.f32.get_size());
-    if (!plan->y_direct) {
-        // f32 -> s8 rounds to nearest even and saturates.
-        plan->sy = ShadowOperand::typed(e, int_y_md(p), y_md(p32), true);
-        plan->sy.off = reserve(cursor, plan->sy.f32.get_size());
-    }
-    plan->inner_off = cursor;
-    plan->workspace_bytes = cursor + plan->inner->workspace_bytes + kAlign;
+    // f32 -> s8 rounds to nearest even and saturates.
+    ShadowOperand sy = y_direct ? ShadowOperand() : ShadowOperand::typed(e, int_y_md(p), y_md(p32), true);
+    auto plan = std::make_shared<FwdPlan>();
+    plan->set_invoker(std::make_shared<ConvertInvoker>(
+        solver::Direction::fwd, p.dtype, ShadowOperand::typed(e, int_x_md(p), x_md(p32), false),
+        ShadowOperand::typed(e, int_w_md(p), weights_md(p32), false), std::move(sy), inner->invoker, beta, y_direct,
+        inner->impl + " (exact f32 from " + data_type_name(p.dtype) + ")"));
     plan->algo_requested = algo;
-    plan->algo_ran = plan->inner->algo_ran;
-    plan->fallback_code = plan->inner->fallback_code;
-    plan->impl = plan->inner->impl + " (exact f32 from " + data_type_name(p.dtype) + ")";
+    plan->algo_ran = inner->algo_ran;
+    plan->fallback_code = inner->fallback_code;
+    plan->solver_id = inner->solver_id;
     return plan;
 }
 
@@ -369,43 +222,91 @@ bool exact_int8_kernel(const char *impl) {
 // oneDNN's own int8 convolution on the caller's x and y: with `jit`, the first exact jit kernel
 // (exact_int8_kernel) with w in its preferred layout, nullptr when the CPU has none; else the
 // reference kernel (int32 accumulation) on the caller's w.
-std::shared_ptr<FwdPlan> integer_direct_plan(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta,
-                                             bool jit) {
-    auto plan = std::make_shared<FwdPlan>();
-    const auto &e = h.engine;
-    plan->int_direct = true;
-    plan->user_x = int_x_md(p);
-    plan->user_w = int_w_md(p);
-    plan->user_y = int_y_md(p);
+// Reverses every spatial axis of a plain packed INT8 filter [K][C/g][spatial].
+void flip_int8(const Problem &p, const int8_t *w, int8_t *out) {
+    int64_t sp = 1;
+    for (int i = 0; i < p.nsp; ++i) sp *= p.w_dims[2 + i];
+    const int64_t kc = p.w_dims[0] * p.w_dims[1];
+    for (int64_t o = 0; o < kc; ++o) {
+        const int8_t *src = w + o * sp;
+        int8_t *dst = out + o * sp;
+        for (int64_t s = 0; s < sp; ++s) {
+            int64_t rem = s, flipped = 0, mul = 1;
+            for (int i = p.nsp - 1; i >= 0; --i) {
+                const int64_t extent = p.w_dims[2 + i];
+                flipped += (extent - 1 - rem % extent) * mul;
+                rem /= extent;
+                mul *= extent;
+            }
+            dst[flipped] = src[s];
+        }
+    }
+}
+
+// oneDNN's own int8 convolution on the caller's x and y (conv/forward.hpp, forward_plan): with
+// `jit`, the first exact jit kernel (exact_int8_kernel) with w in its preferred layout; else the
+// reference kernel (int32 accumulation) on the caller's w. CONVOLUTION mode flips a plain INT8
+// copy of w (not cached).
+class IntDirectInvoker final : public solver::Invoker {
+public:
+    // nullptr when `jit` and the CPU has no exact int8 kernel for p; NOT_SUPPORTED when neither
+    // kind exists.
+    static std::shared_ptr<IntDirectInvoker> make(const dnnl::engine &e, const Problem &p, float alpha, float beta,
+                                                  bool jit);
+
+private:
+    void run(dnncompatContext &h, const solver::Buffers &b, void *workspace) const override;
+
+    Problem p_;
+    pd_t pd_;
+    dnnl::convolution_forward prim_;
+    md user_x_, user_w_, user_y_, wei_md_;
+    md int_user_w_;              // with flip: the caller's w, reordered to the plain user_w_
+    Relayout int_plain_reorder_; // the caller's w -> plain user_w_ (flip)
+    Relayout wei_reorder_;       // user_w_ -> the kernel's layout
+    std::size_t user_w_bytes_ = 0, wei_bytes_ = 0, wei_off_ = 0, wei_mid_off_ = 0;
+    std::size_t wplain_off_ = 0, wplain_bytes_ = 0, wplain_mid_off_ = 0;
+    std::size_t flip_off_ = 0, flip_bytes_ = 0;
+    std::size_t scratchpad_off_ = 0, scratchpad_bytes_ = 0;
+};
+
+std::shared_ptr<IntDirectInvoker> IntDirectInvoker::make(const dnnl::engine &e, const Problem &p, float alpha,
+                                                         float beta, bool jit) {
+    auto inv = std::shared_ptr<IntDirectInvoker>(new IntDirectInvoker());
+    IntDirectInvoker &r = *inv;
+    r.p_ = p;
+    r.user_x_ = int_x_md(p);
+    r.user_w_ = int_w_md(p);
+    r.user_y_ = int_y_md(p);
     std::size_t cursor = 0;
     if (p.mode == DNNCOMPAT_CONVOLUTION) {
         // The flip runs on a plain [K][C/g][spatial] INT8 copy; the primitive reads the flipped one.
         Problem plain = p;
         plain.w_vect = 0;
         plain.w_format = DNNCOMPAT_TENSOR_NCHW;
-        plan->int_user_w = plan->user_w;
-        plan->user_w = int_w_md(plain);
-        plan->int_plain_reorder = Relayout(e, plan->int_user_w, plan->user_w);
-        plan->wplain_mid_off = reserve(cursor, plan->int_plain_reorder.mid_bytes());
-        plan->wplain_bytes = plan->user_w.get_size();
-        plan->wplain_off = reserve(cursor, plan->wplain_bytes);
-        plan->flip_bytes = plan->wplain_bytes;
-        plan->flip_off = reserve(cursor, plan->flip_bytes);
+        r.int_user_w_ = r.user_w_;
+        r.user_w_ = int_w_md(plain);
+        r.int_plain_reorder_ = Relayout(e, r.int_user_w_, r.user_w_);
+        r.wplain_mid_off_ = reserve(cursor, r.int_plain_reorder_.mid_bytes());
+        r.wplain_bytes_ = r.user_w_.get_size();
+        r.wplain_off_ = reserve(cursor, r.wplain_bytes_);
+        r.flip_bytes_ = r.wplain_bytes_;
+        r.flip_off_ = reserve(cursor, r.flip_bytes_);
     }
     dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                      plan->user_x, jit ? any_md(plan->user_w) : plan->user_w, plan->user_y,
-                                      to_dnnl(p.stride), to_dnnl(p.dilation, 1), to_dnnl(p.pad_l), to_dnnl(p.pad_r));
+                                      r.user_x_, jit ? any_md(r.user_w_) : r.user_w_, r.user_y_, to_dnnl(p.stride),
+                                      to_dnnl(p.dilation, 1), to_dnnl(p.pad_l), to_dnnl(p.pad_r));
     // alpha as output scale, beta as a sum post-op (absent for 1 and 0: beta 0 must not read y).
     auto attr = [](float a, float b) {
-        dnnl::primitive_attr r;
-        r.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-        if (a != 1.0f) r.set_output_scales(0, {a});
+        dnnl::primitive_attr at;
+        at.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        if (a != 1.0f) at.set_output_scales(0, {a});
         if (b != 0.0f) {
             dnnl::post_ops ops;
             ops.append_sum(b);
-            r.set_post_ops(ops);
+            at.set_post_ops(ops);
         }
-        return r;
+        return at;
     };
     // The first implementation `want` accepts, with attributes a; empty when there is none.
     auto first = [&](const dnnl::primitive_attr &a, const std::function<bool(const char *)> &want) {
@@ -430,45 +331,55 @@ std::shared_ptr<FwdPlan> integer_direct_plan(dnncompatContext &h, const Problem 
         if (jit) return nullptr;
         fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN has no exact int8 convolution for {}", p.key());
     }
-    plan->pd = pd;
-    plan->prim = dnnl::convolution_forward(pd);
-    plan->wei_md = pd.weights_desc();
-    if (plan->wei_md != plan->user_w) {
-        plan->wei_reorder = Relayout(e, plan->user_w, plan->wei_md);
-        plan->user_w_bytes = plan->user_w.get_size();
-        plan->wei_bytes = plan->wei_md.get_size();
-        plan->wei_off = reserve(cursor, plan->wei_bytes);
-        plan->wei_mid_off = reserve(cursor, plan->wei_reorder.mid_bytes());
+    r.pd_ = pd;
+    r.prim_ = dnnl::convolution_forward(pd);
+    r.wei_md_ = pd.weights_desc();
+    r.user_w_bytes_ = r.user_w_.get_size();
+    if (r.wei_md_ != r.user_w_) {
+        r.wei_reorder_ = Relayout(e, r.user_w_, r.wei_md_);
+        r.wei_bytes_ = r.wei_md_.get_size();
+        r.wei_off_ = reserve(cursor, r.wei_bytes_);
+        r.wei_mid_off_ = reserve(cursor, r.wei_reorder_.mid_bytes());
     }
-    plan->scratchpad_bytes = pd.scratchpad_desc().get_size();
-    plan->scratchpad_off = reserve(cursor, std::max(plan->scratchpad_bytes, sized.scratchpad_desc().get_size()));
-    plan->workspace_bytes = cursor == 0 ? 0 : cursor + kAlign;
-    plan->beta = beta;
-    plan->algo_requested = algo;
-    plan->algo_ran = algo;
-    plan->impl = pd.impl_info_str();
-    return plan;
+    r.scratchpad_bytes_ = pd.scratchpad_desc().get_size();
+    r.scratchpad_off_ = reserve(cursor, std::max(r.scratchpad_bytes_, sized.scratchpad_desc().get_size()));
+    r.workspace_ = cursor == 0 ? 0 : cursor + kAlign;
+    r.info_.impl = pd.impl_info_str();
+    r.info_.flips = r.flip_bytes_ != 0;
+    r.info_.x_md = r.user_x_;
+    r.info_.w_md = r.wei_md_;
+    r.info_.y_md = r.user_y_;
+    if (r.wei_bytes_ != 0 && r.flip_bytes_ == 0) r.info_.cached_w = r.wei_bytes_;
+    return inv;
 }
 
-// Reverses every spatial axis of a plain packed INT8 filter [K][C/g][spatial].
-void flip_int8(const Problem &p, const int8_t *w, int8_t *out) {
-    int64_t sp = 1;
-    for (int i = 0; i < p.nsp; ++i) sp *= p.w_dims[2 + i];
-    const int64_t kc = p.w_dims[0] * p.w_dims[1];
-    for (int64_t o = 0; o < kc; ++o) {
-        const int8_t *src = w + o * sp;
-        int8_t *dst = out + o * sp;
-        for (int64_t s = 0; s < sp; ++s) {
-            int64_t rem = s, flipped = 0, mul = 1;
-            for (int i = p.nsp - 1; i >= 0; --i) {
-                const int64_t extent = p.w_dims[2 + i];
-                flipped += (extent - 1 - rem % extent) * mul;
-                rem /= extent;
-                mul *= extent;
-            }
-            dst[flipped] = src[s];
-        }
+void IntDirectInvoker::run(dnncompatContext &h, const solver::Buffers &b, void *workspace) const {
+    char *ws = workspace_ ? align_ptr(workspace) : nullptr;
+    const auto &e = h.engine;
+    auto &s = h.stream;
+    // The filter the primitive reads: the caller's, or its flipped plain copy; then, for a jit
+    // kernel, in the kernel's layout (through the weight cache when not flipped).
+    const void *weights = b.w;
+    if (flip_bytes_ != 0) {
+        dnnl::memory user(int_user_w_, e, b.w);
+        dnnl::memory plain(user_w_, e, ws + wplain_off_);
+        int_plain_reorder_.execute(s, user, plain, ws + wplain_mid_off_);
+        s.wait();
+        flip_int8(p_, reinterpret_cast<const int8_t *>(ws + wplain_off_), reinterpret_cast<int8_t *>(ws + flip_off_));
+        weights = ws + flip_off_;
     }
+    dnnl::memory wei(user_w_, e, const_cast<void *>(weights));
+    if (wei_bytes_ != 0)
+        wei = flip_bytes_ != 0 ? relaid(s, wei_reorder_, wei, wei_md_, ws + wei_off_, wei_bytes_, ws + wei_mid_off_)
+                               : weight_cache(h).get(s, e, p_, wei_reorder_, user_w_, user_w_bytes_, wei_md_,
+                                                     wei_bytes_, b.w, nullptr, 0, ws + wei_off_, ws + wei_mid_off_);
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(user_x_, e, b.x)},
+                                               {DNNL_ARG_WEIGHTS, wei},
+                                               {DNNL_ARG_DST, dnnl::memory(user_y_, e, b.y)}};
+    if (scratchpad_bytes_)
+        args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(pd_.scratchpad_desc(), e, ws + scratchpad_off_));
+    prim_.execute(s, args);
+    s.wait();
 }
 
 } // namespace
@@ -483,201 +394,37 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
                 diag::code::conv_int8_algo, "cudnnConvolutionForward",
                 fmt::format("{} for {}", enums::describe("cudnnConvolutionFwdAlgo_t", algo), data_type_name(p.dtype)));
         return h.plan<FwdPlan>(key, [&] {
-            if (auto jit = integer_direct_plan(h, p, algo, alpha, beta, /*jit=*/true)) return jit;
-            return f32_exact(p) ? integer_f32_plan(h, p, algo, alpha, beta)
-                                : integer_direct_plan(h, p, algo, alpha, beta, /*jit=*/false);
+            auto direct = [&](bool jit) -> std::shared_ptr<FwdPlan> {
+                auto inv = IntDirectInvoker::make(h.engine, p, alpha, beta, jit);
+                if (!inv) return nullptr;
+                auto plan = std::make_shared<FwdPlan>();
+                plan->set_invoker(std::move(inv));
+                plan->algo_requested = plan->algo_ran = algo;
+                return plan;
+            };
+            if (auto jit = direct(true)) return jit;
+            return f32_exact(p) ? integer_f32_plan(h, p, algo, alpha, beta) : direct(false);
         });
     }
     if (low_precision(p.dtype)) {
         return h.plan<FwdPlan>(key, [&] { return shadow_plan(h, p, algo, alpha, beta); });
     }
     return h.plan<FwdPlan>(key, [&] {
-        // Chosen without blending, so the workspace size is the same for every alpha/beta.
-        Choice c = choose(h, p, algo, 1.0f, 0.0f, forced);
+        const SolverPick pick = pick_solver(p, solver::Direction::fwd, algo, forced);
         auto plan = std::make_shared<FwdPlan>();
-        plan->alpha = alpha;
-        plan->beta = beta;
         plan->algo_requested = algo;
-        plan->algo_ran = c.algo_ran;
-        plan->fallback_code = c.fallback_code;
-        plan->solver_id = c.solver ? c.solver->id() : 0;
-        if (c.custom) {
-            std::size_t cursor = 0;
-            if (p.mode == DNNCOMPAT_CONVOLUTION) {
-                plan->flip_bytes = static_cast<std::size_t>(element_count(p.w_dims)) * sizeof(float);
-                plan->flip_off = reserve(cursor, plan->flip_bytes);
-            }
-            plan->custom = c.solver;
-            plan->custom_problem = p;
-            plan->custom_problem.mode = DNNCOMPAT_CROSS_CORRELATION;
-            plan->custom_bytes = c.solver->workspace(plan->custom_problem, solver::Direction::fwd);
-            plan->custom_off = reserve(cursor, plan->custom_bytes);
-            plan->workspace_bytes = cursor == 0 ? 0 : cursor + kAlign;
-            plan->impl = c.solver->name();
-            return plan;
-        }
-        if (!(static_cast<bool>(c.pd)))
-            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN has no convolution implementation for {}", p.key());
-        const auto &e = h.engine;
-        plan->relayout = c.relayout;
-        plan->user_x = x_md(p);
-        plan->user_w = weights_md(p);
-        plan->user_y = y_md(p);
-        const bool blends = alpha != 1.0f || beta != 0.0f;
-        const std::size_t base_scratchpad = c.pd.scratchpad_desc().get_size();
-        if (blends && !c.relayout) {
-            // Fuse alpha/beta when the same implementation takes them in no more scratchpad.
-            const std::string base_impl = c.pd.impl_info_str();
-            PdRequest r{c.alg, true, true, base_impl.c_str(), nullptr};
-            pd_t fused = make_pd(h, p, r, alpha, beta);
-            if (fused && base_impl == fused.impl_info_str() && fused.scratchpad_desc().get_size() <= base_scratchpad) {
-                c.pd = fused;
-            } else {
-                plan->separate_blend = true;
-                plan->temp_bytes = static_cast<std::size_t>(plan->user_y.get_size());
-            }
-        }
-        if (c.relayout) plan->separate_blend = true;
-        plan->pd = c.pd;
-        plan->prim = dnnl::convolution_forward(c.pd);
-        plan->src_md = c.pd.src_desc();
-        plan->wei_md = c.pd.weights_desc();
-        plan->dst_md = c.pd.dst_desc();
-        plan->scratch_md = c.pd.scratchpad_desc();
-        plan->user_w_bytes = plan->user_w.get_size();
-
-        std::size_t cursor = 0;
-        plan->scratchpad_bytes = c.pd.scratchpad_desc().get_size();
-        plan->scratchpad_off = reserve(cursor, plan->scratchpad_bytes);
-        if (p.mode == DNNCOMPAT_CONVOLUTION) {
-            plan->flip_bytes = static_cast<std::size_t>(element_count(p.w_dims)) * sizeof(float);
-            plan->flip_off = reserve(cursor, plan->flip_bytes);
-        }
-        if (plan->relayout) {
-            if (c.pd.src_desc() != plan->user_x) {
-                plan->src_bytes = c.pd.src_desc().get_size();
-                plan->src_off = reserve(cursor, plan->src_bytes);
-                plan->src_reorder = Relayout(e, plan->user_x, c.pd.src_desc());
-                plan->src_mid_off = reserve(cursor, plan->src_reorder.mid_bytes());
-            }
-            if (c.pd.weights_desc() != plan->user_w) {
-                plan->wei_bytes = c.pd.weights_desc().get_size();
-                plan->wei_off = reserve(cursor, plan->wei_bytes);
-                plan->wei_reorder = Relayout(e, plan->user_w, c.pd.weights_desc());
-                plan->wei_mid_off = reserve(cursor, plan->wei_reorder.mid_bytes());
-            }
-            plan->dst_bytes = c.pd.dst_desc().get_size();
-            plan->dst_off = reserve(cursor, plan->dst_bytes);
-        }
-        if (plan->separate_blend) {
-            plan->blend = blend_sum(e, plan->user_y, c.pd.dst_desc(), alpha, beta);
-            plan->blend_reads_y = beta != 0.0f;
-        }
-        plan->workspace_bytes = cursor == 0 ? 0 : cursor + kAlign; // slack to align the start
-        plan->impl = c.pd.impl_info_str();
+        plan->algo_ran = pick.own ? algo : pick.solver->cudnn_algo(solver::Direction::fwd);
+        plan->fallback_code = pick.own ? diag::Code{} : solver::substitution_row(solver::Direction::fwd, algo);
+        plan->solver_id = pick.solver->id();
+        plan->set_invoker(pick.solver->prepare(p, solver::Direction::fwd, alpha, beta, h.engine));
         return plan;
     });
 }
 
-void forward_execute(dnncompatContext &h, const Problem &p, const FwdPlan &plan, const void *x, const void *w, void *y,
+void forward_execute(dnncompatContext &h, const Problem &, const FwdPlan &plan, const void *x, const void *w, void *y,
                      void *workspace, std::size_t workspace_size) {
-    check(workspace_size >= plan.workspace_bytes, DNNCOMPAT_STATUS_BAD_PARAM,
-          "workSpaceSizeInBytes {} is smaller than the {} bytes this convolution needs "
-          "(query cudnnGetConvolutionForwardWorkspaceSize)",
-          workspace_size, plan.workspace_bytes);
-    check(plan.workspace_bytes == 0 || workspace != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
-          "workSpace is null but {} bytes are needed", plan.workspace_bytes);
-    char *ws = plan.workspace_bytes ? align_ptr(workspace) : nullptr;
-    const auto &e = h.engine;
-    auto &s = h.stream;
-    if (plan.custom) {
-        solver::RunArgs a;
-        a.x = const_cast<void *>(x);
-        a.w = const_cast<void *>(oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes));
-        a.y = y;
-        a.alpha = plan.alpha;
-        a.beta = plan.beta;
-        a.workspace = plan.custom_bytes ? ws + plan.custom_off : nullptr;
-        a.workspace_size = plan.custom_bytes;
-        plan.custom->run(plan.custom_problem, solver::Direction::fwd, a);
-        return;
-    }
-    if (plan.inner) {
-        const auto t = plan.low_type;
-        plan.sx.to_f32(s, t, x, ws + plan.sx.off);
-        plan.sw.to_f32(s, t, w, ws + plan.sw.off);
-        const Problem &inner_p = plan.has_inner_problem ? plan.inner_problem : p;
-        if (plan.y_direct) { // FLOAT y of an integer configuration: the FP32 plan writes y
-            s.wait();
-            forward_execute(h, inner_p, *plan.inner, ws + plan.sx.off, ws + plan.sw.off, y, ws + plan.inner_off,
-                            plan.inner->workspace_bytes);
-            return;
-        }
-        if (plan.beta != 0.0f) plan.sy.to_f32(s, t, y, ws + plan.sy.off); // the blend reads y
-        s.wait();
-        forward_execute(h, inner_p, *plan.inner, ws + plan.sx.off, ws + plan.sw.off, ws + plan.sy.off,
-                        ws + plan.inner_off, plan.inner->workspace_bytes);
-        plan.sy.from_f32(s, t, ws + plan.sy.off, y);
-        s.wait();
-        return;
-    }
-    const auto &pd = plan.pd;
-
-    if (plan.int_direct) {
-        // The filter the primitive reads: the caller's, or its flipped plain copy; then, for a
-        // jit kernel, in the kernel's layout (through the weight cache when not flipped).
-        const void *weights = w;
-        if (plan.flip_bytes != 0) {
-            dnnl::memory user(plan.int_user_w, e, const_cast<void *>(w));
-            dnnl::memory plain(plan.user_w, e, ws + plan.wplain_off);
-            plan.int_plain_reorder.execute(s, user, plain, ws + plan.wplain_mid_off);
-            s.wait();
-            flip_int8(p, reinterpret_cast<const int8_t *>(ws + plan.wplain_off),
-                      reinterpret_cast<int8_t *>(ws + plan.flip_off));
-            weights = ws + plan.flip_off;
-        }
-        dnnl::memory wei(plan.user_w, e, const_cast<void *>(weights));
-        if (plan.wei_bytes != 0)
-            wei = plan.flip_bytes != 0
-                      ? relaid(s, plan.wei_reorder, wei, plan.wei_md, ws + plan.wei_off, plan.wei_bytes,
-                               ws + plan.wei_mid_off)
-                      : weight_cache(h).get(s, e, p, plan.wei_reorder, plan.user_w, plan.user_w_bytes, plan.wei_md,
-                                            plan.wei_bytes, w, nullptr, 0, ws + plan.wei_off, ws + plan.wei_mid_off);
-        std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(plan.user_x, e, const_cast<void *>(x))},
-                                                   {DNNL_ARG_WEIGHTS, wei},
-                                                   {DNNL_ARG_DST, dnnl::memory(plan.user_y, e, y)}};
-        if (plan.scratchpad_bytes)
-            args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(pd.scratchpad_desc(), e, ws + plan.scratchpad_off));
-        plan.prim.execute(s, args);
-        s.wait();
-        return;
-    }
-
-    // The plan's memory objects, pointed at this call's buffers (core/bound_memory.hpp).
-    dnnl::memory src = plan.mem_x.at(e, plan.user_x, x);
-    if (plan.src_bytes != 0) {
-        dnnl::memory user = src;
-        src = plan.mem_src.at(e, plan.src_md, ws + plan.src_off);
-        plan.src_reorder.execute(s, user, src, ws + plan.src_mid_off);
-    }
-    // Relaid-out weights come from the handle's weight cache (conv/weight_cache.hpp): flipped
-    // and reordered again only when w's content changed.
-    const dnnl::memory wei =
-        plan.wei_bytes ? weight_cache(h).get(s, e, p, plan.wei_reorder, plan.user_w, plan.user_w_bytes, plan.wei_md,
-                                             plan.wei_bytes, w, ws + plan.flip_off, plan.flip_bytes, ws + plan.wei_off,
-                                             ws + plan.wei_mid_off)
-                       : plan.mem_w.at(e, plan.user_w, oriented_filter(p, w, ws + plan.flip_off, plan.flip_bytes));
-    const dnnl::memory &dst = plan.mem_y.at(e, plan.user_y, y);
-    const dnnl::memory &conv_dst = plan.relayout ? plan.mem_dst.at(e, plan.dst_md, ws + plan.dst_off)
-                                   : plan.separate_blend
-                                       ? plan.mem_dst.at(e, plan.dst_md, h.temp_buffer(plan.temp_bytes))
-                                       : dst;
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, conv_dst}};
-    if (plan.scratchpad_bytes)
-        args.emplace(DNNL_ARG_SCRATCHPAD, plan.mem_scratch.at(e, plan.scratch_md, ws + plan.scratchpad_off));
-    plan.prim.execute(s, args);
-    if (plan.separate_blend) run_blend(s, plan.blend, dst, conv_dst, plan.blend_reads_y);
-    s.wait();
+    execute(h, plan, solver::Buffers{const_cast<void *>(x), const_cast<void *>(w), y}, workspace, workspace_size,
+            "cudnnGetConvolutionForwardWorkspaceSize");
 }
 
 } // namespace dnncompat::conv

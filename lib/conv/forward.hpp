@@ -1,11 +1,11 @@
-// Convolution forward on oneDNN: the cuDNN algorithm enum is mapped to a oneDNN algorithm and
-// implementation; the caller's workspace holds oneDNN's scratchpad (scratchpad_mode::user) and,
-// where the plan needs them, the flipped filter and layout copies.
+// Convolution forward on oneDNN (cuDNN 9 API reference: cudnnConvolutionForward): the cuDNN
+// algorithm enum picks a solver (solver/select.hpp), whose invoker the plan holds; the caller's
+// workspace holds what the invoker needs (oneDNN's scratchpad, the flipped filter, layout copies).
 #pragma once
 
 #include "problem/onednn_util.hpp"
 #include "problem/problem.hpp"
-#include "core/bound_memory.hpp"
+#include "conv/plan.hpp"
 #include "core/diag_codes.hpp"
 #include "core/handle.hpp"
 #include "solver/solver.hpp"
@@ -14,87 +14,25 @@
 
 namespace dnncompat::conv {
 
-// The prepared execution of one problem with one requested algorithm and alpha/beta.
-//
-// The implementation is chosen for alpha = 1, beta = 0, so the workspace a problem needs does not
-// depend on alpha and beta (cudnnGetConvolutionForwardWorkspaceSize does not know them). Then:
-// - direct: oneDNN runs on the caller's layouts; alpha/beta are fused as post-ops (linear, sum)
-//   when the same implementation takes them, else the result goes to handle memory and a oneDNN
-//   sum blends it into y.
-// - relayout: the caller's layout has only oneDNN's reference kernel (e.g. NHWC f32 on AVX2), so
-//   x and w are reordered into the layouts oneDNN prefers, the convolution writes its own
-//   layout, and a oneDNN sum writes alpha * result + beta * y back into y.
-struct FwdPlan : CachedPlan {
-    dnnl::convolution_forward::primitive_desc pd;
-    dnnl::convolution_forward prim;
-    bool relayout = false;
-    util::Relayout src_reorder, wei_reorder; // relayout: user → oneDNN layouts
-    bool separate_blend = false;             // a oneDNN sum applies alpha/beta after the convolution
-    dnnl::sum blend;                         // y = alpha * dst + beta * y
-    bool blend_reads_y = false;              // beta != 0
-    std::size_t temp_bytes = 0;              // direct with separate blend: result in handle memory
-    dnnl::memory::desc user_x, user_w, user_y;
-    // The primitive's descriptors and w's size, queried once (each query copies a descriptor).
-    dnnl::memory::desc src_md, wei_md, dst_md, scratch_md;
-    std::size_t user_w_bytes = 0;
-
-    // Workspace layout, byte offsets from the 64-byte aligned start.
-    std::size_t scratchpad_off = 0, scratchpad_bytes = 0;
-    std::size_t flip_off = 0, flip_bytes = 0; // CONVOLUTION mode: spatially flipped filter
-    std::size_t src_off = 0, src_bytes = 0;   // relayout copies
-    std::size_t wei_off = 0, wei_bytes = 0;
-    std::size_t dst_off = 0, dst_bytes = 0;
-    std::size_t src_mid_off = 0, wei_mid_off = 0; // the relayouts' plain intermediates, if any
-    std::size_t workspace_bytes = 0;              // what the caller must pass (with alignment slack)
-    // The memory objects of the plain FP32 path, pointed at each call's buffers.
-    BoundMemory mem_x, mem_src, mem_w, mem_y, mem_dst, mem_scratch;
-
-    // HALF / BFLOAT16 data where oneDNN has no kernel for them on this CPU: x and w are
-    // converted to FP32 copies in the workspace, `inner` (the FP32 plan) runs on them, and the
-    // FP32 result is rounded into y. Empty for FP32 problems.
-    std::shared_ptr<FwdPlan> inner;
-    dnncompatDataType_t low_type = DNNCOMPAT_DATA_FLOAT;
-    util::ShadowOperand sx, sw, sy; // the operands and their FP32 copies (offsets in the workspace)
-    std::size_t inner_off = 0;      // the FP32 plan's own workspace
-
-    // Integer configurations, in the order they are tried. int_direct with an exact jit kernel:
-    // where the CPU has VNNI, oneDNN's int8 kernels built on it (int32 accumulation) run on the
-    // caller's x and y, w reordered into their layout (through the weight cache), alpha as
-    // output scale and beta as a sum post-op. exact_f32: x and w converted to FP32 copies
-    // (exact), `inner` runs on them in FP32 (exact: every partial sum is an integer below 2^24),
-    // and y (INT8) is rounded to nearest even and saturated from the FP32 result, or (y_direct,
-    // FLOAT y) inner writes y itself. int_direct with the reference kernel: the reduction is too
-    // long for FP32 to stay exact, so oneDNN's reference int8 kernel runs on the caller's
-    // layouts. CONVOLUTION mode flips a plain INT8 copy of w (not cached).
-    bool has_inner_problem = false;
-    Problem inner_problem; // the FP32 problem `inner` runs (its layouts differ from the caller's)
-    bool y_direct = false;
-    bool int_direct = false;
-    dnnl::memory::desc int_user_w;    // int_direct with flip: the caller's w, reordered to user_w
-    util::Relayout int_plain_reorder; // the caller's w -> plain user_w (flip)
-    std::size_t wplain_off = 0, wplain_bytes = 0, wplain_mid_off = 0;
-
-    // A solver that is not a oneDNN convolution primitive (the GEMM solvers) runs the call
-    // itself, alpha/beta included, on the cross-correlation form of the problem (the flipped
-    // filter at flip_off for CONVOLUTION mode); its own workspace at custom_off.
-    const solver::Solver *custom = nullptr;
-    Problem custom_problem;
-    std::size_t custom_off = 0, custom_bytes = 0;
-    uint32_t solver_id = 0; // the solver that runs (0: chosen outside the solver layer)
-
-    float alpha = 1.0f;
-    float beta = 0.0f; // the plan's blending reads y when beta != 0
-    int algo_requested = 0;
-    int algo_ran = 0;         // the algorithm whose path runs
-    diag::Code fallback_code; // catalogue row of the fallback, empty when native
-    std::string impl;         // oneDNN implementation name
-};
+// The forward plan (conv/plan.hpp). Its invoker is chosen for alpha = 1, beta = 0, so the
+// workspace a problem needs does not depend on alpha and beta (cudnnGetConvolutionForwardWorkspaceSize
+// does not know them): FLOAT problems run the solver's invoker (solver/onednn_invoker.hpp: on the
+// caller's layouts with alpha / beta fused as post-ops where the implementation takes them, or on
+// oneDNN's layouts through workspace copies and a oneDNN sum); HALF / BFLOAT16 problems convert
+// to FP32 copies around the FP32 plan's invoker (conv/convert_invoker.hpp); the integer
+// configurations run oneDNN's exact int8 kernels, or FP32 copies where FP32 is exact, or
+// oneDNN's reference int8 kernel (see forward_plan).
+using FwdPlan = ConvPlan;
 
 // Returns the (cached) plan for p with algorithm algo and blending alpha/beta. The solver that
 // runs is solver::for_algo's (the best of those standing for algo, else the winner; the find-db's
-// measured order when Find has run), or `forced` (Find measuring one solver). BAD_PARAM for an
-// algo outside cudnnConvolutionFwdAlgo_t; NOT_SUPPORTED when oneDNN has no implementation or the
-// forced solver does not apply.
+// measured order when Find has run), or `forced` (Find measuring one solver). Integer
+// configurations, in the order they are tried: oneDNN's int8 kernels built on VNNI (exact int32
+// accumulation) on the caller's x and y, w reordered into their layout through the weight cache,
+// alpha as output scale and beta as a sum post-op; FP32 copies where FP32 is exact (every partial
+// sum an integer below 2^24), y rounded to nearest even and saturated; oneDNN's reference int8
+// kernel. BAD_PARAM for an algo outside cudnnConvolutionFwdAlgo_t; NOT_SUPPORTED when no solver
+// runs p or the forced solver does not apply.
 std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta,
                                       const solver::Solver *forced = nullptr);
 

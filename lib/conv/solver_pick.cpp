@@ -9,8 +9,7 @@
 
 namespace dnncompat::conv {
 
-SolverPick pick_solver(dnncompatContext &h, const Problem &p, solver::Direction d, int algo,
-                       const solver::Solver *forced) {
+SolverPick pick_solver(const Problem &p, solver::Direction d, int algo, const solver::Solver *forced) {
     SolverPick pick;
     if (forced != nullptr) {
         const solver::Applicability a = forced->applicable(p, d);
@@ -19,22 +18,13 @@ SolverPick pick_solver(dnncompatContext &h, const Problem &p, solver::Direction 
                  solver::direction_name(d), p.key(), a.reason);
         pick.solver = forced;
         pick.own = solver::serves(*forced, d, algo);
-    } else {
-        const solver::Selected s = solver::for_algo(p, d, algo);
-        if (s.solver == nullptr) return {};
-        pick.solver = s.solver;
-        pick.own = s.own;
+        return pick;
     }
-    const auto impl = pick.solver->onednn_impl(p, d);
-    if (!impl) return pick; // runs itself
-    pick.pd = solver::onednn::find(p, d, impl->name, impl->user_layout, impl->winograd, h.engine);
-    if (!pick.pd) {
-        if (!(forced == nullptr))
-            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN no longer lists {} for {}", impl->name, p.key());
-        return {};
-    }
-    pick.relayout = !impl->user_layout;
-    pick.winograd = impl->winograd;
+    const solver::Selected s = solver::for_algo(p, d, algo);
+    if (s.solver == nullptr)
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "no convolution solver runs {} {}", solver::direction_name(d), p.key());
+    pick.solver = s.solver;
+    pick.own = s.own;
     return pick;
 }
 

@@ -4,30 +4,18 @@
 
 #include "problem/problem.hpp"
 #include "core/handle.hpp"
-#include "solver/onednn_impls.hpp"
 #include "solver/solver.hpp"
-
-#include <optional>
 
 namespace dnncompat::conv {
 
 struct SolverPick {
-    const solver::Solver *solver = nullptr; // nullptr: the solver layer has none for p
+    const solver::Solver *solver = nullptr; // never null
     bool own = false;                       // the solver serves the algorithm asked for (solver::serves)
-    // oneDNN solvers: the primitive descriptor on the handle's engine, and whether it runs on
-    // oneDNN's layouts (relayout copies) and through the Winograd algorithm. Empty for solvers
-    // that run themselves (Solver::run).
-    std::optional<solver::onednn::Pd> pd;
-    bool relayout = false;
-    bool winograd = false;
 };
 
-// The solver that runs algo for p in direction d (solver::for_algo), or `forced` when given,
-// with its primitive descriptor. NOT_SUPPORTED when `forced` does not apply. An empty pick when
-// the solver layer has no solver for p, or oneDNN no longer lists the chosen implementation:
-// the plan then uses its own algorithm mapping.
-SolverPick pick_solver(dnncompatContext &h, const Problem &p, solver::Direction d, int algo,
-                       const solver::Solver *forced);
+// The solver that runs algo for p in direction d (solver::for_algo), or `forced` when given.
+// NOT_SUPPORTED when `forced` does not apply, or when no solver runs p.
+SolverPick pick_solver(const Problem &p, solver::Direction d, int algo, const solver::Solver *forced);
 
 // The plan-cache key of a convolution call in direction dir ("fwd", "bwd_data", "bwd_filter"):
 // every field of p (Problem::add_to), algo, alpha, beta, and what may change the choice: the

@@ -17,7 +17,7 @@
 namespace dnncompat {
 
 namespace conv {
-class WeightCache; // conv/weight_cache.hpp
+class WeightCache; // problem/weight_cache.hpp
 }
 
 // A prepared oneDNN execution (primitive descriptor, primitive, derived sizes), cached per
@@ -59,7 +59,7 @@ struct dnncompatContext {
         return shadow[slot].data();
     }
 
-    // Transformed weights kept across calls (conv/weight_cache.hpp: conv::weight_cache(h)).
+    // Transformed weights kept across calls (problem/weight_cache.hpp: conv::weight_cache(h)).
     std::shared_ptr<dnncompat::conv::WeightCache> weight_cache;
 
     // Returns the plan for key, building it with make() on a miss.

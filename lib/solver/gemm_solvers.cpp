@@ -35,6 +35,7 @@
 #include "solver/gemm_solvers.hpp"
 
 #include "problem/onednn_util.hpp"
+#include "core/blend.hpp"
 #include "core/error.hpp"
 #include "solver/model.hpp"
 #include "solver/onednn_impls.hpp"
@@ -109,12 +110,11 @@ Bufs bufs(const char *name, const RunArgs &a) {
 }
 
 // The per-call checks of run(): applicable, workspace large enough.
-void check_call(const Solver &s, const conv::Problem &p, Direction d, const RunArgs &a) {
+void check_call(const Solver &s, const conv::Problem &p, Direction d, const RunArgs &a, std::size_t need) {
     const Applicability ok = s.applicable(p, d);
     if (!(ok.ok))
         fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", s.name(), direction_name(d), p.key(),
              ok.reason);
-    const std::size_t need = s.workspace(p, d);
     if (!(a.workspace_size >= need && (need == 0 || a.workspace != nullptr)))
         fail(DNNCOMPAT_STATUS_BAD_PARAM, "solver {} needs {} bytes of workspace for {} {}, got {} at {}", s.name(),
              need, direction_name(d), p.key(), a.workspace_size, a.workspace);
@@ -250,11 +250,118 @@ void finish(Layout &l, std::size_t cursor) {
     l.total = cursor == 0 ? 0 : cursor + conv::util::kAlign;
 }
 
+// A solver with its own kernel. Its invoker (KernelInvoker) runs the kernel on the
+// cross-correlation form of the problem: in CONVOLUTION mode the filter is flipped into the
+// workspace first (fwd, bwd-data), or the kernel's filter gradient lands there and is flipped
+// back and blended into dw (bwd-filter). The kernel blends alpha / beta itself otherwise.
 class GemmSolver : public Solver {
 public:
     using Solver::Solver;
     std::optional<Impl> onednn_impl(const conv::Problem &, Direction) const override { return std::nullopt; }
+    // The invoker's layout: the kernel's workspace, after the CONVOLUTION-mode filter buffer
+    // (both 64-byte aligned, plus the slack to align the caller's pointer) when there is one.
+    std::size_t workspace(const conv::Problem &p, Direction d) const final { return invoker_layout(p, d).total; }
+    InvokerPtr prepare(const conv::Problem &p, Direction d, float alpha, float beta,
+                       const dnnl::engine &e) const override;
+    // Runs the kernel on a cross-correlation problem p (alpha / beta blended, the workspace of
+    // kernel_workspace(p, d) bytes). Throws as Solver::run.
+    virtual void kernel(const conv::Problem &p, Direction d, const RunArgs &a) const = 0;
+    // Bytes of workspace kernel() needs for p, alignment slack included.
+    virtual std::size_t kernel_workspace(const conv::Problem &p, Direction d) const = 0;
+
+    struct InvokerLayout {
+        conv::Problem cross; // p in CROSS_CORRELATION mode
+        std::size_t flip_off = 0, flip_bytes = 0, kernel_off = 0, kernel_bytes = 0, total = 0;
+    };
+    InvokerLayout invoker_layout(const conv::Problem &p, Direction d) const {
+        InvokerLayout l;
+        l.cross = p;
+        l.cross.mode = DNNCOMPAT_CROSS_CORRELATION;
+        std::size_t cursor = 0;
+        if (p.mode == DNNCOMPAT_CONVOLUTION) {
+            l.flip_bytes = static_cast<std::size_t>(element_count(p.w_dims)) * sizeof(float);
+            l.flip_off = conv::util::reserve(cursor, l.flip_bytes);
+        }
+        l.kernel_bytes = kernel_workspace(l.cross, d);
+        if (cursor == 0) { // no filter buffer: the kernel takes the caller's workspace as it is
+            l.total = l.kernel_bytes;
+            return l;
+        }
+        if (l.kernel_bytes) l.kernel_off = conv::util::reserve(cursor, l.kernel_bytes);
+        l.total = cursor + conv::util::kAlign;
+        return l;
+    }
 };
+
+class KernelInvoker final : public Invoker {
+public:
+    KernelInvoker(const GemmSolver &s, const conv::Problem &p, Direction d, float alpha, float beta,
+                  const dnnl::engine &e)
+        : s_(s), p_(p), d_(d), l_(s.invoker_layout(p, d)), alpha_(alpha), beta_(beta) {
+        workspace_ = l_.total;
+        info_.impl = s.name();
+        info_.own_kernel = true;
+        if (d == Direction::bwd_filter && l_.flip_bytes) {
+            user_w_ = conv::util::weights_md(p);
+            sum_ = blend_sum(e, user_w_, user_w_, alpha, beta);
+        }
+    }
+
+private:
+    void run(dnncompatContext &h, const Buffers &b, void *workspace) const override {
+        if (l_.flip_bytes == 0) {
+            RunArgs a;
+            a.x = b.x, a.w = b.w, a.y = b.y;
+            a.alpha = alpha_, a.beta = beta_;
+            a.workspace = workspace_ ? workspace : nullptr;
+            a.workspace_size = l_.kernel_bytes;
+            s_.kernel(l_.cross, d_, a);
+            return;
+        }
+        char *ws = conv::util::align_ptr(workspace);
+        RunArgs a;
+        a.x = b.x;
+        a.y = b.y;
+        a.alpha = alpha_;
+        a.beta = beta_;
+        a.workspace = l_.kernel_bytes ? ws + l_.kernel_off : nullptr;
+        a.workspace_size = l_.kernel_bytes;
+        const bool flip_out = d_ == Direction::bwd_filter && l_.flip_bytes != 0;
+        if (!flip_out) {
+            a.w = const_cast<void *>(conv::util::oriented_filter(p_, b.w, ws + l_.flip_off, l_.flip_bytes));
+            s_.kernel(l_.cross, d_, a);
+            return;
+        }
+        a.w = ws + l_.flip_off; // the gradient of the flipped filter
+        a.alpha = 1.0f;
+        a.beta = 0.0f;
+        s_.kernel(l_.cross, d_, a);
+        auto *flipped = static_cast<float *>(h.temp_buffer(l_.flip_bytes));
+        conv::util::flip_filter(p_, reinterpret_cast<const float *>(ws + l_.flip_off), flipped);
+        const dnnl::engine &e = h.engine;
+        run_blend(h.stream, sum_, dnnl::memory(user_w_, e, b.w), dnnl::memory(user_w_, e, flipped), beta_ != 0.0f);
+        h.stream.wait();
+    }
+
+    const GemmSolver &s_;
+    conv::Problem p_;
+    Direction d_;
+    GemmSolver::InvokerLayout l_;
+    float alpha_, beta_;
+    dnnl::memory::desc user_w_;
+    dnnl::sum sum_;
+};
+
+InvokerPtr GemmSolver::prepare(const conv::Problem &p, Direction d, float alpha, float beta,
+                               const dnnl::engine &e) const {
+    const Applicability ok = applicable(p, d);
+    if (!(ok.ok))
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name(), direction_name(d), p.key(),
+             ok.reason);
+    check(p.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED,
+          "solver {} runs FLOAT data only (HALF and BFLOAT16 problems run through FP32 copies)", name());
+    return std::make_shared<KernelInvoker>(*this, p, d, alpha, beta, e);
+}
 
 // ---------------------------------------------------------------------------------------------
 // gemm.im2col
@@ -350,7 +457,7 @@ public:
         return {true, ""};
     }
 
-    std::size_t workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
+    std::size_t kernel_workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
 
     double wti(const conv::Problem &p, Direction d, const Machine &m) const override {
         const double eff = scale(m, name(), kSgemmScale) * gemm_shape(p);
@@ -368,8 +475,8 @@ public:
         return wti_from(p, m, eff, flop(p), io_bytes(p) + moved, serial + calls);
     }
 
-    void run(const conv::Problem &p, Direction d, const RunArgs &a) const override {
-        check_call(*this, p, d, a);
+    void kernel(const conv::Problem &p, Direction d, const RunArgs &a) const override {
+        check_call(*this, p, d, a, kernel_workspace(p, d));
         const Bufs bf = bufs(name(), a);
         const Layout l = layout(p, d);
         const Geometry g(p);
@@ -473,7 +580,7 @@ public:
         return {true, ""};
     }
 
-    std::size_t workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
+    std::size_t kernel_workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
 
     double wti(const conv::Problem &p, Direction d, const Machine &m) const override {
         const double eff = scale(m, name(), kSgemmScale) * gemm_shape(p);
@@ -487,8 +594,8 @@ public:
         return wti_from(p, m, eff, flop(p), io_bytes(p) + moved, serial + calls);
     }
 
-    void run(const conv::Problem &p, Direction d, const RunArgs &a) const override {
-        check_call(*this, p, d, a);
+    void kernel(const conv::Problem &p, Direction d, const RunArgs &a) const override {
+        check_call(*this, p, d, a, kernel_workspace(p, d));
         const Bufs bf = bufs(name(), a);
         const Layout l = layout(p, d);
         char *ws = l.total ? conv::util::align_ptr(a.workspace) : nullptr;

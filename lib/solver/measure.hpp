@@ -1,5 +1,8 @@
-// Find mode's measurement of one solver: times its run() on caller-layout buffers (layout copies,
-// flips and im2col included: they are part of what a call pays) and takes the median.
+// The measurement of one solver (dnncompat-select --measure and --calibrate, the regret
+// benchmark): times the solver's invoker (solver/invoker.hpp), the object the library's plans
+// run, on caller-layout buffers (layout copies, flips and im2col included: they are part of what
+// a call pays; the weights' transform served by the weight cache after the first call, as the
+// library serves it while w is unchanged) and takes the median.
 #pragma once
 
 #include "solver/solver.hpp"
@@ -20,7 +23,8 @@ struct Measurement {
 };
 
 // Times solver s on problem p in direction d with pseudo-random data (alpha 1, beta 0) in the
-// problem's layouts and the solver's workspace. HALF / BFLOAT16 problems are timed on their FP32
+// problem's layouts and the invoker's workspace, on a context of its own (its weight cache in
+// the default VERIFIED mode: each call fingerprints w). HALF / BFLOAT16 problems are timed on their FP32
 // compute (what the solvers run; the conversions are not included). Never throws: a solver that
 // does not apply, an allocation or a run failure is reported in `error`.
 Measurement measure(const conv::Problem &p, Direction d, const Solver &s, const MeasureOptions &o = {});

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "problem/problem.hpp"
+#include "solver/invoker.hpp"
 #include "solver/machine.hpp"
 #include "solver/notes.hpp"
 #include "solver/registry.hpp"
@@ -39,7 +40,7 @@ struct Impl {
     std::size_t scratchpad = 0;   // oneDNN scratchpad, bytes
     std::size_t relayout = 0;     // bytes of layout copies the call pays when !user_layout
     std::size_t relayout_w = 0;   // the weights' share of relayout (fwd / bwd-data: reusable
-                                  // across calls, conv/weight_cache.hpp)
+                                  // across calls, problem/weight_cache.hpp)
     std::size_t relayout_mid = 0; // plain intermediates of copies oneDNN cannot make in one
                                   // reorder (conv::util::Relayout), bytes
 };
@@ -92,11 +93,18 @@ public:
     virtual std::size_t workspace(const conv::Problem &p, Direction d) const = 0;
     // Estimated WTI on machine m (kWtiUnknown when no model covers p). Only when applicable.
     virtual double wti(const conv::Problem &p, Direction d, const Machine &m) const = 0;
-    // Runs the solver on p in direction d (only when applicable). Throws dnncompat::Error:
-    // BAD_PARAM when the workspace is smaller than workspace(p, d), NOT_SUPPORTED for alpha / beta
-    // a solver cannot blend (the oneDNN solvers take alpha = 1, beta = 0 only: lib/conv's plans
-    // fuse blending themselves), or oneDNN's error.
-    virtual void run(const conv::Problem &p, Direction d, const RunArgs &a) const = 0;
+    // The solver's invoker for p in direction d with blending alpha / beta (solver/invoker.hpp),
+    // built on engine e (it runs on a handle of that engine). Its workspace is at most
+    // workspace(p, d) and the same for every alpha and beta. Throws dnncompat::Error:
+    // NOT_SUPPORTED when the solver does not apply (or oneDNN no longer lists its
+    // implementation), oneDNN's error when a primitive cannot be created.
+    virtual InvokerPtr prepare(const conv::Problem &p, Direction d, float alpha, float beta,
+                               const dnnl::engine &e) const = 0;
+    // Runs p once through prepare()'s invoker, on a context of this thread's (its own engine,
+    // stream and weight cache): for tests and one-off calls; the library's plans keep their
+    // invoker. Throws dnncompat::Error: NOT_SUPPORTED when the solver does not apply, BAD_PARAM
+    // when x, w or y is null or the workspace is smaller than workspace(p, d), as prepare().
+    void run(const conv::Problem &p, Direction d, const RunArgs &a) const;
     // True for solvers kept only as a last resort (the reference kernel).
     virtual bool last_resort() const { return false; }
     // The oneDNN implementation the solver runs for p in direction d, if it is a oneDNN solver

@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "solver/model.hpp"
 #include "solver/onednn_impls.hpp"
+#include "solver/onednn_invoker.hpp"
 
 #include <dnncompat/dnncompat.h>
 
@@ -35,84 +36,6 @@ using md = dnnl::memory::desc;
 // Largest single tensor in bytes (the jit kernels address with 32-bit displacements).
 double largest_tensor_bytes(const conv::Problem &p) {
     return std::max({bytes_of(p, x_elems(p)), bytes_of(p, w_elems(p)), bytes_of(p, y_elems(p))});
-}
-
-// One oneDNN implementation made ready to run p in one direction: its primitive, the reorders
-// between the caller's layouts and the primitive's, and the workspace layout of a call
-// (offsets from the 64-byte aligned start): scratchpad, the CONVOLUTION-mode filter buffer (the
-// flipped filter for fwd / bwd-data, the gradient before its flip back for bwd-filter), then
-// the layout copies.
-struct Prepared {
-    struct Operand {
-        md user, inner;                 // the caller's layout, the primitive's
-        conv::util::Relayout r;         // user -> inner for inputs, inner -> user for the output
-        std::size_t bytes = 0, off = 0; // the copy (bytes 0: the primitive reads / writes user)
-        std::size_t mid_off = 0;        // r's intermediate, when it has one
-    };
-    dnnl::primitive prim;
-    Operand op[3]; // x, w, y
-    std::size_t scratch_bytes = 0, scratch_off = 0;
-    md scratch;
-    std::size_t flip_bytes = 0, flip_off = 0;
-    std::size_t bytes = 0; // workspace a call uses, alignment slack included
-};
-
-// The operand a direction writes: y (fwd), x (bwd-data), w (bwd-filter).
-int output_operand(Direction d) { return d == Direction::fwd ? 2 : d == Direction::bwd_data ? 0 : 1; }
-
-std::shared_ptr<const Prepared> prepare(const conv::Problem &p, Direction d, const Impl &impl) {
-    auto pd = onednn::find(p, d, impl.name, impl.user_layout, impl.winograd);
-    // An implementation oneDNN chose with format_tag::any may have resolved to the caller's layout.
-    if (!pd && impl.user_layout) pd = onednn::find(p, d, impl.name, false, impl.winograd);
-    if (!(pd.has_value()))
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN no longer offers {} for {} {}", impl.name, direction_name(d),
-             p.key());
-    auto r = std::make_shared<Prepared>();
-    if (d == Direction::fwd) r->prim = dnnl::convolution_forward(pd->fwd);
-    else if (d == Direction::bwd_data) r->prim = dnnl::convolution_backward_data(pd->bwd_data);
-    else r->prim = dnnl::convolution_backward_weights(pd->bwd_filter);
-    using namespace conv::util;
-    const dnnl::engine &e = onednn::engine();
-    std::size_t cursor = 0;
-    r->scratch = pd->base().scratchpad_desc();
-    r->scratch_bytes = r->scratch.get_size();
-    r->scratch_off = reserve(cursor, r->scratch_bytes);
-    const md user[3] = {x_md(p), weights_md(p), y_md(p)};
-    if (p.mode == DNNCOMPAT_CONVOLUTION) {
-        r->flip_bytes = user[1].get_size();
-        r->flip_off = reserve(cursor, r->flip_bytes);
-    }
-    const md inner[3] = {pd->x(), pd->w(), pd->y()};
-    for (int i = 0; i < 3; ++i) {
-        Prepared::Operand &o = r->op[i];
-        o.user = user[i];
-        o.inner = inner[i];
-        if (o.inner == o.user) continue;
-        o.bytes = o.inner.get_size();
-        o.off = reserve(cursor, o.bytes);
-        o.r = i == output_operand(d) ? Relayout(e, o.inner, o.user) : Relayout(e, o.user, o.inner);
-        o.mid_off = reserve(cursor, o.r.mid_bytes());
-    }
-    r->bytes = cursor == 0 ? 0 : cursor + kAlign;
-    return r;
-}
-
-// prepare(), cached per (direction, problem, implementation): bounded, shared between threads.
-std::shared_ptr<const Prepared> prepared(const conv::Problem &p, Direction d, const Impl &impl) {
-    static std::mutex mu;
-    static std::map<std::string, std::shared_ptr<const Prepared>> cache;
-    const std::string key = std::string(direction_name(d)) + "/" + p.key() + "/" + impl.name +
-                            (impl.user_layout ? "/user" : "/any") + (impl.winograd ? "/wino" : "");
-    {
-        std::lock_guard<std::mutex> lock(mu);
-        auto it = cache.find(key);
-        if (it != cache.end()) return it->second;
-    }
-    auto r = prepare(p, d, impl); // outside the lock: building a primitive takes a while
-    std::lock_guard<std::mutex> lock(mu);
-    if (cache.size() >= 64) cache.clear();
-    cache.emplace(key, r);
-    return r;
 }
 
 // Bytes of memory traffic charged per byte of a layout copy (plain <-> blocked reorders): a
@@ -150,8 +73,9 @@ public:
         return {true, ""};
     }
 
-    // The layout run() uses (see Prepared): scratchpad, the CONVOLUTION-mode filter copy and up
-    // to three layout copies, each 64-byte aligned, plus the slack to align the caller's pointer.
+    // A bound on the invoker's layout (solver/onednn_invoker.hpp): scratchpad, the
+    // CONVOLUTION-mode filter buffer and up to three layout copies and their intermediates, each
+    // 64-byte aligned, plus the slack to align the caller's pointer.
     std::size_t workspace(const conv::Problem &p, Direction d) const override {
         auto i = pick(p, d);
         if (!i) return 0;
@@ -163,7 +87,14 @@ public:
         return ws == 0 ? 0 : ws + conv::util::kAlign;
     }
 
-    void run(const conv::Problem &p, Direction d, const RunArgs &a) const override;
+    InvokerPtr prepare(const conv::Problem &p, Direction d, float alpha, float beta,
+                       const dnnl::engine &e) const override {
+        const Applicability ok = applicable(p, d);
+        if (!(ok.ok))
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name(), direction_name(d), p.key(),
+                 ok.reason);
+        return make_onednn_invoker(p, d, *pick(p, d), alpha, beta, e);
+    }
 
     double wti(const conv::Problem &p, Direction d, const Machine &m) const override {
         auto i = pick(p, d);
@@ -196,57 +127,6 @@ protected:
     const char *family_;
     bool winograd_;
 };
-
-void OnednnSolver::run(const conv::Problem &p, Direction d, const RunArgs &a) const {
-    const Applicability ok = applicable(p, d);
-    if (!(ok.ok))
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name(), direction_name(d), p.key(),
-             ok.reason);
-    check(p.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED,
-          "solver {} runs FLOAT data only (HALF and BFLOAT16 problems go through lib/conv's FP32 copies)", name());
-    check(a.alpha == 1.0f && a.beta == 0.0f, DNNCOMPAT_STATUS_NOT_SUPPORTED,
-          "solver {} takes alpha = 1, beta = 0 only (got alpha {}, beta {}): blending is lib/conv's", name(), a.alpha,
-          a.beta);
-    check(a.x && a.w && a.y, DNNCOMPAT_STATUS_BAD_PARAM, "solver {}: x, w and y must not be null", name());
-    const std::size_t need = workspace(p, d);
-    if (!(a.workspace_size >= need))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "solver {} needs {} bytes of workspace for {} {}, got {}", name(), need,
-             direction_name(d), p.key(), a.workspace_size);
-    const auto prep = prepared(p, d, *pick(p, d));
-    const Prepared &pr = *prep;
-    if (!(pr.bytes <= a.workspace_size && (pr.bytes == 0 || a.workspace != nullptr)))
-        fail(DNNCOMPAT_STATUS_BAD_PARAM, "solver {} needs a workspace of {} bytes for {} {}, got {} at {}", name(),
-             pr.bytes, direction_name(d), p.key(), a.workspace_size, a.workspace);
-
-    using namespace conv::util;
-    const dnnl::engine &e = onednn::engine();
-    dnnl::stream &s = onednn::stream();
-    char *ws = pr.bytes ? align_ptr(a.workspace) : nullptr;
-    const int out = output_operand(d);
-    const bool flip_out = out == 1 && pr.flip_bytes != 0; // bwd-filter, CONVOLUTION mode
-    void *user_ptr[3] = {a.x, a.w, a.y};
-    if (out != 1) user_ptr[1] = const_cast<void *>(oriented_filter(p, a.w, ws + pr.flip_off, pr.flip_bytes));
-    if (flip_out) user_ptr[1] = ws + pr.flip_off; // the gradient of the flipped filter lands here
-    dnnl::memory mem[3];
-    for (int i = 0; i < 3; ++i) {
-        const Prepared::Operand &o = pr.op[i];
-        const dnnl::memory user(o.user, e, user_ptr[i]);
-        if (i == out) mem[i] = o.bytes ? dnnl::memory(o.inner, e, ws + o.off) : user;
-        else mem[i] = relaid(s, o.r, user, o.inner, ws + o.off, o.bytes, ws + o.mid_off);
-    }
-    const int arg_x = d == Direction::bwd_data ? DNNL_ARG_DIFF_SRC : DNNL_ARG_SRC;
-    const int arg_w = d == Direction::bwd_filter ? DNNL_ARG_DIFF_WEIGHTS : DNNL_ARG_WEIGHTS;
-    const int arg_y = d == Direction::fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST;
-    std::unordered_map<int, dnnl::memory> args{{arg_x, mem[0]}, {arg_w, mem[1]}, {arg_y, mem[2]}};
-    if (pr.scratch_bytes) args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(pr.scratch, e, ws + pr.scratch_off));
-    pr.prim.execute(s, args);
-    if (pr.op[out].bytes) {
-        dnnl::memory user(pr.op[out].user, e, user_ptr[out]);
-        pr.op[out].r.execute(s, mem[out], user, ws + pr.op[out].mid_off);
-    }
-    s.wait();
-    if (flip_out) flip_filter(p, reinterpret_cast<const float *>(ws + pr.flip_off), static_cast<float *>(a.w));
-}
 
 // jit direct kernels: blocked over output channels, vectorised over the SIMD width.
 class JitDirect final : public OnednnSolver {
@@ -386,6 +266,21 @@ const Solver &make_onednn_gemm(const Entry &e) {
 const Solver &make_onednn_reference(const Entry &e) {
     static const Reference s(e, "ref:", false);
     return s;
+}
+
+void Solver::run(const conv::Problem &p, Direction d, const RunArgs &a) const {
+    const Applicability ok = applicable(p, d);
+    if (!(ok.ok))
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name(), direction_name(d), p.key(),
+             ok.reason);
+    check(a.x && a.w && a.y, DNNCOMPAT_STATUS_BAD_PARAM, "solver {}: x, w and y must not be null", name());
+    const std::size_t need = workspace(p, d);
+    if (!(a.workspace_size >= need && (need == 0 || a.workspace != nullptr)))
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "solver {} needs {} bytes of workspace for {} {}, got {} at {}", name(), need,
+             direction_name(d), p.key(), a.workspace_size, a.workspace);
+    thread_local dnncompatContext context; // its engine, stream, temporary memory and weight cache
+    const InvokerPtr inv = prepare(p, d, a.alpha, a.beta, context.engine);
+    (*inv)(context, Buffers{a.x, a.w, a.y}, a.workspace, a.workspace_size);
 }
 
 std::vector<Impl> implementations(const conv::Problem &p, Direction d) {

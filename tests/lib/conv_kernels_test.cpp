@@ -28,7 +28,7 @@
 #include "conv/backward.hpp"
 #include "conv/forward.hpp"
 #include "problem/onednn_util.hpp"
-#include "conv/weight_cache.hpp"
+#include "problem/weight_cache.hpp"
 #include "problem/grammar.hpp"
 #include "solver/solver.hpp"
 
@@ -44,6 +44,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 namespace {
@@ -249,21 +250,33 @@ void expect_forced_plan_matches(dnncompatContext &h, const conv::Problem &p, Dir
     };
     uint32_t ran = 0;
     std::string impl;
+    // The plan holds the solver's own invoker: the object solver::measure (dnncompat-select
+    // --measure, --calibrate) times is the one the library runs.
+    auto expect_solvers_invoker = [&](const conv::ConvPlan &plan) {
+        const solver::InvokerPtr own = s.prepare(p, d, alpha, beta, h.engine);
+        const solver::Invoker &held = *plan.invoker;
+        EXPECT_EQ(typeid(held).name(), typeid(*own).name());
+        EXPECT_EQ(plan.workspace_bytes, own->workspace_bytes());
+        EXPECT_EQ(held.info().impl, own->info().impl);
+    };
     try {
         if (d == Direction::fwd) {
             auto plan = conv::forward_plan(h, p, s.cudnn_algo(d), alpha, beta, &s);
+            expect_solvers_invoker(*plan);
             workspace(plan->workspace_bytes);
             conv::forward_execute(h, p, *plan, b.x.data(), b.w.data(), b.y.data(), ws, plan->workspace_bytes);
             ran = plan->solver_id;
             impl = plan->impl;
         } else if (d == Direction::bwd_data) {
             auto plan = conv::backward_data_plan(h, p, s.cudnn_algo(d), alpha, beta, &s);
+            expect_solvers_invoker(*plan);
             workspace(plan->workspace_bytes);
             conv::backward_data_execute(h, p, *plan, b.w.data(), b.y.data(), b.x.data(), ws, plan->workspace_bytes);
             ran = plan->solver_id;
             impl = plan->impl;
         } else {
             auto plan = conv::backward_filter_plan(h, p, s.cudnn_algo(d), alpha, beta, &s);
+            expect_solvers_invoker(*plan);
             workspace(plan->workspace_bytes);
             conv::backward_filter_execute(h, p, *plan, b.x.data(), b.y.data(), b.w.data(), ws, plan->workspace_bytes);
             ran = plan->solver_id;

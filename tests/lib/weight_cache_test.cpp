@@ -1,4 +1,4 @@
-// The weight cache (lib/conv/weight_cache.hpp): relayout plans keep their transformed weights
+// The weight cache (lib/problem/weight_cache.hpp): relayout plans keep their transformed weights
 // across calls and never serve them stale. Every result is checked against the naive
 // double-precision reference; the cache's counters (read through the handle) show that the
 // path under test was taken (a hit where reuse is expected, a new transform where w changed).
@@ -10,7 +10,7 @@
 #include "support/reference.hpp"
 #include "support/reference_conv_backward.hpp"
 
-#include "conv/weight_cache.hpp"
+#include "problem/weight_cache.hpp"
 
 #include <dnncompat/dnncompat.h>
 

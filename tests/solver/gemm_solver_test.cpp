@@ -146,13 +146,16 @@ TEST(GemmIm2col, ChunksSmallerThanTheBatchMatchTheReference) {
     // Groups, stride 2 x 1, CONVOLUTION mode; out 4x6: one image's matrices 2 x 18 x 24 floats
     // (3456 bytes), bwd-filter's dy 6 x 24 floats more (4032 bytes).
     const Shape sh{5, 4, 6, 2, {7, 6}, {3, 3}, {1, 1}, {2, 1}, {1, 1}, true};
+    // The invoker puts the CONVOLUTION-mode filter buffer (6 x 2 x 3 x 3 floats, 448 bytes
+    // aligned) ahead of the kernel's workspace, with 64 bytes of slack to align the pointer.
+    const std::size_t flip = 448 + 64;
     const conv::Problem p = problem_of(sh);
     const std::size_t whole = s.workspace(p, Direction::fwd);
-    EXPECT_EQ(whole, 5u * 3456 + 64);
+    EXPECT_EQ(whole, 5u * 3456 + 64 + flip);
     const ChunkCap cap(2 * 4032 + 100);
-    EXPECT_EQ(s.workspace(p, Direction::fwd), 2u * 3456 + 64);
-    EXPECT_EQ(s.workspace(p, Direction::bwd_data), 2u * 3456 + 64);
-    EXPECT_EQ(s.workspace(p, Direction::bwd_filter), 2u * 3456 + 2u * 6 * 24 * 4 + 64);
+    EXPECT_EQ(s.workspace(p, Direction::fwd), 2u * 3456 + 64 + flip);
+    EXPECT_EQ(s.workspace(p, Direction::bwd_data), 2u * 3456 + 64 + flip);
+    EXPECT_EQ(s.workspace(p, Direction::bwd_filter), 2u * 3456 + 2u * 6 * 24 * 4 + 64 + flip);
     for (Direction d : kDirs) {
         expect_matches_reference(s, sh, d, 1.0f, 0.0f);
         expect_matches_reference(s, sh, d, 0.5f, 0.25f);
@@ -160,7 +163,7 @@ TEST(GemmIm2col, ChunksSmallerThanTheBatchMatchTheReference) {
     }
     // A cap below one image still runs, one image per chunk.
     const ChunkCap tiny(1);
-    EXPECT_EQ(s.workspace(p, Direction::fwd), 3456u + 64);
+    EXPECT_EQ(s.workspace(p, Direction::fwd), 3456u + 64 + flip);
     for (Direction d : kDirs) expect_matches_reference(s, sh, d, 0.5f, 0.25f);
 }
 
@@ -264,6 +267,8 @@ const Shape kOnednnShapes[] = {
     {1, 16, 16, 1, {8, 8}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, false, true},
 };
 
+// Every oneDNN solver runs through its invoker (solver/invoker.hpp), blending included: alpha and
+// beta fused as post-ops where the implementation takes them, else a oneDNN sum after it.
 TEST(OnednnSolvers, RunMatchesTheReference) {
     int ran = 0;
     for (const Shape &sh : kOnednnShapes) {
@@ -272,7 +277,10 @@ TEST(OnednnSolvers, RunMatchesTheReference) {
             if (s->id() > 7) continue;
             for (Direction d : kDirs) {
                 if (!s->applicable(p, d).ok) continue;
-                expect_matches_reference(*s, sh, d, 1.0f, 0.0f, s->id() == 5 ? 2e-3 : 1e-4);
+                const double tol = s->id() == 5 ? 2e-3 : 1e-4;
+                expect_matches_reference(*s, sh, d, 1.0f, 0.0f, tol);
+                expect_matches_reference(*s, sh, d, 0.5f, 0.0f, tol);
+                expect_matches_reference(*s, sh, d, 0.5f, 0.75f, tol);
                 ++ran;
             }
         }
@@ -280,34 +288,41 @@ TEST(OnednnSolvers, RunMatchesTheReference) {
     EXPECT_GE(ran, 12);
 }
 
-TEST(OnednnSolvers, AlphaBetaOtherThanOneZeroIsNotSupportedAndWorkspaceIsChecked) {
+// The invoker a solver prepares needs no more workspace than the solver reports, the same for
+// every alpha / beta, and checks what it is given.
+TEST(OnednnSolvers, InvokerWorkspaceIsBoundedAndChecked) {
     const conv::Problem p = problem_of(kOnednnShapes[0]); // CONVOLUTION mode: a flip buffer at least
-    const auto r = solver::rank(p, Direction::fwd, solver::current_machine());
-    const solver::Solver *s = nullptr;
-    for (const auto &c : r.ranked)
-        if (c.solver->id() <= 7) {
-            s = c.solver;
-            break;
+    dnncompatContext h;
+    int checked = 0;
+    for (const solver::Solver *s : solver::all()) {
+        for (Direction d : kDirs) {
+            if (!s->applicable(p, d).ok) continue;
+            const std::size_t bound = s->workspace(p, d);
+            const auto plain = s->prepare(p, d, 1.0f, 0.0f, h.engine);
+            const auto blended = s->prepare(p, d, 0.5f, 1.0f, h.engine);
+            EXPECT_LE(plain->workspace_bytes(), bound) << s->name() << " " << solver::direction_name(d);
+            EXPECT_EQ(plain->workspace_bytes(), blended->workspace_bytes()) << s->name();
+            ASSERT_GT(plain->workspace_bytes(), 0u) << s->name();
+            std::vector<float> x(2 * 8 * 36), w(8 * 8 * 9), y(2 * 8 * 36);
+            std::vector<char> ws(plain->workspace_bytes());
+            const solver::Buffers b{x.data(), w.data(), y.data()};
+            EXPECT_EQ(status_of([&] { (*plain)(h, b, ws.data(), ws.size() - 1); }), DNNCOMPAT_STATUS_BAD_PARAM)
+                << s->name();
+            EXPECT_EQ(status_of([&] { (*plain)(h, b, nullptr, ws.size()); }), DNNCOMPAT_STATUS_BAD_PARAM) << s->name();
+            EXPECT_EQ(status_of([&] { (*plain)(h, b, ws.data(), ws.size()); }), DNNCOMPAT_STATUS_SUCCESS) << s->name();
+            ++checked;
         }
-    ASSERT_NE(s, nullptr);
-    const std::size_t need = s->workspace(p, Direction::fwd);
-    ASSERT_GT(need, 0u);
-    std::vector<float> x(2 * 8 * 36), w(8 * 8 * 9), y(2 * 8 * 36);
-    std::vector<char> ws(need);
-    solver::RunArgs a;
-    a.x = x.data();
-    a.w = w.data();
-    a.y = y.data();
-    a.workspace = ws.data();
-    a.workspace_size = need;
-    a.alpha = 0.5f;
-    EXPECT_EQ(status_of([&] { s->run(p, Direction::fwd, a); }), DNNCOMPAT_STATUS_NOT_SUPPORTED) << s->name();
-    a.alpha = 1.0f;
-    a.beta = 1.0f;
-    EXPECT_EQ(status_of([&] { s->run(p, Direction::fwd, a); }), DNNCOMPAT_STATUS_NOT_SUPPORTED) << s->name();
-    a.beta = 0.0f;
-    a.workspace_size = need - 1;
-    EXPECT_EQ(status_of([&] { s->run(p, Direction::fwd, a); }), DNNCOMPAT_STATUS_BAD_PARAM) << s->name();
+    }
+    EXPECT_GE(checked, 3);
+    // A problem the solver does not take: NOT_SUPPORTED from prepare(), not a wrong answer.
+    conv::Problem half = p;
+    half.dtype = DNNCOMPAT_DATA_HALF;
+    for (const solver::Solver *s : solver::all()) {
+        if (!s->applicable(p, Direction::fwd).ok) continue;
+        EXPECT_EQ(status_of([&] { (void)s->prepare(half, Direction::fwd, 1.0f, 0.0f, h.engine); }),
+                  DNNCOMPAT_STATUS_NOT_SUPPORTED)
+            << s->name();
+    }
 }
 
 TEST(Measure, TimesTheGemmSolvers) {

@@ -181,7 +181,7 @@ struct CallRecord {
     std::string solver_ran; ///< the solver that ran the call's algorithm (solver::for_algo)
 };
 
-/// The filter relayout cache's counts (conv/weight_cache.hpp's WeightCacheStats), summed over
+/// The filter relayout cache's counts (problem/weight_cache.hpp's WeightCacheStats), summed over
 /// handles.
 struct WeightCacheCounts {
     uint64_t hits = 0, trusted = 0, misses = 0, bypasses = 0, evictions = 0;

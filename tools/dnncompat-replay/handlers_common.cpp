@@ -2,7 +2,7 @@
 #include "dnncompat-replay/handlers.hpp"
 
 #include "problem/problem.hpp"
-#include "conv/weight_cache.hpp"
+#include "problem/weight_cache.hpp"
 #include "core/error.hpp"
 #include "solver/immediate.hpp"
 #include "solver/select.hpp"

@@ -1,4 +1,4 @@
-#include "conv/weight_cache.hpp"
+#include "problem/weight_cache.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
