@@ -291,17 +291,6 @@ dnncompatStatus_t backward_bias(Call &c) {
     return st;
 }
 
-/// Owned activation descriptor.
-struct ActivationDesc {
-    dnncompatActivationDescriptor_t d = nullptr;
-    ActivationDesc() = default;
-    ActivationDesc(const ActivationDesc &) = delete;
-    ActivationDesc &operator=(const ActivationDesc &) = delete;
-    ~ActivationDesc() {
-        if (d) dnncompatDestroyActivationDescriptor(d);
-    }
-};
-
 dnncompatStatus_t bias_activation_forward(Call &c) {
     Setup s;
     dnncompatStatus_t st = setup(c, s, "xDesc", "wDesc", "convDesc", "yDesc");

@@ -14,16 +14,8 @@ namespace {
 
 /// Owned descriptor for a compute call.
 template <typename D, dnncompatStatus_t (*Destroy)(D)>
-struct Owned {
-    D d = nullptr;
-    Owned() = default;
-    Owned(const Owned &) = delete;
-    Owned &operator=(const Owned &) = delete;
-    ~Owned() {
-        if (d != nullptr) Destroy(d);
-    }
-};
-using ActOwned = Owned<dnncompatActivationDescriptor_t, dnncompatDestroyActivationDescriptor>;
+using Owned = trace::OwnedDescriptor<D, Destroy>;
+using ActOwned = ActivationDesc;
 using PoolOwned = Owned<dnncompatPoolingDescriptor_t, dnncompatDestroyPoolingDescriptor>;
 using LrnOwned = Owned<dnncompatLRNDescriptor_t, dnncompatDestroyLRNDescriptor>;
 
