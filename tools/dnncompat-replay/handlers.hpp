@@ -5,6 +5,7 @@
 
 #include "dnncompat-replay/buffer_pool.hpp"
 
+#include <trace/api_table.hpp>
 #include <trace/recorded_call.hpp>
 
 #include <core/diagnostics.hpp>
@@ -221,23 +222,17 @@ public:
 
 using Handler = dnncompatStatus_t (*)(Call &);
 
-/// A pointer parameter and the descriptor parameter that sizes it.
-struct BufferParam {
-    BufferParam(const char *p, const char *d, Fill f = Fill::signed_unit) : pointer(p), descriptor(d), fill(f) {}
-    const char *pointer;
-    const char *descriptor;
-    Fill fill;
-};
-
-/// A handler, whether its calls are compute calls (timed, one line each), and the pointer
-/// parameters whose host buffers the pre-pass sizes.
+/// A handler and what the tools' per-API table (trace/api_table.hpp) says of its function:
+/// whether its calls are compute calls (timed, one line each) and the pointer parameters whose
+/// host buffers the pre-pass sizes, each with the descriptor that sizes it.
 struct HandlerSpec {
     HandlerSpec() = default;
-    HandlerSpec(Handler f, bool is_compute = false, std::vector<BufferParam> b = {})
-        : fn(f), compute(is_compute), buffers(std::move(b)) {}
+    HandlerSpec(Handler f) : fn(f) {}
     Handler fn = nullptr;
-    bool compute = false;
-    std::vector<BufferParam> buffers;
+    const trace::ApiEntry *api = nullptr; ///< set by handler_table(); nullptr: not in the table
+    bool compute() const { return api != nullptr && api->compute; }
+    /// The call's data buffers (none when the function is not in the table).
+    const std::vector<trace::ApiBuffer> &buffers() const;
 };
 
 using HandlerTable = std::map<std::string, HandlerSpec, std::less<>>;

@@ -302,40 +302,10 @@ dnncompatStatus_t dropout_get(Call &c) {
 } // namespace
 
 void register_norm_training_handlers(HandlerTable &t) {
-    // Running statistics are read and written: variances must start positive.
-    const std::vector<BufferParam> stats = {{"bnScale", "bnScaleBiasMeanVarDesc"},
-                                            {"bnBias", "bnScaleBiasMeanVarDesc"},
-                                            {"resultRunningMean", "bnScaleBiasMeanVarDesc"},
-                                            {"resultRunningVariance", "bnScaleBiasMeanVarDesc", Fill::positive},
-                                            {"resultSaveMean", "bnScaleBiasMeanVarDesc"},
-                                            {"resultSaveInvVariance", "bnScaleBiasMeanVarDesc", Fill::positive}};
-    std::vector<BufferParam> fwd = {{"x", "xDesc"}, {"y", "yDesc"}},
-                             fwd_ex = {{"xData", "xDesc"}, {"zData", "zDesc"}, {"yData", "yDesc"}};
-    fwd.insert(fwd.end(), stats.begin(), stats.end());
-    fwd_ex.insert(fwd_ex.end(), stats.begin(), stats.end());
-    const std::vector<BufferParam> bwd = {{"x", "xDesc"},
-                                          {"dy", "dyDesc"},
-                                          {"dx", "dxDesc"},
-                                          {"bnScale", "dBnScaleBiasDesc"},
-                                          {"dBnScaleResult", "dBnScaleBiasDesc"},
-                                          {"dBnBiasResult", "dBnScaleBiasDesc"},
-                                          {"savedMean", "dBnScaleBiasDesc"},
-                                          {"savedInvVariance", "dBnScaleBiasDesc", Fill::positive}};
-    const std::vector<BufferParam> bwd_ex = {{"xData", "xDesc"},
-                                             {"yData", "yDesc"},
-                                             {"dyData", "dyDesc"},
-                                             {"dzData", "dzDesc"},
-                                             {"dxData", "dxDesc"},
-                                             {"bnScaleData", "dBnScaleBiasDesc"},
-                                             {"bnBiasData", "dBnScaleBiasDesc"},
-                                             {"dBnScaleData", "dBnScaleBiasDesc"},
-                                             {"dBnBiasData", "dBnScaleBiasDesc"},
-                                             {"savedMean", "dBnScaleBiasDesc"},
-                                             {"savedInvVariance", "dBnScaleBiasDesc", Fill::positive}};
-    t["cudnnBatchNormalizationForwardTraining"] = {forward_training_plain, true, fwd};
-    t["cudnnBatchNormalizationForwardTrainingEx"] = {forward_training_ex, true, fwd_ex};
-    t["cudnnBatchNormalizationBackward"] = {backward_plain, true, bwd};
-    t["cudnnBatchNormalizationBackwardEx"] = {backward_ex, true, bwd_ex};
+    t["cudnnBatchNormalizationForwardTraining"] = {forward_training_plain};
+    t["cudnnBatchNormalizationForwardTrainingEx"] = {forward_training_ex};
+    t["cudnnBatchNormalizationBackward"] = {backward_plain};
+    t["cudnnBatchNormalizationBackwardEx"] = {backward_ex};
     t["cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize"] = {fwd_ex_workspace};
     t["cudnnGetBatchNormalizationBackwardExWorkspaceSize"] = {bwd_ex_workspace};
     t["cudnnGetBatchNormalizationTrainingExReserveSpaceSize"] = {reserve_size};
@@ -347,9 +317,8 @@ void register_norm_training_handlers(HandlerTable &t) {
     t["cudnnSetDropoutDescriptor"] = {dropout_set};
     t["cudnnRestoreDropoutDescriptor"] = {dropout_set};
     t["cudnnGetDropoutDescriptor"] = {dropout_get};
-    t["cudnnDropoutForward"] = {dropout_forward, true, {{"x", "xdesc"}, {"y", "ydesc"}, {"reserveSpace", "xdesc"}}};
-    t["cudnnDropoutBackward"] = {
-        dropout_backward, true, {{"dy", "dydesc"}, {"dx", "dxdesc"}, {"reserveSpace", "dydesc"}}};
+    t["cudnnDropoutForward"] = {dropout_forward};
+    t["cudnnDropoutBackward"] = {dropout_backward};
 }
 
 } // namespace dnncompat::replay
