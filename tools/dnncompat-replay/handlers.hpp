@@ -1,6 +1,8 @@
 // The handler table: one small function per cuDNN API that replays a recorded call through
-// dnncompat's public C API, plus the helpers handlers share (argument access that names the
-// JSON pointer of anything missing, descriptors built from a call's inline descriptor fields).
+// dnncompat's public C API, plus the helpers handlers share. A call is read through the tools'
+// model of a recorded call (trace/recorded_call.hpp: argument access that names the JSON pointer
+// of anything missing, descriptors built from a call's inline descriptor fields), and what a
+// function's buffers and compute flag are comes from the per-API table (trace/api_table.hpp).
 #pragma once
 
 #include "dnncompat-replay/buffer_pool.hpp"
