@@ -49,13 +49,15 @@ struct ConvLayerOptions {
 
 /// The direction a convolution API name computes or queries (cudnnConvolutionForward,
 /// cudnnConvolutionBiasActivationForward, cudnnGetConvolutionBackwardDataAlgorithm_v7,
-/// cudnnFindConvolutionBackwardFilterAlgorithmEx, ...); nullopt for every other API.
+/// cudnnFindConvolutionBackwardFilterAlgorithmEx, ...), as the per-API table says
+/// (trace/api_table.hpp); nullopt for every other API.
 std::optional<solver::Direction> conv_call_direction(const std::string &api);
 
 /// The problem of one call of convolution API `api` (see conv_call_direction), through the path
 /// conv_layers takes for each call: the recorded descriptor fields of `args` (the call's "args"
-/// object, its arguments under the names `api` declares, as the trace reader gives them) set
-/// through the C API, then conv::make_problem. `batch` as in ConvLayerOptions. Throws
+/// object, its arguments under the names `api` declares, as the trace reader gives them; the
+/// descriptors the per-API table names), read by trace::RecordedArgs and set through the C API
+/// (trace::build), then conv::make_problem. `batch` as in ConvLayerOptions. Throws
 /// std::runtime_error naming the missing or mistyped argument or field, dnncompat::Error with the
 /// library's status and message for descriptors it rejects, std::invalid_argument for a batch out
 /// of range or an API that is not a convolution's.

@@ -46,7 +46,8 @@ struct LayerEstimate {
 /// generic normalization, pooling, activation, softmax, LRN and divisive normalization, dropout,
 /// the tensor operations (add, op, scale, set, transform, reduce) and the spatial transformer's
 /// sampler. `trace`'s arguments carry their declared names, as trace::load_trace_file gives them
-/// (trace/param_match.hpp). Shapes and bytes come from the descriptor fields recorded in the call; a NULL data
+/// (trace/param_match.hpp). The compute calls and their buffers are those of the per-API table
+/// (trace/api_table.hpp). Shapes and bytes come from the descriptor fields recorded in the call; a NULL data
 /// pointer moves nothing; workspaces, reserve spaces and reduction indices are not counted.
 /// A convolution whose problem the library rejects (the recorded call failed, typically) is
 /// estimated by bandwidth without a solver. Never throws on a malformed call: a call that is not

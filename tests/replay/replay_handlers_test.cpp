@@ -264,12 +264,12 @@ TEST(ReplayHandlers, EveryHandlerReadsOnlyDeclaredParameterNames) {
         for (const std::string &n : undeclared(api, reads))
             ADD_FAILURE() << api << "'s handler reads '" << n << "', which " << api << " does not declare";
         const std::set<std::string> names = declared(api);
-        for (const auto &b : spec.buffers) {
+        for (const auto &b : spec.buffers()) {
             EXPECT_TRUE(names.count(b.pointer)) << api << "'s buffer list names pointer '" << b.pointer << "'";
             EXPECT_TRUE(names.count(b.descriptor)) << api << "'s buffer list names descriptor '" << b.descriptor << "'";
         }
         // Compute calls read what they compute on: each of their buffers' pointers.
-        for (const auto &b : spec.buffers) EXPECT_TRUE(reads.count(b.pointer)) << api << " never reads " << b.pointer;
+        for (const auto &b : spec.buffers()) EXPECT_TRUE(reads.count(b.pointer)) << api << " never reads " << b.pointer;
     }
     EXPECT_EQ(checked, table.size());
     EXPECT_GT(checked, 100u);

@@ -1,9 +1,14 @@
 // The handler table: one small function per cuDNN API that replays a recorded call through
-// dnncompat's public C API, plus the helpers handlers share (argument access that names the
-// JSON pointer of anything missing, descriptors built from a call's inline descriptor fields).
+// dnncompat's public C API, plus the helpers handlers share. A call is read through the tools'
+// model of a recorded call (trace/recorded_call.hpp: argument access that names the JSON pointer
+// of anything missing, descriptors built from a call's inline descriptor fields), and what a
+// function's buffers and compute flag are comes from the per-API table (trace/api_table.hpp).
 #pragma once
 
 #include "dnncompat-replay/buffer_pool.hpp"
+
+#include <trace/api_table.hpp>
+#include <trace/recorded_call.hpp>
 
 #include <core/diagnostics.hpp>
 #include <dnncompat/dnncompat.h>
@@ -24,117 +29,29 @@ namespace dnncompat::replay {
 
 using json = nlohmann::json;
 
-/// A recorded call lacks something a handler needs; what() is "<json pointer> <problem>".
-class MalformedCall : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
+// The recorded-call model is the tools' one (trace/recorded_call.hpp): handlers read a call
+// through it and build descriptors from its fields.
+using trace::build;
+using trace::ConvDesc;
+using trace::ConvFields;
+using trace::FilterDesc;
+using trace::FilterFields;
+using trace::MalformedCall;
+using trace::TensorDesc;
+using trace::TensorFields;
+using trace::vect_c_lanes;
+using trace::vector_lanes;
+/// An owned activation descriptor.
+using ActivationDesc = trace::OwnedDescriptor<dnncompatActivationDescriptor_t, dnncompatDestroyActivationDescriptor>;
+/// Typed, checked access to one call's "args" object (trace::RecordedArgs).
+using Args = trace::RecordedArgs;
 
-struct TensorFields {
-    int dataType = 0;
-    int nbDims = 0;
-    std::vector<int> dims, strides;
-};
-struct FilterFields {
-    int dataType = 0;
-    int format = 0;
-    int nbDims = 0;
-    std::vector<int> dims;
-};
-struct ConvFields {
-    int mode = 0, dataType = 0, mathType = 0, reorderType = 0, arrayLength = 0, groupCount = 1;
-    std::vector<int> pads, strides, dilations;
-};
-
-/// Typed, checked access to one call's "args" object (or a descriptor's "fields" object).
-/// Every accessor throws MalformedCall naming the JSON pointer of a missing or mistyped value.
-/// A call's arguments carry the names its function declares (the trace reader renamed them,
-/// trace/param_match.hpp): handlers ask for declared names only.
-class Args {
-public:
-    /// `args` may be null (the call has no args); `base` is its JSON pointer, e.g. "/calls/3/args".
-    /// `api`, for a call's arguments (not a descriptor's fields): a missing argument's message
-    /// then lists the names the call has and those `api` declares.
-    Args(const json *args, std::string base, std::string api = {})
-        : args_(args), base_(std::move(base)), api_(std::move(api)) {}
-
-    bool has(const std::string &name) const;
-    /// The raw argument object.
-    const json &at(const std::string &name) const;
-    /// A {"value": integer} argument (also accepts an integral number stored as double).
-    int64_t integer(const std::string &name) const;
-    /// A {"value": number} argument.
-    double real(const std::string &name) const;
-    /// An enum argument: its numeric "value".
-    int enumeration(const std::string &name) const { return static_cast<int>(integer(name)); }
-    /// A {"value": [int, ...]} argument.
-    std::vector<int> ints(const std::string &name) const;
-    /// A pointer argument's address; std::nullopt for NULL_PTR.
-    std::optional<std::string> pointer(const std::string &name) const;
-    /// The "fields" of a descriptor argument.
-    Args fields(const std::string &name) const;
-
-    TensorFields tensor(const std::string &name) const;
-    FilterFields filter(const std::string &name) const;
-    ConvFields conv(const std::string &name) const;
-
-    const std::string &base() const { return base_; }
-
-    /// From now on, every name asked for (has, at and every typed accessor; not the fields of a
-    /// descriptor) is added to *names; nullptr stops it. For the test that proves handlers read
-    /// declared names only.
-    void record_reads(std::set<std::string> *names) { reads_ = names; }
-
-private:
-    const json &value(const std::string &name) const;
-    void note(const std::string &name) const;
-    [[noreturn]] void malformed(const std::string &name, const char *problem) const;
-    [[noreturn]] void missing(const std::string &name) const;
-
-    const json *args_;
-    std::string base_;
-    std::string api_;
-    std::set<std::string> *reads_ = nullptr;
-};
-
-/// Channels per vector (4 or 32) when t is a vectorised type with cuDNN's NCHW_VECT_C strides
-/// (those of [N, C/v, spatial...] packed, in vectors); 0 otherwise.
-int vect_c_lanes(const TensorFields &t);
 /// Bytes a strided tensor spans (0 when a dimension is below 1); NCHW_VECT_C counts vectors.
 std::size_t tensor_bytes(const TensorFields &t);
 /// Bytes a packed filter occupies.
 std::size_t filter_bytes(const FilterFields &f);
 /// "4x64x56x56".
 std::string shape_string(const std::vector<int> &dims);
-
-/// Owned descriptors, destroyed with the holder.
-struct TensorDesc {
-    dnncompatTensorDescriptor_t d = nullptr;
-    TensorDesc() = default;
-    TensorDesc(const TensorDesc &) = delete;
-    TensorDesc &operator=(const TensorDesc &) = delete;
-    ~TensorDesc();
-};
-struct FilterDesc {
-    dnncompatFilterDescriptor_t d = nullptr;
-    FilterDesc() = default;
-    FilterDesc(const FilterDesc &) = delete;
-    FilterDesc &operator=(const FilterDesc &) = delete;
-    ~FilterDesc();
-};
-struct ConvDesc {
-    dnncompatConvolutionDescriptor_t d = nullptr;
-    ConvDesc() = default;
-    ConvDesc(const ConvDesc &) = delete;
-    ConvDesc &operator=(const ConvDesc &) = delete;
-    ~ConvDesc();
-};
-
-/// Create `out` and set it from recorded fields with the Nd setters (a descriptor recorded with
-/// nbDims 0 was never set: it is created and left unset). Returns the first failing status.
-dnncompatStatus_t build(const TensorFields &f, TensorDesc &out);
-dnncompatStatus_t build(const FilterFields &f, FilterDesc &out);
-dnncompatStatus_t build(const ConvFields &f, ConvDesc &out);
 
 /// Short name of a forward algorithm: 1 -> "IMPLICIT_PRECOMP_GEMM"; unknown -> the number.
 std::string fwd_algo_name(int algo);
@@ -307,23 +224,17 @@ public:
 
 using Handler = dnncompatStatus_t (*)(Call &);
 
-/// A pointer parameter and the descriptor parameter that sizes it.
-struct BufferParam {
-    BufferParam(const char *p, const char *d, Fill f = Fill::signed_unit) : pointer(p), descriptor(d), fill(f) {}
-    const char *pointer;
-    const char *descriptor;
-    Fill fill;
-};
-
-/// A handler, whether its calls are compute calls (timed, one line each), and the pointer
-/// parameters whose host buffers the pre-pass sizes.
+/// A handler and what the tools' per-API table (trace/api_table.hpp) says of its function:
+/// whether its calls are compute calls (timed, one line each) and the pointer parameters whose
+/// host buffers the pre-pass sizes, each with the descriptor that sizes it.
 struct HandlerSpec {
     HandlerSpec() = default;
-    HandlerSpec(Handler f, bool is_compute = false, std::vector<BufferParam> b = {})
-        : fn(f), compute(is_compute), buffers(std::move(b)) {}
+    HandlerSpec(Handler f) : fn(f) {}
     Handler fn = nullptr;
-    bool compute = false;
-    std::vector<BufferParam> buffers;
+    const trace::ApiEntry *api = nullptr; ///< set by handler_table(); nullptr: not in the table
+    bool compute() const { return api != nullptr && api->compute; }
+    /// The call's data buffers (none when the function is not in the table).
+    const std::vector<trace::ApiBuffer> &buffers() const;
 };
 
 using HandlerTable = std::map<std::string, HandlerSpec, std::less<>>;

@@ -1,4 +1,5 @@
-// Shared handler helpers: argument access, descriptors from recorded fields, timing.
+// Shared handler helpers: buffer sizes, names, timing (argument access and descriptors from
+// recorded fields are trace/recorded_call.hpp).
 #include "dnncompat-replay/handlers.hpp"
 
 #include "problem/problem.hpp"
@@ -6,189 +7,15 @@
 #include "core/error.hpp"
 #include "solver/immediate.hpp"
 #include "solver/select.hpp"
-#include "trace/param_match.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cmath>
-#include <limits>
+#include <cstdlib>
 
 namespace dnncompat::replay {
 
-// ---- Args ------------------------------------------------------------------------------------
-
-void Args::malformed(const std::string &name, const char *problem) const {
-    throw MalformedCall(fmt::format("{}/{} {}", base_, name, problem));
-}
-
-void Args::missing(const std::string &name) const {
-    if (api_.empty()) malformed(name, "missing");
-    // What the call has (names the reader could not match to a declared parameter kept as
-    // recorded) and what its function declares.
-    static const json kNone = json::object();
-    throw MalformedCall(
-        fmt::format("{}/{} missing; {}", base_, name, trace::names_note(api_, args_ != nullptr ? *args_ : kNone)));
-}
-
-void Args::note(const std::string &name) const {
-    if (reads_ != nullptr) reads_->insert(name);
-}
-
-bool Args::has(const std::string &name) const {
-    note(name);
-    return args_ && args_->is_object() && args_->contains(name);
-}
-
-const json &Args::at(const std::string &name) const {
-    note(name);
-    if (!args_ || !args_->is_object()) {
-        if (!api_.empty()) missing(name);
-        throw MalformedCall(fmt::format("{} missing", base_));
-    }
-    auto it = args_->find(name);
-    if (it == args_->end()) missing(name);
-    if (!it->is_object()) malformed(name, "is not an object");
-    return *it;
-}
-
-const json &Args::value(const std::string &name) const {
-    const json &a = at(name);
-    auto it = a.find("value");
-    if (it == a.end()) throw MalformedCall(fmt::format("{}/{}/value missing", base_, name));
-    return *it;
-}
-
-int64_t Args::integer(const std::string &name) const {
-    const json &v = value(name);
-    if (v.is_number_integer()) return v.get<int64_t>();
-    if (v.is_number_float()) {
-        const double d = v.get<double>();
-        if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.0e18) return static_cast<int64_t>(d);
-    }
-    throw MalformedCall(fmt::format("{}/{}/value is not an integer", base_, name));
-}
-
-double Args::real(const std::string &name) const {
-    const json &v = value(name);
-    if (v.is_number()) return v.get<double>();
-    // JSON has no NaN or infinity: the importer keeps cuDNN's printed "nan", "-nan", "inf",
-    // "-inf" (glibc's %g spellings, any case) as strings.
-    if (v.is_string()) {
-        std::string t = v.get<std::string>();
-        std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return std::tolower(ch); });
-        const bool neg = !t.empty() && t[0] == '-';
-        const std::string mag = t.substr(!t.empty() && (t[0] == '-' || t[0] == '+') ? 1 : 0);
-        if (mag == "nan") return std::numeric_limits<double>::quiet_NaN();
-        if (mag == "inf" || mag == "infinity")
-            return neg ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
-    }
-    throw MalformedCall(fmt::format("{}/{}/value is not a number", base_, name));
-}
-
-std::vector<int> Args::ints(const std::string &name) const {
-    const json &v = value(name);
-    if (!v.is_array()) throw MalformedCall(fmt::format("{}/{}/value is not an array", base_, name));
-    std::vector<int> out;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        const json &e = v[i];
-        if (!e.is_number_integer() || e.get<int64_t>() < std::numeric_limits<int>::min() ||
-            e.get<int64_t>() > std::numeric_limits<int>::max())
-            throw MalformedCall(fmt::format("{}/{}/value/{} is not an int", base_, name, i));
-        out.push_back(e.get<int>());
-    }
-    return out;
-}
-
-std::optional<std::string> Args::pointer(const std::string &name) const {
-    const json &a = at(name);
-    auto it = a.find("addr");
-    if (it == a.end()) malformed(name, "is not a pointer (no addr)");
-    if (it->is_null()) return std::nullopt;
-    if (!it->is_string()) throw MalformedCall(fmt::format("{}/{}/addr is not a string", base_, name));
-    return it->get<std::string>();
-}
-
-Args Args::fields(const std::string &name) const {
-    const json &a = at(name);
-    auto it = a.find("fields");
-    if (it == a.end() || !it->is_object()) malformed(name, "has no descriptor fields");
-    return Args(&*it, fmt::format("{}/{}/fields", base_, name));
-}
-
-TensorFields Args::tensor(const std::string &name) const {
-    const Args f = fields(name);
-    TensorFields t;
-    t.dataType = f.enumeration("dataType");
-    t.nbDims = static_cast<int>(f.integer("nbDims"));
-    t.dims = f.ints("dimA");
-    t.strides = f.ints("strideA");
-    if (t.nbDims < 0 || static_cast<std::size_t>(t.nbDims) > t.dims.size() ||
-        static_cast<std::size_t>(t.nbDims) > t.strides.size())
-        throw MalformedCall(fmt::format("{}/nbDims does not match dimA/strideA", f.base()));
-    t.dims.resize(t.nbDims);
-    t.strides.resize(t.nbDims);
-    return t;
-}
-
-FilterFields Args::filter(const std::string &name) const {
-    const Args f = fields(name);
-    FilterFields w;
-    w.dataType = f.enumeration("dataType");
-    w.format = f.has("format") ? f.enumeration("format") : DNNCOMPAT_TENSOR_NCHW;
-    w.nbDims = static_cast<int>(f.integer("nbDims"));
-    w.dims = f.ints("dimA");
-    if (w.nbDims < 0 || static_cast<std::size_t>(w.nbDims) > w.dims.size())
-        throw MalformedCall(fmt::format("{}/nbDims does not match dimA", f.base()));
-    w.dims.resize(w.nbDims);
-    return w;
-}
-
-ConvFields Args::conv(const std::string &name) const {
-    const Args f = fields(name);
-    ConvFields c;
-    c.mode = f.enumeration("mode");
-    c.dataType = f.enumeration("dataType");
-    c.mathType = f.has("mathType") ? f.enumeration("mathType") : 0;
-    c.reorderType = f.has("reorderType") ? f.enumeration("reorderType") : 0;
-    c.arrayLength = static_cast<int>(f.integer("arrayLength"));
-    c.pads = f.ints("padA");
-    c.strides = f.ints("strideA");
-    c.dilations = f.ints("dilationA");
-    c.groupCount = f.has("groupCount") ? static_cast<int>(f.integer("groupCount")) : 1;
-    if (c.arrayLength < 0 || static_cast<std::size_t>(c.arrayLength) > c.pads.size() ||
-        static_cast<std::size_t>(c.arrayLength) > c.strides.size() ||
-        static_cast<std::size_t>(c.arrayLength) > c.dilations.size())
-        throw MalformedCall(fmt::format("{}/arrayLength does not match padA/strideA/dilationA", f.base()));
-    return c;
-}
-
 // ---- sizes and names -------------------------------------------------------------------------
-
-namespace {
-
-// Channels per vector of INT8x4 / UINT8x4 (4) and INT8x32 (32); 0 for other types.
-int vector_lanes(int type) {
-    if (type == DNNCOMPAT_DATA_INT8x4 || type == DNNCOMPAT_DATA_UINT8x4) return 4;
-    return type == DNNCOMPAT_DATA_INT8x32 ? 32 : 0;
-}
-
-} // namespace
-
-int vect_c_lanes(const TensorFields &t) {
-    // cuDNN reports an NCHW_VECT_C tensor with dims counting channels and strides counting
-    // vectors: those of [N, C/v, spatial...] packed. A vectorised type with exactly those
-    // strides is taken as NCHW_VECT_C.
-    const int v = vector_lanes(t.dataType);
-    if (v == 0 || t.dims.size() < 3 || t.strides.size() != t.dims.size() || t.dims[1] % v != 0) return 0;
-    int64_t expect = 1;
-    for (std::size_t i = t.dims.size(); i-- > 0;) {
-        if (t.strides[i] != expect) return 0;
-        expect *= i == 1 ? t.dims[1] / v : t.dims[i];
-    }
-    return v;
-}
 
 std::size_t tensor_bytes(const TensorFields &t) {
     if (t.dims.empty()) return 0;
@@ -206,7 +33,7 @@ std::size_t tensor_bytes(const TensorFields &t) {
 std::size_t filter_bytes(const FilterFields &f) {
     if (f.dims.empty()) return 0;
     // NCHW_VECT_C: K * floor(C / v) * spatial vectors, as cudnnGetFilterSizeInBytes.
-    const int v = f.format == DNNCOMPAT_TENSOR_NCHW_VECT_C ? vector_lanes(f.dataType) : 0;
+    const int v = f.format == DNNCOMPAT_TENSOR_NCHW_VECT_C ? trace::vector_lanes(f.dataType) : 0;
     uint64_t n = 1;
     for (std::size_t i = 0; i < f.dims.size(); ++i) {
         if (f.dims[i] < 1) return 0;
@@ -241,49 +68,6 @@ const char *outcome_name(Outcome o) {
     case Outcome::malformed: return "malformed";
     }
     return "?";
-}
-
-// ---- descriptors -----------------------------------------------------------------------------
-
-TensorDesc::~TensorDesc() {
-    if (d) dnncompatDestroyTensorDescriptor(d);
-}
-FilterDesc::~FilterDesc() {
-    if (d) dnncompatDestroyFilterDescriptor(d);
-}
-ConvDesc::~ConvDesc() {
-    if (d) dnncompatDestroyConvolutionDescriptor(d);
-}
-
-dnncompatStatus_t build(const TensorFields &f, TensorDesc &out) {
-    if (auto s = dnncompatCreateTensorDescriptor(&out.d); s != DNNCOMPAT_STATUS_SUCCESS) return s;
-    if (f.nbDims == 0) return DNNCOMPAT_STATUS_SUCCESS; // recorded unset: leave it unset
-    if (vect_c_lanes(f) != 0)                           // strides cannot express NCHW_VECT_C: set it by format
-        return dnncompatSetTensorNdDescriptorEx(out.d, DNNCOMPAT_TENSOR_NCHW_VECT_C,
-                                                static_cast<dnncompatDataType_t>(f.dataType), f.nbDims, f.dims.data());
-    return dnncompatSetTensorNdDescriptor(out.d, static_cast<dnncompatDataType_t>(f.dataType), f.nbDims, f.dims.data(),
-                                          f.strides.data());
-}
-
-dnncompatStatus_t build(const FilterFields &f, FilterDesc &out) {
-    if (auto s = dnncompatCreateFilterDescriptor(&out.d); s != DNNCOMPAT_STATUS_SUCCESS) return s;
-    if (f.nbDims == 0) return DNNCOMPAT_STATUS_SUCCESS;
-    return dnncompatSetFilterNdDescriptor(out.d, static_cast<dnncompatDataType_t>(f.dataType),
-                                          static_cast<dnncompatTensorFormat_t>(f.format), f.nbDims, f.dims.data());
-}
-
-dnncompatStatus_t build(const ConvFields &f, ConvDesc &out) {
-    if (auto s = dnncompatCreateConvolutionDescriptor(&out.d); s != DNNCOMPAT_STATUS_SUCCESS) return s;
-    if (f.arrayLength == 0) return DNNCOMPAT_STATUS_SUCCESS;
-    dnncompatStatus_t s = dnncompatSetConvolutionNdDescriptor(
-        out.d, f.arrayLength, f.pads.data(), f.strides.data(), f.dilations.data(),
-        static_cast<dnncompatConvolutionMode_t>(f.mode), static_cast<dnncompatDataType_t>(f.dataType));
-    if (s == DNNCOMPAT_STATUS_SUCCESS) s = dnncompatSetConvolutionGroupCount(out.d, f.groupCount);
-    if (s == DNNCOMPAT_STATUS_SUCCESS)
-        s = dnncompatSetConvolutionMathType(out.d, static_cast<dnncompatMathType_t>(f.mathType));
-    if (s == DNNCOMPAT_STATUS_SUCCESS)
-        s = dnncompatSetConvolutionReorderType(out.d, static_cast<dnncompatReorderType_t>(f.reorderType));
-    return s;
 }
 
 // ---- State -----------------------------------------------------------------------------------

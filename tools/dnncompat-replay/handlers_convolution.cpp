@@ -199,7 +199,7 @@ void register_convolution_handlers(HandlerTable &t) {
     t["cudnnGetConvolutionForwardAlgorithmMaxCount"] = {algo_max_count};
     t["cudnnGetConvolutionForwardAlgorithm_v7"] = {algo_v7};
     t["cudnnGetConvolutionForwardWorkspaceSize"] = {workspace_size};
-    t["cudnnConvolutionForward"] = {forward, true, {{"x", "xDesc"}, {"w", "wDesc"}, {"y", "yDesc"}}};
+    t["cudnnConvolutionForward"] = {forward};
 }
 
 } // namespace dnncompat::replay

@@ -291,17 +291,6 @@ dnncompatStatus_t backward_bias(Call &c) {
     return st;
 }
 
-/// Owned activation descriptor.
-struct ActivationDesc {
-    dnncompatActivationDescriptor_t d = nullptr;
-    ActivationDesc() = default;
-    ActivationDesc(const ActivationDesc &) = delete;
-    ActivationDesc &operator=(const ActivationDesc &) = delete;
-    ~ActivationDesc() {
-        if (d) dnncompatDestroyActivationDescriptor(d);
-    }
-};
-
 dnncompatStatus_t bias_activation_forward(Call &c) {
     Setup s;
     dnncompatStatus_t st = setup(c, s, "xDesc", "wDesc", "convDesc", "yDesc");
@@ -375,25 +364,19 @@ void register_convolution_backward_handlers(HandlerTable &t) {
     t["cudnnGetConvolutionBackwardDataAlgorithmMaxCount"] = {data_max_count};
     t["cudnnGetConvolutionBackwardDataAlgorithm_v7"] = {data_v7};
     t["cudnnGetConvolutionBackwardDataWorkspaceSize"] = {data_workspace};
-    t["cudnnConvolutionBackwardData"] = {backward_data, true, {{"w", "wDesc"}, {"dy", "dyDesc"}, {"dx", "dxDesc"}}};
+    t["cudnnConvolutionBackwardData"] = {backward_data};
     t["cudnnFindConvolutionBackwardDataAlgorithm"] = {find_data};
-    t["cudnnFindConvolutionBackwardDataAlgorithmEx"] = {
-        find_data_ex, false, {{"w", "wDesc"}, {"dy", "dyDesc"}, {"dx", "dxDesc"}}};
+    t["cudnnFindConvolutionBackwardDataAlgorithmEx"] = {find_data_ex};
     t["cudnnGetConvolutionBackwardFilterAlgorithmMaxCount"] = {filter_max_count};
     t["cudnnGetConvolutionBackwardFilterAlgorithm_v7"] = {filter_v7};
     t["cudnnGetConvolutionBackwardFilterWorkspaceSize"] = {filter_workspace};
-    t["cudnnConvolutionBackwardFilter"] = {backward_filter, true, {{"x", "xDesc"}, {"dy", "dyDesc"}, {"dw", "dwDesc"}}};
+    t["cudnnConvolutionBackwardFilter"] = {backward_filter};
     t["cudnnFindConvolutionBackwardFilterAlgorithm"] = {find_filter};
-    t["cudnnFindConvolutionBackwardFilterAlgorithmEx"] = {
-        find_filter_ex, false, {{"x", "xDesc"}, {"y", "dyDesc"}, {"dw", "dwDesc"}}};
-    t["cudnnConvolutionBackwardBias"] = {backward_bias, true, {{"dy", "dyDesc"}, {"db", "dbDesc"}}};
-    t["cudnnConvolutionBiasActivationForward"] = {
-        bias_activation_forward,
-        true,
-        {{"x", "xDesc"}, {"w", "wDesc"}, {"z", "zDesc"}, {"bias", "biasDesc"}, {"y", "yDesc"}}};
+    t["cudnnFindConvolutionBackwardFilterAlgorithmEx"] = {find_filter_ex};
+    t["cudnnConvolutionBackwardBias"] = {backward_bias};
+    t["cudnnConvolutionBiasActivationForward"] = {bias_activation_forward};
     t["cudnnFindConvolutionForwardAlgorithm"] = {find_forward};
-    t["cudnnFindConvolutionForwardAlgorithmEx"] = {
-        find_forward_ex, false, {{"x", "xDesc"}, {"w", "wDesc"}, {"y", "yDesc"}}};
+    t["cudnnFindConvolutionForwardAlgorithmEx"] = {find_forward_ex};
 }
 
 } // namespace dnncompat::replay

@@ -27,18 +27,8 @@ dnncompatStatus_t optional_tensor(const Args &a, const char *name, TensorDesc &o
     return build(a.tensor(name), out);
 }
 
-struct ActDesc {
-    dnncompatActivationDescriptor_t d = nullptr;
-    ActDesc() = default;
-    ActDesc(const ActDesc &) = delete;
-    ActDesc &operator=(const ActDesc &) = delete;
-    ~ActDesc() {
-        if (d != nullptr) dnncompatDestroyActivationDescriptor(d);
-    }
-};
-
 /// An optional activation descriptor (fields mode, reluNanOpt / nanOpt, coef).
-dnncompatStatus_t optional_activation(const Args &a, const char *name, ActDesc &out) {
+dnncompatStatus_t optional_activation(const Args &a, const char *name, ActivationDesc &out) {
     if (!has_desc(a, name)) return DNNCOMPAT_STATUS_SUCCESS;
     const Args f = a.fields(name);
     dnncompatStatus_t s = dnncompatCreateActivationDescriptor(&out.d);
@@ -78,7 +68,7 @@ dnncompatStatus_t forward_training(Call &c, bool ex) {
          *bias = c.data("bnBias"), *rmean = c.data("resultRunningMean"), *rvar = c.data("resultRunningVariance"),
          *smean = c.data("resultSaveMean"), *sinv = c.data("resultSaveInvVariance");
     TensorDesc xd, yd, bd, zd;
-    ActDesc act;
+    ActivationDesc act;
     dnncompatStatus_t s = build(xf, xd);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build(a.tensor("yDesc"), yd);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build(bf, bd);
@@ -117,7 +107,7 @@ dnncompatStatus_t backward(Call &c, bool ex) {
          *dbias = c.data(ex ? "dBnBiasData" : "dBnBiasResult"), *smean = c.data("savedMean"),
          *sinv = c.data("savedInvVariance");
     TensorDesc xd, dyd, dxd, bd, yd, dzd;
-    ActDesc act;
+    ActivationDesc act;
     dnncompatStatus_t s = build(xf, xd);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build(a.tensor("dyDesc"), dyd);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = build(a.tensor("dxDesc"), dxd);
@@ -147,7 +137,7 @@ dnncompatStatus_t backward_ex(Call &c) { return backward(c, true); }
 dnncompatStatus_t fwd_ex_workspace(Call &c) {
     const Args &a = c.args;
     TensorDesc xd, zd, yd, bd;
-    ActDesc act;
+    ActivationDesc act;
     c.record.shapes = "x " + shape_string(a.tensor("xDesc").dims);
     dnncompatStatus_t s = build(a.tensor("xDesc"), xd);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = optional_tensor(a, "zDesc", zd);
@@ -166,7 +156,7 @@ dnncompatStatus_t fwd_ex_workspace(Call &c) {
 dnncompatStatus_t bwd_ex_workspace(Call &c) {
     const Args &a = c.args;
     TensorDesc xd, yd, dyd, dzd, dxd, bd;
-    ActDesc act;
+    ActivationDesc act;
     c.record.shapes = "x " + shape_string(a.tensor("xDesc").dims);
     dnncompatStatus_t s = build(a.tensor("xDesc"), xd);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = optional_tensor(a, "yDesc", yd);
@@ -188,7 +178,7 @@ dnncompatStatus_t bwd_ex_workspace(Call &c) {
 dnncompatStatus_t reserve_size(Call &c) {
     const Args &a = c.args;
     TensorDesc xd;
-    ActDesc act;
+    ActivationDesc act;
     c.record.shapes = "x " + shape_string(a.tensor("xDesc").dims);
     dnncompatStatus_t s = build(a.tensor("xDesc"), xd);
     if (s == DNNCOMPAT_STATUS_SUCCESS) s = optional_activation(a, "activationDesc", act);
@@ -312,40 +302,10 @@ dnncompatStatus_t dropout_get(Call &c) {
 } // namespace
 
 void register_norm_training_handlers(HandlerTable &t) {
-    // Running statistics are read and written: variances must start positive.
-    const std::vector<BufferParam> stats = {{"bnScale", "bnScaleBiasMeanVarDesc"},
-                                            {"bnBias", "bnScaleBiasMeanVarDesc"},
-                                            {"resultRunningMean", "bnScaleBiasMeanVarDesc"},
-                                            {"resultRunningVariance", "bnScaleBiasMeanVarDesc", Fill::positive},
-                                            {"resultSaveMean", "bnScaleBiasMeanVarDesc"},
-                                            {"resultSaveInvVariance", "bnScaleBiasMeanVarDesc", Fill::positive}};
-    std::vector<BufferParam> fwd = {{"x", "xDesc"}, {"y", "yDesc"}},
-                             fwd_ex = {{"xData", "xDesc"}, {"zData", "zDesc"}, {"yData", "yDesc"}};
-    fwd.insert(fwd.end(), stats.begin(), stats.end());
-    fwd_ex.insert(fwd_ex.end(), stats.begin(), stats.end());
-    const std::vector<BufferParam> bwd = {{"x", "xDesc"},
-                                          {"dy", "dyDesc"},
-                                          {"dx", "dxDesc"},
-                                          {"bnScale", "dBnScaleBiasDesc"},
-                                          {"dBnScaleResult", "dBnScaleBiasDesc"},
-                                          {"dBnBiasResult", "dBnScaleBiasDesc"},
-                                          {"savedMean", "dBnScaleBiasDesc"},
-                                          {"savedInvVariance", "dBnScaleBiasDesc", Fill::positive}};
-    const std::vector<BufferParam> bwd_ex = {{"xData", "xDesc"},
-                                             {"yData", "yDesc"},
-                                             {"dyData", "dyDesc"},
-                                             {"dzData", "dzDesc"},
-                                             {"dxData", "dxDesc"},
-                                             {"bnScaleData", "dBnScaleBiasDesc"},
-                                             {"bnBiasData", "dBnScaleBiasDesc"},
-                                             {"dBnScaleData", "dBnScaleBiasDesc"},
-                                             {"dBnBiasData", "dBnScaleBiasDesc"},
-                                             {"savedMean", "dBnScaleBiasDesc"},
-                                             {"savedInvVariance", "dBnScaleBiasDesc", Fill::positive}};
-    t["cudnnBatchNormalizationForwardTraining"] = {forward_training_plain, true, fwd};
-    t["cudnnBatchNormalizationForwardTrainingEx"] = {forward_training_ex, true, fwd_ex};
-    t["cudnnBatchNormalizationBackward"] = {backward_plain, true, bwd};
-    t["cudnnBatchNormalizationBackwardEx"] = {backward_ex, true, bwd_ex};
+    t["cudnnBatchNormalizationForwardTraining"] = {forward_training_plain};
+    t["cudnnBatchNormalizationForwardTrainingEx"] = {forward_training_ex};
+    t["cudnnBatchNormalizationBackward"] = {backward_plain};
+    t["cudnnBatchNormalizationBackwardEx"] = {backward_ex};
     t["cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize"] = {fwd_ex_workspace};
     t["cudnnGetBatchNormalizationBackwardExWorkspaceSize"] = {bwd_ex_workspace};
     t["cudnnGetBatchNormalizationTrainingExReserveSpaceSize"] = {reserve_size};
@@ -357,9 +317,8 @@ void register_norm_training_handlers(HandlerTable &t) {
     t["cudnnSetDropoutDescriptor"] = {dropout_set};
     t["cudnnRestoreDropoutDescriptor"] = {dropout_set};
     t["cudnnGetDropoutDescriptor"] = {dropout_get};
-    t["cudnnDropoutForward"] = {dropout_forward, true, {{"x", "xdesc"}, {"y", "ydesc"}, {"reserveSpace", "xdesc"}}};
-    t["cudnnDropoutBackward"] = {
-        dropout_backward, true, {{"dy", "dydesc"}, {"dx", "dxdesc"}, {"reserveSpace", "dydesc"}}};
+    t["cudnnDropoutForward"] = {dropout_forward};
+    t["cudnnDropoutBackward"] = {dropout_backward};
 }
 
 } // namespace dnncompat::replay

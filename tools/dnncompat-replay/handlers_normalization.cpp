@@ -56,14 +56,7 @@ dnncompatStatus_t forward_inference(Call &c) {
 
 void register_normalization_handlers(HandlerTable &t) {
     t["cudnnDeriveBNTensorDescriptor"] = {derive_bn};
-    t["cudnnBatchNormalizationForwardInference"] = {forward_inference,
-                                                    true,
-                                                    {{"x", "xDesc"},
-                                                     {"y", "yDesc"},
-                                                     {"bnScale", "bnScaleBiasMeanVarDesc"},
-                                                     {"bnBias", "bnScaleBiasMeanVarDesc"},
-                                                     {"estimatedMean", "bnScaleBiasMeanVarDesc"},
-                                                     {"estimatedVariance", "bnScaleBiasMeanVarDesc", Fill::positive}}};
+    t["cudnnBatchNormalizationForwardInference"] = {forward_inference};
 }
 
 } // namespace dnncompat::replay

@@ -38,6 +38,11 @@ void register_other_handlers(HandlerTable &t) {
     t["cudnnGetLastErrorString"] = {get_last_error_string};
 }
 
+const std::vector<trace::ApiBuffer> &HandlerSpec::buffers() const {
+    static const std::vector<trace::ApiBuffer> kNone;
+    return api != nullptr ? api->buffers : kNone;
+}
+
 const HandlerTable &handler_table() {
     static const HandlerTable table = [] {
         HandlerTable t;
@@ -49,6 +54,7 @@ const HandlerTable &handler_table() {
         register_norm_training_handlers(t);
         register_pointwise_ops_handlers(t);
         register_tensor_ops_handlers(t);
+        for (auto &[api, spec] : t) spec.api = trace::api_entry(api);
         return t;
     }();
     return table;

@@ -14,16 +14,8 @@ namespace {
 
 /// Owned descriptor for a compute call.
 template <typename D, dnncompatStatus_t (*Destroy)(D)>
-struct Owned {
-    D d = nullptr;
-    Owned() = default;
-    Owned(const Owned &) = delete;
-    Owned &operator=(const Owned &) = delete;
-    ~Owned() {
-        if (d != nullptr) Destroy(d);
-    }
-};
-using ActOwned = Owned<dnncompatActivationDescriptor_t, dnncompatDestroyActivationDescriptor>;
+using Owned = trace::OwnedDescriptor<D, Destroy>;
+using ActOwned = ActivationDesc;
 using PoolOwned = Owned<dnncompatPoolingDescriptor_t, dnncompatDestroyPoolingDescriptor>;
 using LrnOwned = Owned<dnncompatLRNDescriptor_t, dnncompatDestroyLRNDescriptor>;
 
@@ -133,10 +125,6 @@ void bwd_tensors(Call &c, bool has_x, BwdTensors &t) {
     t.pdx = c.data("dx");
     c.record.shapes = fmt::format("y {} x {}", shape_string(t.y.dims), shape_string(t.dx.dims));
 }
-
-const std::vector<BufferParam> kBwdBuffers = {{"y", "yDesc"}, {"dy", "dyDesc"}, {"x", "xDesc"}, {"dx", "dxDesc"}};
-const std::vector<BufferParam> kSoftmaxBwdBuffers = {{"y", "yDesc"}, {"dy", "dyDesc"}, {"dx", "dxDesc"}};
-const std::vector<BufferParam> kFwdBuffers = {{"x", "xDesc"}, {"y", "yDesc"}};
 
 dnncompatStatus_t activation_backward(Call &c) {
     const Args &a = c.args;
@@ -384,8 +372,8 @@ void register_pointwise_ops_handlers(HandlerTable &t) {
     t["cudnnGetActivationDescriptor"] = {get_activation};
     t["cudnnSetActivationDescriptorSwishBeta"] = {set_swish_beta};
     t["cudnnGetActivationDescriptorSwishBeta"] = {get_swish_beta};
-    t["cudnnActivationForward"] = {activation_forward, true, kFwdBuffers};
-    t["cudnnActivationBackward"] = {activation_backward, true, kBwdBuffers};
+    t["cudnnActivationForward"] = {activation_forward};
+    t["cudnnActivationBackward"] = {activation_backward};
 
     t["cudnnCreatePoolingDescriptor"] = {create_pooling};
     t["cudnnDestroyPoolingDescriptor"] = {destroy_pooling};
@@ -395,31 +383,20 @@ void register_pointwise_ops_handlers(HandlerTable &t) {
     t["cudnnGetPoolingNdDescriptor"] = {get_pooling_nd};
     t["cudnnGetPooling2dForwardOutputDim"] = {pooling_output_dim_2d};
     t["cudnnGetPoolingNdForwardOutputDim"] = {pooling_output_dim_nd};
-    t["cudnnPoolingForward"] = {pooling_forward, true, kFwdBuffers};
-    t["cudnnPoolingBackward"] = {pooling_backward, true, kBwdBuffers};
+    t["cudnnPoolingForward"] = {pooling_forward};
+    t["cudnnPoolingBackward"] = {pooling_backward};
 
-    t["cudnnSoftmaxForward"] = {softmax_forward, true, kFwdBuffers};
-    t["cudnnSoftmaxBackward"] = {softmax_backward, true, kSoftmaxBwdBuffers};
+    t["cudnnSoftmaxForward"] = {softmax_forward};
+    t["cudnnSoftmaxBackward"] = {softmax_backward};
 
     t["cudnnCreateLRNDescriptor"] = {create_lrn};
     t["cudnnDestroyLRNDescriptor"] = {destroy_lrn};
     t["cudnnSetLRNDescriptor"] = {set_lrn};
     t["cudnnGetLRNDescriptor"] = {get_lrn};
-    t["cudnnLRNCrossChannelForward"] = {lrn_forward, true, kFwdBuffers};
-    t["cudnnLRNCrossChannelBackward"] = {lrn_backward, true, kBwdBuffers};
-    t["cudnnDivisiveNormalizationForward"] = {
-        divnorm_forward,
-        true,
-        {{"x", "xDesc"}, {"means", "xDesc"}, {"temp", "xDesc"}, {"temp2", "xDesc"}, {"y", "yDesc"}}};
-    t["cudnnDivisiveNormalizationBackward"] = {divnorm_backward,
-                                               true,
-                                               {{"x", "xDesc"},
-                                                {"means", "xDesc"},
-                                                {"dy", "xDesc"},
-                                                {"temp", "xDesc"},
-                                                {"temp2", "xDesc"},
-                                                {"dx", "dXdMeansDesc"},
-                                                {"dMeans", "dXdMeansDesc"}}};
+    t["cudnnLRNCrossChannelForward"] = {lrn_forward};
+    t["cudnnLRNCrossChannelBackward"] = {lrn_backward};
+    t["cudnnDivisiveNormalizationForward"] = {divnorm_forward};
+    t["cudnnDivisiveNormalizationBackward"] = {divnorm_backward};
 }
 
 } // namespace dnncompat::replay

@@ -328,13 +328,13 @@ void register_tensor_ops_handlers(HandlerTable &t) {
     t["cudnnGetReductionIndicesSize"] = {reduction_indices_size};
     t["cudnnGetReductionWorkspaceSize"] = {reduction_workspace_size};
 
-    t["cudnnAddTensor"] = {add_tensor, true, {{"A", "aDesc"}, {"C", "cDesc"}}};
-    t["cudnnOpTensor"] = {op_tensor, true, {{"A", "aDesc"}, {"B", "bDesc"}, {"C", "cDesc"}}};
-    t["cudnnScaleTensor"] = {scale_tensor, true, {{"y", "yDesc"}}};
-    t["cudnnSetTensor"] = {set_tensor, true, {{"y", "yDesc"}}};
-    t["cudnnTransformTensor"] = {transform_tensor, true, {{"x", "xDesc"}, {"y", "yDesc"}}};
-    t["cudnnTransformTensorEx"] = {transform_tensor_ex, true, {{"srcData", "srcDesc"}, {"destData", "destDesc"}}};
-    t["cudnnReduceTensor"] = {reduce_tensor, true, {{"A", "aDesc"}, {"C", "cDesc"}}};
+    t["cudnnAddTensor"] = {add_tensor};
+    t["cudnnOpTensor"] = {op_tensor};
+    t["cudnnScaleTensor"] = {scale_tensor};
+    t["cudnnSetTensor"] = {set_tensor};
+    t["cudnnTransformTensor"] = {transform_tensor};
+    t["cudnnTransformTensorEx"] = {transform_tensor_ex};
+    t["cudnnReduceTensor"] = {reduce_tensor};
 }
 
 } // namespace dnncompat::replay

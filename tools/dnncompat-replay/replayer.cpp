@@ -78,17 +78,18 @@ void plan_buffers(const json &calls, BufferPool &pool) {
         if (it == table.end()) continue;
         const json *args_json = call.contains("args") ? &call["args"] : nullptr;
         const Args args(args_json, fmt::format("/calls/{}/args", i), it->first);
-        for (const BufferParam &b : it->second.buffers) {
+        for (const trace::ApiBuffer &b : it->second.buffers()) {
             try {
                 if (!args.has(b.pointer) || !args.has(b.descriptor)) continue;
                 const auto addr = args.pointer(b.pointer);
                 if (!addr) continue;
+                const Fill fill = b.values == trace::Values::positive ? Fill::positive : Fill::signed_unit;
                 if (args.at(b.descriptor).value("type", "") == "cudnnFilterDescriptor_t") {
                     const FilterFields f = args.filter(b.descriptor);
-                    pool.plan(*addr, filter_bytes(f), f.dataType, b.fill);
+                    pool.plan(*addr, filter_bytes(f), f.dataType, fill);
                 } else {
                     const TensorFields t = args.tensor(b.descriptor);
-                    pool.plan(*addr, tensor_bytes(t), t.dataType, b.fill);
+                    pool.plan(*addr, tensor_bytes(t), t.dataType, fill);
                 }
             } catch (const std::exception &) {
                 // Malformed: the call itself reports it when replayed.
@@ -154,7 +155,7 @@ void replay_call(const json &call, std::size_t i, State &state, CallRecord &r) {
         r.diagnostics.push_back(std::move(d));
         return;
     }
-    r.compute = h->second.compute;
+    r.compute = h->second.compute();
     const json *args_json = nullptr;
     if (auto it = call.find("args"); it != call.end()) {
         if (!it->is_object()) {
