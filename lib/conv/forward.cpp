@@ -44,7 +44,6 @@ std::shared_ptr<FwdPlan> shadow_plan(dnncompatContext &h, const Problem &p, int 
     plan->algo_ran = inner->algo_ran;
     plan->fallback_code = inner->fallback_code;
     plan->solver_id = inner->solver_id;
-    plan->impl = plan->invoker->info().impl;
     return plan;
 }
 

@@ -109,12 +109,9 @@ Bufs bufs(const char *name, const RunArgs &a) {
     return {static_cast<float *>(a.x), static_cast<float *>(a.w), static_cast<float *>(a.y)};
 }
 
-// The per-call checks of run(): applicable, workspace large enough.
+// The per-call check of a kernel: the workspace is large enough (applicability is checked once,
+// when the invoker is prepared).
 void check_call(const Solver &s, const conv::Problem &p, Direction d, const RunArgs &a, std::size_t need) {
-    const Applicability ok = s.applicable(p, d);
-    if (!(ok.ok))
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", s.name(), direction_name(d), p.key(),
-             ok.reason);
     if (!(a.workspace_size >= need && (need == 0 || a.workspace != nullptr)))
         fail(DNNCOMPAT_STATUS_BAD_PARAM, "solver {} needs {} bytes of workspace for {} {}, got {} at {}", s.name(),
              need, direction_name(d), p.key(), a.workspace_size, a.workspace);
@@ -309,25 +306,15 @@ public:
 
 private:
     void run(dnncompatContext &h, const Buffers &b, void *workspace) const override {
-        if (l_.flip_bytes == 0) {
-            RunArgs a;
-            a.x = b.x, a.w = b.w, a.y = b.y;
-            a.alpha = alpha_, a.beta = beta_;
+        RunArgs a{b.x, b.w, b.y, alpha_, beta_, nullptr, l_.kernel_bytes};
+        if (l_.flip_bytes == 0) { // the kernel takes the caller's workspace as it is
             a.workspace = workspace_ ? workspace : nullptr;
-            a.workspace_size = l_.kernel_bytes;
             s_.kernel(l_.cross, d_, a);
             return;
         }
         char *ws = conv::util::align_ptr(workspace);
-        RunArgs a;
-        a.x = b.x;
-        a.y = b.y;
-        a.alpha = alpha_;
-        a.beta = beta_;
         a.workspace = l_.kernel_bytes ? ws + l_.kernel_off : nullptr;
-        a.workspace_size = l_.kernel_bytes;
-        const bool flip_out = d_ == Direction::bwd_filter && l_.flip_bytes != 0;
-        if (!flip_out) {
+        if (d_ != Direction::bwd_filter) {
             a.w = const_cast<void *>(conv::util::oriented_filter(p_, b.w, ws + l_.flip_off, l_.flip_bytes));
             s_.kernel(l_.cross, d_, a);
             return;
@@ -354,10 +341,7 @@ private:
 
 InvokerPtr GemmSolver::prepare(const conv::Problem &p, Direction d, float alpha, float beta,
                                const dnnl::engine &e) const {
-    const Applicability ok = applicable(p, d);
-    if (!(ok.ok))
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name(), direction_name(d), p.key(),
-             ok.reason);
+    require_applicable(p, d);
     check(p.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED,
           "solver {} runs FLOAT data only (HALF and BFLOAT16 problems run through FP32 copies)", name());
     return std::make_shared<KernelInvoker>(*this, p, d, alpha, beta, e);

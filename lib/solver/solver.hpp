@@ -105,6 +105,8 @@ public:
     // invoker. Throws dnncompat::Error: NOT_SUPPORTED when the solver does not apply, BAD_PARAM
     // when x, w or y is null or the workspace is smaller than workspace(p, d), as prepare().
     void run(const conv::Problem &p, Direction d, const RunArgs &a) const;
+    // Throws NOT_SUPPORTED, with applicable()'s reason, unless the solver runs p in direction d.
+    void require_applicable(const conv::Problem &p, Direction d) const;
     // True for solvers kept only as a last resort (the reference kernel).
     virtual bool last_resort() const { return false; }
     // The oneDNN implementation the solver runs for p in direction d, if it is a oneDNN solver

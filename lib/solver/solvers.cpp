@@ -89,10 +89,7 @@ public:
 
     InvokerPtr prepare(const conv::Problem &p, Direction d, float alpha, float beta,
                        const dnnl::engine &e) const override {
-        const Applicability ok = applicable(p, d);
-        if (!(ok.ok))
-            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name(), direction_name(d), p.key(),
-                 ok.reason);
+        require_applicable(p, d);
         return make_onednn_invoker(p, d, *pick(p, d), alpha, beta, e);
     }
 
@@ -268,11 +265,15 @@ const Solver &make_onednn_reference(const Entry &e) {
     return s;
 }
 
-void Solver::run(const conv::Problem &p, Direction d, const RunArgs &a) const {
+void Solver::require_applicable(const conv::Problem &p, Direction d) const {
     const Applicability ok = applicable(p, d);
     if (!(ok.ok))
         fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "solver {} does not run {} {}: {}", name(), direction_name(d), p.key(),
              ok.reason);
+}
+
+void Solver::run(const conv::Problem &p, Direction d, const RunArgs &a) const {
+    require_applicable(p, d);
     check(a.x && a.w && a.y, DNNCOMPAT_STATUS_BAD_PARAM, "solver {}: x, w and y must not be null", name());
     const std::size_t need = workspace(p, d);
     if (!(a.workspace_size >= need && (need == 0 || a.workspace != nullptr)))
