@@ -20,5 +20,5 @@ ctest -j"$(nproc)" --output-on-failure
 capped=$(DNNL_MAX_CPU_ISA=AVX2 tests/onednn_isa)
 if [ "${DNNCOMPAT_TEST_ISAS:-all}" != native ] && [ "$capped" != "$native" ]; then
   echo "test: again with DNNL_MAX_CPU_ISA=AVX2 ($capped): the tests that run kernels"
-  DNNL_MAX_CPU_ISA=AVX2 ctest -j"$(nproc)" --output-on-failure -L '^(lib|solver|catalogue|replay)$'
+  DNNL_MAX_CPU_ISA=AVX2 ctest -j"$(nproc)" --output-on-failure -L '^(lib|graph|solver|catalogue|replay)$'
 fi

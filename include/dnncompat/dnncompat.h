@@ -1765,13 +1765,13 @@ typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_YDESC = 1711,
     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_IDXDESC = 1712,
     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_ALPHA = 1713, /* deprecated in cuDNN 9 */
-    DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_BETA = 1714, /* deprecated in cuDNN 9 */
+    DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_BETA = 1714,  /* deprecated in cuDNN 9 */
     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_DESC = 1716,
     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_DXDESC = 1720,
     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_DYDESC = 1721,
     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_IDXDESC = 1722,
     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_ALPHA = 1723, /* deprecated in cuDNN 9 */
-    DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_BETA = 1724, /* deprecated in cuDNN 9 */
+    DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_BETA = 1724,  /* deprecated in cuDNN 9 */
     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_DESC = 1725,
     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_XDESC = 1726,
     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_YDESC = 1727,
@@ -2002,11 +2002,11 @@ typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_KNOB_TYPE_TILE_SIZE = 2,
     DNNCOMPAT_KNOB_TYPE_USE_TEX = 3, /* deprecated in cuDNN 9 */
     DNNCOMPAT_KNOB_TYPE_EDGE = 4,
-    DNNCOMPAT_KNOB_TYPE_KBLOCK = 5, /* deprecated in cuDNN 9 */
-    DNNCOMPAT_KNOB_TYPE_LDGA = 6, /* deprecated in cuDNN 9 */
-    DNNCOMPAT_KNOB_TYPE_LDGB = 7, /* deprecated in cuDNN 9 */
-    DNNCOMPAT_KNOB_TYPE_CHUNK_K = 8, /* deprecated in cuDNN 9 */
-    DNNCOMPAT_KNOB_TYPE_SPLIT_H = 9, /* deprecated in cuDNN 9 */
+    DNNCOMPAT_KNOB_TYPE_KBLOCK = 5,     /* deprecated in cuDNN 9 */
+    DNNCOMPAT_KNOB_TYPE_LDGA = 6,       /* deprecated in cuDNN 9 */
+    DNNCOMPAT_KNOB_TYPE_LDGB = 7,       /* deprecated in cuDNN 9 */
+    DNNCOMPAT_KNOB_TYPE_CHUNK_K = 8,    /* deprecated in cuDNN 9 */
+    DNNCOMPAT_KNOB_TYPE_SPLIT_H = 9,    /* deprecated in cuDNN 9 */
     DNNCOMPAT_KNOB_TYPE_WINO_TILE = 10, /* deprecated in cuDNN 9 */
     DNNCOMPAT_KNOB_TYPE_MULTIPLY = 11,
     DNNCOMPAT_KNOB_TYPE_SPLIT_K_BUF = 12,
@@ -2016,10 +2016,10 @@ typedef enum DNNCOMPAT_ENUM_BASE {
     DNNCOMPAT_KNOB_TYPE_CTA_SPLIT_K_MODE = 16, /* deprecated in cuDNN 9 */
     DNNCOMPAT_KNOB_TYPE_SPLIT_K_SLC = 17,
     DNNCOMPAT_KNOB_TYPE_IDX_MODE = 18,
-    DNNCOMPAT_KNOB_TYPE_SLICED = 19, /* deprecated in cuDNN 9 */
-    DNNCOMPAT_KNOB_TYPE_SPLIT_RS = 20, /* deprecated in cuDNN 9 */
+    DNNCOMPAT_KNOB_TYPE_SLICED = 19,       /* deprecated in cuDNN 9 */
+    DNNCOMPAT_KNOB_TYPE_SPLIT_RS = 20,     /* deprecated in cuDNN 9 */
     DNNCOMPAT_KNOB_TYPE_SINGLEBUFFER = 21, /* deprecated in cuDNN 9 */
-    DNNCOMPAT_KNOB_TYPE_LDGC = 22, /* deprecated in cuDNN 9 */
+    DNNCOMPAT_KNOB_TYPE_LDGC = 22,         /* deprecated in cuDNN 9 */
     DNNCOMPAT_KNOB_TYPE_SPECFILT = 23,
     DNNCOMPAT_KNOB_TYPE_KERNEL_CFG = 24,
     DNNCOMPAT_KNOB_TYPE_WORKSPACE = 25,
@@ -2152,8 +2152,7 @@ dnncompatStatus_t dnncompatBackendPopulateCudaGraph(dnncompatHandle_t handle,
                                                     dnncompatBackendDescriptor_t variantPack,
                                                     dnncompatCudaGraph_t graph);
 dnncompatStatus_t dnncompatBackendUpdateCudaGraph(dnncompatHandle_t handle, dnncompatBackendDescriptor_t executionPlan,
-                                                  dnncompatBackendDescriptor_t variantPack,
-                                                  dnncompatCudaGraph_t graph);
+                                                  dnncompatBackendDescriptor_t variantPack, dnncompatCudaGraph_t graph);
 
 /* end of section graph-api */
 

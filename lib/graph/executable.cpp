@@ -1,0 +1,487 @@
+#include "graph/executable.hpp"
+
+#include "conv/backward.hpp"
+#include "conv/forward.hpp"
+#include "conv/plan.hpp"
+#include "core/enums.hpp"
+#include "core/diagnostics.hpp"
+#include "core/error.hpp"
+#include "core/support.hpp"
+#include "solver/select.hpp"
+#include "solver/solver.hpp"
+
+#include <dnnl.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace dnncompat::graph {
+
+namespace {
+
+constexpr std::size_t kAlign = 64;
+std::size_t aligned(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+bool low_or_float(dnncompatDataType_t t) {
+    return t == DNNCOMPAT_DATA_FLOAT || t == DNNCOMPAT_DATA_HALF || t == DNNCOMPAT_DATA_BFLOAT16;
+}
+
+// The convolution problem of a graph's convolution operation, validated as the legacy API
+// validates it. The output size comes from the graph's y (cuDNN's post-padding), the layouts from
+// the tensors' strides.
+conv::Problem problem_of(const OpInfo &op) {
+    const TensorInfo &x = *op.x, &w = *op.w, &y = *op.y;
+    const ConvInfo &c = *op.conv;
+    check(x.dtype == w.dtype && x.dtype == y.dtype, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
+          "{}: x {}, w {} and y {} must have one data type", op.name(), x.str(), w.str(), y.str());
+    check(low_or_float(x.dtype), DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
+          "{}: {} tensors are not supported (FLOAT; HALF and BFLOAT16 through FP32)", op.name(),
+          enums::describe("cudnnDataType_t", x.dtype));
+    check(c.nsp == 2 || c.nsp == 3, DNNCOMPAT_STATUS_NOT_SUPPORTED_SHAPE,
+          "{}: {} spatial dimensions (2 or 3 are supported)", op.name(), c.nsp);
+    for (const TensorInfo *t : {&x, &w, &y})
+        check(t->vector_count == 1 && t->reordering == DNNCOMPAT_TENSOR_REORDERING_NONE && !t->ragged,
+              DNNCOMPAT_STATUS_NOT_SUPPORTED_LAYOUT, "{}: tensor {} is vectorised, reordered or ragged", op.name(),
+              t->uid);
+    dnncompatTensorStruct xs;
+    xs.is_set = true;
+    xs.dtype = x.dtype;
+    xs.dims = x.dims;
+    xs.strides = x.strides;
+    dnncompatFilterStruct ws;
+    ws.is_set = true;
+    ws.dtype = w.dtype;
+    ws.dims = w.dims;
+    if (w.strides == packed_strides(w.dims, DNNCOMPAT_TENSOR_NCHW)) ws.format = DNNCOMPAT_TENSOR_NCHW;
+    else if (w.strides == packed_strides(w.dims, DNNCOMPAT_TENSOR_NHWC)) ws.format = DNNCOMPAT_TENSOR_NHWC;
+    else
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED_LAYOUT, "{}: filter strides {} are neither packed NCHW nor NHWC", op.name(),
+             dims_str(w.strides));
+    dnncompatConvolutionStruct cs;
+    cs.is_set = true;
+    cs.pad = c.pre;
+    cs.stride = c.stride;
+    cs.dilation = c.dilation;
+    cs.mode = c.mode;
+    cs.compute_type = c.comp_type;
+    cs.group_count = static_cast<int>(x.dims[1] / w.dims[1]);
+    conv::Problem p = conv::make_problem(xs, ws, cs, nullptr);
+    for (int i = 0; i < p.nsp; ++i) {
+        const auto s = static_cast<std::size_t>(i);
+        p.out[s] = y.dims[2 + s];
+        p.pad_r[s] = (p.out[s] - 1) * p.stride[s] + (p.filt[s] - 1) * p.dilation[s] + 1 - p.in[s] - p.pad_l[s];
+    }
+    p.y_strides = y.strides;
+    p.y_dtype = y.dtype;
+    return p;
+}
+
+// The FP32 problem the solvers rank (HALF / BFLOAT16 run through FP32 copies).
+conv::Problem fp32(conv::Problem p) {
+    p.dtype = p.w_dtype = p.y_dtype = DNNCOMPAT_DATA_FLOAT;
+    return p;
+}
+
+// The solver engine e runs op's problem with: its own (index > 0), else immediate mode's first.
+const solver::Solver *solver_for(const EngineInfo &e, const conv::Problem &p, conv::Direction d) {
+    const conv::Problem p32 = fp32(p);
+    if (e.index > 0) {
+        const solver::Solver *s = e.solver;
+        const auto a = s->applicable(p32, d);
+        check(a.ok, DNNCOMPAT_STATUS_NOT_SUPPORTED_SHAPE, "engine {} ({}) does not run {} {}: {}", e.index, s->name(),
+              conv::direction_name(d), p.key(), a.reason);
+        return s;
+    }
+    const auto pref = solver::preference(p32, d);
+    check(!pref.empty(), DNNCOMPAT_STATUS_NOT_SUPPORTED_SHAPE, "no solver runs {} {}", conv::direction_name(d),
+          p.key());
+    return pref.front().solver;
+}
+
+void check_matmul(const OpInfo &op) {
+    for (const auto &t : {op.a, op.b, op.c})
+        check(low_or_float(t->dtype) && t->vector_count == 1 && !t->ragged, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
+              "matmul: tensor {} ({}) is not FLOAT, HALF or BFLOAT16, or is vectorised or ragged", t->uid, t->str());
+    check(op.matmul->comp_type == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
+          "matmul: compute type {} (FLOAT is supported)", enums::describe("cudnnDataType_t", op.matmul->comp_type));
+}
+
+void check_reduction(const OpInfo &op) {
+    for (const auto &t : {op.in[0], op.out})
+        check(low_or_float(t->dtype), DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
+              "reduction: tensor {} ({}) is not FLOAT, HALF or BFLOAT16", t->uid, t->str());
+    check(op.reduction->op != DNNCOMPAT_REDUCE_TENSOR_MUL_NO_ZEROS, DNNCOMPAT_STATUS_NOT_SUPPORTED,
+          "reduction: CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS is not supported");
+    check(op.in[0]->dims != op.out->dims, DNNCOMPAT_STATUS_NOT_SUPPORTED_SHAPE,
+          "reduction: x and y have the same shape {} (nothing is reduced)", dims_str(op.out->dims));
+}
+
+dnnl::memory::data_type dt_of(dnncompatDataType_t t) {
+    switch (t) {
+    case DNNCOMPAT_DATA_HALF: return dnnl::memory::data_type::f16;
+    case DNNCOMPAT_DATA_BFLOAT16: return dnnl::memory::data_type::bf16;
+    default: return dnnl::memory::data_type::f32;
+    }
+}
+
+dnnl::memory::desc md_of(const dims_t &dims, const dims_t &strides) {
+    return dnnl::memory::desc(dnnl::memory::dims(dims.begin(), dims.end()), dnnl::memory::data_type::f32,
+                              dnnl::memory::dims(strides.begin(), strides.end()));
+}
+
+// A tensor as a FLOAT operand of a oneDNN primitive: the caller's memory when it is FLOAT, else
+// a packed FLOAT copy in the step's scratch.
+struct F32Operand {
+    int index = -1;
+    TensorInfo tensor;       // the caller's
+    dims_t strides;          // of the FLOAT memory the primitive sees
+    std::size_t copy_at = 0; // scratch offset of the copy
+    bool copy = false;
+
+    void init(int idx, const TensorInfo &t, std::size_t &scratch) {
+        index = idx;
+        tensor = t;
+        copy = t.dtype != DNNCOMPAT_DATA_FLOAT;
+        strides = copy ? packed_strides(t.dims, DNNCOMPAT_TENSOR_NCHW) : t.strides;
+        if (copy) {
+            copy_at = scratch;
+            scratch += aligned(static_cast<std::size_t>(element_count(t.dims)) * sizeof(float));
+        }
+    }
+    void *f32(void *const *ptr, unsigned char *scratch) const { return copy ? scratch + copy_at : ptr[index]; }
+    // Converts the caller's tensor into the copy (inputs) or the copy into the caller's (outputs).
+    void convert(void *const *ptr, unsigned char *scratch, bool in) const {
+        if (!copy) return;
+        PointwiseDesc id;
+        id.mode = DNNCOMPAT_POINTWISE_IDENTITY;
+        const TensorView caller = tensor.view(ptr[index]);
+        const TensorView f{DNNCOMPAT_DATA_FLOAT, tensor.dims, strides, scratch + copy_at};
+        if (in) pointwise(id, &caller, nullptr, nullptr, f);
+        else pointwise(id, &f, nullptr, nullptr, caller);
+    }
+};
+
+} // namespace
+
+class Step {
+public:
+    virtual ~Step() = default;
+    // ptr: every tensor's data by index; scratch: this step's scratch (scratch_bytes).
+    virtual void run(dnncompatContext &h, void *const *ptr, unsigned char *scratch) const = 0;
+    std::size_t scratch_bytes = 0;
+    std::string what; // the step and what runs it, for describe()
+    std::string impl; // what runs it, for dnncompatGetLastRunInfo
+};
+
+namespace {
+
+class ConvStep : public Step {
+public:
+    conv::Problem p;
+    conv::Direction d = conv::Direction::fwd;
+    std::shared_ptr<conv::ConvPlan> plan;
+    int x = 0, w = 0, y = 0;
+
+    void run(dnncompatContext &h, void *const *ptr, unsigned char *scratch) const override {
+        static constexpr const char *api = "cudnnBackendExecute";
+        // No algorithm was asked for: the legacy API's substitution rows do not apply.
+        if (p.mode == DNNCOMPAT_CONVOLUTION) diag::emit(diag::code::conv_mode_convolution, api);
+        if (p.dtype == DNNCOMPAT_DATA_HALF) diag::emit(diag::code::conv_dtype_half, api);
+        if (p.dtype == DNNCOMPAT_DATA_BFLOAT16) diag::emit(diag::code::conv_dtype_bfloat16, api);
+        conv::execute(h, *plan, solver::Buffers{ptr[x], ptr[w], ptr[y]}, scratch, scratch_bytes,
+                      "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
+    }
+};
+
+class PointwiseStep : public Step {
+public:
+    PointwiseDesc pw;
+    int in[3] = {-1, -1, -1}, out = -1;
+    TensorView views[3], out_view;
+    double alpha1 = 1.0, alpha2 = 1.0;
+
+    void run(dnncompatContext &, void *const *ptr, unsigned char *) const override {
+        TensorView v[3];
+        const TensorView *pv[3] = {nullptr, nullptr, nullptr};
+        for (int i = 0; i < 3; ++i)
+            if (in[i] >= 0) {
+                v[i] = views[i];
+                v[i].data = ptr[in[i]];
+                pv[i] = &v[i];
+            }
+        TensorView o = out_view;
+        o.data = ptr[out];
+        pointwise(pw, pv[0], pv[1], pv[2], o, alpha1, alpha2);
+    }
+};
+
+class MatmulStep : public Step {
+public:
+    F32Operand a, b, c;
+    dnnl::matmul prim;
+    dnnl::memory::desc a_md, b_md, c_md, scratch_md;
+    std::size_t prim_scratch_at = 0;
+
+    void run(dnncompatContext &h, void *const *ptr, unsigned char *scratch) const override {
+        a.convert(ptr, scratch, true);
+        b.convert(ptr, scratch, true);
+        const auto &e = h.engine;
+        std::unordered_map<int, dnnl::memory> args{
+            {DNNL_ARG_SRC, dnnl::memory(a_md, e, a.f32(ptr, scratch))},
+            {DNNL_ARG_WEIGHTS, dnnl::memory(b_md, e, b.f32(ptr, scratch))},
+            {DNNL_ARG_DST, dnnl::memory(c_md, e, c.f32(ptr, scratch))},
+            {DNNL_ARG_SCRATCHPAD, dnnl::memory(scratch_md, e, scratch + prim_scratch_at)}};
+        prim.execute(h.stream, args);
+        h.stream.wait();
+        c.convert(ptr, scratch, false);
+    }
+};
+
+class ReductionStep : public Step {
+public:
+    F32Operand x, y;
+    bool abs_first = false; // AMAX: |x| into the FLOAT copy, then max
+    dnnl::reduction prim;
+    dnnl::memory::desc x_md, y_md, scratch_md;
+    std::size_t prim_scratch_at = 0;
+
+    void run(dnncompatContext &h, void *const *ptr, unsigned char *scratch) const override {
+        if (abs_first) {
+            PointwiseDesc abs;
+            abs.mode = DNNCOMPAT_POINTWISE_ABS;
+            const TensorView src = x.tensor.view(ptr[x.index]);
+            const TensorView f{DNNCOMPAT_DATA_FLOAT, x.tensor.dims, x.strides, scratch + x.copy_at};
+            pointwise(abs, &src, nullptr, nullptr, f);
+        } else {
+            x.convert(ptr, scratch, true);
+        }
+        const auto &e = h.engine;
+        std::unordered_map<int, dnnl::memory> args{
+            {DNNL_ARG_SRC, dnnl::memory(x_md, e, x.f32(ptr, scratch))},
+            {DNNL_ARG_DST, dnnl::memory(y_md, e, y.f32(ptr, scratch))},
+            {DNNL_ARG_SCRATCHPAD, dnnl::memory(scratch_md, e, scratch + prim_scratch_at)}};
+        prim.execute(h.stream, args);
+        h.stream.wait();
+        y.convert(ptr, scratch, false);
+    }
+};
+
+// A primitive's scratchpad at the end of a step's scratch.
+template <typename PD>
+std::size_t add_scratchpad(const PD &pd, std::size_t &scratch) {
+    const std::size_t at = scratch;
+    scratch += aligned(pd.scratchpad_desc().get_size());
+    return at;
+}
+
+std::unique_ptr<Step> conv_step(dnncompatContext &h, const OpInfo &op, const EngineInfo &e,
+                                const std::map<int64_t, int> &index, uint32_t &solver_id) {
+    auto s = std::make_unique<ConvStep>();
+    s->p = problem_of(op);
+    s->d = op.direction();
+    const solver::Solver *sv = solver_for(e, s->p, s->d);
+    const int algo = sv->cudnn_algo(s->d);
+    const solver::Solver *forced = e.index > 0 ? sv : nullptr;
+    const auto alpha = static_cast<float>(op.alpha), beta = static_cast<float>(op.beta);
+    switch (s->d) {
+    case conv::Direction::fwd:
+        conv::check_forward_types(s->p, "cudnnBackendFinalize");
+        s->plan = conv::forward_plan(h, s->p, algo, alpha, beta, forced);
+        break;
+    case conv::Direction::bwd_data: s->plan = conv::backward_data_plan(h, s->p, algo, alpha, beta, forced); break;
+    case conv::Direction::bwd_filter: s->plan = conv::backward_filter_plan(h, s->p, algo, alpha, beta, forced); break;
+    }
+    s->x = index.at(op.x->uid);
+    s->w = index.at(op.w->uid);
+    s->y = index.at(op.y->uid);
+    s->scratch_bytes = s->plan->workspace_bytes;
+    s->what = fmt::format("{} {}: {} ({})", op.name(), s->p.key(), sv->name(), s->plan->impl);
+    s->impl = s->plan->impl;
+    solver_id = sv->id();
+    return s;
+}
+
+std::unique_ptr<Step> pointwise_step(const OpInfo &op, const std::map<int64_t, int> &index) {
+    auto s = std::make_unique<PointwiseStep>();
+    s->pw = op.pw;
+    s->alpha1 = op.alpha1;
+    s->alpha2 = op.alpha2;
+    for (int i = 0; i < 3; ++i)
+        if (op.in[i]) {
+            s->in[i] = index.at(op.in[i]->uid);
+            s->views[i] = op.in[i]->view(nullptr);
+        }
+    s->out = index.at(op.out->uid);
+    s->out_view = op.out->view(nullptr);
+    s->what = op.name() + ": dnncompat pointwise loop";
+    s->impl = "dnncompat:pointwise";
+    return s;
+}
+
+std::unique_ptr<Step> matmul_step(dnncompatContext &h, const OpInfo &op, const std::map<int64_t, int> &index) {
+    check_matmul(op);
+    auto s = std::make_unique<MatmulStep>();
+    std::size_t scratch = 0;
+    s->a.init(index.at(op.a->uid), *op.a, scratch);
+    s->b.init(index.at(op.b->uid), *op.b, scratch);
+    s->c.init(index.at(op.c->uid), *op.c, scratch);
+    s->a_md = md_of(op.a->dims, s->a.strides);
+    s->b_md = md_of(op.b->dims, s->b.strides);
+    s->c_md = md_of(op.c->dims, s->c.strides);
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(s->a_md, s->b_md, s->c_md), attr, h.engine);
+    s->prim = dnnl::matmul(pd);
+    s->scratch_md = pd.scratchpad_desc();
+    s->prim_scratch_at = add_scratchpad(pd, scratch);
+    s->scratch_bytes = scratch;
+    s->what = fmt::format("matmul {} x {} -> {}: oneDNN matmul ({})", op.a->str(), op.b->str(), op.c->str(),
+                          pd.impl_info_str());
+    s->impl = pd.impl_info_str();
+    return s;
+}
+
+std::unique_ptr<Step> reduction_step(dnncompatContext &h, const OpInfo &op, const std::map<int64_t, int> &index) {
+    check_reduction(op);
+    auto s = std::make_unique<ReductionStep>();
+    std::size_t scratch = 0;
+    const auto red = op.reduction->op;
+    s->abs_first = red == DNNCOMPAT_REDUCE_TENSOR_AMAX;
+    TensorInfo xt = *op.in[0];
+    if (s->abs_first) xt.dtype = DNNCOMPAT_DATA_HALF; // forces a FLOAT copy to hold |x|
+    s->x.init(index.at(op.in[0]->uid), xt, scratch);
+    s->x.tensor = *op.in[0];
+    s->y.init(index.at(op.out->uid), *op.out, scratch);
+    s->x_md = md_of(op.in[0]->dims, s->x.strides);
+    s->y_md = md_of(op.out->dims, s->y.strides);
+    dnnl::algorithm alg = dnnl::algorithm::reduction_sum;
+    float p = 0.0f;
+    switch (red) {
+    case DNNCOMPAT_REDUCE_TENSOR_ADD: alg = dnnl::algorithm::reduction_sum; break;
+    case DNNCOMPAT_REDUCE_TENSOR_MUL: alg = dnnl::algorithm::reduction_mul; break;
+    case DNNCOMPAT_REDUCE_TENSOR_MIN: alg = dnnl::algorithm::reduction_min; break;
+    case DNNCOMPAT_REDUCE_TENSOR_MAX:
+    case DNNCOMPAT_REDUCE_TENSOR_AMAX: alg = dnnl::algorithm::reduction_max; break;
+    case DNNCOMPAT_REDUCE_TENSOR_AVG: alg = dnnl::algorithm::reduction_mean; break;
+    case DNNCOMPAT_REDUCE_TENSOR_NORM1: alg = dnnl::algorithm::reduction_norm_lp_sum, p = 1.0f; break;
+    case DNNCOMPAT_REDUCE_TENSOR_NORM2: alg = dnnl::algorithm::reduction_norm_lp_sum, p = 2.0f; break;
+    default: fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "reduction: {}", enums::describe("cudnnReduceTensorOp_t", red));
+    }
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::reduction::primitive_desc pd(dnnl::reduction::desc(alg, s->x_md, s->y_md, p, 0.0f), attr, h.engine);
+    s->prim = dnnl::reduction(pd);
+    s->scratch_md = pd.scratchpad_desc();
+    s->prim_scratch_at = add_scratchpad(pd, scratch);
+    s->scratch_bytes = scratch;
+    s->what = fmt::format("{} {} -> {}: oneDNN reduction ({})", op.name(), op.in[0]->str(), op.out->str(),
+                          pd.impl_info_str());
+    s->impl = pd.impl_info_str();
+    return s;
+}
+
+} // namespace
+
+void check_engine(const GraphInfo &g, EngineInfo &e) {
+    const int convs = g.conv_count();
+    if (e.index > 0) {
+        check(convs > 0, DNNCOMPAT_STATUS_NOT_SUPPORTED_GRAPH_PATTERN,
+              "engine {} is convolution solver {}; a graph without a convolution has engine 0 only", e.index, e.index);
+        e.solver = solver::by_id(static_cast<uint32_t>(e.index));
+        check(e.solver != nullptr, DNNCOMPAT_STATUS_NOT_SUPPORTED, "engine {}: {}", e.index,
+              solver::missing_reason(static_cast<uint32_t>(e.index)));
+    }
+    const solver::Solver *first = nullptr;
+    conv::Problem first_p;
+    conv::Direction first_d = conv::Direction::fwd;
+    for (const auto &op : g.ops) {
+        if (op->is_conv()) {
+            const conv::Problem p = problem_of(*op);
+            const solver::Solver *s = solver_for(e, p, op->direction());
+            if (first == nullptr) first = s, first_p = fp32(p), first_d = op->direction();
+        } else if (op->kind == OpKind::matmul) {
+            check_matmul(*op);
+        } else if (op->kind == OpKind::reduction) {
+            check_reduction(*op);
+        }
+    }
+    e.name = e.index > 0 ? e.solver->name() : "dnncompat.auto";
+    if (first != nullptr) {
+        e.numerical = first->numerical_notes(first_p, first_d);
+        e.behavior = first->behavior_notes();
+    }
+}
+
+std::vector<uint32_t> ranked_solvers(const OpInfo &op) {
+    std::vector<uint32_t> r;
+    for (const auto &s : solver::preference(fp32(problem_of(op)), op.direction())) r.push_back(s.solver->id());
+    return r;
+}
+
+Executable::Executable(dnncompatContext &h, const GraphInfo &g, const EngineInfo &e) {
+    EngineInfo checked = e;
+    check_engine(g, checked);
+    std::map<int64_t, int> index;
+    std::size_t at = 0;
+    for (const auto &[uid, t] : g.tensors) {
+        index[uid] = static_cast<int>(tensors_.size());
+        tensors_.push_back(t);
+        offset_.push_back(at);
+        if (t->is_virtual) at += aligned(t->bytes());
+    }
+    scratch_at_ = at;
+    std::size_t scratch = 0;
+    bool conv_seen = false;
+    for (const auto &op : g.ops) {
+        std::unique_ptr<Step> s;
+        switch (op->kind) {
+        case OpKind::conv_fwd:
+        case OpKind::conv_bwd_data:
+        case OpKind::conv_bwd_filter: s = conv_step(h, *op, checked, index, solver_id_); break;
+        case OpKind::pointwise: s = pointwise_step(*op, index); break;
+        case OpKind::matmul: s = matmul_step(h, *op, index); break;
+        case OpKind::reduction: s = reduction_step(h, *op, index); break;
+        }
+        scratch = std::max(scratch, s->scratch_bytes);
+        if (impl_.empty() || (op->is_conv() && solver_id_ != 0 && !conv_seen))
+            impl_ = s->impl, conv_seen = op->is_conv();
+        steps_.push_back(std::move(s));
+    }
+    workspace_ = scratch_at_ + scratch + (scratch_at_ + scratch > 0 ? kAlign : 0); // any alignment of the pointer
+}
+
+Executable::~Executable() = default;
+
+void Executable::run(dnncompatContext &h, const VariantPackInfo &vp) const {
+    check(workspace_ == 0 || vp.workspace != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
+          "the execution plan needs {} bytes of workspace but CUDNN_ATTR_VARIANT_PACK_WORKSPACE is null", workspace_);
+    auto *ws = static_cast<unsigned char *>(vp.workspace);
+    if (ws != nullptr) ws += (kAlign - reinterpret_cast<std::uintptr_t>(ws) % kAlign) % kAlign;
+    std::vector<void *> ptr(tensors_.size());
+    for (std::size_t i = 0; i < tensors_.size(); ++i) {
+        const TensorInfo &t = *tensors_[i];
+        if (t.is_virtual) {
+            ptr[i] = ws + offset_[i];
+            continue;
+        }
+        auto it = vp.pointers.find(t.uid);
+        check(it != vp.pointers.end(), DNNCOMPAT_STATUS_BAD_PARAM, "the variant pack has no pointer for tensor uid {}",
+              t.uid);
+        check(it->second != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "the variant pack's pointer for tensor uid {} is null",
+              t.uid);
+        ptr[i] = it->second;
+    }
+    const std::size_t before = diag::collected_count();
+    for (const auto &s : steps_) s->run(h, ptr.data(), ws + scratch_at_);
+    h.record_run("cudnnBackendExecute", impl_, -1, -1, workspace_, static_cast<int>(diag::collected_count() - before));
+}
+
+std::vector<std::string> Executable::describe() const {
+    std::vector<std::string> r;
+    for (const auto &s : steps_) r.push_back(s->what);
+    return r;
+}
+
+} // namespace dnncompat::graph

@@ -1,0 +1,385 @@
+// cudnnBackendFinalize for every implemented descriptor type: required attributes, consistency,
+// and what the type builds (graph/model.hpp). Engines, engine configs, heuristics and plans are
+// finalized in engines.cpp.
+#include "graph/descriptor.hpp"
+#include "graph/engines.hpp"
+#include "graph/model.hpp"
+
+#include "core/enums.hpp"
+#include "core/error.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace dnncompat::graph {
+
+namespace {
+
+const Value &need(const Desc &d, dnncompatBackendAttributeName_t n) {
+    const Value *v = d.find(n);
+    if (v == nullptr)
+        fail(DNNCOMPAT_STATUS_BAD_PARAM, "{}: {} is not set", descriptor_type_name(d.type), attribute_name(n));
+    return *v;
+}
+
+int64_t i64(const Value &v, int64_t i = 0) { return v.at<int64_t>(i); }
+dims_t i64s(const Value &v) {
+    dims_t r;
+    for (int64_t i = 0; i < v.count; ++i) r.push_back(v.at<int64_t>(i));
+    return r;
+}
+double scalar(const Value &v) { return v.type == DNNCOMPAT_TYPE_DOUBLE ? v.at<double>(0) : v.at<float>(0); }
+double scalar_or(const Desc &d, dnncompatBackendAttributeName_t n, double dflt) {
+    const Value *v = d.find(n);
+    return v ? scalar(*v) : dflt;
+}
+bool bool_or(const Desc &d, dnncompatBackendAttributeName_t n, bool dflt) {
+    const Value *v = d.find(n);
+    return v ? v->bytes[0] != 0 : dflt;
+}
+template <typename E>
+E enum_of(const Value &v) {
+    return static_cast<E>(v.at<int>(0));
+}
+
+template <typename B>
+std::shared_ptr<const B> built_of(const DescPtr &p) {
+    return std::static_pointer_cast<const B>(p->built);
+}
+TensorPtr tensor_or_null(const Desc &d, dnncompatBackendAttributeName_t n) {
+    const Value *v = d.find(n);
+    return v ? built_of<TensorInfo>(v->descs[0]) : nullptr;
+}
+
+void finalize_tensor(Desc &d) {
+    auto t = std::make_shared<TensorInfo>();
+    t->dtype = enum_of<dnncompatDataType_t>(need(d, DNNCOMPAT_ATTR_TENSOR_DATA_TYPE));
+    t->dims = i64s(need(d, DNNCOMPAT_ATTR_TENSOR_DIMENSIONS));
+    t->strides = i64s(need(d, DNNCOMPAT_ATTR_TENSOR_STRIDES));
+    t->uid = i64(need(d, DNNCOMPAT_ATTR_TENSOR_UNIQUE_ID));
+    t->alignment = i64(need(d, DNNCOMPAT_ATTR_TENSOR_BYTE_ALIGNMENT));
+    check(t->dims.size() == t->strides.size(), DNNCOMPAT_STATUS_BAD_PARAM,
+          "CUDNN_ATTR_TENSOR_DIMENSIONS has {} elements but CUDNN_ATTR_TENSOR_STRIDES {}", t->dims.size(),
+          t->strides.size());
+    for (std::size_t i = 0; i < t->dims.size(); ++i) {
+        check(t->dims[i] > 0, DNNCOMPAT_STATUS_BAD_PARAM, "CUDNN_ATTR_TENSOR_DIMENSIONS[{}] is {}", i, t->dims[i]);
+        check(t->strides[i] > 0, DNNCOMPAT_STATUS_BAD_PARAM, "CUDNN_ATTR_TENSOR_STRIDES[{}] is {}", i, t->strides[i]);
+    }
+    check(t->alignment > 0, DNNCOMPAT_STATUS_BAD_PARAM, "CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT is {}", t->alignment);
+    t->is_virtual = bool_or(d, DNNCOMPAT_ATTR_TENSOR_IS_VIRTUAL, false);
+    t->by_value = bool_or(d, DNNCOMPAT_ATTR_TENSOR_IS_BY_VALUE, false);
+    check(!(t->is_virtual && t->by_value), DNNCOMPAT_STATUS_BAD_PARAM, "tensor {} is both virtual and by value",
+          t->uid);
+    if (const Value *v = d.find(DNNCOMPAT_ATTR_TENSOR_VECTOR_COUNT)) t->vector_count = i64(*v);
+    if (const Value *v = d.find(DNNCOMPAT_ATTR_TENSOR_VECTORIZED_DIMENSION)) t->vectorized_dim = i64(*v);
+    if (const Value *v = d.find(DNNCOMPAT_ATTR_TENSOR_REORDERING_MODE)) t->reordering = v->at<int>(0);
+    t->ragged = d.find(DNNCOMPAT_ATTR_TENSOR_RAGGED_OFFSET_DESC) != nullptr;
+    check(t->vector_count >= 1, DNNCOMPAT_STATUS_BAD_PARAM, "CUDNN_ATTR_TENSOR_VECTOR_COUNT is {}", t->vector_count);
+    (void)span_elements(t->dims, t->strides); // BAD_PARAM on overflow
+    d.built = t;
+}
+
+void finalize_convolution(Desc &d) {
+    auto c = std::make_shared<ConvInfo>();
+    c->comp_type = enum_of<dnncompatDataType_t>(need(d, DNNCOMPAT_ATTR_CONVOLUTION_COMP_TYPE));
+    c->mode = enum_of<dnncompatConvolutionMode_t>(need(d, DNNCOMPAT_ATTR_CONVOLUTION_CONV_MODE));
+    const int64_t nsp = i64(need(d, DNNCOMPAT_ATTR_CONVOLUTION_SPATIAL_DIMS));
+    check(nsp >= 1 && nsp <= 3, DNNCOMPAT_STATUS_BAD_PARAM, "CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS is {}", nsp);
+    c->nsp = static_cast<int>(nsp);
+    c->pre = i64s(need(d, DNNCOMPAT_ATTR_CONVOLUTION_PRE_PADDINGS));
+    c->post = i64s(need(d, DNNCOMPAT_ATTR_CONVOLUTION_POST_PADDINGS));
+    c->stride = i64s(need(d, DNNCOMPAT_ATTR_CONVOLUTION_FILTER_STRIDES));
+    c->dilation = i64s(need(d, DNNCOMPAT_ATTR_CONVOLUTION_DILATIONS));
+    for (auto [v, n] : {std::pair{&c->pre, DNNCOMPAT_ATTR_CONVOLUTION_PRE_PADDINGS},
+                        std::pair{&c->post, DNNCOMPAT_ATTR_CONVOLUTION_POST_PADDINGS},
+                        std::pair{&c->stride, DNNCOMPAT_ATTR_CONVOLUTION_FILTER_STRIDES},
+                        std::pair{&c->dilation, DNNCOMPAT_ATTR_CONVOLUTION_DILATIONS}}) {
+        check(static_cast<int64_t>(v->size()) == nsp, DNNCOMPAT_STATUS_BAD_PARAM,
+              "{} has {} elements but CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS is {}", attribute_name(n), v->size(), nsp);
+        const bool positive =
+            n == DNNCOMPAT_ATTR_CONVOLUTION_FILTER_STRIDES || n == DNNCOMPAT_ATTR_CONVOLUTION_DILATIONS;
+        for (int64_t x : *v)
+            check(positive ? x > 0 : x >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "{} has {}", attribute_name(n), x);
+    }
+    d.built = c;
+}
+
+void finalize_pointwise(Desc &d) {
+    auto p = std::make_shared<PointwiseInfo>();
+    p->pw.mode = enum_of<dnncompatPointwiseMode_t>(need(d, DNNCOMPAT_ATTR_POINTWISE_MODE));
+    if (const Value *v = d.find(DNNCOMPAT_ATTR_POINTWISE_MATH_PREC)) p->pw.math_prec = enum_of<dnncompatDataType_t>(*v);
+    p->pw.relu_lower_clip = scalar_or(d, DNNCOMPAT_ATTR_POINTWISE_RELU_LOWER_CLIP, p->pw.relu_lower_clip);
+    p->pw.relu_upper_clip = scalar_or(d, DNNCOMPAT_ATTR_POINTWISE_RELU_UPPER_CLIP, p->pw.relu_upper_clip);
+    p->pw.relu_lower_clip_slope =
+        scalar_or(d, DNNCOMPAT_ATTR_POINTWISE_RELU_LOWER_CLIP_SLOPE, p->pw.relu_lower_clip_slope);
+    p->pw.elu_alpha = scalar_or(d, DNNCOMPAT_ATTR_POINTWISE_ELU_ALPHA, p->pw.elu_alpha);
+    p->pw.softplus_beta = scalar_or(d, DNNCOMPAT_ATTR_POINTWISE_SOFTPLUS_BETA, p->pw.softplus_beta);
+    p->pw.swish_beta = scalar_or(d, DNNCOMPAT_ATTR_POINTWISE_SWISH_BETA, p->pw.swish_beta);
+    if (const Value *v = d.find(DNNCOMPAT_ATTR_POINTWISE_AXIS)) p->pw.axis = i64(*v);
+    (void)pointwise_kind(p->pw.mode);
+    d.built = p;
+}
+
+void finalize_matmul(Desc &d) {
+    auto m = std::make_shared<MatmulInfo>();
+    m->comp_type = enum_of<dnncompatDataType_t>(need(d, DNNCOMPAT_ATTR_MATMUL_COMP_TYPE));
+    d.built = m;
+}
+
+void finalize_reduction(Desc &d) {
+    auto r = std::make_shared<ReductionInfo>();
+    r->op = enum_of<dnncompatReduceTensorOp_t>(need(d, DNNCOMPAT_ATTR_REDUCTION_OPERATOR));
+    r->comp_type = enum_of<dnncompatDataType_t>(need(d, DNNCOMPAT_ATTR_REDUCTION_COMP_TYPE));
+    d.built = r;
+}
+
+void finalize_conv_op(Desc &d, OpKind kind, dnncompatBackendAttributeName_t alpha, dnncompatBackendAttributeName_t beta,
+                      dnncompatBackendAttributeName_t conv, dnncompatBackendAttributeName_t x,
+                      dnncompatBackendAttributeName_t w, dnncompatBackendAttributeName_t y) {
+    auto o = std::make_shared<OpInfo>();
+    o->kind = kind;
+    o->alpha = scalar_or(d, alpha, 1.0);
+    o->beta = scalar_or(d, beta, 0.0);
+    o->conv = built_of<ConvInfo>(need(d, conv).descs[0]);
+    o->x = built_of<TensorInfo>(need(d, x).descs[0]);
+    o->w = built_of<TensorInfo>(need(d, w).descs[0]);
+    o->y = built_of<TensorInfo>(need(d, y).descs[0]);
+    const std::size_t rank = static_cast<std::size_t>(o->conv->nsp) + 2;
+    for (auto [t, n] : {std::pair{o->x, x}, std::pair{o->w, w}, std::pair{o->y, y}})
+        check(t->dims.size() == rank, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+              "{} has {} dimensions; a convolution with {} spatial dimensions takes {}", attribute_name(n),
+              t->dims.size(), o->conv->nsp, rank);
+    // Shapes: x [N, C, spatial], w [K, C/groups, filter], y [N, K, out].
+    const auto &X = o->x->dims, &W = o->w->dims, &Y = o->y->dims;
+    check(X[0] == Y[0] && W[0] == Y[1] && W[1] > 0 && X[1] % W[1] == 0 && W[0] % (X[1] / W[1]) == 0,
+          DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+          "x {}, w {} and y {} are not a convolution's shapes (x [N,C,...], w [K,C/groups,...], y [N,K,...])",
+          dims_str(X), dims_str(W), dims_str(Y));
+    for (int i = 0; i < o->conv->nsp; ++i) {
+        const auto s = static_cast<std::size_t>(i);
+        const int64_t span = (W[2 + s] - 1) * o->conv->dilation[s] + 1;
+        const int64_t out = (X[2 + s] + o->conv->pre[s] + o->conv->post[s] - span) / o->conv->stride[s] + 1;
+        check(out == Y[2 + s], DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+              "spatial dimension {}: x {} with pre/post padding {}/{}, filter {}, stride {} and dilation {} gives {}, "
+              "but y has {}",
+              i, X[2 + s], o->conv->pre[s], o->conv->post[s], W[2 + s], o->conv->stride[s], o->conv->dilation[s], out,
+              Y[2 + s]);
+    }
+    switch (kind) {
+    case OpKind::conv_fwd: o->inputs = {o->x, o->w}, o->outputs = {o->y}; break;
+    case OpKind::conv_bwd_data: o->inputs = {o->w, o->y}, o->outputs = {o->x}; break;
+    default: o->inputs = {o->x, o->y}, o->outputs = {o->w}; break;
+    }
+    d.built = o;
+}
+
+void finalize_pointwise_op(Desc &d) {
+    auto o = std::make_shared<OpInfo>();
+    o->kind = OpKind::pointwise;
+    o->pw = built_of<PointwiseInfo>(need(d, DNNCOMPAT_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR).descs[0])->pw;
+    o->alpha1 = scalar_or(d, DNNCOMPAT_ATTR_OPERATION_POINTWISE_ALPHA1, 1.0);
+    o->alpha2 = scalar_or(d, DNNCOMPAT_ATTR_OPERATION_POINTWISE_ALPHA2, 1.0);
+    const PointwiseKind k = pointwise_kind(o->pw.mode);
+    auto want = [&](dnncompatBackendAttributeName_t n, bool needed) {
+        TensorPtr t = tensor_or_null(d, n);
+        check(!needed || t != nullptr, DNNCOMPAT_STATUS_BAD_PARAM, "{} needs {}",
+              enums::describe("cudnnPointwiseMode_t", o->pw.mode), attribute_name(n));
+        return needed ? t : nullptr;
+    };
+    if (k == PointwiseKind::backward) {
+        o->in[0] = want(DNNCOMPAT_ATTR_OPERATION_POINTWISE_DYDESC, true);
+        o->in[1] = want(DNNCOMPAT_ATTR_OPERATION_POINTWISE_XDESC, true);
+        o->out = want(DNNCOMPAT_ATTR_OPERATION_POINTWISE_DXDESC, true);
+    } else {
+        o->in[0] = want(DNNCOMPAT_ATTR_OPERATION_POINTWISE_XDESC, true);
+        o->in[1] =
+            want(DNNCOMPAT_ATTR_OPERATION_POINTWISE_BDESC, k == PointwiseKind::binary || k == PointwiseKind::ternary);
+        o->in[2] = want(DNNCOMPAT_ATTR_OPERATION_POINTWISE_TDESC, k == PointwiseKind::ternary);
+        o->out = want(DNNCOMPAT_ATTR_OPERATION_POINTWISE_YDESC, true);
+    }
+    TensorView v[3], out = o->out->view(nullptr);
+    for (int i = 0; i < 3; ++i)
+        if (o->in[i]) v[i] = o->in[i]->view(nullptr);
+    check_pointwise(o->pw, o->in[0] ? &v[0] : nullptr, o->in[1] ? &v[1] : nullptr, o->in[2] ? &v[2] : nullptr, out);
+    for (const auto &t : o->in)
+        if (t) o->inputs.push_back(t);
+    o->outputs = {o->out};
+    d.built = o;
+}
+
+void finalize_matmul_op(Desc &d) {
+    auto o = std::make_shared<OpInfo>();
+    o->kind = OpKind::matmul;
+    o->a = built_of<TensorInfo>(need(d, DNNCOMPAT_ATTR_OPERATION_MATMUL_ADESC).descs[0]);
+    o->b = built_of<TensorInfo>(need(d, DNNCOMPAT_ATTR_OPERATION_MATMUL_BDESC).descs[0]);
+    o->c = built_of<TensorInfo>(need(d, DNNCOMPAT_ATTR_OPERATION_MATMUL_CDESC).descs[0]);
+    o->matmul = built_of<MatmulInfo>(need(d, DNNCOMPAT_ATTR_OPERATION_MATMUL_DESC).descs[0]);
+    const auto &A = o->a->dims, &B = o->b->dims, &C = o->c->dims;
+    const std::size_t r = C.size();
+    check(r >= 2 && A.size() == r && B.size() == r, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+          "matmul tensors a {}, b {}, c {} must have the same rank, at least 2", dims_str(A), dims_str(B), dims_str(C));
+    bool ok = A[r - 2] == C[r - 2] && B[r - 1] == C[r - 1] && A[r - 1] == B[r - 2];
+    for (std::size_t i = 0; i + 2 < r; ++i) ok = ok && (A[i] == C[i] || A[i] == 1) && (B[i] == C[i] || B[i] == 1);
+    check(ok, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+          "matmul a {} x b {} does not give c {} (a [..., M, K], b [..., K, N], c [..., M, N], batch 1 broadcast)",
+          dims_str(A), dims_str(B), dims_str(C));
+    for (auto n :
+         {DNNCOMPAT_ATTR_OPERATION_MATMUL_GEMM_M_OVERRIDE_DESC, DNNCOMPAT_ATTR_OPERATION_MATMUL_GEMM_N_OVERRIDE_DESC,
+          DNNCOMPAT_ATTR_OPERATION_MATMUL_GEMM_K_OVERRIDE_DESC})
+        check(d.find(n) == nullptr, DNNCOMPAT_STATUS_NOT_SUPPORTED, "{} (per-batch GEMM sizes) is not supported",
+              attribute_name(n));
+    o->inputs = {o->a, o->b};
+    o->outputs = {o->c};
+    d.built = o;
+}
+
+void finalize_reduction_op(Desc &d) {
+    auto o = std::make_shared<OpInfo>();
+    o->kind = OpKind::reduction;
+    o->in[0] = built_of<TensorInfo>(need(d, DNNCOMPAT_ATTR_OPERATION_REDUCTION_XDESC).descs[0]);
+    o->out = built_of<TensorInfo>(need(d, DNNCOMPAT_ATTR_OPERATION_REDUCTION_YDESC).descs[0]);
+    o->reduction = built_of<ReductionInfo>(need(d, DNNCOMPAT_ATTR_OPERATION_REDUCTION_DESC).descs[0]);
+    const auto &X = o->in[0]->dims, &Y = o->out->dims;
+    bool ok = X.size() == Y.size();
+    for (std::size_t i = 0; ok && i < X.size(); ++i) ok = Y[i] == X[i] || Y[i] == 1;
+    check(ok, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+          "reduction of x {} to y {}: every y dimension must be x's or 1", dims_str(X), dims_str(Y));
+    o->inputs = {o->in[0]};
+    o->outputs = {o->out};
+    d.built = o;
+}
+
+// Same uid, same tensor: two descriptors with one uid must agree.
+bool same_tensor(const TensorInfo &a, const TensorInfo &b) {
+    return a.dtype == b.dtype && a.dims == b.dims && a.strides == b.strides && a.is_virtual == b.is_virtual &&
+           a.by_value == b.by_value;
+}
+
+void finalize_graph(Desc &d) {
+    auto g = std::make_shared<GraphInfo>();
+    const Value &h = need(d, DNNCOMPAT_ATTR_OPERATIONGRAPH_HANDLE);
+    g->handle = live(h.at<dnncompatContext *>(0));
+    check(!bool_or(d, DNNCOMPAT_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, false), DNNCOMPAT_STATUS_NOT_SUPPORTED,
+          "dynamic-shape operation graphs are not supported");
+    std::vector<OpPtr> ops;
+    for (const auto &od : need(d, DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS).descs) ops.push_back(built_of<OpInfo>(od));
+    // Tensors by uid; each produced by at most one operation.
+    std::map<int64_t, std::size_t> producer;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        for (const auto &ts : {ops[i]->inputs, ops[i]->outputs})
+            for (const auto &t : ts) {
+                auto [it, fresh] = g->tensors.emplace(t->uid, t);
+                check(fresh || same_tensor(*it->second, *t), DNNCOMPAT_STATUS_BAD_PARAM_DUPLICATED_ENTRIES,
+                      "uid {} names two different tensors ({} and {})", t->uid, it->second->str(), t->str());
+            }
+        for (const auto &t : ops[i]->outputs) {
+            check(!t->by_value, DNNCOMPAT_STATUS_BAD_PARAM, "tensor {} is by value but operation {} writes it", t->uid,
+                  ops[i]->name());
+            auto [it, fresh] = producer.emplace(t->uid, i);
+            check(fresh, DNNCOMPAT_STATUS_BAD_PARAM, "tensor {} is written by two operations ({} and {})", t->uid,
+                  ops[it->second]->name(), ops[i]->name());
+        }
+    }
+    for (const auto &[uid, t] : g->tensors)
+        check(!t->is_virtual || producer.count(uid) == 1, DNNCOMPAT_STATUS_BAD_PARAM,
+              "virtual tensor {} is read but no operation of the graph writes it", uid);
+    // Topological order (stable: the caller's order where it is one); a cycle is BAD_PARAM.
+    std::vector<int> state(ops.size(), 0); // 0 new, 1 in progress, 2 placed
+    std::function<void(std::size_t)> place = [&](std::size_t i) {
+        check(state[i] != 1, DNNCOMPAT_STATUS_BAD_PARAM, "the operation graph has a cycle through {}", ops[i]->name());
+        if (state[i] == 2) return;
+        state[i] = 1;
+        for (const auto &t : ops[i]->inputs) {
+            auto p = producer.find(t->uid);
+            if (p != producer.end()) place(p->second);
+        }
+        state[i] = 2;
+        g->ops.push_back(ops[i]);
+    };
+    for (std::size_t i = 0; i < ops.size(); ++i) place(i);
+    d.built = g;
+    Value count;
+    count.type = DNNCOMPAT_TYPE_INT64;
+    count.count = 1;
+    const int64_t n = engine_global_count(*g);
+    count.bytes.resize(sizeof n);
+    std::memcpy(count.bytes.data(), &n, sizeof n);
+    d.attrs[DNNCOMPAT_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT] = std::move(count);
+}
+
+void finalize_knob_choice(Desc &d) {
+    auto k = std::make_shared<KnobChoiceInfo>();
+    k->knob = enum_of<dnncompatBackendKnobType_t>(need(d, DNNCOMPAT_ATTR_KNOB_CHOICE_KNOB_TYPE));
+    k->value = i64(need(d, DNNCOMPAT_ATTR_KNOB_CHOICE_KNOB_VALUE));
+    d.built = k;
+}
+
+void finalize_variant_pack(Desc &d) {
+    auto vp = std::make_shared<VariantPackInfo>();
+    const Value &uids = need(d, DNNCOMPAT_ATTR_VARIANT_PACK_UNIQUE_IDS);
+    const Value &ptrs = need(d, DNNCOMPAT_ATTR_VARIANT_PACK_DATA_POINTERS);
+    check(uids.count == ptrs.count, DNNCOMPAT_STATUS_BAD_PARAM,
+          "CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS has {} elements but CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS {}", uids.count,
+          ptrs.count);
+    for (int64_t i = 0; i < uids.count; ++i) {
+        auto [it, fresh] = vp->pointers.emplace(uids.at<int64_t>(i), ptrs.at<void *>(i));
+        check(fresh, DNNCOMPAT_STATUS_BAD_PARAM_DUPLICATED_ENTRIES, "uid {} appears twice in the variant pack",
+              it->first);
+    }
+    if (const Value *w = d.find(DNNCOMPAT_ATTR_VARIANT_PACK_WORKSPACE)) vp->workspace = w->at<void *>(0);
+    d.built = vp;
+}
+
+} // namespace
+
+void finalize(Desc &d) {
+    check(!d.finalized, DNNCOMPAT_STATUS_BAD_PARAM, "{} is already finalized", descriptor_type_name(d.type));
+    for (const auto &s : attribute_specs())
+        if (s.desc == d.type && s.access == Access::required && d.find(s.name) == nullptr)
+            fail(DNNCOMPAT_STATUS_BAD_PARAM, "{} cannot be finalized: {} is not set", descriptor_type_name(d.type),
+                 attribute_name(s.name));
+    switch (d.type) {
+    case DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR: finalize_tensor(d); break;
+    case DNNCOMPAT_BACKEND_CONVOLUTION_DESCRIPTOR: finalize_convolution(d); break;
+    case DNNCOMPAT_BACKEND_POINTWISE_DESCRIPTOR: finalize_pointwise(d); break;
+    case DNNCOMPAT_BACKEND_MATMUL_DESCRIPTOR: finalize_matmul(d); break;
+    case DNNCOMPAT_BACKEND_REDUCTION_DESCRIPTOR: finalize_reduction(d); break;
+    case DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR:
+        finalize_conv_op(d, OpKind::conv_fwd, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA,
+                         DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA,
+                         DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC,
+                         DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_X, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
+                         DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_Y);
+        break;
+    case DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR:
+        finalize_conv_op(
+            d, OpKind::conv_bwd_data, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA,
+            DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC,
+            DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
+            DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY);
+        break;
+    case DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR:
+        finalize_conv_op(d, OpKind::conv_bwd_filter, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA,
+                         DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA,
+                         DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC,
+                         DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X,
+                         DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW,
+                         DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY);
+        break;
+    case DNNCOMPAT_BACKEND_OPERATION_POINTWISE_DESCRIPTOR: finalize_pointwise_op(d); break;
+    case DNNCOMPAT_BACKEND_OPERATION_MATMUL_DESCRIPTOR: finalize_matmul_op(d); break;
+    case DNNCOMPAT_BACKEND_OPERATION_REDUCTION_DESCRIPTOR: finalize_reduction_op(d); break;
+    case DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR: finalize_graph(d); break;
+    case DNNCOMPAT_BACKEND_KNOB_CHOICE_DESCRIPTOR: finalize_knob_choice(d); break;
+    case DNNCOMPAT_BACKEND_VARIANT_PACK_DESCRIPTOR: finalize_variant_pack(d); break;
+    case DNNCOMPAT_BACKEND_ENGINE_DESCRIPTOR: finalize_engine(d); break;
+    case DNNCOMPAT_BACKEND_ENGINECFG_DESCRIPTOR: finalize_engine_cfg(d); break;
+    case DNNCOMPAT_BACKEND_ENGINEHEUR_DESCRIPTOR: finalize_heuristics(d); break;
+    case DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR: finalize_plan(d); break;
+    default: fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "{} is not implemented", descriptor_type_name(d.type));
+    }
+    d.finalized = true;
+}
+
+} // namespace dnncompat::graph

@@ -1,0 +1,63 @@
+#include "graph/model.hpp"
+
+#include "core/enums.hpp"
+
+#include <fmt/format.h>
+
+namespace dnncompat::graph {
+
+std::size_t TensorInfo::bytes() const {
+    return static_cast<std::size_t>(span_elements(dims, strides)) * element_size(dtype);
+}
+
+std::string TensorInfo::str() const {
+    std::string t(enums::describe("cudnnDataType_t", dtype));
+    if (t.rfind("CUDNN_DATA_", 0) == 0) t = t.substr(11);
+    for (auto &ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return fmt::format("{}:{}{}", dims_str(dims), t, is_virtual ? " (virtual)" : by_value ? " (by value)" : "");
+}
+
+conv::Direction OpInfo::direction() const {
+    return kind == OpKind::conv_bwd_data     ? conv::Direction::bwd_data
+           : kind == OpKind::conv_bwd_filter ? conv::Direction::bwd_filter
+                                             : conv::Direction::fwd;
+}
+
+std::string OpInfo::name() const {
+    switch (kind) {
+    case OpKind::conv_fwd: return "conv_fprop";
+    case OpKind::conv_bwd_data: return "conv_dgrad";
+    case OpKind::conv_bwd_filter: return "conv_wgrad";
+    case OpKind::matmul: return "matmul";
+    case OpKind::reduction: {
+        std::string m(enums::describe("cudnnReduceTensorOp_t", reduction->op));
+        return "reduction:" + (m.rfind("CUDNN_REDUCE_TENSOR_", 0) == 0 ? m.substr(20) : m);
+    }
+    case OpKind::pointwise: break;
+    }
+    std::string m(enums::describe("cudnnPointwiseMode_t", pw.mode));
+    return "pointwise:" + (m.rfind("CUDNN_POINTWISE_", 0) == 0 ? m.substr(16) : m);
+}
+
+std::string GraphInfo::describe() const {
+    std::string s;
+    for (const auto &op : ops) {
+        if (!s.empty()) s += "; ";
+        s += op->name();
+        auto names = [&](const std::vector<TensorPtr> &ts) {
+            std::string r;
+            for (const auto &t : ts) r += " " + t->str();
+            return r;
+        };
+        s += names(op->inputs) + " ->" + names(op->outputs);
+    }
+    return s;
+}
+
+int GraphInfo::conv_count() const {
+    int n = 0;
+    for (const auto &op : ops) n += op->is_conv() ? 1 : 0;
+    return n;
+}
+
+} // namespace dnncompat::graph

@@ -1,0 +1,647 @@
+// The graph (backend) API through cuDNN's own names (<dnncompat/cudnn.h>): descriptors, operation
+// graphs, heuristics, engine configs, plans, variant packs and execute, as PyTorch, XLA and
+// cudnn-frontend call them, with every value checked against a double-precision reference and
+// every bad-input status checked (cuDNN 9 API reference, "Graph API").
+#include <dnncompat/cudnn.h>
+
+#include "support/reference.hpp"
+#include "support/reference_conv_backward.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dt = dnncompat_test;
+
+// The names a cuDNN 9 graph-API program uses compile with cuDNN's values.
+static_assert(CUDNN_BACKEND_TENSOR_DESCRIPTOR == 17, "descriptor type");
+static_assert(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y == 705, "attribute name");
+static_assert(CUDNN_TYPE_BACKEND_DESCRIPTOR == 15, "attribute type");
+static_assert(CUDNN_STATUS_BAD_PARAM_ATTRIBUTE_TYPE == 2010, "status");
+static_assert(CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN == 3001, "status");
+static_assert(CUDNN_POINTWISE_GELU_APPROX_TANH_FWD == 107, "pointwise mode");
+static_assert(CUDNN_HEUR_MODE_A == 3, "heuristics mode");
+
+namespace {
+
+std::string last_error() {
+    char buf[1024] = {};
+    cudnnGetLastErrorString(buf, sizeof buf);
+    return buf;
+}
+
+#define OK(expr) ASSERT_EQ((expr), CUDNN_STATUS_SUCCESS) << #expr << ": " << last_error()
+
+// A backend descriptor owned by the test (destroyed at scope end unless released earlier).
+class D {
+public:
+    explicit D(cudnnBackendDescriptorType_t t) {
+        EXPECT_EQ(cudnnBackendCreateDescriptor(t, &d_), CUDNN_STATUS_SUCCESS) << last_error();
+    }
+    D(const D &) = delete;
+    D &operator=(const D &) = delete;
+    ~D() { destroy(); }
+    void destroy() {
+        if (d_ != nullptr) {
+            EXPECT_EQ(cudnnBackendDestroyDescriptor(d_), CUDNN_STATUS_SUCCESS);
+        }
+        d_ = nullptr;
+    }
+    cudnnBackendDescriptor_t get() const { return d_; }
+    cudnnStatus_t set(cudnnBackendAttributeName_t n, cudnnBackendAttributeType_t t, int64_t count, const void *v) {
+        return cudnnBackendSetAttribute(d_, n, t, count, v);
+    }
+    cudnnStatus_t i64(cudnnBackendAttributeName_t n, const std::vector<int64_t> &v) {
+        return set(n, CUDNN_TYPE_INT64, static_cast<int64_t>(v.size()), v.data());
+    }
+    cudnnStatus_t f32(cudnnBackendAttributeName_t n, float v) { return set(n, CUDNN_TYPE_FLOAT, 1, &v); }
+    cudnnStatus_t f64(cudnnBackendAttributeName_t n, double v) { return set(n, CUDNN_TYPE_DOUBLE, 1, &v); }
+    cudnnStatus_t desc(cudnnBackendAttributeName_t n, std::vector<cudnnBackendDescriptor_t> v) {
+        return set(n, CUDNN_TYPE_BACKEND_DESCRIPTOR, static_cast<int64_t>(v.size()), v.data());
+    }
+    cudnnStatus_t data_type(cudnnBackendAttributeName_t n, cudnnDataType_t t) {
+        return set(n, CUDNN_TYPE_DATA_TYPE, 1, &t);
+    }
+    cudnnStatus_t finalize() { return cudnnBackendFinalize(d_); }
+    int64_t get_i64(cudnnBackendAttributeName_t n) const {
+        int64_t v = -1, count = 0;
+        EXPECT_EQ(cudnnBackendGetAttribute(d_, n, CUDNN_TYPE_INT64, 1, &count, &v), CUDNN_STATUS_SUCCESS)
+            << last_error();
+        return v;
+    }
+
+private:
+    cudnnBackendDescriptor_t d_ = nullptr;
+};
+using DP = std::unique_ptr<D>;
+
+DP tensor(int64_t uid, const dt::Dims &dims, const dt::Dims &strides, bool is_virtual = false,
+          cudnnDataType_t type = CUDNN_DATA_FLOAT, bool by_value = false) {
+    auto t = std::make_unique<D>(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
+    EXPECT_EQ(t->data_type(CUDNN_ATTR_TENSOR_DATA_TYPE, type), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(t->i64(CUDNN_ATTR_TENSOR_DIMENSIONS, dims), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(t->i64(CUDNN_ATTR_TENSOR_STRIDES, strides), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(t->i64(CUDNN_ATTR_TENSOR_UNIQUE_ID, {uid}), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(t->i64(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, {16}), CUDNN_STATUS_SUCCESS);
+    if (is_virtual) {
+        EXPECT_EQ(t->set(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &is_virtual), 0);
+    }
+    if (by_value) {
+        EXPECT_EQ(t->set(CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &by_value), 0);
+    }
+    EXPECT_EQ(t->finalize(), CUDNN_STATUS_SUCCESS) << last_error();
+    return t;
+}
+DP tensor(int64_t uid, const dt::Dims &dims, bool is_virtual = false) {
+    return tensor(uid, dims, dt::packed_strides(dims), is_virtual);
+}
+
+DP conv_desc(int nsp, int64_t pad, int64_t stride, int64_t dilation,
+             cudnnConvolutionMode_t mode = CUDNN_CROSS_CORRELATION) {
+    auto c = std::make_unique<D>(CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR);
+    const std::vector<int64_t> p(static_cast<size_t>(nsp), pad), s(static_cast<size_t>(nsp), stride),
+        dl(static_cast<size_t>(nsp), dilation);
+    EXPECT_EQ(c->data_type(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, CUDNN_DATA_FLOAT), 0);
+    EXPECT_EQ(c->set(CUDNN_ATTR_CONVOLUTION_CONV_MODE, CUDNN_TYPE_CONVOLUTION_MODE, 1, &mode), 0);
+    EXPECT_EQ(c->i64(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, {nsp}), 0);
+    EXPECT_EQ(c->i64(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, p), 0);
+    EXPECT_EQ(c->i64(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, p), 0);
+    EXPECT_EQ(c->i64(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, s), 0);
+    EXPECT_EQ(c->i64(CUDNN_ATTR_CONVOLUTION_DILATIONS, dl), 0);
+    EXPECT_EQ(c->finalize(), CUDNN_STATUS_SUCCESS) << last_error();
+    return c;
+}
+
+DP pointwise_op(cudnnPointwiseMode_t mode, cudnnBackendDescriptor_t x, cudnnBackendDescriptor_t b,
+                cudnnBackendDescriptor_t y) {
+    D pw(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
+    EXPECT_EQ(pw.set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode), 0);
+    EXPECT_EQ(pw.data_type(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_DATA_FLOAT), 0);
+    EXPECT_EQ(pw.finalize(), CUDNN_STATUS_SUCCESS) << last_error();
+    auto op = std::make_unique<D>(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+    EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, {pw.get()}), 0);
+    EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, {x}), 0);
+    if (b != nullptr) {
+        EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_POINTWISE_BDESC, {b}), 0);
+    }
+    EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_POINTWISE_YDESC, {y}), 0);
+    EXPECT_EQ(op->finalize(), CUDNN_STATUS_SUCCESS) << last_error();
+    return op;
+}
+
+DP graph_of(cudnnHandle_t h, const std::vector<cudnnBackendDescriptor_t> &ops) {
+    auto g = std::make_unique<D>(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    EXPECT_EQ(g->set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &h), 0);
+    EXPECT_EQ(g->desc(CUDNN_ATTR_OPERATIONGRAPH_OPS, ops), 0);
+    EXPECT_EQ(g->finalize(), CUDNN_STATUS_SUCCESS) << last_error();
+    return g;
+}
+
+// The engine configs of the heuristics, as PyTorch reads them: count first, then the configs.
+std::vector<DP> heuristics(const D &graph, cudnnBackendHeurMode_t mode = CUDNN_HEUR_MODE_INSTANT) {
+    D heur(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
+    auto g = graph.get();
+    EXPECT_EQ(heur.desc(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, {g}), 0);
+    EXPECT_EQ(heur.set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode), 0);
+    EXPECT_EQ(heur.finalize(), CUDNN_STATUS_SUCCESS) << last_error();
+    int64_t count = -1;
+    EXPECT_EQ(cudnnBackendGetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0,
+                                       &count, nullptr),
+              CUDNN_STATUS_SUCCESS);
+    std::vector<DP> cfgs;
+    std::vector<cudnnBackendDescriptor_t> raw;
+    for (int64_t i = 0; i < count; ++i) {
+        cfgs.push_back(std::make_unique<D>(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR));
+        raw.push_back(cfgs.back()->get());
+    }
+    int64_t got = -1;
+    EXPECT_EQ(cudnnBackendGetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, count,
+                                       &got, raw.data()),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(got, count);
+    return cfgs;
+}
+
+// An engine config for global index `index`, as PyTorch's fallback list builds it.
+cudnnStatus_t engine_cfg(const D &graph, int64_t index, DP &cfg_out) {
+    D engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
+    auto g = graph.get();
+    EXPECT_EQ(engine.desc(CUDNN_ATTR_ENGINE_OPERATION_GRAPH, {g}), 0);
+    EXPECT_EQ(engine.i64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX, {index}), 0);
+    if (cudnnStatus_t s = engine.finalize(); s != CUDNN_STATUS_SUCCESS) return s;
+    cfg_out = std::make_unique<D>(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR);
+    EXPECT_EQ(cfg_out->desc(CUDNN_ATTR_ENGINECFG_ENGINE, {engine.get()}), 0);
+    return cfg_out->finalize();
+}
+
+DP plan_of(cudnnHandle_t h, const D &cfg) {
+    auto plan = std::make_unique<D>(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+    EXPECT_EQ(plan->set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &h), 0);
+    EXPECT_EQ(plan->desc(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, {cfg.get()}), 0);
+    EXPECT_EQ(plan->finalize(), CUDNN_STATUS_SUCCESS) << last_error();
+    return plan;
+}
+
+cudnnStatus_t execute(cudnnHandle_t h, const D &plan, const std::map<int64_t, void *> &data,
+                      std::vector<unsigned char> &ws) {
+    ws.assign(static_cast<size_t>(std::max<int64_t>(plan.get_i64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE), 0)), 0);
+    D pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
+    std::vector<int64_t> uids;
+    std::vector<void *> ptrs;
+    for (const auto &[u, p] : data) uids.push_back(u), ptrs.push_back(p);
+    EXPECT_EQ(pack.i64(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, uids), 0);
+    EXPECT_EQ(pack.set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, static_cast<int64_t>(ptrs.size()),
+                       ptrs.data()),
+              0);
+    void *w = ws.empty() ? nullptr : ws.data();
+    EXPECT_EQ(pack.set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &w), 0);
+    EXPECT_EQ(pack.finalize(), CUDNN_STATUS_SUCCESS) << last_error();
+    return cudnnBackendExecute(h, plan.get(), pack.get());
+}
+
+class GraphApi : public ::testing::Test {
+protected:
+    void SetUp() override { ASSERT_EQ(cudnnCreate(&h), CUDNN_STATUS_SUCCESS); }
+    void TearDown() override { cudnnDestroy(h); }
+    cudnnHandle_t h = nullptr;
+};
+
+std::vector<double> relu(std::vector<double> v) {
+    for (double &x : v) x = std::max(x, 0.0);
+    return v;
+}
+
+// PyTorch 2.11's convolution, call for call (cuDNN 9.19 log in the shared logs): tensors and the
+// convolution descriptor are destroyed before the graph that uses them is; the heuristics' results
+// are counted, then read into configs the caller created; each config's engine, notes and index
+// are read; the first config's plan runs.
+TEST_F(GraphApi, PyTorchConvolutionSequence) {
+    const dt::Dims xd{2, 3, 11, 11}, wd{8, 3, 3, 3}, yd{2, 8, 6, 6};
+    auto x = tensor(120, xd), w = tensor(119, wd), y = tensor(121, yd);
+    auto conv = conv_desc(2, 1, 2, 1);
+    D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, 1.0f));
+    OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, 0.0f));
+    OK(op.finalize());
+    auto graph = graph_of(h, {op.get()});
+    x->destroy(), w->destroy(), y->destroy(), conv->destroy();
+    EXPECT_GE(graph->get_i64(CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT), 2);
+
+    auto cfgs = heuristics(*graph);
+    ASSERT_FALSE(cfgs.empty());
+    for (const auto &cfg : cfgs) {
+        D engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
+        auto e = engine.get();
+        int64_t n = 0;
+        OK(cudnnBackendGetAttribute(cfg->get(), CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &e));
+        EXPECT_EQ(n, 1);
+        cudnnBackendNumericalNote_t notes[CUDNN_NUMERICAL_NOTE_TYPE_COUNT];
+        OK(cudnnBackendGetAttribute(e, CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE,
+                                    CUDNN_NUMERICAL_NOTE_TYPE_COUNT, &n, notes));
+        EXPECT_LE(n, CUDNN_NUMERICAL_NOTE_TYPE_COUNT);
+        const int64_t index = engine.get_i64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX);
+        EXPECT_GT(index, 0) << "the heuristics name solver engines";
+        int64_t knobs = -1;
+        OK(cudnnBackendGetAttribute(cfg->get(), CUDNN_ATTR_ENGINECFG_KNOB_CHOICES, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0,
+                                    &knobs, nullptr));
+        EXPECT_EQ(knobs, 0);
+    }
+    auto plan = plan_of(h, *cfgs.front());
+
+    auto xv = dt::random_vector(static_cast<size_t>(dt::element_count(xd)), 1);
+    auto wv = dt::random_vector(static_cast<size_t>(dt::element_count(wd)), 2);
+    std::vector<float> yv(static_cast<size_t>(dt::element_count(yd)), -7.0f);
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan, {{120, xv.data()}, {119, wv.data()}, {121, yv.data()}}, ws));
+    dt::ConvParams p{{1, 1}, {2, 2}, {1, 1}, 1, false};
+    const auto ref = dt::conv_forward({xv.data(), xd, dt::packed_strides(xd)}, {wv.data(), wd, dt::packed_strides(wd)},
+                                      p, 1.0, 0.0, {nullptr, yd, dt::packed_strides(yd)});
+    EXPECT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, yd));
+
+    // Executed again (plans are cached and run many times): the same values.
+    std::fill(yv.begin(), yv.end(), 3.0f);
+    OK(execute(h, *plan, {{120, xv.data()}, {119, wv.data()}, {121, yv.data()}}, ws));
+    EXPECT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, yd));
+
+    // PyTorch's fallback list for forward: 0 runs (dnncompat's automatic engine), 28 names no engine.
+    DP cfg0, cfg28;
+    OK(engine_cfg(*graph, 0, cfg0));
+    EXPECT_EQ(engine_cfg(*graph, 28, cfg28), CUDNN_STATUS_NOT_SUPPORTED);
+    auto plan0 = plan_of(h, *cfg0);
+    std::fill(yv.begin(), yv.end(), 5.0f);
+    OK(execute(h, *plan0, {{120, xv.data()}, {119, wv.data()}, {121, yv.data()}}, ws));
+    EXPECT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, yd));
+}
+
+// Every solver engine the heuristics return runs the graph and gives the reference's values, in
+// CONVOLUTION mode, with groups, NHWC x and y, and alpha / beta blending.
+TEST_F(GraphApi, EveryEngineOfAGroupedNhwcConvolution) {
+    const dt::Dims xd{2, 8, 9, 9}, wd{12, 4, 3, 3}, yd{2, 12, 9, 9};
+    const auto xs = dt::channels_last_strides(xd), ys = dt::channels_last_strides(yd);
+    auto x = tensor(1, xd, xs), w = tensor(2, wd, dt::packed_strides(wd)), y = tensor(3, yd, ys);
+    auto conv = conv_desc(2, 1, 1, 1, CUDNN_CONVOLUTION);
+    D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(op.f64(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, 0.5));
+    OK(op.f64(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, 0.75));
+    OK(op.finalize());
+    auto graph = graph_of(h, {op.get()});
+    auto xv = dt::random_vector(static_cast<size_t>(dt::element_count(xd)), 3);
+    auto wv = dt::random_vector(static_cast<size_t>(dt::element_count(wd)), 4);
+    auto y0 = dt::random_vector(static_cast<size_t>(dt::element_count(yd)), 5);
+    dt::ConvParams p{{1, 1}, {1, 1}, {1, 1}, 2, true};
+    const auto ref = dt::conv_forward({xv.data(), xd, xs}, {wv.data(), wd, dt::packed_strides(wd)}, p, 0.5, 0.75,
+                                      {y0.data(), yd, ys});
+    for (auto mode : {CUDNN_HEUR_MODE_INSTANT, CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_B, CUDNN_HEUR_MODE_FALLBACK}) {
+        auto cfgs = heuristics(*graph, mode);
+        ASSERT_FALSE(cfgs.empty()) << "mode " << mode;
+        for (const auto &cfg : cfgs) {
+            auto plan = plan_of(h, *cfg);
+            std::vector<float> yv = y0;
+            std::vector<unsigned char> ws;
+            OK(execute(h, *plan, {{1, xv.data()}, {2, wv.data()}, {3, yv.data()}}, ws));
+            EXPECT_TRUE(dt::expect_close(ref, dt::unpack_strided(yv.data(), yd, ys), 1e-5, 1.0, yd)) << "mode " << mode;
+        }
+    }
+}
+
+// Backward data and backward filter graphs, with alpha / beta.
+TEST_F(GraphApi, BackwardDataAndFilter) {
+    const dt::Dims xd{2, 4, 7, 7}, wd{6, 4, 3, 3}, yd{2, 6, 4, 4};
+    dt::ConvParams p{{1, 1}, {2, 2}, {1, 1}, 1, false};
+    auto xv = dt::random_vector(static_cast<size_t>(dt::element_count(xd)), 6);
+    auto wv = dt::random_vector(static_cast<size_t>(dt::element_count(wd)), 7);
+    auto dyv = dt::random_vector(static_cast<size_t>(dt::element_count(yd)), 8);
+    for (bool data : {true, false}) {
+        auto x = tensor(10, xd), w = tensor(11, wd), y = tensor(12, yd);
+        auto conv = conv_desc(2, 1, 2, 1);
+        D op(data ? CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR
+                  : CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR);
+        if (data) {
+            OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, {x->get()}));
+            OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, {w->get()}));
+            OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, {y->get()}));
+            OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, {conv->get()}));
+            OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, 2.0f));
+            OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, 0.5f));
+        } else {
+            OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X, {x->get()}));
+            OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW, {w->get()}));
+            OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY, {y->get()}));
+            OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC, {conv->get()}));
+            OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA, 2.0f));
+            OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA, 0.5f));
+        }
+        OK(op.finalize());
+        auto graph = graph_of(h, {op.get()});
+        auto cfgs = heuristics(*graph);
+        ASSERT_FALSE(cfgs.empty());
+        auto plan = plan_of(h, *cfgs.front());
+        std::vector<unsigned char> ws;
+        if (data) {
+            auto dx = dt::random_vector(xv.size(), 9);
+            const auto ref = dt::conv_backward_data({wv.data(), wd, dt::packed_strides(wd)},
+                                                    {dyv.data(), yd, dt::packed_strides(yd)}, xd, p, 2.0, 0.5,
+                                                    {dx.data(), xd, dt::packed_strides(xd)});
+            OK(execute(h, *plan, {{10, dx.data()}, {11, wv.data()}, {12, dyv.data()}}, ws));
+            EXPECT_TRUE(dt::expect_close(ref, dx, 1e-5, 1.0, xd));
+        } else {
+            auto dw = dt::random_vector(wv.size(), 10);
+            const auto ref = dt::conv_backward_filter({xv.data(), xd, dt::packed_strides(xd)},
+                                                      {dyv.data(), yd, dt::packed_strides(yd)}, wd, p, 2.0, 0.5,
+                                                      {dw.data(), wd, dt::packed_strides(wd)});
+            OK(execute(h, *plan, {{10, xv.data()}, {11, dw.data()}, {12, dyv.data()}}, ws));
+            EXPECT_TRUE(dt::expect_close(ref, dw, 1e-5, 1.0, wd));
+        }
+    }
+}
+
+// conv + bias + add + relu, as PyTorch's frozen graphs and cudnn-frontend build it: the
+// intermediates are virtual (in the workspace).
+TEST_F(GraphApi, ConvBiasAddRelu) {
+    const dt::Dims xd{1, 4, 8, 8}, wd{6, 4, 3, 3}, yd{1, 6, 8, 8}, bd{1, 6, 1, 1};
+    auto x = tensor(1, xd), w = tensor(2, wd), b = tensor(3, bd), z = tensor(4, yd), y = tensor(5, yd);
+    auto c = tensor(100, yd, true), cb = tensor(101, yd, true), cbz = tensor(102, yd, true);
+    auto conv = conv_desc(2, 1, 1, 1);
+    D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {c->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(op.finalize());
+    auto add_bias = pointwise_op(CUDNN_POINTWISE_ADD, c->get(), b->get(), cb->get());
+    auto add_z = pointwise_op(CUDNN_POINTWISE_ADD, cb->get(), z->get(), cbz->get());
+    auto act = pointwise_op(CUDNN_POINTWISE_RELU_FWD, cbz->get(), nullptr, y->get());
+    // Operations in any order: the graph orders them by their tensors.
+    auto graph = graph_of(h, {act->get(), add_z->get(), op.get(), add_bias->get()});
+    auto cfgs = heuristics(*graph);
+    ASSERT_FALSE(cfgs.empty());
+    auto plan = plan_of(h, *cfgs.front());
+    EXPECT_GT(plan->get_i64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE), 3 * 6 * 64 * 4) << "virtual tensors";
+    auto xv = dt::random_vector(static_cast<size_t>(dt::element_count(xd)), 11);
+    auto wv = dt::random_vector(static_cast<size_t>(dt::element_count(wd)), 12);
+    auto bv = dt::random_vector(6, 13);
+    auto zv = dt::random_vector(static_cast<size_t>(dt::element_count(yd)), 14);
+    std::vector<float> yv(zv.size());
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan, {{1, xv.data()}, {2, wv.data()}, {3, bv.data()}, {4, zv.data()}, {5, yv.data()}}, ws));
+    dt::ConvParams p{{1, 1}, {1, 1}, {1, 1}, 1, false};
+    auto ref = dt::conv_forward({xv.data(), xd, dt::packed_strides(xd)}, {wv.data(), wd, dt::packed_strides(wd)}, p,
+                                1.0, 0.0, {nullptr, yd, dt::packed_strides(yd)});
+    for (size_t i = 0; i < ref.size(); ++i) ref[i] += bv[(i / 64) % 6] + zv[i];
+    EXPECT_TRUE(dt::expect_close(relu(ref), yv, 1e-5, 1.0, yd));
+
+    // A variant pack without the residual's uid, or without a workspace, is refused.
+    EXPECT_EQ(execute(h, *plan, {{1, xv.data()}, {2, wv.data()}, {3, bv.data()}, {5, yv.data()}}, ws),
+              CUDNN_STATUS_BAD_PARAM);
+    EXPECT_NE(std::string(last_error()).find("uid 4"), std::string::npos) << last_error();
+}
+
+// matmul + bias + GELU as XLA lowers a dense layer: batched, B transposed through its strides.
+TEST_F(GraphApi, MatmulBiasGelu) {
+    const int64_t B = 2, M = 5, K = 7, N = 3;
+    auto a = tensor(1, {B, M, K}), c = tensor(100, {B, M, N}, true), bias = tensor(3, {1, 1, N}),
+         cb = tensor(101, {B, M, N}, true), y = tensor(4, {B, M, N});
+    // b is [B, K, N] stored as [B, N, K] (column-major K x N).
+    auto bt = tensor(2, {B, K, N}, {K * N, 1, K});
+    D mm(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
+    OK(mm.data_type(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_DATA_FLOAT));
+    OK(mm.finalize());
+    D op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_ADESC, {a->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, {bt->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_CDESC, {c->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_DESC, {mm.get()}));
+    OK(op.finalize());
+    auto add = pointwise_op(CUDNN_POINTWISE_ADD, c->get(), bias->get(), cb->get());
+    auto gelu = pointwise_op(CUDNN_POINTWISE_GELU_FWD, cb->get(), nullptr, y->get());
+    auto graph = graph_of(h, {op.get(), add->get(), gelu->get()});
+    EXPECT_EQ(graph->get_i64(CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT), 1);
+    auto cfgs = heuristics(*graph);
+    ASSERT_EQ(cfgs.size(), 1u);
+    auto plan = plan_of(h, *cfgs.front());
+    auto av = dt::random_vector(static_cast<size_t>(B * M * K), 21);
+    auto bv = dt::random_vector(static_cast<size_t>(B * K * N), 22); // [B][N][K]
+    auto biasv = dt::random_vector(static_cast<size_t>(N), 23);
+    std::vector<float> yv(static_cast<size_t>(B * M * N));
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan, {{1, av.data()}, {2, bv.data()}, {3, biasv.data()}, {4, yv.data()}}, ws));
+    std::vector<double> ref;
+    for (int64_t bi = 0; bi < B; ++bi)
+        for (int64_t m = 0; m < M; ++m)
+            for (int64_t n = 0; n < N; ++n) {
+                double s = 0;
+                for (int64_t k = 0; k < K; ++k)
+                    s += static_cast<double>(av[static_cast<size_t>((bi * M + m) * K + k)]) *
+                         bv[static_cast<size_t>((bi * N + n) * K + k)];
+                s += biasv[static_cast<size_t>(n)];
+                ref.push_back(0.5 * s * (1.0 + std::erf(s / std::sqrt(2.0))));
+            }
+    EXPECT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, {B, M, N}));
+}
+
+// Scaled dot-product attention as cudnn-frontend composes it from primitives: S = Q K^T,
+// S * scale (a by-value scalar), softmax through reduction max, sub, exp, reduction add, div,
+// then O = P V.
+TEST_F(GraphApi, ComposedAttentionForward) {
+    const int64_t B = 2, S = 6, Dh = 4;
+    auto q = tensor(1, {B, S, Dh}), k = tensor(2, {B, Dh, S}, {S * Dh, 1, Dh}), v = tensor(3, {B, S, Dh});
+    auto scale = tensor(4, {1, 1, 1}, {1, 1, 1}, false, CUDNN_DATA_FLOAT, true);
+    auto o = tensor(5, {B, S, Dh});
+    auto s = tensor(100, {B, S, S}, true), ss = tensor(101, {B, S, S}, true), mx = tensor(102, {B, S, 1}, true),
+         sub = tensor(103, {B, S, S}, true), ex = tensor(104, {B, S, S}, true), sum = tensor(105, {B, S, 1}, true),
+         pr = tensor(106, {B, S, S}, true);
+    D mm(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
+    OK(mm.data_type(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_DATA_FLOAT));
+    OK(mm.finalize());
+    auto matmul = [&](const D &a, const D &b, const D &c) {
+        auto op = std::make_unique<D>(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
+        EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_MATMUL_ADESC, {a.get()}), 0);
+        EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, {b.get()}), 0);
+        EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_MATMUL_CDESC, {c.get()}), 0);
+        EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_MATMUL_DESC, {mm.get()}), 0);
+        EXPECT_EQ(op->finalize(), 0) << last_error();
+        return op;
+    };
+    auto reduce = [&](cudnnReduceTensorOp_t r, const D &x, const D &y) {
+        D rd(CUDNN_BACKEND_REDUCTION_DESCRIPTOR);
+        EXPECT_EQ(rd.set(CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &r), 0);
+        EXPECT_EQ(rd.data_type(CUDNN_ATTR_REDUCTION_COMP_TYPE, CUDNN_DATA_FLOAT), 0);
+        EXPECT_EQ(rd.finalize(), 0);
+        auto op = std::make_unique<D>(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
+        EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_REDUCTION_XDESC, {x.get()}), 0);
+        EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_REDUCTION_YDESC, {y.get()}), 0);
+        EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_REDUCTION_DESC, {rd.get()}), 0);
+        EXPECT_EQ(op->finalize(), 0) << last_error();
+        return op;
+    };
+    auto qk = matmul(*q, *k, *s);
+    auto sc = pointwise_op(CUDNN_POINTWISE_MUL, s->get(), scale->get(), ss->get());
+    auto rmax = reduce(CUDNN_REDUCE_TENSOR_MAX, *ss, *mx);
+    auto sb = pointwise_op(CUDNN_POINTWISE_SUB, ss->get(), mx->get(), sub->get());
+    auto e = pointwise_op(CUDNN_POINTWISE_EXP, sub->get(), nullptr, ex->get());
+    auto rsum = reduce(CUDNN_REDUCE_TENSOR_ADD, *ex, *sum);
+    auto dv = pointwise_op(CUDNN_POINTWISE_DIV, ex->get(), sum->get(), pr->get());
+    auto pv = matmul(*pr, *v, *o);
+    auto graph =
+        graph_of(h, {qk->get(), sc->get(), rmax->get(), sb->get(), e->get(), rsum->get(), dv->get(), pv->get()});
+    auto cfgs = heuristics(*graph);
+    ASSERT_EQ(cfgs.size(), 1u);
+    auto plan = plan_of(h, *cfgs.front());
+    auto qv = dt::random_vector(static_cast<size_t>(B * S * Dh), 31);
+    auto kv = dt::random_vector(static_cast<size_t>(B * S * Dh), 32); // [B][S][Dh]: K^T through strides
+    auto vv = dt::random_vector(static_cast<size_t>(B * S * Dh), 33);
+    float scale_v = 0.5f;
+    std::vector<float> ov(static_cast<size_t>(B * S * Dh));
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan, {{1, qv.data()}, {2, kv.data()}, {3, vv.data()}, {4, &scale_v}, {5, ov.data()}}, ws));
+    std::vector<double> ref;
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t i = 0; i < S; ++i) {
+            std::vector<double> sc_row(static_cast<size_t>(S));
+            double m = -1e300, z = 0;
+            for (int64_t j = 0; j < S; ++j) {
+                double d = 0;
+                for (int64_t t = 0; t < Dh; ++t)
+                    d += static_cast<double>(qv[static_cast<size_t>((b * S + i) * Dh + t)]) *
+                         kv[static_cast<size_t>((b * S + j) * Dh + t)];
+                sc_row[static_cast<size_t>(j)] = d * scale_v;
+                m = std::max(m, d * scale_v);
+            }
+            for (double &x : sc_row) z += (x = std::exp(x - m));
+            for (int64_t t = 0; t < Dh; ++t) {
+                double acc = 0;
+                for (int64_t j = 0; j < S; ++j)
+                    acc += sc_row[static_cast<size_t>(j)] / z * vv[static_cast<size_t>((b * S + j) * Dh + t)];
+                ref.push_back(acc);
+            }
+        }
+    EXPECT_TRUE(dt::expect_close(ref, ov, 1e-5, 1.0, {B, S, Dh}));
+}
+
+// The statuses of bad attributes and bad descriptors, as cuDNN returns them.
+TEST_F(GraphApi, BadAttributes) {
+    D t(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
+    const int64_t uid = 1;
+    const float f = 1.0f;
+    // Wrong attribute type.
+    EXPECT_EQ(t.set(CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_FLOAT, 1, &f), CUDNN_STATUS_BAD_PARAM_ATTRIBUTE_TYPE);
+    // An attribute of another descriptor type.
+    EXPECT_EQ(t.i64(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, {2}), CUDNN_STATUS_BAD_PARAM);
+    // Too many elements, a null array, a value outside the enum.
+    EXPECT_EQ(t.i64(CUDNN_ATTR_TENSOR_UNIQUE_ID, {1, 2}), CUDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(t.set(CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, 1, nullptr), CUDNN_STATUS_BAD_PARAM_NULL_POINTER);
+    const int bad_type = 12345;
+    EXPECT_EQ(t.set(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &bad_type), CUDNN_STATUS_BAD_PARAM);
+    // Get before finalize.
+    int64_t v = 0, n = 0;
+    OK(t.set(CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, 1, &uid));
+    EXPECT_EQ(cudnnBackendGetAttribute(t.get(), CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, 1, &n, &v),
+              CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED);
+    // Finalize with a required attribute missing names it, and leaves the descriptor settable.
+    EXPECT_EQ(t.finalize(), CUDNN_STATUS_BAD_PARAM);
+    EXPECT_NE(std::string(last_error()).find("CUDNN_ATTR_TENSOR_"), std::string::npos);
+    OK(t.data_type(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_DATA_FLOAT));
+    OK(t.i64(CUDNN_ATTR_TENSOR_DIMENSIONS, {2, 3}));
+    OK(t.i64(CUDNN_ATTR_TENSOR_STRIDES, {3, 1}));
+    OK(t.i64(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, {4}));
+    OK(t.finalize());
+    // Set after finalize; finalize twice; read back.
+    EXPECT_EQ(t.i64(CUDNN_ATTR_TENSOR_UNIQUE_ID, {2}), CUDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(t.finalize(), CUDNN_STATUS_BAD_PARAM);
+    int64_t dims[4] = {};
+    OK(cudnnBackendGetAttribute(t.get(), CUDNN_ATTR_TENSOR_DIMENSIONS, CUDNN_TYPE_INT64, 4, &n, dims));
+    EXPECT_EQ(n, 2);
+    EXPECT_EQ(dims[0], 2);
+    EXPECT_EQ(dims[1], 3);
+    EXPECT_EQ(cudnnBackendGetAttribute(t.get(), CUDNN_ATTR_TENSOR_DIMENSIONS, CUDNN_TYPE_FLOAT, 4, &n, dims),
+              CUDNN_STATUS_BAD_PARAM_ATTRIBUTE_TYPE);
+    // A descriptor of the wrong type where a tensor is expected; an unfinalized one.
+    D conv_op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    D other(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
+    EXPECT_EQ(conv_op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {other.get()}),
+              CUDNN_STATUS_BAD_PARAM_DESCRIPTOR_TYPE);
+    D unfinalized(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
+    EXPECT_EQ(conv_op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {unfinalized.get()}),
+              CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED);
+    // A computed attribute cannot be set.
+    D g(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    EXPECT_EQ(g.i64(CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, {3}), CUDNN_STATUS_BAD_PARAM);
+    // Null and destroyed descriptors; types dnncompat does not implement.
+    EXPECT_EQ(cudnnBackendFinalize(nullptr), CUDNN_STATUS_BAD_PARAM_NULL_POINTER);
+    cudnnBackendDescriptor_t gone = nullptr;
+    OK(cudnnBackendCreateDescriptor(CUDNN_BACKEND_TENSOR_DESCRIPTOR, &gone));
+    OK(cudnnBackendDestroyDescriptor(gone));
+    EXPECT_EQ(cudnnBackendFinalize(gone), CUDNN_STATUS_BAD_PARAM);
+    cudnnBackendDescriptor_t rng = nullptr;
+    EXPECT_EQ(cudnnBackendCreateDescriptor(CUDNN_BACKEND_RNG_DESCRIPTOR, &rng), CUDNN_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(cudnnBackendCreateDescriptor(static_cast<cudnnBackendDescriptorType_t>(999), &rng),
+              CUDNN_STATUS_BAD_PARAM);
+    // CUDA graphs do not exist here.
+    EXPECT_EQ(cudnnBackendPopulateCudaGraph(h, t.get(), t.get(), nullptr), CUDNN_STATUS_BAD_PARAM_NULL_POINTER);
+}
+
+// Bad graphs: shapes that are not a convolution's, two operations writing one tensor, a virtual
+// tensor nobody writes, a uid naming two tensors, an engine index outside the graph's.
+TEST_F(GraphApi, BadGraphs) {
+    auto x = tensor(1, {1, 4, 8, 8}), w = tensor(2, {6, 4, 3, 3}), y_bad = tensor(3, {1, 6, 7, 7});
+    auto conv = conv_desc(2, 1, 1, 1);
+    D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y_bad->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    EXPECT_EQ(op.finalize(), CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH);
+
+    auto a = tensor(10, {2, 3}), b = tensor(11, {2, 3}), v = tensor(12, {2, 3}, true), out = tensor(13, {2, 3});
+    auto p1 = pointwise_op(CUDNN_POINTWISE_ADD, a->get(), b->get(), out->get());
+    auto p2 = pointwise_op(CUDNN_POINTWISE_MUL, a->get(), b->get(), out->get());
+    D g1(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    OK(g1.set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &h));
+    OK(g1.desc(CUDNN_ATTR_OPERATIONGRAPH_OPS, {p1->get(), p2->get()}));
+    EXPECT_EQ(g1.finalize(), CUDNN_STATUS_BAD_PARAM);
+
+    auto p3 = pointwise_op(CUDNN_POINTWISE_ADD, v->get(), b->get(), out->get());
+    D g2(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    OK(g2.set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &h));
+    OK(g2.desc(CUDNN_ATTR_OPERATIONGRAPH_OPS, {p3->get()}));
+    EXPECT_EQ(g2.finalize(), CUDNN_STATUS_BAD_PARAM);
+
+    auto a2 = tensor(10, {3, 2}), out2 = tensor(14, {3, 2});
+    auto p4 = pointwise_op(CUDNN_POINTWISE_ABS, a2->get(), nullptr, out2->get());
+    D g3(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    OK(g3.set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &h));
+    OK(g3.desc(CUDNN_ATTR_OPERATIONGRAPH_OPS, {p1->get(), p4->get()}));
+    EXPECT_EQ(g3.finalize(), CUDNN_STATUS_BAD_PARAM_DUPLICATED_ENTRIES);
+
+    // A pointwise-only graph has engine 0 only.
+    auto graph = graph_of(h, {p1->get()});
+    DP cfg;
+    EXPECT_EQ(engine_cfg(*graph, 1, cfg), CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN);
+    EXPECT_EQ(engine_cfg(*graph, 2, cfg), CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN);
+    EXPECT_EQ(engine_cfg(*graph, -1, cfg), CUDNN_STATUS_NOT_SUPPORTED);
+    OK(engine_cfg(*graph, 0, cfg));
+    auto plan = plan_of(h, *cfg);
+    std::vector<float> av{1, 2, 3, 4, 5, 6}, bv{6, 5, 4, 3, 2, 1}, ov(6);
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan, {{10, av.data()}, {11, bv.data()}, {13, ov.data()}}, ws));
+    for (float o : ov) EXPECT_EQ(o, 7.0f);
+    // A null pointer for a uid.
+    EXPECT_EQ(execute(h, *plan, {{10, av.data()}, {11, nullptr}, {13, ov.data()}}, ws), CUDNN_STATUS_BAD_PARAM);
+    // Execute with descriptors swapped.
+    EXPECT_EQ(cudnnBackendExecute(h, graph->get(), plan->get()), CUDNN_STATUS_BAD_PARAM_DESCRIPTOR_TYPE);
+}
+
+} // namespace
