@@ -4,6 +4,8 @@
 //             KCRS w, 3x3 pad 1 stride 1: n1 c64 56x56 k64 (ResNet-50 stage 1) and n1 c8 8x8 k8.
 //   BatchNorm cudnnBatchNormalizationForwardInference, SPATIAL, n1 c64 56x56 and n1 c8 8x8.
 //   MaxPool   cudnnPoolingForward, MAX 3x3 stride 2 pad 1, n1 c64 56x56 and n1 c8 8x8.
+//   GraphConv the Conv shapes as a graph-API operation graph on the engine of the solver Conv runs:
+//             one cudnnBackendExecute of a finalized plan and variant pack per call.
 // The direct side is built with oneDNN alone (bench/side_by_side.hpp, shared with
 // replay_ratio_bench), on the handle's engine and stream:
 //   Conv      the implementation dnncompatGetLastRunInfo names, found by walking the
@@ -29,6 +31,7 @@
 #include "side_by_side.hpp"
 
 #include "core/handle.hpp"
+#include "solver/select.hpp"
 
 #include <benchmark/benchmark.h>
 #include <dnnl.hpp>
@@ -138,6 +141,150 @@ struct ConvPair {
         check(dnncompatConvolutionForward(a.h, &one, xd, x.data(), wd, w.data(), cd, algo, ws.data(), ws.size(), &zero,
                                           yd, y.data()));
     }
+
+    void run_direct() {
+        direct->run(a.stream(), x.data(), y_direct.data());
+        a.stream().wait();
+    }
+
+    std::string label() const {
+        return "n" + std::to_string(n) + " c" + std::to_string(c) + " " + std::to_string(hw) + "x" +
+               std::to_string(hw) + " k" + std::to_string(k) + " 3x3";
+    }
+};
+
+// ---- convolution through the graph API ----------------------------------------------------------
+
+// The same convolution as ConvPair built as a graph-API operation graph, on the engine of the
+// solver ConvPair runs; its plan and variant pack made once; each call is one cudnnBackendExecute.
+struct GraphConvPair {
+    Api a;
+    int n, c, hw, k;
+    std::vector<float> x, w, y, y_direct;
+    std::vector<char> ws;
+    dnncompatBackendDescriptor_t plan = nullptr, pack = nullptr;
+    std::unique_ptr<bench::DirectConv> direct;
+    std::string impl, why_not;
+    bool match = false;
+
+    dnncompatBackendDescriptor_t make(dnncompatBackendDescriptorType_t t) {
+        dnncompatBackendDescriptor_t d = nullptr;
+        check(dnncompatBackendCreateDescriptor(t, &d));
+        return d;
+    }
+    static void set(dnncompatBackendDescriptor_t d, dnncompatBackendAttributeName_t n,
+                    dnncompatBackendAttributeType_t t, int64_t count, const void *v) {
+        check(dnncompatBackendSetAttribute(d, n, t, count, v));
+    }
+    dnncompatBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims) {
+        auto d = make(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR);
+        std::vector<int64_t> strides(dims.size(), 1);
+        for (std::size_t i = dims.size() - 1; i > 0; --i) strides[i - 1] = strides[i] * dims[i];
+        const auto f = DNNCOMPAT_DATA_FLOAT;
+        const int64_t align = 16;
+        set(d, DNNCOMPAT_ATTR_TENSOR_DATA_TYPE, DNNCOMPAT_TYPE_DATA_TYPE, 1, &f);
+        set(d, DNNCOMPAT_ATTR_TENSOR_DIMENSIONS, DNNCOMPAT_TYPE_INT64, 4, dims.data());
+        set(d, DNNCOMPAT_ATTR_TENSOR_STRIDES, DNNCOMPAT_TYPE_INT64, 4, strides.data());
+        set(d, DNNCOMPAT_ATTR_TENSOR_UNIQUE_ID, DNNCOMPAT_TYPE_INT64, 1, &uid);
+        set(d, DNNCOMPAT_ATTR_TENSOR_BYTE_ALIGNMENT, DNNCOMPAT_TYPE_INT64, 1, &align);
+        check(dnncompatBackendFinalize(d));
+        return d;
+    }
+
+    GraphConvPair(int n_, int c_, int hw_, int k_) : n(n_), c(c_), hw(hw_), k(k_) {
+        auto xd = tensor(1, {n, c, hw, hw}), wd = tensor(2, {k, c, 3, 3}), yd = tensor(3, {n, k, hw, hw});
+        auto cd = make(DNNCOMPAT_BACKEND_CONVOLUTION_DESCRIPTOR);
+        const auto f = DNNCOMPAT_DATA_FLOAT;
+        const auto mode = DNNCOMPAT_CROSS_CORRELATION;
+        const int64_t nsp = 2, one[2] = {1, 1};
+        set(cd, DNNCOMPAT_ATTR_CONVOLUTION_COMP_TYPE, DNNCOMPAT_TYPE_DATA_TYPE, 1, &f);
+        set(cd, DNNCOMPAT_ATTR_CONVOLUTION_CONV_MODE, DNNCOMPAT_TYPE_CONVOLUTION_MODE, 1, &mode);
+        set(cd, DNNCOMPAT_ATTR_CONVOLUTION_SPATIAL_DIMS, DNNCOMPAT_TYPE_INT64, 1, &nsp);
+        for (auto attr : {DNNCOMPAT_ATTR_CONVOLUTION_PRE_PADDINGS, DNNCOMPAT_ATTR_CONVOLUTION_POST_PADDINGS,
+                          DNNCOMPAT_ATTR_CONVOLUTION_FILTER_STRIDES, DNNCOMPAT_ATTR_CONVOLUTION_DILATIONS})
+            set(cd, attr, DNNCOMPAT_TYPE_INT64, 2, one);
+        check(dnncompatBackendFinalize(cd));
+        auto op = make(DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+        set(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_X, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &xd);
+        set(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_W, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &wd);
+        set(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &yd);
+        set(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &cd);
+        check(dnncompatBackendFinalize(op));
+        auto graph = make(DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+        set(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &a.h);
+        set(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &op);
+        check(dnncompatBackendFinalize(graph));
+        // The engine of the solver ConvPair's IMPLICIT_PRECOMP_GEMM call runs, so that both pairs
+        // run one implementation.
+        const auto p = problem();
+        const auto *s = dnncompat::solver::by_id(
+            dnncompat::conv::forward_plan(*a.h, p, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, 1.0f, 0.0f)
+                ->solver_id);
+        auto engine = make(DNNCOMPAT_BACKEND_ENGINE_DESCRIPTOR);
+        const int64_t index = s->id();
+        set(engine, DNNCOMPAT_ATTR_ENGINE_OPERATION_GRAPH, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &graph);
+        set(engine, DNNCOMPAT_ATTR_ENGINE_GLOBAL_INDEX, DNNCOMPAT_TYPE_INT64, 1, &index);
+        check(dnncompatBackendFinalize(engine));
+        auto cfg = make(DNNCOMPAT_BACKEND_ENGINECFG_DESCRIPTOR);
+        set(cfg, DNNCOMPAT_ATTR_ENGINECFG_ENGINE, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &engine);
+        check(dnncompatBackendFinalize(cfg));
+        plan = make(DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+        set(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &a.h);
+        set(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &cfg);
+        check(dnncompatBackendFinalize(plan));
+        int64_t bytes = 0, count = 0;
+        check(dnncompatBackendGetAttribute(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, DNNCOMPAT_TYPE_INT64, 1,
+                                           &count, &bytes));
+        ws.resize(static_cast<std::size_t>(bytes) + 1);
+        x = filled(static_cast<std::size_t>(n) * c * hw * hw, 1);
+        w = filled(static_cast<std::size_t>(k) * c * 9, 2);
+        y.assign(static_cast<std::size_t>(n) * k * hw * hw, 0.0f);
+        y_direct = y;
+        pack = make(DNNCOMPAT_BACKEND_VARIANT_PACK_DESCRIPTOR);
+        const int64_t uids[3] = {1, 2, 3};
+        void *ptrs[3] = {x.data(), w.data(), y.data()};
+        void *wsp = ws.data();
+        set(pack, DNNCOMPAT_ATTR_VARIANT_PACK_UNIQUE_IDS, DNNCOMPAT_TYPE_INT64, 3, uids);
+        set(pack, DNNCOMPAT_ATTR_VARIANT_PACK_DATA_POINTERS, DNNCOMPAT_TYPE_VOID_PTR, 3, ptrs);
+        set(pack, DNNCOMPAT_ATTR_VARIANT_PACK_WORKSPACE, DNNCOMPAT_TYPE_VOID_PTR, 1, &wsp);
+        check(dnncompatBackendFinalize(pack));
+        run_compat();
+        impl = a.last_impl();
+        bench::ConvGeometry g{nchw(n, c, hw, hw),
+                              md({k, c, 3, 3}, dt::f32, tag::oihw),
+                              nchw(n, k, hw, hw),
+                              {1, 1},
+                              {0, 0},
+                              {1, 1},
+                              {1, 1}};
+        direct = std::make_unique<bench::DirectConv>(a.engine(), g, impl);
+        direct->set_weights(a.stream(), w.data());
+        run_direct();
+        // The direct side against the plan of the solver the engine forces (the graph's plan holds
+        // that same cached plan), and the two results.
+        const auto fwd = dnncompat::solver::Direction::fwd;
+        why_not = direct->differs_from(*dnncompat::conv::forward_plan(*a.h, p, s->cudnn_algo(fwd), 1.0f, 0.0f, s));
+        if (why_not.empty() && y != y_direct) why_not = "results differ";
+        match = why_not.empty();
+    }
+
+    dnncompat::conv::Problem problem() const {
+        dnncompatTensorStruct xs, ys;
+        xs.is_set = ys.is_set = true;
+        xs.dims = {n, c, hw, hw};
+        ys.dims = {n, k, hw, hw};
+        xs.strides = dnncompat::packed_strides(xs.dims, DNNCOMPAT_TENSOR_NCHW);
+        ys.strides = dnncompat::packed_strides(ys.dims, DNNCOMPAT_TENSOR_NCHW);
+        dnncompatFilterStruct wsd;
+        wsd.is_set = true;
+        wsd.dims = {k, c, 3, 3};
+        dnncompatConvolutionStruct cs;
+        cs.is_set = true;
+        cs.pad = cs.stride = cs.dilation = {1, 1};
+        return dnncompat::conv::make_problem(xs, wsd, cs, &ys);
+    }
+
+    void run_compat() { check(dnncompatBackendExecute(a.h, plan, pack)); }
 
     void run_direct() {
         direct->run(a.stream(), x.data(), y_direct.data());
@@ -261,6 +408,11 @@ std::vector<Pair> &pairs() {
             v->push_back({"Conv/" + conv->label(), conv->impl + (conv->direct->relayout() ? " (relayout)" : ""),
                           conv->match, [conv] { conv->run_compat(); }, [conv] { conv->run_direct(); }});
             if (!conv->match) std::fprintf(stderr, "%s: %s\n", v->back().name.c_str(), conv->why_not.c_str());
+            auto *gconv = new GraphConvPair(1, c, hw, c);
+            v->push_back({"GraphConv/" + gconv->label(),
+                          gconv->impl + (gconv->direct->relayout() ? " (relayout)" : ""), gconv->match,
+                          [gconv] { gconv->run_compat(); }, [gconv] { gconv->run_direct(); }});
+            if (!gconv->match) std::fprintf(stderr, "%s: %s\n", v->back().name.c_str(), gconv->why_not.c_str());
             auto *bn = new BnPair(c, hw);
             v->push_back({"BatchNorm/" + shape(c, hw), bn->impl, bn->match, [bn] { bn->run_compat(); },
                           [bn] { bn->run_direct(); }});
