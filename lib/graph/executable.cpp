@@ -7,6 +7,7 @@
 #include "core/diagnostics.hpp"
 #include "core/error.hpp"
 #include "core/support.hpp"
+#include "graph/norm.hpp"
 #include "solver/select.hpp"
 #include "solver/solver.hpp"
 
@@ -268,6 +269,92 @@ public:
     }
 };
 
+// Normalization: the operation's tensors by attribute, read into graph/norm.hpp's arguments.
+class NormStep : public Step {
+public:
+    OpPtr op;
+    std::map<int, int> index; // attribute -> tensor index
+
+    TensorView view(int attr, void *const *ptr) const {
+        auto it = index.find(attr);
+        if (it == index.end()) return {};
+        return op->named.at(attr)->view(ptr == nullptr ? nullptr : ptr[it->second]);
+    }
+    // A by-value scalar (epsilon, the exponential average factor), or dflt when absent.
+    double scalar(int attr, void *const *ptr, double dflt) const {
+        auto it = index.find(attr);
+        if (it == index.end() || ptr == nullptr) return dflt;
+        const TensorInfo &t = *op->named.at(attr);
+        const void *p = ptr[it->second];
+        switch (t.dtype) {
+        case DNNCOMPAT_DATA_DOUBLE: return *static_cast<const double *>(p);
+        case DNNCOMPAT_DATA_FLOAT: return *static_cast<const float *>(p);
+        default:
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE, "{}: the scalar {} is {} (FLOAT or DOUBLE)", op->name(),
+                 attribute_name(attr), enums::describe("cudnnDataType_t", t.dtype));
+        }
+    }
+    NormForward fwd(void *const *ptr) const {
+        NormForward a;
+        a.mode = op->norm_mode;
+        a.phase = op->norm_phase;
+        a.x = view(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_XDESC, ptr);
+        a.y = view(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_YDESC, ptr);
+        a.scale = view(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_SCALE_DESC, ptr);
+        a.bias = view(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_BIAS_DESC, ptr);
+        a.mean = view(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_MEAN_DESC, ptr);
+        a.inv_variance = view(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_INV_VARIANCE_DESC, ptr);
+        a.in_running_mean = view(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_INPUT_RUNNING_MEAN_DESC, ptr);
+        a.in_running_var = view(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_INPUT_RUNNING_VAR_DESC, ptr);
+        a.out_running_mean = view(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_OUTPUT_RUNNING_MEAN_DESC, ptr);
+        a.out_running_var = view(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_OUTPUT_RUNNING_VAR_DESC, ptr);
+        a.epsilon = scalar(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_EPSILON_DESC, ptr, 0.0);
+        a.exp_avg_factor = scalar(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_EXP_AVG_FACTOR_DESC, ptr, 1.0);
+        return a;
+    }
+    NormBackward bwd(void *const *ptr) const {
+        NormBackward a;
+        a.mode = op->norm_mode;
+        a.x = view(DNNCOMPAT_ATTR_OPERATION_NORM_BWD_XDESC, ptr);
+        a.dy = view(DNNCOMPAT_ATTR_OPERATION_NORM_BWD_DYDESC, ptr);
+        a.scale = view(DNNCOMPAT_ATTR_OPERATION_NORM_BWD_SCALE_DESC, ptr);
+        a.mean = view(DNNCOMPAT_ATTR_OPERATION_NORM_BWD_MEAN_DESC, ptr);
+        a.inv_variance = view(DNNCOMPAT_ATTR_OPERATION_NORM_BWD_INV_VARIANCE_DESC, ptr);
+        a.dx = view(DNNCOMPAT_ATTR_OPERATION_NORM_BWD_DXDESC, ptr);
+        a.dscale = view(DNNCOMPAT_ATTR_OPERATION_NORM_BWD_DSCALE_DESC, ptr);
+        a.dbias = view(DNNCOMPAT_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, ptr);
+        return a;
+    }
+    void check() const {
+        if (op->kind == OpKind::norm_fwd) {
+            check_norm(fwd(nullptr));
+            dnncompat::check(index.count(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_EPSILON_DESC) == 1,
+                             DNNCOMPAT_STATUS_BAD_PARAM, "{} needs CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC",
+                             op->name());
+            const bool running = index.count(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_INPUT_RUNNING_MEAN_DESC) +
+                                     index.count(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_INPUT_RUNNING_VAR_DESC) >
+                                 0;
+            dnncompat::check(!running || index.count(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_EXP_AVG_FACTOR_DESC) == 1,
+                             DNNCOMPAT_STATUS_BAD_PARAM,
+                             "{}: running statistics need CUDNN_ATTR_OPERATION_NORM_FWD_EXP_AVG_FACTOR_DESC",
+                             op->name());
+        } else {
+            check_norm(bwd(nullptr));
+        }
+    }
+    void run(dnncompatContext &, void *const *ptr, unsigned char *) const override {
+        if (op->kind == OpKind::norm_fwd) norm_forward(fwd(ptr));
+        else norm_backward(bwd(ptr));
+    }
+};
+
+NormStep make_norm(const OpInfo &op, const std::map<int64_t, int> *uid_index) {
+    NormStep s;
+    s.op = std::shared_ptr<const OpInfo>(std::shared_ptr<const OpInfo>{}, &op);
+    for (const auto &[attr, t] : op.named) s.index[attr] = uid_index ? uid_index->at(t->uid) : 0;
+    return s;
+}
+
 // A primitive's scratchpad at the end of a step's scratch.
 template <typename PD>
 std::size_t add_scratchpad(const PD &pd, std::size_t &scratch) {
@@ -382,7 +469,18 @@ std::unique_ptr<Step> reduction_step(dnncompatContext &h, const OpInfo &op, cons
     return s;
 }
 
+std::unique_ptr<Step> norm_step(const OpPtr &op, const std::map<int64_t, int> &index) {
+    auto s = std::make_unique<NormStep>(make_norm(*op, &index));
+    s->op = op;
+    s->check();
+    s->what = op->name() + ": dnncompat normalization loop (double accumulation)";
+    s->impl = "dnncompat:norm";
+    return s;
+}
+
 } // namespace
+
+void check_norm_op(const OpInfo &op) { make_norm(op, nullptr).check(); }
 
 void check_engine(const GraphInfo &g, EngineInfo &e) {
     const int convs = g.conv_count();
@@ -443,6 +541,8 @@ Executable::Executable(dnncompatContext &h, const GraphInfo &g, const EngineInfo
         case OpKind::pointwise: s = pointwise_step(*op, index); break;
         case OpKind::matmul: s = matmul_step(h, *op, index); break;
         case OpKind::reduction: s = reduction_step(h, *op, index); break;
+        case OpKind::norm_fwd:
+        case OpKind::norm_bwd: s = norm_step(op, index); break;
         }
         scratch = std::max(scratch, s->scratch_bytes);
         if (impl_.empty() || (op->is_conv() && solver_id_ != 0 && !conv_seen))

@@ -51,6 +51,9 @@ private:
 // EngineInfo) can run g; fills the engine's solver and notes. Builds nothing.
 void check_engine(const GraphInfo &g, EngineInfo &e);
 
+// Shape and type checks of a normalization operation (graph/norm.hpp's check_norm on its tensors).
+void check_norm_op(const OpInfo &op);
+
 // The solvers of convolution operation op, best first, as immediate mode ranks them
 // (solver::preference over its FP32 problem). NOT_SUPPORTED when op's problem is not one
 // dnncompat runs.

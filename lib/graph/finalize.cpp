@@ -3,6 +3,7 @@
 // finalized in engines.cpp.
 #include "graph/descriptor.hpp"
 #include "graph/engines.hpp"
+#include "graph/executable.hpp"
 #include "graph/model.hpp"
 
 #include "core/enums.hpp"
@@ -250,6 +251,42 @@ void finalize_reduction_op(Desc &d) {
     d.built = o;
 }
 
+// Normalization forward / backward: the tensors by attribute; which are inputs follows the phase.
+void finalize_norm_op(Desc &d, bool forward) {
+    auto o = std::make_shared<OpInfo>();
+    o->kind = forward ? OpKind::norm_fwd : OpKind::norm_bwd;
+    o->norm_mode = enum_of<dnncompatBackendNormMode_t>(
+        need(d, forward ? DNNCOMPAT_ATTR_OPERATION_NORM_FWD_MODE : DNNCOMPAT_ATTR_OPERATION_NORM_BWD_MODE));
+    if (forward)
+        o->norm_phase = enum_of<dnncompatBackendNormFwdPhase_t>(need(d, DNNCOMPAT_ATTR_OPERATION_NORM_FWD_PHASE));
+    for (auto n :
+         {DNNCOMPAT_ATTR_OPERATION_NORM_FWD_PEER_STAT_DESCS, DNNCOMPAT_ATTR_OPERATION_NORM_BWD_PEER_STAT_DESCS})
+        check(d.find(n) == nullptr || d.find(n)->count == 0, DNNCOMPAT_STATUS_NOT_SUPPORTED,
+              "{}: statistics across devices are not supported", attribute_name(n));
+    const bool bn_inference =
+        forward && o->norm_mode == DNNCOMPAT_BATCH_NORM && o->norm_phase == DNNCOMPAT_NORM_FWD_INFERENCE;
+    for (const auto &[name, value] : d.attrs) {
+        if (value.type != DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR || value.count != 1) continue;
+        const TensorPtr t = built_of<TensorInfo>(value.descs[0]);
+        o->named[name] = t;
+        bool out = false;
+        switch (name) {
+        case DNNCOMPAT_ATTR_OPERATION_NORM_FWD_YDESC:
+        case DNNCOMPAT_ATTR_OPERATION_NORM_FWD_OUTPUT_RUNNING_MEAN_DESC:
+        case DNNCOMPAT_ATTR_OPERATION_NORM_FWD_OUTPUT_RUNNING_VAR_DESC:
+        case DNNCOMPAT_ATTR_OPERATION_NORM_BWD_DXDESC:
+        case DNNCOMPAT_ATTR_OPERATION_NORM_BWD_DSCALE_DESC:
+        case DNNCOMPAT_ATTR_OPERATION_NORM_BWD_DBIAS_DESC: out = true; break;
+        case DNNCOMPAT_ATTR_OPERATION_NORM_FWD_MEAN_DESC:
+        case DNNCOMPAT_ATTR_OPERATION_NORM_FWD_INV_VARIANCE_DESC: out = !bn_inference; break;
+        default: break;
+        }
+        (out ? o->outputs : o->inputs).push_back(t);
+    }
+    check_norm_op(*o);
+    d.built = o;
+}
+
 // Same uid, same tensor: two descriptors with one uid must agree.
 bool same_tensor(const TensorInfo &a, const TensorInfo &b) {
     return a.dtype == b.dtype && a.dims == b.dims && a.strides == b.strides && a.is_virtual == b.is_virtual &&
@@ -370,6 +407,8 @@ void finalize(Desc &d) {
     case DNNCOMPAT_BACKEND_OPERATION_POINTWISE_DESCRIPTOR: finalize_pointwise_op(d); break;
     case DNNCOMPAT_BACKEND_OPERATION_MATMUL_DESCRIPTOR: finalize_matmul_op(d); break;
     case DNNCOMPAT_BACKEND_OPERATION_REDUCTION_DESCRIPTOR: finalize_reduction_op(d); break;
+    case DNNCOMPAT_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR: finalize_norm_op(d, true); break;
+    case DNNCOMPAT_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR: finalize_norm_op(d, false); break;
     case DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR: finalize_graph(d); break;
     case DNNCOMPAT_BACKEND_KNOB_CHOICE_DESCRIPTOR: finalize_knob_choice(d); break;
     case DNNCOMPAT_BACKEND_VARIANT_PACK_DESCRIPTOR: finalize_variant_pack(d); break;

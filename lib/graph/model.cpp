@@ -33,6 +33,15 @@ std::string OpInfo::name() const {
         std::string m(enums::describe("cudnnReduceTensorOp_t", reduction->op));
         return "reduction:" + (m.rfind("CUDNN_REDUCE_TENSOR_", 0) == 0 ? m.substr(20) : m);
     }
+    case OpKind::norm_fwd:
+    case OpKind::norm_bwd: {
+        std::string m(enums::describe("cudnnBackendNormMode_t", norm_mode));
+        if (m.rfind("CUDNN_", 0) == 0) m = m.substr(6);
+        for (auto &ch : m) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        return m + (kind == OpKind::norm_bwd                    ? "_bwd"
+                    : norm_phase == DNNCOMPAT_NORM_FWD_TRAINING ? "_fwd_training"
+                                                                : "_fwd_inference");
+    }
     case OpKind::pointwise: break;
     }
     std::string m(enums::describe("cudnnPointwiseMode_t", pw.mode));

@@ -67,7 +67,7 @@ struct ReductionInfo : Built {
     dnncompatDataType_t comp_type = DNNCOMPAT_DATA_FLOAT;
 };
 
-enum class OpKind { conv_fwd, conv_bwd_data, conv_bwd_filter, pointwise, matmul, reduction };
+enum class OpKind { conv_fwd, conv_bwd_data, conv_bwd_filter, pointwise, matmul, reduction, norm_fwd, norm_bwd };
 
 // Any CUDNN_BACKEND_OPERATION_*_DESCRIPTOR that dnncompat implements.
 struct OpInfo : Built {
@@ -86,6 +86,10 @@ struct OpInfo : Built {
     TensorPtr a, b, c;
     std::shared_ptr<const MatmulInfo> matmul;
     std::shared_ptr<const ReductionInfo> reduction;
+    // Normalization: the tensors by attribute (CUDNN_ATTR_OPERATION_NORM_FWD_* / _BWD_*).
+    dnncompatBackendNormMode_t norm_mode = DNNCOMPAT_LAYER_NORM;
+    dnncompatBackendNormFwdPhase_t norm_phase = DNNCOMPAT_NORM_FWD_TRAINING;
+    std::map<int, TensorPtr> named;
 
     bool is_conv() const {
         return kind == OpKind::conv_fwd || kind == OpKind::conv_bwd_data || kind == OpKind::conv_bwd_filter;

@@ -645,3 +645,280 @@ TEST_F(GraphApi, BadGraphs) {
 }
 
 } // namespace
+
+namespace {
+
+// Double-precision normalization of x (packed [N, C, H, W]) in `mode`: y, mean and inverse
+// standard deviation per statistics group, as the cuDNN 9 API reference defines the modes.
+struct NormRef {
+    std::vector<double> y, mean, inv;
+};
+NormRef norm_ref(const std::vector<double> &x, const dt::Dims &d, cudnnBackendNormMode_t mode,
+                 const std::vector<float> &scale, const dt::Dims &sd, const std::vector<float> &bias, double eps) {
+    const int64_t N = d[0], C = d[1], HW = d[2] * d[3];
+    auto group = [&](int64_t n, int64_t c) {
+        return mode == CUDNN_BATCH_NORM ? c : mode == CUDNN_INSTANCE_NORM ? n * C + c : n;
+    };
+    const int64_t groups = mode == CUDNN_BATCH_NORM ? C : mode == CUDNN_INSTANCE_NORM ? N * C : N;
+    std::vector<double> sum(static_cast<size_t>(groups)), sq(sum), cnt(sum);
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t i = 0; i < HW; ++i) {
+                const double v = x[static_cast<size_t>((n * C + c) * HW + i)];
+                const auto g = static_cast<size_t>(group(n, c));
+                sum[g] += v, sq[g] += v * v, cnt[g] += 1;
+            }
+    NormRef r;
+    for (size_t g = 0; g < sum.size(); ++g) {
+        const double mu = mode == CUDNN_RMS_NORM ? 0.0 : sum[g] / cnt[g];
+        const double var = sq[g] / cnt[g] - mu * mu;
+        r.mean.push_back(mu);
+        r.inv.push_back(1.0 / std::sqrt(var + eps));
+    }
+    // scale / bias: [1, C, 1, 1] or [1, C, H, W].
+    auto param = [&](const std::vector<float> &p, int64_t c, int64_t i) -> double {
+        if (p.empty()) return 0.0;
+        return sd[2] == 1 ? p[static_cast<size_t>(c)] : p[static_cast<size_t>(c * HW + i)];
+    };
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t i = 0; i < HW; ++i) {
+                const auto g = static_cast<size_t>(group(n, c));
+                const double v = x[static_cast<size_t>((n * C + c) * HW + i)];
+                r.y.push_back((v - r.mean[g]) * r.inv[g] * param(scale, c, i) + param(bias, c, i));
+            }
+    return r;
+}
+
+std::vector<double> to_double(const std::vector<float> &v) { return {v.begin(), v.end()}; }
+
+struct NormCase {
+    cudnnBackendNormMode_t mode;
+    bool per_element_params; // scale / bias [1, C, H, W] (layer norm) or [1, C, 1, 1]
+};
+
+DP norm_forward_op(cudnnBackendNormMode_t mode, cudnnBackendNormFwdPhase_t phase,
+                   const std::vector<std::pair<cudnnBackendAttributeName_t, cudnnBackendDescriptor_t>> &tensors) {
+    auto op = std::make_unique<D>(CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR);
+    EXPECT_EQ(op->set(CUDNN_ATTR_OPERATION_NORM_FWD_MODE, CUDNN_TYPE_NORM_MODE, 1, &mode), 0);
+    EXPECT_EQ(op->set(CUDNN_ATTR_OPERATION_NORM_FWD_PHASE, CUDNN_TYPE_NORM_FWD_PHASE, 1, &phase), 0);
+    for (const auto &[n, t] : tensors) EXPECT_EQ(op->desc(n, {t}), 0) << n;
+    EXPECT_EQ(op->finalize(), 0) << last_error();
+    return op;
+}
+
+// Layer, instance, batch and RMS norm forward in training: y and the saved statistics, against the
+// double reference; then a layer norm followed by an add (a transformer block's residual) in one graph.
+TEST_F(GraphApi, NormForwardTraining) {
+    const dt::Dims xd{2, 3, 4, 5};
+    for (NormCase nc : {NormCase{CUDNN_LAYER_NORM, true}, NormCase{CUDNN_INSTANCE_NORM, false},
+                        NormCase{CUDNN_BATCH_NORM, false}, NormCase{CUDNN_RMS_NORM, true}}) {
+        const dt::Dims pd = nc.per_element_params ? dt::Dims{1, 3, 4, 5} : dt::Dims{1, 3, 1, 1};
+        const dt::Dims sd = nc.mode == CUDNN_BATCH_NORM      ? dt::Dims{1, 3, 1, 1}
+                            : nc.mode == CUDNN_INSTANCE_NORM ? dt::Dims{2, 3, 1, 1}
+                                                             : dt::Dims{2, 1, 1, 1};
+        auto x = tensor(1, xd), y = tensor(2, xd), scale = tensor(3, pd), bias = tensor(4, pd);
+        auto mean = tensor(5, sd), inv = tensor(6, sd);
+        auto eps = tensor(7, {1, 1, 1, 1}, {1, 1, 1, 1}, false, CUDNN_DATA_FLOAT, true);
+        std::vector<std::pair<cudnnBackendAttributeName_t, cudnnBackendDescriptor_t>> ts{
+            {CUDNN_ATTR_OPERATION_NORM_FWD_XDESC, x->get()},
+            {CUDNN_ATTR_OPERATION_NORM_FWD_YDESC, y->get()},
+            {CUDNN_ATTR_OPERATION_NORM_FWD_SCALE_DESC, scale->get()},
+            {CUDNN_ATTR_OPERATION_NORM_FWD_INV_VARIANCE_DESC, inv->get()},
+            {CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC, eps->get()}};
+        if (nc.mode != CUDNN_RMS_NORM) {
+            ts.push_back({CUDNN_ATTR_OPERATION_NORM_FWD_BIAS_DESC, bias->get()});
+            ts.push_back({CUDNN_ATTR_OPERATION_NORM_FWD_MEAN_DESC, mean->get()});
+        }
+        auto op = norm_forward_op(nc.mode, CUDNN_NORM_FWD_TRAINING, ts);
+        auto graph = graph_of(h, {op->get()});
+        auto cfgs = heuristics(*graph);
+        ASSERT_EQ(cfgs.size(), 1u);
+        auto plan = plan_of(h, *cfgs.front());
+        auto xv = dt::random_vector(120, 41, -2.0f, 3.0f);
+        auto sv = dt::random_vector(static_cast<size_t>(dt::element_count(pd)), 42);
+        auto bv = nc.mode == CUDNN_RMS_NORM ? std::vector<float>{}
+                                            : dt::random_vector(static_cast<size_t>(dt::element_count(pd)), 43);
+        std::vector<float> yv(120), mv(static_cast<size_t>(dt::element_count(sd))), iv(mv.size());
+        float e = 1e-3f;
+        std::map<int64_t, void *> data{{1, xv.data()}, {2, yv.data()}, {3, sv.data()}, {6, iv.data()}, {7, &e}};
+        if (nc.mode != CUDNN_RMS_NORM) data[4] = bv.data(), data[5] = mv.data();
+        std::vector<unsigned char> ws;
+        OK(execute(h, *plan, data, ws));
+        const auto ref = norm_ref(to_double(xv), xd, nc.mode, sv, pd, bv, 1e-3f);
+        EXPECT_TRUE(dt::expect_close(ref.y, yv, 1e-5, 1.0, xd)) << nc.mode;
+        EXPECT_TRUE(dt::expect_close(ref.inv, iv, 1e-5, 1.0, sd)) << nc.mode;
+        if (nc.mode != CUDNN_RMS_NORM) EXPECT_TRUE(dt::expect_close(ref.mean, mv, 1e-5, 1.0, sd)) << nc.mode;
+    }
+}
+
+TEST_F(GraphApi, LayerNormThenAdd) {
+    const dt::Dims xd{2, 8, 1, 1}, pd{1, 8, 1, 1};
+    auto x = tensor(1, xd), ln = tensor(100, xd, true), r = tensor(2, xd), y = tensor(3, xd), scale = tensor(4, pd),
+         bias = tensor(5, pd);
+    auto eps = tensor(6, {1, 1, 1, 1}, {1, 1, 1, 1}, false, CUDNN_DATA_FLOAT, true);
+    auto op = norm_forward_op(CUDNN_LAYER_NORM, CUDNN_NORM_FWD_INFERENCE,
+                              {{CUDNN_ATTR_OPERATION_NORM_FWD_XDESC, x->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_YDESC, ln->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_SCALE_DESC, scale->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_BIAS_DESC, bias->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC, eps->get()}});
+    auto add = pointwise_op(CUDNN_POINTWISE_ADD, ln->get(), r->get(), y->get());
+    auto graph = graph_of(h, {op->get(), add->get()});
+    auto cfgs = heuristics(*graph);
+    ASSERT_EQ(cfgs.size(), 1u);
+    auto plan = plan_of(h, *cfgs.front());
+    auto xv = dt::random_vector(16, 51), rv = dt::random_vector(16, 52), sv = dt::random_vector(8, 53),
+         bv = dt::random_vector(8, 54);
+    std::vector<float> yv(16);
+    float e = 1e-5f;
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan, {{1, xv.data()}, {2, rv.data()}, {3, yv.data()}, {4, sv.data()}, {5, bv.data()}, {6, &e}},
+               ws));
+    auto ref = norm_ref(to_double(xv), xd, CUDNN_LAYER_NORM, sv, pd, bv, 1e-5f).y;
+    for (size_t i = 0; i < ref.size(); ++i) ref[i] += rv[i];
+    EXPECT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, xd));
+}
+
+// Batch norm training updates the running statistics (unbiased variance); inference reads the
+// mean and inverse variance it is given.
+TEST_F(GraphApi, BatchNormRunningStatisticsAndInference) {
+    const dt::Dims xd{4, 3, 2, 2}, sd{1, 3, 1, 1};
+    auto x = tensor(1, xd), y = tensor(2, xd), scale = tensor(3, sd), bias = tensor(4, sd), mean = tensor(5, sd),
+         inv = tensor(6, sd), rm_in = tensor(7, sd), rv_in = tensor(8, sd), rm_out = tensor(9, sd),
+         rv_out = tensor(10, sd);
+    auto eps = tensor(11, {1, 1, 1, 1}, {1, 1, 1, 1}, false, CUDNN_DATA_FLOAT, true);
+    auto mom = tensor(12, {1, 1, 1, 1}, {1, 1, 1, 1}, false, CUDNN_DATA_FLOAT, true);
+    auto op = norm_forward_op(CUDNN_BATCH_NORM, CUDNN_NORM_FWD_TRAINING,
+                              {{CUDNN_ATTR_OPERATION_NORM_FWD_XDESC, x->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_YDESC, y->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_SCALE_DESC, scale->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_BIAS_DESC, bias->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_MEAN_DESC, mean->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_INV_VARIANCE_DESC, inv->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_INPUT_RUNNING_MEAN_DESC, rm_in->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_INPUT_RUNNING_VAR_DESC, rv_in->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_OUTPUT_RUNNING_MEAN_DESC, rm_out->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_OUTPUT_RUNNING_VAR_DESC, rv_out->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC, eps->get()},
+                               {CUDNN_ATTR_OPERATION_NORM_FWD_EXP_AVG_FACTOR_DESC, mom->get()}});
+    auto graph = graph_of(h, {op->get()});
+    auto plan = plan_of(h, *heuristics(*graph).front());
+    auto xv = dt::random_vector(48, 61), sv = dt::random_vector(3, 62), bv = dt::random_vector(3, 63);
+    std::vector<float> yv(48), mv(3), iv(3), rmi{0.5f, -0.5f, 1.0f}, rvi{1.0f, 2.0f, 0.5f}, rmo(3), rvo(3);
+    float e = 1e-4f, f = 0.1f;
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan,
+               {{1, xv.data()},
+                {2, yv.data()},
+                {3, sv.data()},
+                {4, bv.data()},
+                {5, mv.data()},
+                {6, iv.data()},
+                {7, rmi.data()},
+                {8, rvi.data()},
+                {9, rmo.data()},
+                {10, rvo.data()},
+                {11, &e},
+                {12, &f}},
+               ws));
+    const auto ref = norm_ref(to_double(xv), xd, CUDNN_BATCH_NORM, sv, sd, bv, 1e-4f);
+    EXPECT_TRUE(dt::expect_close(ref.y, yv, 1e-5, 1.0, xd));
+    std::vector<double> want_rm, want_rv;
+    for (size_t c = 0; c < 3; ++c) {
+        const double var = 1.0 / (ref.inv[c] * ref.inv[c]) - 1e-4f;
+        want_rm.push_back(0.9 * rmi[c] + 0.1 * ref.mean[c]);
+        want_rv.push_back(0.9 * rvi[c] + 0.1 * var * 16.0 / 15.0);
+    }
+    EXPECT_TRUE(dt::expect_close(want_rm, rmo, 1e-5, 1.0, sd));
+    EXPECT_TRUE(dt::expect_close(want_rv, rvo, 1e-4, 1.0, sd));
+
+    // Inference with the saved statistics as inputs gives training's y again.
+    auto y2 = tensor(20, xd);
+    auto inf = norm_forward_op(CUDNN_BATCH_NORM, CUDNN_NORM_FWD_INFERENCE,
+                               {{CUDNN_ATTR_OPERATION_NORM_FWD_XDESC, x->get()},
+                                {CUDNN_ATTR_OPERATION_NORM_FWD_YDESC, y2->get()},
+                                {CUDNN_ATTR_OPERATION_NORM_FWD_SCALE_DESC, scale->get()},
+                                {CUDNN_ATTR_OPERATION_NORM_FWD_BIAS_DESC, bias->get()},
+                                {CUDNN_ATTR_OPERATION_NORM_FWD_MEAN_DESC, mean->get()},
+                                {CUDNN_ATTR_OPERATION_NORM_FWD_INV_VARIANCE_DESC, inv->get()},
+                                {CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC, eps->get()}});
+    auto g2 = graph_of(h, {inf->get()});
+    auto plan2 = plan_of(h, *heuristics(*g2).front());
+    std::vector<float> y2v(48);
+    OK(execute(
+        h, *plan2,
+        {{1, xv.data()}, {20, y2v.data()}, {3, sv.data()}, {4, bv.data()}, {5, mv.data()}, {6, iv.data()}, {11, &e}},
+        ws));
+    EXPECT_TRUE(dt::expect_close(ref.y, y2v, 1e-5, 1.0, xd));
+}
+
+// Backward of layer, batch and RMS norm against numerical gradients of the double reference:
+// dx_i = d/dx_i sum(dy * y(x)), dscale and dbias likewise.
+TEST_F(GraphApi, NormBackwardMatchesNumericalGradients) {
+    const dt::Dims xd{2, 3, 2, 2};
+    for (auto mode : {CUDNN_LAYER_NORM, CUDNN_BATCH_NORM, CUDNN_RMS_NORM, CUDNN_INSTANCE_NORM}) {
+        const bool layer_like = mode == CUDNN_LAYER_NORM || mode == CUDNN_RMS_NORM;
+        const dt::Dims pd = layer_like ? dt::Dims{1, 3, 2, 2} : dt::Dims{1, 3, 1, 1};
+        const dt::Dims sd = mode == CUDNN_BATCH_NORM      ? dt::Dims{1, 3, 1, 1}
+                            : mode == CUDNN_INSTANCE_NORM ? dt::Dims{2, 3, 1, 1}
+                                                          : dt::Dims{2, 1, 1, 1};
+        const double eps = 1e-3;
+        auto xv = dt::random_vector(24, 71, -1.0f, 2.0f), dyv = dt::random_vector(24, 72);
+        auto sv = dt::random_vector(static_cast<size_t>(dt::element_count(pd)), 73);
+        const std::vector<float> no_bias;
+        const auto fwd = norm_ref(to_double(xv), xd, mode, sv, pd, no_bias, eps);
+        std::vector<float> mv(fwd.mean.begin(), fwd.mean.end()), iv(fwd.inv.begin(), fwd.inv.end());
+        auto x = tensor(1, xd), dy = tensor(2, xd), scale = tensor(3, pd), mean = tensor(4, sd), inv = tensor(5, sd),
+             dx = tensor(6, xd), dscale = tensor(7, pd), dbias = tensor(8, pd);
+        auto op = std::make_unique<D>(CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR);
+        OK(op->set(CUDNN_ATTR_OPERATION_NORM_BWD_MODE, CUDNN_TYPE_NORM_MODE, 1, &mode));
+        OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_XDESC, {x->get()}));
+        OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_DYDESC, {dy->get()}));
+        OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_SCALE_DESC, {scale->get()}));
+        if (mode != CUDNN_RMS_NORM) OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_MEAN_DESC, {mean->get()}));
+        OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_INV_VARIANCE_DESC, {inv->get()}));
+        OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_DXDESC, {dx->get()}));
+        OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_DSCALE_DESC, {dscale->get()}));
+        OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, {dbias->get()}));
+        OK(op->finalize());
+        auto graph = graph_of(h, {op->get()});
+        auto plan = plan_of(h, *heuristics(*graph).front());
+        std::vector<float> dxv(24), dsv(sv.size()), dbv(sv.size());
+        std::map<int64_t, void *> data{{1, xv.data()},  {2, dyv.data()}, {3, sv.data()}, {5, iv.data()},
+                                       {6, dxv.data()}, {7, dsv.data()}, {8, dbv.data()}};
+        if (mode != CUDNN_RMS_NORM) data[4] = mv.data();
+        std::vector<unsigned char> ws;
+        OK(execute(h, *plan, data, ws));
+        // Numerical gradients (central differences, step 1e-6) of L = sum(dy * y).
+        auto loss = [&](const std::vector<double> &x, const std::vector<float> &s) {
+            const auto r = norm_ref(x, xd, mode, s, pd, no_bias, eps);
+            double l = 0;
+            for (size_t i = 0; i < r.y.size(); ++i) l += dyv[i] * r.y[i];
+            return l;
+        };
+        const double step = 1e-6;
+        std::vector<double> ref_dx, ref_ds, ref_db;
+        for (size_t i = 0; i < xv.size(); ++i) {
+            auto xp = to_double(xv), xm = xp;
+            xp[i] += step, xm[i] -= step;
+            ref_dx.push_back((loss(xp, sv) - loss(xm, sv)) / (2 * step));
+        }
+        for (size_t j = 0; j < sv.size(); ++j) {
+            double ds = 0, db = 0;
+            for (size_t i = 0; i < xv.size(); ++i) {
+                const size_t c = (i / 4) % 3, p = layer_like ? (i % 12) : c;
+                if (p != j) continue;
+                ds += dyv[i] * (sv[j] == 0 ? 0 : (fwd.y[i]) / sv[j]);
+                db += dyv[i];
+            }
+            ref_ds.push_back(ds);
+            ref_db.push_back(db);
+        }
+        EXPECT_TRUE(dt::expect_close(ref_dx, dxv, 1e-4, 1.0, xd)) << mode;
+        EXPECT_TRUE(dt::expect_close(ref_ds, dsv, 1e-4, 1.0, pd)) << mode;
+        EXPECT_TRUE(dt::expect_close(ref_db, dbv, 1e-5, 1.0, pd)) << mode;
+    }
+}
+
+} // namespace
