@@ -11,7 +11,9 @@
 // Every input dimension equals the output's or is 1 (broadcast). Computation is in
 // math_prec (FLOAT: float; DOUBLE: double); HALF / BFLOAT16 / INT8 / UINT8 / INT32 / INT64 /
 // BOOLEAN / DOUBLE tensors are read into and written from the computation type (integers
-// saturate, comparisons and logical modes write 1 or 0).
+// round to nearest even and saturate, NaN to 0; BOOLEAN is one byte, nonzero reads as 1;
+// comparisons and logical modes write 1 or 0). The decisions where cuDNN's documentation is
+// silent (RELU_BWD at the clips, MAX / MIN with NaN, GEN_INDEX's axis) are in the .cpp.
 #pragma once
 
 #include "core/descriptors.hpp"
@@ -51,7 +53,10 @@ PointwiseKind pointwise_kind(dnncompatPointwiseMode_t mode);
 // when an input dimension is neither the output's nor 1 or ranks differ; BAD_PARAM when an
 // operand the kind needs is missing (null) or one it does not take is given; NOT_SUPPORTED_DATA_TYPE
 // for a math_prec other than FLOAT / DOUBLE (HALF / BFLOAT16 math_prec: see the .cpp) or a tensor
-// type outside the list above; BAD_PARAM for GEN_INDEX's axis outside the output's rank.
+// type outside the list above; BAD_PARAM for GEN_INDEX's axis outside the output's rank
+// (0 = the first dim), for a tensor with dims and strides of different lengths, a dim below 1,
+// a negative stride or no data (x of GEN_INDEX may have none), and for an output with stride 0
+// on a dim above 1.
 // in0..in2 are x, b, t (unary / binary / ternary / gen_index) or dy, x (backward); out is y or dx.
 void check_pointwise(const PointwiseDesc &d, const TensorView *in0, const TensorView *in1, const TensorView *in2,
                      const TensorView &out);
