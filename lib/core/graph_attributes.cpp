@@ -155,6 +155,20 @@ std::vector<AttrSpec> make_specs() {
     add(D(OPERATION_NORM_BACKWARD), A(OPERATION_NORM_BWD_PEER_STAT_DESCS), T(BACKEND_DESCRIPTOR), 0, kMany, opt,
         D(TENSOR), false, "statistics across devices are not supported");
 
+    // CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR
+    for (auto n : {A(OPERATION_SDPA_FWD_QDESC), A(OPERATION_SDPA_FWD_KDESC), A(OPERATION_SDPA_FWD_VDESC),
+                   A(OPERATION_SDPA_FWD_ODESC)})
+        tensor(D(OPERATION_SDPA_FWD), n, req);
+    add(D(OPERATION_SDPA_FWD), A(OPERATION_SDPA_FWD_STATSDESC), T(BACKEND_DESCRIPTOR), 1, 1, opt, D(TENSOR), false,
+        "the softmax statistics (log-sum-exp per row, FLOAT)");
+    add(D(OPERATION_SDPA_FWD), A(OPERATION_SDPA_FWD_SCALEDESC), T(BACKEND_DESCRIPTOR), 1, 1, opt, D(TENSOR), false,
+        "a by-value scalar; 1 when absent");
+    for (auto n : {A(OPERATION_SDPA_FWD_BLOCK_MASK_DESC), A(OPERATION_SDPA_FWD_PAGE_TABLE_KDESC),
+                   A(OPERATION_SDPA_FWD_PAGE_TABLE_VDESC), A(OPERATION_SDPA_FWD_SEQ_LEN_QDESC),
+                   A(OPERATION_SDPA_FWD_SEQ_LEN_KVDESC)})
+        add(D(OPERATION_SDPA_FWD), n, T(BACKEND_DESCRIPTOR), 1, 1, opt, D(TENSOR), false,
+            "block masks, paged caches and per-sequence lengths are not supported (NOT_SUPPORTED at finalize)");
+
     // CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR
     add(D(OPERATIONGRAPH), A(OPERATIONGRAPH_HANDLE), T(HANDLE), 1, 1, req);
     add(D(OPERATIONGRAPH), A(OPERATIONGRAPH_OPS), T(BACKEND_DESCRIPTOR), 1, kMany, req, kAnyOp);

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace dnncompat::graph {
@@ -363,6 +364,134 @@ std::size_t add_scratchpad(const PD &pd, std::size_t &scratch) {
     return at;
 }
 
+// Scaled dot-product attention forward: S = scale * Q K^T (a oneDNN matmul with a run-time
+// output scale), the softmax statistics, P = softmax(S) (oneDNN softmax, in place), O = P V.
+class SdpaStep : public Step {
+public:
+    F32Operand q, k, v, o;
+    int stats = -1, scale = -1; // tensor indices
+    TensorInfo stats_t;
+    dnnl::matmul qk, pv;
+    dnnl::softmax_forward softmax;
+    dnnl::memory::desc q_md, kt_md, s_md, v_md, o_md, qk_scratch, pv_scratch, sm_scratch;
+    std::size_t s_at = 0, qk_scratch_at = 0, pv_scratch_at = 0, sm_scratch_at = 0;
+    int64_t rows = 0, cols = 0;
+
+    void run(dnncompatContext &h, void *const *ptr, unsigned char *scratch) const override {
+        for (const F32Operand *in : {&q, &k, &v}) in->convert(ptr, scratch, true);
+        float sc = 1.0f;
+        if (scale >= 0) sc = *static_cast<const float *>(ptr[scale]);
+        const auto &e = h.engine;
+        float *sbuf = reinterpret_cast<float *>(scratch + s_at);
+        dnnl::memory scale_mem({{1}, dnnl::memory::data_type::f32, {1}}, e, &sc);
+        qk.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(q_md, e, q.f32(ptr, scratch))},
+                              {DNNL_ARG_WEIGHTS, dnnl::memory(kt_md, e, k.f32(ptr, scratch))},
+                              {DNNL_ARG_DST, dnnl::memory(s_md, e, sbuf)},
+                              {DNNL_ARG_ATTR_OUTPUT_SCALES, scale_mem},
+                              {DNNL_ARG_SCRATCHPAD, dnnl::memory(qk_scratch, e, scratch + qk_scratch_at)}});
+        h.stream.wait();
+        if (stats >= 0) {
+            // Log-sum-exp of each row of S, written at the stats tensor's strides ([B, H, Sq, 1]).
+            auto *out = static_cast<float *>(ptr[stats]);
+            const auto &d = stats_t.dims;
+            const auto &st = stats_t.strides;
+            int64_t r = 0;
+            for (int64_t b = 0; b < d[0]; ++b)
+                for (int64_t hh = 0; hh < d[1]; ++hh)
+                    for (int64_t i = 0; i < d[2]; ++i, ++r) {
+                        const float *row = sbuf + r * cols;
+                        float m = row[0];
+                        for (int64_t j = 1; j < cols; ++j) m = std::max(m, row[j]);
+                        double z = 0;
+                        for (int64_t j = 0; j < cols; ++j) z += std::exp(static_cast<double>(row[j] - m));
+                        out[b * st[0] + hh * st[1] + i * st[2]] = static_cast<float>(m + std::log(z));
+                    }
+        }
+        softmax.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(s_md, e, sbuf)},
+                                   {DNNL_ARG_DST, dnnl::memory(s_md, e, sbuf)},
+                                   {DNNL_ARG_SCRATCHPAD, dnnl::memory(sm_scratch, e, scratch + sm_scratch_at)}});
+        pv.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(s_md, e, sbuf)},
+                              {DNNL_ARG_WEIGHTS, dnnl::memory(v_md, e, v.f32(ptr, scratch))},
+                              {DNNL_ARG_DST, dnnl::memory(o_md, e, o.f32(ptr, scratch))},
+                              {DNNL_ARG_SCRATCHPAD, dnnl::memory(pv_scratch, e, scratch + pv_scratch_at)}});
+        h.stream.wait();
+        o.convert(ptr, scratch, false);
+    }
+};
+
+void check_sdpa(const OpInfo &op) {
+    const TensorInfo &q = *op.named.at(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_QDESC);
+    const TensorInfo &k = *op.named.at(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_KDESC);
+    for (const auto &[attr, t] : op.named) {
+        const bool scalar =
+            attr == DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_SCALEDESC || attr == DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_STATSDESC;
+        check(scalar ? t->dtype == DNNCOMPAT_DATA_FLOAT : low_or_float(t->dtype),
+              DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE, "sdpa_fwd: {} is {} ({})", attribute_name(attr), t->str(),
+              scalar ? "FLOAT" : "FLOAT, HALF or BFLOAT16");
+    }
+    check(k.dims[1] == q.dims[1] || k.dims[1] == 1, DNNCOMPAT_STATUS_NOT_SUPPORTED_SHAPE,
+          "sdpa_fwd: {} query heads over {} key/value heads (grouped-query attention) is not supported; equal counts "
+          "or one key/value head are",
+          q.dims[1], k.dims[1]);
+}
+
+std::unique_ptr<Step> sdpa_step(dnncompatContext &h, const OpInfo &op, const std::map<int64_t, int> &index) {
+    check_sdpa(op);
+    auto s = std::make_unique<SdpaStep>();
+    auto t = [&](int attr) { return op.named.at(attr); };
+    std::size_t scratch = 0;
+    s->q.init(index.at(t(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_QDESC)->uid), *t(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_QDESC),
+              scratch);
+    s->k.init(index.at(t(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_KDESC)->uid), *t(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_KDESC),
+              scratch);
+    s->v.init(index.at(t(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_VDESC)->uid), *t(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_VDESC),
+              scratch);
+    s->o.init(index.at(t(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_ODESC)->uid), *t(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_ODESC),
+              scratch);
+    if (auto it = op.named.find(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_STATSDESC); it != op.named.end()) {
+        s->stats = index.at(it->second->uid);
+        s->stats_t = *it->second;
+    }
+    if (auto it = op.named.find(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_SCALEDESC); it != op.named.end())
+        s->scale = index.at(it->second->uid);
+    const auto &Q = s->q.tensor.dims, &K = s->k.tensor.dims;
+    const dims_t S{Q[0], Q[1], Q[2], K[2]};
+    s->rows = Q[0] * Q[1] * Q[2];
+    s->cols = K[2];
+    s->q_md = md_of(Q, s->q.strides);
+    const dims_t &ks = s->k.strides;
+    s->kt_md = md_of({K[0], K[1], K[3], K[2]}, {ks[0], ks[1], ks[3], ks[2]});
+    s->s_md = md_of(S, packed_strides(S, DNNCOMPAT_TENSOR_NCHW));
+    s->v_md = md_of(s->v.tensor.dims, s->v.strides);
+    s->o_md = md_of(s->o.tensor.dims, s->o.strides);
+    s->s_at = scratch;
+    scratch += aligned(static_cast<std::size_t>(element_count(S)) * sizeof(float));
+    dnnl::primitive_attr qk_attr;
+    qk_attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    qk_attr.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
+    const dnnl::matmul::primitive_desc qk_pd(dnnl::matmul::desc(s->q_md, s->kt_md, s->s_md), qk_attr, h.engine);
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::softmax_forward::primitive_desc sm_pd(
+        dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference, s->s_md, 3), attr, h.engine);
+    const dnnl::matmul::primitive_desc pv_pd(dnnl::matmul::desc(s->s_md, s->v_md, s->o_md), attr, h.engine);
+    s->qk = dnnl::matmul(qk_pd);
+    s->softmax = dnnl::softmax_forward(sm_pd);
+    s->pv = dnnl::matmul(pv_pd);
+    s->qk_scratch = qk_pd.scratchpad_desc();
+    s->sm_scratch = sm_pd.scratchpad_desc();
+    s->pv_scratch = pv_pd.scratchpad_desc();
+    s->qk_scratch_at = add_scratchpad(qk_pd, scratch);
+    s->sm_scratch_at = add_scratchpad(sm_pd, scratch);
+    s->pv_scratch_at = add_scratchpad(pv_pd, scratch);
+    s->scratch_bytes = scratch;
+    s->what = fmt::format("sdpa_fwd Q {} K {} V {}: oneDNN matmul ({}), softmax ({}), matmul ({})", s->q.tensor.str(),
+                          s->k.tensor.str(), s->v.tensor.str(), qk_pd.impl_info_str(), sm_pd.impl_info_str(),
+                          pv_pd.impl_info_str());
+    s->impl = qk_pd.impl_info_str();
+    return s;
+}
+
 std::unique_ptr<Step> conv_step(dnncompatContext &h, const OpInfo &op, const EngineInfo &e,
                                 const std::map<int64_t, int> &index, uint32_t &solver_id) {
     auto s = std::make_unique<ConvStep>();
@@ -503,6 +632,8 @@ void check_engine(const GraphInfo &g, EngineInfo &e) {
             check_matmul(*op);
         } else if (op->kind == OpKind::reduction) {
             check_reduction(*op);
+        } else if (op->kind == OpKind::sdpa_fwd) {
+            check_sdpa(*op);
         }
     }
     e.name = e.index > 0 ? e.solver->name() : "dnncompat.auto";
@@ -543,6 +674,7 @@ Executable::Executable(dnncompatContext &h, const GraphInfo &g, const EngineInfo
         case OpKind::reduction: s = reduction_step(h, *op, index); break;
         case OpKind::norm_fwd:
         case OpKind::norm_bwd: s = norm_step(op, index); break;
+        case OpKind::sdpa_fwd: s = sdpa_step(h, *op, index); break;
         }
         scratch = std::max(scratch, s->scratch_bytes);
         if (impl_.empty() || (op->is_conv() && solver_id_ != 0 && !conv_seen))

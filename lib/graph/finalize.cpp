@@ -287,6 +287,39 @@ void finalize_norm_op(Desc &d, bool forward) {
     d.built = o;
 }
 
+// Scaled dot-product attention forward: Q [B, H, Sq, D], K [B, Hk, Skv, D], V [B, Hk, Skv, Dv],
+// O [B, H, Sq, Dv], stats [B, H, Sq, 1]; Hk is H or 1.
+void finalize_sdpa(Desc &d) {
+    auto o = std::make_shared<OpInfo>();
+    o->kind = OpKind::sdpa_fwd;
+    for (auto n :
+         {DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_BLOCK_MASK_DESC, DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_PAGE_TABLE_KDESC,
+          DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_PAGE_TABLE_VDESC, DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_QDESC,
+          DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_KVDESC})
+        check(d.find(n) == nullptr, DNNCOMPAT_STATUS_NOT_SUPPORTED, "sdpa_fwd: {} is not supported", attribute_name(n));
+    for (const auto &[name, value] : d.attrs) {
+        const TensorPtr t = built_of<TensorInfo>(value.descs[0]);
+        o->named[name] = t;
+        const bool out =
+            name == DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_ODESC || name == DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_STATSDESC;
+        (out ? o->outputs : o->inputs).push_back(t);
+    }
+    const auto &Q = o->named.at(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_QDESC)->dims;
+    const auto &K = o->named.at(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_KDESC)->dims;
+    const auto &V = o->named.at(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_VDESC)->dims;
+    const auto &O = o->named.at(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_ODESC)->dims;
+    bool ok = Q.size() == 4 && K.size() == 4 && V.size() == 4 && O.size() == 4;
+    ok = ok && K[0] == Q[0] && V[0] == Q[0] && O[0] == Q[0] && K[3] == Q[3] && V[2] == K[2] && V[1] == K[1] &&
+         O[1] == Q[1] && O[2] == Q[2] && O[3] == V[3] && Q[1] % K[1] == 0;
+    if (auto s = o->named.find(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_STATSDESC); ok && s != o->named.end())
+        ok = s->second->dims == dims_t{Q[0], Q[1], Q[2], 1};
+    check(ok, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+          "sdpa_fwd: Q {}, K {}, V {}, O {} are not attention's shapes (Q [B,H,Sq,D], K [B,Hk,Skv,D], V [B,Hk,Skv,Dv], "
+          "O [B,H,Sq,Dv], stats [B,H,Sq,1], H a multiple of Hk)",
+          dims_str(Q), dims_str(K), dims_str(V), dims_str(O));
+    d.built = o;
+}
+
 // Same uid, same tensor: two descriptors with one uid must agree.
 bool same_tensor(const TensorInfo &a, const TensorInfo &b) {
     return a.dtype == b.dtype && a.dims == b.dims && a.strides == b.strides && a.is_virtual == b.is_virtual &&
@@ -409,6 +442,7 @@ void finalize(Desc &d) {
     case DNNCOMPAT_BACKEND_OPERATION_REDUCTION_DESCRIPTOR: finalize_reduction_op(d); break;
     case DNNCOMPAT_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR: finalize_norm_op(d, true); break;
     case DNNCOMPAT_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR: finalize_norm_op(d, false); break;
+    case DNNCOMPAT_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR: finalize_sdpa(d); break;
     case DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR: finalize_graph(d); break;
     case DNNCOMPAT_BACKEND_KNOB_CHOICE_DESCRIPTOR: finalize_knob_choice(d); break;
     case DNNCOMPAT_BACKEND_VARIANT_PACK_DESCRIPTOR: finalize_variant_pack(d); break;

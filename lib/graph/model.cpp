@@ -42,6 +42,7 @@ std::string OpInfo::name() const {
                     : norm_phase == DNNCOMPAT_NORM_FWD_TRAINING ? "_fwd_training"
                                                                 : "_fwd_inference");
     }
+    case OpKind::sdpa_fwd: return "sdpa_fwd";
     case OpKind::pointwise: break;
     }
     std::string m(enums::describe("cudnnPointwiseMode_t", pw.mode));

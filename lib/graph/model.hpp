@@ -67,7 +67,17 @@ struct ReductionInfo : Built {
     dnncompatDataType_t comp_type = DNNCOMPAT_DATA_FLOAT;
 };
 
-enum class OpKind { conv_fwd, conv_bwd_data, conv_bwd_filter, pointwise, matmul, reduction, norm_fwd, norm_bwd };
+enum class OpKind {
+    conv_fwd,
+    conv_bwd_data,
+    conv_bwd_filter,
+    pointwise,
+    matmul,
+    reduction,
+    norm_fwd,
+    norm_bwd,
+    sdpa_fwd
+};
 
 // Any CUDNN_BACKEND_OPERATION_*_DESCRIPTOR that dnncompat implements.
 struct OpInfo : Built {
@@ -86,7 +96,8 @@ struct OpInfo : Built {
     TensorPtr a, b, c;
     std::shared_ptr<const MatmulInfo> matmul;
     std::shared_ptr<const ReductionInfo> reduction;
-    // Normalization: the tensors by attribute (CUDNN_ATTR_OPERATION_NORM_FWD_* / _BWD_*).
+    // Normalization and SDPA: the tensors by attribute (CUDNN_ATTR_OPERATION_NORM_FWD_* / _BWD_*,
+    // CUDNN_ATTR_OPERATION_SDPA_FWD_*).
     dnncompatBackendNormMode_t norm_mode = DNNCOMPAT_LAYER_NORM;
     dnncompatBackendNormFwdPhase_t norm_phase = DNNCOMPAT_NORM_FWD_TRAINING;
     std::map<int, TensorPtr> named;

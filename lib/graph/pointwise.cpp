@@ -550,8 +550,10 @@ PointwiseKind pointwise_kind(dnncompatPointwiseMode_t mode) {
 // computed in float (no CPU has half arithmetic worth using here; the result is at least as
 // accurate as cuDNN's half math, rounded once to the output's type). Other types:
 // NOT_SUPPORTED_DATA_TYPE.
-void check_pointwise(const PointwiseDesc &d, const TensorView *in0, const TensorView *in1, const TensorView *in2,
-                     const TensorView &out) {
+namespace {
+// check_pointwise, and with `data` the pointers too (pointwise()).
+void check_operands(const PointwiseDesc &d, const TensorView *in0, const TensorView *in1, const TensorView *in2,
+                    const TensorView &out, bool data) {
     const PointwiseKind kind = pointwise_kind(d.mode);
     switch (d.math_prec) {
     case DNNCOMPAT_DATA_FLOAT:
@@ -574,12 +576,12 @@ void check_pointwise(const PointwiseDesc &d, const TensorView *in0, const Tensor
         if (i >= needed && in[i] != nullptr)
             fail(DNNCOMPAT_STATUS_BAD_PARAM, "pointwise: the mode takes {} operand(s), operand {} is given", needed, i);
     }
-    check_tensor(out, "the output");
+    check_tensor(out, "the output", data);
     for (std::size_t k = 0; k < out.dims.size(); ++k)
         if (out.dims[k] > 1 && out.strides[k] == 0)
             fail(DNNCOMPAT_STATUS_BAD_PARAM, "pointwise: the output has stride 0 on dim {} (size {})", k, out.dims[k]);
     for (int i = 0; i < needed; ++i) {
-        check_tensor(*in[i], nm[i], kind != PointwiseKind::gen_index); // GEN_INDEX reads x's shape only
+        check_tensor(*in[i], nm[i], data && kind != PointwiseKind::gen_index); // GEN_INDEX reads x's shape only
         bool ok = in[i]->dims.size() == out.dims.size();
         for (std::size_t k = 0; ok && k < out.dims.size(); ++k)
             ok = in[i]->dims[k] == out.dims[k] || in[i]->dims[k] == 1;
@@ -594,9 +596,16 @@ void check_pointwise(const PointwiseDesc &d, const TensorView *in0, const Tensor
              out.dims.size());
 }
 
+} // namespace
+
+void check_pointwise(const PointwiseDesc &d, const TensorView *in0, const TensorView *in1, const TensorView *in2,
+                     const TensorView &out) {
+    check_operands(d, in0, in1, in2, out, false);
+}
+
 void pointwise(const PointwiseDesc &d, const TensorView *in0, const TensorView *in1, const TensorView *in2,
                const TensorView &out, double alpha1, double alpha2) {
-    check_pointwise(d, in0, in1, in2, out);
+    check_operands(d, in0, in1, in2, out, true);
     if (pointwise_kind(d.mode) == PointwiseKind::gen_index) return gen_index(d, out);
     const TensorView *const in[3] = {in0, in1, in2};
     if (d.math_prec == DNNCOMPAT_DATA_DOUBLE) run<double>(d, in, out, alpha1, alpha2);

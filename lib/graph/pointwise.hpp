@@ -55,14 +55,15 @@ PointwiseKind pointwise_kind(dnncompatPointwiseMode_t mode);
 // for a math_prec other than FLOAT / DOUBLE (HALF / BFLOAT16 math_prec: see the .cpp) or a tensor
 // type outside the list above; BAD_PARAM for GEN_INDEX's axis outside the output's rank
 // (0 = the first dim), for a tensor with dims and strides of different lengths, a dim below 1,
-// a negative stride or no data (x of GEN_INDEX may have none), and for an output with stride 0
-// on a dim above 1.
+// or a negative stride, and for an output with stride 0 on a dim above 1. Data pointers are not
+// looked at (a graph checks its operations before it has buffers).
 // in0..in2 are x, b, t (unary / binary / ternary / gen_index) or dy, x (backward); out is y or dx.
 void check_pointwise(const PointwiseDesc &d, const TensorView *in0, const TensorView *in1, const TensorView *in2,
                      const TensorView &out);
 
 // Runs the pointwise operation (check_pointwise first, same operands). Throws dnncompat::Error as
-// check_pointwise does. out may alias an input with the same dims and strides.
+// check_pointwise does, and BAD_PARAM for an operand without data (x of GEN_INDEX may have none). out may alias an
+// input with the same dims and strides.
 void pointwise(const PointwiseDesc &d, const TensorView *in0, const TensorView *in1, const TensorView *in2,
                const TensorView &out, double alpha1 = 1.0, double alpha2 = 1.0);
 

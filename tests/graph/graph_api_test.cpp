@@ -5,6 +5,7 @@
 #include <dnncompat/cudnn.h>
 
 #include "support/reference.hpp"
+#include "support/low_precision.hpp"
 #include "support/reference_conv_backward.hpp"
 
 #include <gtest/gtest.h>
@@ -919,6 +920,128 @@ TEST_F(GraphApi, NormBackwardMatchesNumericalGradients) {
         EXPECT_TRUE(dt::expect_close(ref_ds, dsv, 1e-4, 1.0, pd)) << mode;
         EXPECT_TRUE(dt::expect_close(ref_db, dbv, 1e-5, 1.0, pd)) << mode;
     }
+}
+
+} // namespace
+
+namespace {
+
+// OPERATION_SDPA_FWD as cudnn-frontend's sdpa node builds it: Q, K, V in [B, H, S, D] dims over
+// BSHD memory (heads interleaved), a by-value scale, the softmax statistics; one key/value head
+// shared by every query head (multi-query attention); FLOAT, HALF and BFLOAT16 through FP32.
+TEST_F(GraphApi, SdpaForward) {
+    const int64_t B = 2, H = 2, Sq = 5, Skv = 7, Dh = 4;
+    for (bool mqa : {false, true})
+        for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16}) {
+            const int64_t Hk = mqa ? 1 : H;
+            const dt::Dims qd{B, H, Sq, Dh}, kd{B, Hk, Skv, Dh}, od{B, H, Sq, Dh}, sd{B, H, Sq, 1};
+            auto bshd = [](const dt::Dims &d) { return dt::Dims{d[2] * d[1] * d[3], d[3], d[1] * d[3], 1}; };
+            auto q = tensor(1, qd, bshd(qd), false, type), k = tensor(2, kd, bshd(kd), false, type),
+                 v = tensor(3, kd, bshd(kd), false, type), o = tensor(4, od, bshd(od), false, type);
+            auto stats = tensor(5, sd, dt::packed_strides(sd));
+            auto scale = tensor(6, {1, 1, 1, 1}, {1, 1, 1, 1}, false, CUDNN_DATA_FLOAT, true);
+            D op(CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR);
+            OK(op.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC, {q->get()}));
+            OK(op.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC, {k->get()}));
+            OK(op.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC, {v->get()}));
+            OK(op.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_ODESC, {o->get()}));
+            OK(op.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_STATSDESC, {stats->get()}));
+            OK(op.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC, {scale->get()}));
+            OK(op.finalize());
+            auto graph = graph_of(h, {op.get()});
+            auto cfgs = heuristics(*graph);
+            ASSERT_EQ(cfgs.size(), 1u);
+            auto plan = plan_of(h, *cfgs.front());
+            // Values rounded to the tensor type first, so that the reference sees what dnncompat reads.
+            auto round = [&](std::vector<float> v) {
+                for (float &x : v)
+                    x = type == CUDNN_DATA_HALF       ? dt::from_half(dt::to_half(x))
+                        : type == CUDNN_DATA_BFLOAT16 ? dt::from_bf16(dt::to_bf16(x))
+                                                      : x;
+                return v;
+            };
+            auto qv = round(dt::random_vector(static_cast<size_t>(B * H * Sq * Dh), 81));
+            auto kv = round(dt::random_vector(static_cast<size_t>(B * Hk * Skv * Dh), 82));
+            auto vv = round(dt::random_vector(static_cast<size_t>(B * Hk * Skv * Dh), 83));
+            auto store = [&](const std::vector<float> &v) {
+                std::vector<uint16_t> r;
+                for (float x : v) r.push_back(type == CUDNN_DATA_HALF ? dt::to_half(x) : dt::to_bf16(x));
+                return r;
+            };
+            std::vector<uint16_t> q16 = store(qv), k16 = store(kv), v16 = store(vv), o16(qv.size());
+            std::vector<float> ov(qv.size()), sv(static_cast<size_t>(B * H * Sq));
+            float scale_v = 0.35f;
+            const bool f32 = type == CUDNN_DATA_FLOAT;
+            std::vector<unsigned char> ws;
+            OK(execute(h, *plan,
+                       {{1, f32 ? static_cast<void *>(qv.data()) : q16.data()},
+                        {2, f32 ? static_cast<void *>(kv.data()) : k16.data()},
+                        {3, f32 ? static_cast<void *>(vv.data()) : v16.data()},
+                        {4, f32 ? static_cast<void *>(ov.data()) : o16.data()},
+                        {5, sv.data()},
+                        {6, &scale_v}},
+                       ws));
+            if (!f32)
+                for (size_t i = 0; i < ov.size(); ++i)
+                    ov[i] = type == CUDNN_DATA_HALF ? dt::from_half(o16[i]) : dt::from_bf16(o16[i]);
+            // The reference in BSHD memory order: element (b, h, s, d) at ((b * S + s) * heads + h) * D + d.
+            auto at = [](const std::vector<float> &t, int64_t heads, int64_t S, int64_t b, int64_t hh, int64_t s_,
+                         int64_t d) {
+                return static_cast<double>(t[static_cast<size_t>(((b * S + s_) * heads + hh) * Dh + d)]);
+            };
+            std::vector<double> ref_o(ov.size()), ref_stats;
+            for (int64_t b = 0; b < B; ++b)
+                for (int64_t hh = 0; hh < H; ++hh) {
+                    const int64_t kh = mqa ? 0 : hh;
+                    for (int64_t i = 0; i < Sq; ++i) {
+                        std::vector<double> row(static_cast<size_t>(Skv));
+                        double m = -1e300, z = 0;
+                        for (int64_t j = 0; j < Skv; ++j) {
+                            double dot = 0;
+                            for (int64_t d = 0; d < Dh; ++d)
+                                dot += at(qv, H, Sq, b, hh, i, d) * at(kv, Hk, Skv, b, kh, j, d);
+                            row[static_cast<size_t>(j)] = dot * scale_v;
+                            m = std::max(m, dot * scale_v);
+                        }
+                        for (double &x : row) z += (x = std::exp(x - m));
+                        ref_stats.push_back(m + std::log(z));
+                        for (int64_t d = 0; d < Dh; ++d) {
+                            double acc = 0;
+                            for (int64_t j = 0; j < Skv; ++j)
+                                acc += row[static_cast<size_t>(j)] / z * at(vv, Hk, Skv, b, kh, j, d);
+                            ref_o[static_cast<size_t>(((b * Sq + i) * H + hh) * Dh + d)] = acc;
+                        }
+                    }
+                }
+            // HALF / BFLOAT16 outputs carry one rounding of O.
+            const double tol = f32 ? 1e-5 : type == CUDNN_DATA_HALF ? 1e-3 : 8e-3;
+            EXPECT_TRUE(dt::expect_close(ref_o, ov, tol, 1.0)) << "type " << type << " mqa " << mqa;
+            EXPECT_TRUE(dt::expect_close(ref_stats, sv, f32 ? 1e-5 : 1e-4, 1.0, sd)) << "type " << type;
+        }
+}
+
+// Grouped-query attention (query heads a multiple above one of key/value heads) and block masks
+// are not supported: NOT_SUPPORTED, never a wrong answer.
+TEST_F(GraphApi, SdpaUnsupportedForms) {
+    auto q = tensor(1, {1, 4, 3, 2}), k = tensor(2, {1, 2, 3, 2}), v = tensor(3, {1, 2, 3, 2}),
+         o = tensor(4, {1, 4, 3, 2});
+    D op(CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC, {q->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC, {k->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC, {v->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_ODESC, {o->get()}));
+    OK(op.finalize());
+    auto graph = graph_of(h, {op.get()});
+    EXPECT_TRUE(heuristics(*graph).empty());
+    DP cfg;
+    EXPECT_EQ(engine_cfg(*graph, 0, cfg), CUDNN_STATUS_NOT_SUPPORTED_SHAPE);
+    D masked(CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR);
+    OK(masked.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC, {q->get()}));
+    OK(masked.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC, {k->get()}));
+    OK(masked.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC, {v->get()}));
+    OK(masked.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_ODESC, {o->get()}));
+    OK(masked.desc(CUDNN_ATTR_OPERATION_SDPA_FWD_BLOCK_MASK_DESC, {q->get()}));
+    EXPECT_EQ(masked.finalize(), CUDNN_STATUS_NOT_SUPPORTED);
 }
 
 } // namespace

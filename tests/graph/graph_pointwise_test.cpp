@@ -888,8 +888,11 @@ TEST(GraphPointwise, BadInputs) {
     expect(DNNCOMPAT_STATUS_BAD_PARAM, bwd, &xv, nullptr, nullptr, yv, "backward without x");
     TensorView no_data = xv;
     no_data.data = nullptr;
-    expect(DNNCOMPAT_STATUS_BAD_PARAM, add, &xv, &no_data, nullptr, yv, "b without data");
-    expect(DNNCOMPAT_STATUS_BAD_PARAM, add, &xv, &bv, nullptr, no_data, "y without data");
+    // Data is pointwise()'s to check: check_pointwise runs on a graph's tensors before it has buffers.
+    EXPECT_EQ(status_of([&] { check_pointwise(add, &xv, &no_data, nullptr, yv); }), DNNCOMPAT_STATUS_SUCCESS);
+    EXPECT_EQ(status_of([&] { pointwise(add, &xv, &no_data, nullptr, yv); }), DNNCOMPAT_STATUS_BAD_PARAM);
+    EXPECT_EQ(status_of([&] { check_pointwise(add, &xv, &bv, nullptr, no_data); }), DNNCOMPAT_STATUS_SUCCESS);
+    EXPECT_EQ(status_of([&] { pointwise(add, &xv, &bv, nullptr, no_data); }), DNNCOMPAT_STATUS_BAD_PARAM);
 
     // Shapes.
     Tensor wrong(DNNCOMPAT_DATA_FLOAT, {2, 3, 4, 4}), rank3(DNNCOMPAT_DATA_FLOAT, {3, 4, 5}),
