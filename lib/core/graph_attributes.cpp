@@ -188,8 +188,6 @@ std::vector<AttrSpec> make_specs() {
     add(D(ENGINECFG), A(ENGINECFG_ENGINE), T(BACKEND_DESCRIPTOR), 1, 1, req, D(ENGINE));
     add(D(ENGINECFG), A(ENGINECFG_KNOB_CHOICES), T(BACKEND_DESCRIPTOR), 0, kMany, opt, D(KNOB_CHOICE), false,
         "dnncompat's engines have no knobs: a choice is accepted only for a knob the engine lists");
-    add(D(ENGINECFG), A(ENGINECFG_WORKSPACE_SIZE), T(INT64), 1, 1, out);
-    add(D(ENGINECFG), A(ENGINECFG_SHARED_MEMORY_USED), T(INT64), 1, 1, out);
 
     // CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR
     add(D(ENGINEHEUR), A(ENGINEHEUR_MODE), T(HEUR_MODE), 1, 1, req);
@@ -199,7 +197,10 @@ std::vector<AttrSpec> make_specs() {
 
     // CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR
     add(D(EXECUTION_PLAN), A(EXECUTION_PLAN_HANDLE), T(HANDLE), 1, 1, req);
-    add(D(EXECUTION_PLAN), A(EXECUTION_PLAN_ENGINE_CONFIG), T(BACKEND_DESCRIPTOR), 1, 1, req, D(ENGINECFG));
+    add(D(EXECUTION_PLAN), A(EXECUTION_PLAN_ENGINE_CONFIG), T(BACKEND_DESCRIPTOR), 1, 1, opt, D(ENGINECFG), false,
+        "required unless the plan is loaded from CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION");
+    add(D(EXECUTION_PLAN), A(EXECUTION_PLAN_JSON_REPRESENTATION), T(CHAR), 1, kMany, opt, -1, false,
+        "dnncompat's plan format (schemas/execution-plan.schema.json): read after finalize, or set to load a plan");
     add(D(EXECUTION_PLAN), A(EXECUTION_PLAN_WORKSPACE_SIZE), T(INT64), 1, 1, out);
     add(D(EXECUTION_PLAN), A(EXECUTION_PLAN_COMPUTED_INTERMEDIATE_UIDS), T(INT64), 0, kMany, out);
     add(D(EXECUTION_PLAN), A(EXECUTION_PLAN_RUN_ONLY_INTERMEDIATE_UIDS), T(INT64), 0, kMany, opt, -1, false,

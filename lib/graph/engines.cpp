@@ -1,6 +1,7 @@
 #include "graph/engines.hpp"
 
 #include "graph/executable.hpp"
+#include "graph/plan_json.hpp"
 
 #include "core/error.hpp"
 #include "core/logging.hpp"
@@ -135,11 +136,26 @@ void finalize_heuristics(Desc &d) {
 void finalize_plan(Desc &d) {
     auto p = std::make_shared<PlanInfo>();
     p->handle = live(d.find(DNNCOMPAT_ATTR_EXECUTION_PLAN_HANDLE)->at<dnncompatContext *>(0));
-    p->cfg = built_of<EngineCfgInfo>(*d.find(DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG));
+    const Value *cfg_v = d.find(DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG);
+    const Value *json_v = d.find(DNNCOMPAT_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION);
+    check(
+        cfg_v != nullptr || json_v != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
+        "CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR cannot be finalized: neither CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG "
+        "nor CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION is set");
+    const DescPtr cfg = cfg_v != nullptr
+                            ? cfg_v->descs[0]
+                            : load_engine_cfg(std::string(json_v->bytes.begin(), json_v->bytes.end()), p->handle);
+    p->cfg = std::static_pointer_cast<const EngineCfgInfo>(cfg->built);
     p->exe = std::make_shared<Executable>(*p->handle, *p->cfg->engine->graph, *p->cfg->engine);
+    d.attrs[DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG] = descs({cfg});
     d.attrs[DNNCOMPAT_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE] =
         values<int64_t>(DNNCOMPAT_TYPE_INT64, {static_cast<int64_t>(p->exe->workspace_bytes())});
     d.attrs[DNNCOMPAT_ATTR_EXECUTION_PLAN_COMPUTED_INTERMEDIATE_UIDS] = values<int64_t>(DNNCOMPAT_TYPE_INT64, {});
+    std::string steps = p->cfg->engine->name;
+    for (const auto &s : p->exe->describe()) steps += "; " + s;
+    const std::string text = plan_json(*cfg, steps);
+    d.attrs[DNNCOMPAT_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION] =
+        values<char>(DNNCOMPAT_TYPE_CHAR, std::vector<char>(text.begin(), text.end()));
     d.built = p;
 }
 

@@ -1045,3 +1045,92 @@ TEST_F(GraphApi, SdpaUnsupportedForms) {
 }
 
 } // namespace
+
+namespace {
+
+// A plan's JSON representation loads back into a plan on another handle that computes the same
+// values, as XLA's and cudnn-frontend's plan caches use it; edited texts are refused with a status.
+TEST_F(GraphApi, PlanJsonRoundTrip) {
+    const dt::Dims xd{1, 4, 6, 6}, wd{4, 4, 3, 3}, yd{1, 4, 6, 6}, bd{1, 4, 1, 1};
+    auto x = tensor(1, xd), w = tensor(2, wd), b = tensor(3, bd), y = tensor(4, yd), c = tensor(100, yd, true);
+    auto conv = conv_desc(2, 1, 1, 1);
+    D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {c->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, 0.5f));
+    OK(op.finalize());
+    auto add = pointwise_op(CUDNN_POINTWISE_ADD, c->get(), b->get(), y->get());
+    auto graph = graph_of(h, {op.get(), add->get()});
+    auto cfgs = heuristics(*graph);
+    ASSERT_FALSE(cfgs.empty());
+    auto plan = plan_of(h, *cfgs.back());
+    int64_t n = 0;
+    OK(cudnnBackendGetAttribute(plan->get(), CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, CUDNN_TYPE_CHAR, 0, &n,
+                                nullptr));
+    ASSERT_GT(n, 0);
+    std::string text(static_cast<size_t>(n), ' ');
+    OK(cudnnBackendGetAttribute(plan->get(), CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, CUDNN_TYPE_CHAR, n, &n,
+                                text.data()));
+    EXPECT_NE(text.find("CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS"), std::string::npos) << text;
+
+    cudnnHandle_t h2 = nullptr;
+    OK(cudnnCreate(&h2));
+    auto load = [&](const std::string &t, DP &out) {
+        out = std::make_unique<D>(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+        EXPECT_EQ(out->set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &h2), 0);
+        EXPECT_EQ(out->set(CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, CUDNN_TYPE_CHAR,
+                           static_cast<int64_t>(t.size()), t.data()),
+                  0);
+        return out->finalize();
+    };
+    DP loaded;
+    ASSERT_EQ(load(text, loaded), CUDNN_STATUS_SUCCESS) << last_error();
+    EXPECT_EQ(loaded->get_i64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE),
+              plan->get_i64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE));
+    // The loaded plan's engine is the one the text names.
+    {
+        D cfg(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR), e1(CUDNN_BACKEND_ENGINE_DESCRIPTOR),
+            e2(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
+        auto c1 = cfg.get();
+        OK(cudnnBackendGetAttribute(loaded->get(), CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
+                                    CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &c1));
+        auto e = e1.get();
+        OK(cudnnBackendGetAttribute(c1, CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &e));
+        auto e_orig = e2.get();
+        OK(cudnnBackendGetAttribute(cfgs.back()->get(), CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                    &n, &e_orig));
+        EXPECT_EQ(e1.get_i64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX), e2.get_i64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX));
+    }
+    auto xv = dt::random_vector(144, 91), wv = dt::random_vector(144, 92), bv = dt::random_vector(4, 93);
+    std::vector<float> y1(144), y2(144);
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan, {{1, xv.data()}, {2, wv.data()}, {3, bv.data()}, {4, y1.data()}}, ws));
+    OK(execute(h2, *loaded, {{1, xv.data()}, {2, wv.data()}, {3, bv.data()}, {4, y2.data()}}, ws));
+    dt::ConvParams p{{1, 1}, {1, 1}, {1, 1}, 1, false};
+    auto ref = dt::conv_forward({xv.data(), xd, dt::packed_strides(xd)}, {wv.data(), wd, dt::packed_strides(wd)}, p,
+                                0.5, 0.0, {nullptr, yd, dt::packed_strides(yd)});
+    for (size_t i = 0; i < ref.size(); ++i) ref[i] += bv[i / 36];
+    EXPECT_TRUE(dt::expect_close(ref, y1, 1e-5, 1.0, yd));
+    EXPECT_TRUE(dt::expect_close(ref, y2, 1e-5, 1.0, yd));
+
+    // Edited texts.
+    auto edited = [&](const std::string &from, const std::string &to) {
+        std::string t = text;
+        const auto at = t.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        return at == std::string::npos ? t : t.replace(at, from.size(), to);
+    };
+    DP bad;
+    EXPECT_EQ(load("not json", bad), CUDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(load(edited("\"version\":1", "\"version\":2"), bad), CUDNN_STATUS_SERIALIZATION_VERSION_MISMATCH);
+    EXPECT_EQ(load(edited("\"format\":\"dnncompat-execution-plan\"", "\"format\":\"other\""), bad),
+              CUDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(load(edited("CUDNN_DATA_FLOAT", "CUDNN_DATA_NOPE"), bad), CUDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(load(edited("[1,4,6,6]", "[1,4,6,5]"), bad), CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH) << last_error();
+    EXPECT_EQ(load(text.substr(0, text.size() / 2), bad), CUDNN_STATUS_BAD_PARAM);
+    cudnnDestroy(h2);
+}
+
+} // namespace
