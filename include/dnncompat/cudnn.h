@@ -6,8 +6,17 @@
 
 #include <dnncompat/dnncompat.h>
 
-/* cudaStream_t and cudaGraph_t stand in as opaque values when no CUDA runtime header is present. */
-#ifndef __CUDA_RUNTIME_H__
+/* cudaStream_t and cudaGraph_t: the CUDA runtime's when its header is on the include path (as
+ * cuDNN's own cudnn.h includes it, and as cudnn-frontend needs it), else opaque stand-ins. Define
+ * DNNCOMPAT_NO_CUDA_RUNTIME to use the stand-ins even so. dnncompat stores a stream and never uses
+ * it. */
+#if !defined(DNNCOMPAT_NO_CUDA_RUNTIME) && defined(__has_include)
+#if __has_include(<cuda_runtime_api.h>)
+#include <cuda_runtime_api.h>
+#define DNNCOMPAT_CUDA_RUNTIME_TYPES 1
+#endif
+#endif
+#ifndef DNNCOMPAT_CUDA_RUNTIME_TYPES
 typedef dnncompatStream_t cudaStream_t;
 typedef dnncompatCudaGraph_t cudaGraph_t;
 #endif
@@ -879,8 +888,6 @@ typedef dnncompatTensorTransformDescriptor_t cudnnTensorTransformDescriptor_t;
 #define cudnnGetLastErrorString dnncompatGetLastErrorString
 #define cudnnCreate dnncompatCreate
 #define cudnnDestroy dnncompatDestroy
-#define cudnnSetStream dnncompatSetStream
-#define cudnnGetStream dnncompatGetStream
 #define cudnnCreateTensorDescriptor dnncompatCreateTensorDescriptor
 #define cudnnSetTensor4dDescriptor dnncompatSetTensor4dDescriptor
 #define cudnnSetTensor4dDescriptorEx dnncompatSetTensor4dDescriptorEx
@@ -1038,7 +1045,25 @@ typedef dnncompatTensorTransformDescriptor_t cudnnTensorTransformDescriptor_t;
 #define cudnnBackendSetAttribute dnncompatBackendSetAttribute
 #define cudnnBackendGetAttribute dnncompatBackendGetAttribute
 #define cudnnBackendExecute dnncompatBackendExecute
+
+#ifdef DNNCOMPAT_CUDA_RUNTIME_TYPES
+static inline cudnnStatus_t cudnnSetStream(cudnnHandle_t handle, cudaStream_t streamId) {
+    return dnncompatSetStream(handle, (dnncompatStream_t)streamId);
+}
+static inline cudnnStatus_t cudnnGetStream(cudnnHandle_t handle, cudaStream_t * streamId) {
+    return dnncompatGetStream(handle, (dnncompatStream_t *)streamId);
+}
+static inline cudnnStatus_t cudnnBackendPopulateCudaGraph(cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan, cudnnBackendDescriptor_t variantPack, cudaGraph_t graph) {
+    return dnncompatBackendPopulateCudaGraph(handle, executionPlan, variantPack, (dnncompatCudaGraph_t)graph);
+}
+static inline cudnnStatus_t cudnnBackendUpdateCudaGraph(cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan, cudnnBackendDescriptor_t variantPack, cudaGraph_t graph) {
+    return dnncompatBackendUpdateCudaGraph(handle, executionPlan, variantPack, (dnncompatCudaGraph_t)graph);
+}
+#else
+#define cudnnSetStream dnncompatSetStream
+#define cudnnGetStream dnncompatGetStream
 #define cudnnBackendPopulateCudaGraph dnncompatBackendPopulateCudaGraph
 #define cudnnBackendUpdateCudaGraph dnncompatBackendUpdateCudaGraph
+#endif
 
 #endif /* DNNCOMPAT_CUDNN_H */

@@ -186,6 +186,9 @@ std::vector<AttrSpec> make_specs() {
 
     // CUDNN_BACKEND_ENGINECFG_DESCRIPTOR
     add(D(ENGINECFG), A(ENGINECFG_ENGINE), T(BACKEND_DESCRIPTOR), 1, 1, req, D(ENGINE));
+    add(D(ENGINECFG), A(ENGINECFG_WORKSPACE_SIZE), T(INT64), 1, 1, out, -1, false,
+        "the workspace of the config's plan on the operation graph's handle (built on first read)");
+    add(D(ENGINECFG), A(ENGINECFG_SHARED_MEMORY_USED), T(INT32), 1, 1, out, -1, false, "0: no GPU shared memory");
     add(D(ENGINECFG), A(ENGINECFG_KNOB_CHOICES), T(BACKEND_DESCRIPTOR), 0, kMany, opt, D(KNOB_CHOICE), false,
         "dnncompat's engines have no knobs: a choice is accepted only for a knob the engine lists");
 
@@ -196,7 +199,8 @@ std::vector<AttrSpec> make_specs() {
     add(D(ENGINEHEUR), A(ENGINEHEUR_SM_COUNT_TARGET), T(INT32), 1, 1, opt, -1, false, "no GPU: ignored");
 
     // CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR
-    add(D(EXECUTION_PLAN), A(EXECUTION_PLAN_HANDLE), T(HANDLE), 1, 1, req);
+    add(D(EXECUTION_PLAN), A(EXECUTION_PLAN_HANDLE), T(HANDLE), 1, 1, opt, -1, false,
+        "the operation graph's handle when absent; required to load a plan from JSON");
     add(D(EXECUTION_PLAN), A(EXECUTION_PLAN_ENGINE_CONFIG), T(BACKEND_DESCRIPTOR), 1, 1, opt, D(ENGINECFG), false,
         "required unless the plan is loaded from CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION");
     add(D(EXECUTION_PLAN), A(EXECUTION_PLAN_JSON_REPRESENTATION), T(CHAR), 1, kMany, opt, -1, false,

@@ -1,4 +1,5 @@
 #include "graph/descriptor.hpp"
+#include "graph/engines.hpp"
 
 #include "core/enums.hpp"
 #include "core/error.hpp"
@@ -98,12 +99,17 @@ void get_attribute(const Desc &d, dnncompatBackendAttributeName_t name, dnncompa
     check(requested >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "requestedElementCount is {}", requested);
     check(count != nullptr || elements != nullptr, DNNCOMPAT_STATUS_BAD_PARAM_NULL_POINTER,
           "elementCount and arrayOfElements are both null");
-    check(requested == 0 || elements != nullptr, DNNCOMPAT_STATUS_BAD_PARAM_NULL_POINTER,
-          "arrayOfElements is null for requestedElementCount {}", requested);
     const Value *v = d.find(name);
+    Value lazy;
+    if (v == nullptr && s.access == Access::computed) {
+        lazy = lazy_attribute(d, name);
+        if (lazy.count > 0) v = &lazy;
+    }
     const int64_t have = v == nullptr ? 0 : v->count;
     if (count != nullptr) *count = have;
-    const int64_t n = std::min(requested, have);
+    // A null array asks for the count only, whatever requestedElementCount says (cuDNN accepts it,
+    // and cudnn-frontend relies on it: it passes an empty vector's data()).
+    const int64_t n = elements == nullptr ? 0 : std::min(requested, have);
     if (n == 0) return;
     if (type == DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR) {
         auto *p = static_cast<void **>(elements);

@@ -89,7 +89,22 @@ void finalize_engine_cfg(Desc &d) {
         fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "engine {} ({}) has no knobs; got a choice for knob {}", c->engine->index,
              c->engine->name, static_cast<int>(choice.knob));
     }
+    d.attrs[DNNCOMPAT_ATTR_ENGINECFG_SHARED_MEMORY_USED] = values<int32_t>(DNNCOMPAT_TYPE_INT32, {0});
     d.built = c;
+}
+
+std::shared_ptr<const Executable> EngineCfgInfo::executable() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!exe_) exe_ = std::make_shared<Executable>(*live(engine->graph->handle), *engine->graph, *engine);
+    return exe_;
+}
+
+Value lazy_attribute(const Desc &d, dnncompatBackendAttributeName_t name) {
+    if (d.type == DNNCOMPAT_BACKEND_ENGINECFG_DESCRIPTOR && name == DNNCOMPAT_ATTR_ENGINECFG_WORKSPACE_SIZE) {
+        const auto bytes = static_cast<int64_t>(d.as<EngineCfgInfo>().executable()->workspace_bytes());
+        return values<int64_t>(DNNCOMPAT_TYPE_INT64, {bytes});
+    }
+    return {};
 }
 
 void finalize_heuristics(Desc &d) {
@@ -135,18 +150,27 @@ void finalize_heuristics(Desc &d) {
 
 void finalize_plan(Desc &d) {
     auto p = std::make_shared<PlanInfo>();
-    p->handle = live(d.find(DNNCOMPAT_ATTR_EXECUTION_PLAN_HANDLE)->at<dnncompatContext *>(0));
+    const Value *handle_v = d.find(DNNCOMPAT_ATTR_EXECUTION_PLAN_HANDLE);
     const Value *cfg_v = d.find(DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG);
     const Value *json_v = d.find(DNNCOMPAT_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION);
-    check(
-        cfg_v != nullptr || json_v != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
-        "CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR cannot be finalized: neither CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG "
-        "nor CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION is set");
+    check(cfg_v != nullptr || json_v != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
+          "CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR cannot be finalized: neither CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG "
+          "nor CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION is set");
+    check(cfg_v != nullptr || handle_v != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
+          "CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: loading a plan from CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION "
+          "needs CUDNN_ATTR_EXECUTION_PLAN_HANDLE");
+    // Without a handle of its own the plan runs on its operation graph's (cuDNN 9 needs the
+    // handle only to load a plan).
+    p->handle = handle_v != nullptr ? live(handle_v->at<dnncompatContext *>(0))
+                                    : std::static_pointer_cast<const EngineCfgInfo>(cfg_v->descs[0]->built)
+                                          ->engine->graph->handle;
     const DescPtr cfg = cfg_v != nullptr
                             ? cfg_v->descs[0]
                             : load_engine_cfg(std::string(json_v->bytes.begin(), json_v->bytes.end()), p->handle);
     p->cfg = std::static_pointer_cast<const EngineCfgInfo>(cfg->built);
-    p->exe = std::make_shared<Executable>(*p->handle, *p->cfg->engine->graph, *p->cfg->engine);
+    p->exe = p->handle == p->cfg->engine->graph->handle
+                 ? p->cfg->executable()
+                 : std::make_shared<Executable>(*p->handle, *p->cfg->engine->graph, *p->cfg->engine);
     d.attrs[DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG] = descs({cfg});
     d.attrs[DNNCOMPAT_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE] =
         values<int64_t>(DNNCOMPAT_TYPE_INT64, {static_cast<int64_t>(p->exe->workspace_bytes())});

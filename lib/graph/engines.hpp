@@ -35,6 +35,11 @@ void finalize_heuristics(Desc &d);
 // Of an EXECUTION_PLAN: builds the executable on the plan's handle; NOT_SUPPORTED as the engine.
 void finalize_plan(Desc &d);
 
+// The value of a computed attribute that is computed when first read rather than at finalize
+// (CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE: it builds the config's plan); a Value of count 0 for
+// any other attribute.
+Value lazy_attribute(const Desc &d, dnncompatBackendAttributeName_t name);
+
 // cudnnBackendExecute.
 void execute(dnncompatContext &h, const Desc &plan, const Desc &variant_pack);
 

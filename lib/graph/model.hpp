@@ -135,6 +135,8 @@ struct EngineInfo : Built {
     std::string name; // "dnncompat.auto" or the solver's name
 };
 
+class Executable; // graph/executable.hpp
+
 // CUDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR.
 struct KnobChoiceInfo : Built {
     dnncompatBackendKnobType_t knob = DNNCOMPAT_KNOB_TYPE_SWIZZLE;
@@ -144,9 +146,15 @@ struct KnobChoiceInfo : Built {
 // CUDNN_BACKEND_ENGINECFG_DESCRIPTOR.
 struct EngineCfgInfo : Built {
     std::shared_ptr<const EngineInfo> engine;
-};
 
-class Executable; // graph/executable.hpp
+    // The config's executable on the operation graph's handle, built on first use (reading
+    // CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, or a plan on that handle).
+    std::shared_ptr<const Executable> executable() const;
+
+private:
+    mutable std::mutex mutex_;
+    mutable std::shared_ptr<const Executable> exe_;
+};
 
 // CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR.
 struct PlanInfo : Built {
