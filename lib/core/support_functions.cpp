@@ -83,7 +83,7 @@ const std::vector<Rule> &rules() {
         {"cudnnBackend(PopulateCudaGraph|UpdateCudaGraph)",
          "graph",
          Class::unsupported,
-         "CUDA graphs do not exist on the CPU: no engine has CUDNN_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API",
+         "CUDA graphs do not exist on the CPU: no engine has CUDNN_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API.",
          false,
          NS,
          {diag::code::graph_cuda_graph}},
