@@ -6,6 +6,7 @@
 #include "core/api_guard.hpp"
 #include "core/handle.hpp"
 #include "core/objects.hpp"
+#include "core/support.hpp"
 
 #include <dnncompat/dnncompat.h>
 
@@ -87,8 +88,7 @@ dnncompatStatus_t dnncompatBackendPopulateCudaGraph(dnncompatHandle_t handle,
         (void)graph::handle_of(executionPlan, "executionPlan");
         (void)graph::handle_of(variantPack, "variantPack");
         check(graph != nullptr, DNNCOMPAT_STATUS_BAD_PARAM_NULL_POINTER, "graph is a null pointer");
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDA graphs do not exist on the CPU: no dnncompat engine has "
-                                             "CUDNN_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API");
+        diag::unsupported(diag::code::graph_cuda_graph, "cudnnBackendPopulateCudaGraph");
     });
 }
 
@@ -100,8 +100,7 @@ dnncompatStatus_t dnncompatBackendUpdateCudaGraph(dnncompatHandle_t handle, dnnc
         (void)graph::handle_of(executionPlan, "executionPlan");
         (void)graph::handle_of(variantPack, "variantPack");
         check(graph != nullptr, DNNCOMPAT_STATUS_BAD_PARAM_NULL_POINTER, "graph is a null pointer");
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDA graphs do not exist on the CPU: no dnncompat engine has "
-                                             "CUDNN_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API");
+        diag::unsupported(diag::code::graph_cuda_graph, "cudnnBackendUpdateCudaGraph");
     });
 }
 

@@ -38,6 +38,12 @@ bool is_count(const Entry &e) {
 }
 } // namespace
 
+bool is_count_marker(std::string_view type, std::string_view name) {
+    for (const auto &e : all())
+        if (type == e.type && name == e.name) return is_count(e);
+    return false;
+}
+
 std::optional<std::string_view> name_of(std::string_view type, int value) {
     // Every API call validates its enum arguments here: an index by type and value, built once,
     // rather than a walk over the whole table.

@@ -21,6 +21,9 @@ const std::vector<Entry> &all();
 std::optional<std::string_view> name_of(std::string_view type, int value);
 // The value of a cuDNN name ("CUDNN_DATA_HALF"), or nullopt.
 std::optional<int> value_of(std::string_view name);
+// Whether `name` of `type` is a count marker ("CUDNN_HEUR_MODES_COUNT": ends in _COUNT and is above
+// every other value of its type): it counts the values and is not one of them, so name_of rejects it.
+bool is_count_marker(std::string_view type, std::string_view name);
 // name_of, or "<invalid N>" for messages.
 std::string describe(std::string_view type, int value);
 // BAD_PARAM "<param>: <value> is not a valid <type>" unless value is in type's range.

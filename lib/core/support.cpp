@@ -157,7 +157,9 @@ std::vector<Row> hand_written_rows() {
     {diag::code::fused_folded_dgrad, "fused-ops", "cudnnGetFoldedConvBackwardDataDescriptors", "folded backward-data descriptors", Class::unsupported, "cuDNN does not document the folded filter, padded dy and folded dx layouts (nor the fold transforms) these descriptors describe, so no answer can be derived without guessing (see DNNC-TENSOROPS-TRANSFORM-FOLD)", false, NS},
     // end of section fused-ops
     // Replayed traces and readiness reports.
-    {diag::code::fn_unknown, "handle", "(any function)", "a name outside cuDNN's legacy API", Class::unsupported, "not a cuDNN legacy-API function (a backend-API call, another library's, or a misspelt name): dnncompat has nothing to run, and dnncompat-replay reports the call unsupported", false, NS},
+    {diag::code::fn_unknown, "handle", "(any function)", "a name outside cuDNN's API", Class::unsupported, "not a cuDNN function (another library's, or a misspelt name): dnncompat has nothing to run, and dnncompat-replay reports the call unsupported", false, NS},
+    // The graph (backend) API.
+    {diag::code::graph_cuda_graph, "graph", "cudnnBackendPopulateCudaGraph", "CUDA graph population / update", Class::unsupported, "CUDA graphs do not exist on the CPU: no dnncompat engine has CUDNN_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API, and cudnnBackendPopulateCudaGraph / UpdateCudaGraph return NOT_SUPPORTED for valid arguments", false, NS},
     };
     // clang-format on
 }

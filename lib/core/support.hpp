@@ -28,8 +28,8 @@ const char *class_name(Class c);
 std::optional<Class> class_from_name(std::string_view name);
 
 enum class Kind {
-    function,   // one cuDNN legacy-API function
-    enum_value, // one value of one enum the legacy API takes
+    function,   // one cuDNN function (legacy or graph API)
+    enum_value, // one value of one enum the legacy or graph API takes
     condition   // a run-time condition (a shape, the data, a combination) that changes the outcome
 };
 
@@ -58,18 +58,19 @@ struct Row {
     long long numeric = 0;             // enum_value: cuDNN's value
     Versions versions;                 // function and enum_value rows
     std::vector<std::string> related;  // condition rows that can change this row's outcome
-    std::vector<std::string> takes;    // function rows: the legacy-API enum types it takes
+    std::vector<std::string> takes;    // function rows: the enum types it takes
     diag::Pass pass = diag::Pass::any; // the pass the row is about (its code's, core/diag_codes.inc)
 };
 
 /// Every row: the conditions (the diagnostics the library emits) in code order, then one row per
-/// value of every legacy-API enum of the reference cuDNN headers (cudnn_api_table.inc), then one
-/// row per legacy function of those headers and per function older cuDNN versions had.
+/// value of every legacy-API and graph-API enum of the reference cuDNN headers (cudnn_api_table.inc),
+/// then one row per function of those headers (cudnnBackend* included) and per function older cuDNN
+/// versions had.
 const std::vector<Row> &catalogue();
 /// The row with this code; throws INTERNAL_ERROR when absent (a programming error).
 const Row &row(std::string_view code);
 /// The row of enum value `value` (e.g. "CUDNN_POOLING_MAX"), or of function `name`; nullptr when
-/// the catalogue has none (a name cuDNN's legacy API does not have).
+/// the catalogue has none (a name cuDNN's API does not have).
 const Row *find_enum_value(std::string_view value);
 const Row *find_function(std::string_view name);
 /// The cuDNN version whose headers the function and enum rows come from, e.g. "9.19.0".
@@ -83,6 +84,16 @@ namespace dnncompat::support::detail {
 // into that value's row). Throw INTERNAL_ERROR when the reference enum table has a type without
 // a policy.
 void append_enum_rows(std::vector<Row> &rows);
+// The verdict of one value of a graph (backend) API enum (support_graph.cpp), derived from the code
+// that handles it: the attribute table (core/graph_attributes.hpp), the pointwise operation, the
+// engines' notes. nullopt for a type outside the graph API (a legacy enum: support_enums.cpp's
+// policies).
+struct GraphVerdict {
+    Class cls;
+    std::string instead;
+    dnncompatStatus_t status;
+};
+std::optional<GraphVerdict> graph_enum_verdict(std::string_view type, std::string_view value);
 void append_function_rows(std::vector<Row> &rows);
 } // namespace dnncompat::support::detail
 

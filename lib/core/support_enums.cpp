@@ -1,5 +1,6 @@
 // The enum-value rows of the support catalogue: one row per value of every enum of the reference
-// cuDNN legacy API (cudnn_api_table.inc, generated from its headers). A value that a hand-written
+// cuDNN legacy and graph APIs (cudnn_api_table.inc, generated from its headers); the graph API's
+// verdicts come from support_graph.cpp. A value that a hand-written
 // row of support.cpp already names exactly (same enum type and value) becomes that row; every
 // other value takes the verdict of its value policy below, else of its type's policy. Every type
 // of the API has a type policy: a value that nothing covers is a build-time test failure, not a
@@ -746,6 +747,22 @@ void append_enum_rows(std::vector<Row> &rows) {
             const bool fallback_variant = r.code.size() > 9 && r.code.compare(r.code.size() - 9, 9, "-FALLBACK") == 0;
             if (adopted == nullptr && !fallback_variant) adopted = &r;
             else related.push_back(r.code);
+        }
+        // The graph API's values: their verdicts come from the graph code (support_graph.cpp).
+        if (const auto g = graph_enum_verdict(e.type, e.value)) {
+            Row row{std::string(diag::kEnumRowPrefix) + e.value,
+                    "graph",
+                    e.type,
+                    e.value,
+                    g->cls,
+                    g->instead,
+                    g->cls != Class::unsupported,
+                    g->status};
+            row.kind = Kind::enum_value;
+            row.numeric = e.numeric;
+            if (e.deprecated) row.versions.deprecated = std::string("≤") + reference_cudnn_version();
+            rows.push_back(std::move(row));
+            continue;
         }
         const auto tp = type_policies().find(e.type);
         if (tp == type_policies().end())

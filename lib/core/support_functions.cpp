@@ -1,4 +1,4 @@
-// The function rows of the support catalogue: one row per legacy-API function of the reference
+// The function rows of the support catalogue: one row per function (legacy and backend API) of the reference
 // cuDNN headers (cudnn_api_table.inc) and per function that older cuDNN versions had and removed
 // (programs recorded with them still call them). Each function takes the first rule below its
 // name matches: the rules name the families dnncompat does not provide and the functions whose
@@ -78,6 +78,29 @@ const std::vector<Rule> &rules() {
          "use the _v7 query, which dnncompat implements",
          false,
          NS,
+         {}},
+        // The graph (backend) API (docs/graph-api.md).
+        {"cudnnBackend(PopulateCudaGraph|UpdateCudaGraph)",
+         "graph",
+         Class::unsupported,
+         "CUDA graphs do not exist on the CPU: no engine has CUDNN_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API.",
+         false,
+         NS,
+         {diag::code::graph_cuda_graph}},
+        {"cudnnBackendExecute",
+         "graph",
+         Class::native,
+         "the plan's operations one after another: convolutions on the legacy API's solver invokers, matmul and "
+         "reduction on oneDNN primitives, pointwise on dnncompat's loop (docs/graph-api.md)",
+         true,
+         OK,
+         {}},
+        {"cudnnBackend.*",
+         "graph",
+         Class::native,
+         "backend descriptors with cuDNN's attribute checks (core/graph_attributes.cpp, docs/graph-api.md)",
+         true,
+         OK,
          {}},
         {"cudnn(Ops|Cnn|Adv)(Infer|Train)VersionCheck",
          "handle",
@@ -444,11 +467,16 @@ const Removed kRemoved[] = {
 // When a function of the reference headers appeared: "9.0", "8.0", "≤7", or "" where not recorded.
 std::string introduced(const std::string &name) {
     static const std::regex v9("cudnn(Ops|Cnn|Adv|Graph)VersionCheck|cudnnGetLastErrorString|.*_v9");
+    // The backend API came with cuDNN 8.0; the CUDA-graph functions later (version not recorded).
+    static const std::regex backend_later("cudnnBackend(PopulateCudaGraph|UpdateCudaGraph)");
+    static const std::regex backend("cudnnBackend.*");
     static const std::regex v8(".*_v8|cudnnNormalization.*|cudnnGetNormalization.*|cudnnDeriveNormTensorDescriptor|"
                                "cudnnGetFoldedConvBackwardDataDescriptors|cudnnRNNForward|cudnnGetRNNTempSpaceSizes|"
                                "cudnnGetRNNWeightSpaceSize|cudnnGetRNNWeightParams");
     static const std::regex unrecorded(
         "cudnn(Set|Get)ActivationDescriptorSwishBeta|cudnnGetMaxDeviceVersion|cudnnBuildRNNDynamic");
+    if (std::regex_match(name, backend_later)) return "";
+    if (std::regex_match(name, backend)) return "8.0";
     if (std::regex_match(name, v9)) return "9.0";
     if (std::regex_match(name, v8)) return "8.0";
     if (std::regex_match(name, unrecorded)) return "";

@@ -84,6 +84,9 @@ public:
     // cuDNN 9's numerical notes of running p in direction d: the row's, plus what depends on the
     // implementation that runs p (the Winograd tile). Only when applicable; total.
     virtual NumericalNotes numerical_notes(const conv::Problem &, Direction) const { return entry_->numerical; }
+    // Every numerical note numerical_notes() can give for some problem (the support catalogue's
+    // verdict of each cudnnBackendNumericalNote_t value).
+    virtual NumericalNotes possible_numerical_notes() const { return entry_->numerical; }
     // cuDNN 9's behaviour notes (the row's).
     BehaviorNotes behavior_notes() const { return entry_->behavior; }
     // Whether the solver runs p in direction d on this machine; total: never throws.

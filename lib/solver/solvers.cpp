@@ -189,6 +189,9 @@ protected:
     bool matches(const std::string &) const override { return true; }
     // F(4x4, 3x3) is cuDNN's WINOGRAD_TILE_4x4; oneDNN's other Winograd kernel, jit_fp32_wino_2x3
     // (F(2x2, 3x3)), has no cuDNN tile note.
+    NumericalNotes possible_numerical_notes() const override {
+        return entry().numerical.with(NumericalNote::winograd_tile_4x4);
+    }
     NumericalNotes numerical_notes(const conv::Problem &p, Direction d) const override {
         NumericalNotes n = entry().numerical;
         const std::optional<Impl> i = pick(p, d);

@@ -149,7 +149,9 @@ TEST(Catalogue, ProvidedUnsupportedFunctionsReturnTheirStatus) {
 TEST(Catalogue, EveryEnumValueRowBehavesAsItSays) {
     std::size_t probed = 0;
     for (const auto &e : kOwnEnums) {
-        const Row &r = *support::find_enum_value(e.value);
+        const Row *row = support::find_enum_value(e.value);
+        ASSERT_NE(row, nullptr) << e.type << " " << e.value << " has no catalogue row";
+        const Row &r = *row;
         const auto o = test::probe_enum_value(e.type, e.value);
         EXPECT_EQ(check(r, o), "") << r.code;
         probed += o.probed;

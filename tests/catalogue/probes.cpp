@@ -8,6 +8,7 @@
 // (a status name, a fused-ops attribute) count as SUCCESS when they round-trip and as
 // INTERNAL_ERROR when they do not.
 #include "catalogue/probes.hpp"
+#include "catalogue/probes_graph.hpp"
 
 #include "core/diagnostics.hpp"
 #include "core/enums.hpp"
@@ -1929,6 +1930,8 @@ const std::map<std::string_view, ConditionProbe> &condition_probes() {
              return fused(s);
          }},
         {"DNNC-FUSED-FOLDED-DGRAD", [] { return folded_backward_data_descriptors(); }},
+        // The graph (backend) API.
+        {"DNNC-GRAPH-CUDA-GRAPH", [] { return graph_probes::cuda_graph(); }},
     };
     return m;
 }
@@ -1941,6 +1944,7 @@ Observation probe_enum_value(std::string_view type, std::string_view value) {
                                  [&](const dnncompat::enums::Entry &e) { return type == e.type && value == e.name; });
     if (it == entries.end())
         return not_probed(std::string(type) + " " + std::string(value) + " is not in the enum table");
+    if (auto o = graph_probes::probe_enum_value(type, value, it->value)) return std::move(*o);
     const auto &probes = enum_probes();
     const auto p = probes.find(type);
     if (p == probes.end()) return not_probed("no probe for enum type " + std::string(type));

@@ -75,6 +75,56 @@ std::vector<ng::Rule> ignored(const std::vector<std::string> &params, const std:
     return r;
 }
 
+// The graph (backend) API. A cudnnBackendDescriptor_t is a void pointer: the generated cases give
+// it null only (BAD_PARAM_NULL_POINTER, as cuDNN 9 returns); destroyed, never-created and
+// wrong-type descriptors are the explicit cases of BackendDescriptors below.
+void add_backend_entries(std::vector<ng::Entry> &t) {
+    constexpr auto kNull = DNNCOMPAT_STATUS_BAD_PARAM_NULL_POINTER;
+    constexpr auto kType = DNNCOMPAT_STATUS_BAD_PARAM_ATTRIBUTE_TYPE;
+    const char *kNullDesc = "cuDNN 9: a null descriptor is BAD_PARAM_NULL_POINTER";
+    const char *kNullArray = "cuDNN 9: a null array is BAD_PARAM_NULL_POINTER";
+    const char *kBadType = "an attribute type outside the enum is not the type the attribute takes";
+    t.push_back(
+        entry("dnncompatBackendCreateDescriptor", dnncompatBackendCreateDescriptor,
+              ARGS(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR, w.backend_slot()))
+            .with({expect(Mut::null, "descriptor", kNull, "cuDNN 9: a null output is BAD_PARAM_NULL_POINTER")}));
+    t.push_back(entry("dnncompatBackendDestroyDescriptor", dnncompatBackendDestroyDescriptor,
+                      ARGS(w.backend(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR)))
+                    .with({expect(Mut::null, "descriptor", kNull, kNullDesc)}));
+    t.push_back(entry("dnncompatBackendInitialize", dnncompatBackendInitialize, ARGS(w.backend_tensor(1, true)))
+                    .with({expect(Mut::null, "descriptor", kNull, kNullDesc)}));
+    t.push_back(entry("dnncompatBackendFinalize", dnncompatBackendFinalize, ARGS(w.backend_tensor(1, false)))
+                    .with({expect(Mut::null, "descriptor", kNull, kNullDesc)}));
+    t.push_back(entry("dnncompatBackendSetAttribute", dnncompatBackendSetAttribute,
+                      ARGS(w.backend(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR), DNNCOMPAT_ATTR_TENSOR_UNIQUE_ID,
+                           DNNCOMPAT_TYPE_INT64, int64_t{1}, static_cast<const void *>(w.out<int64_t>())))
+                    .with({expect(Mut::null, "descriptor", kNull, kNullDesc),
+                           expect(Mut::null, "arrayOfElements", kNull, kNullArray),
+                           expect(Mut::enum_high, "attributeType", kType, kBadType),
+                           expect(Mut::enum_low, "attributeType", kType, kBadType)}));
+    t.push_back(entry("dnncompatBackendGetAttribute", dnncompatBackendGetAttribute,
+                      ARGS(w.backend_tensor(1, true), DNNCOMPAT_ATTR_TENSOR_UNIQUE_ID, DNNCOMPAT_TYPE_INT64, int64_t{1},
+                           w.out<int64_t>(), static_cast<void *>(w.out<int64_t>())))
+                    .with({expect(Mut::null, "descriptor", kNull, kNullDesc),
+                           allow(Mut::null, "elementCount", "documented: the count is optional with an array"),
+                           expect(Mut::null, "arrayOfElements", kNull, kNullArray),
+                           expect(Mut::enum_high, "attributeType", kType, kBadType),
+                           expect(Mut::enum_low, "attributeType", kType, kBadType)}));
+    t.push_back(entry("dnncompatBackendExecute", dnncompatBackendExecute, ARGS(w.h, w.backend_plan(), w.backend_pack()))
+                    .with({expect(Mut::null, "executionPlan", kNull, kNullDesc),
+                           expect(Mut::null, "variantPack", kNull, kNullDesc)}));
+    for (auto [name, fn] : {std::pair{"dnncompatBackendPopulateCudaGraph", dnncompatBackendPopulateCudaGraph},
+                            std::pair{"dnncompatBackendUpdateCudaGraph", dnncompatBackendUpdateCudaGraph}}) {
+        t.push_back(
+            entry(name, fn,
+                  ARGS(w.h, w.backend_plan(), w.backend_pack(), reinterpret_cast<dnncompatCudaGraph_t>(w.buffer())))
+                .with({expect(Mut::null, "executionPlan", kNull, kNullDesc),
+                       expect(Mut::null, "variantPack", kNull, kNullDesc),
+                       expect(Mut::null, "graph", kNull, "cuDNN 9: a null graph is BAD_PARAM_NULL_POINTER")})
+                .valid(kUnsupported));
+    }
+}
+
 std::vector<ng::Entry> make_table() {
     std::vector<ng::Entry> t;
     // ---- Handle ------------------------------------------------------------------------------
@@ -634,6 +684,7 @@ std::vector<ng::Entry> make_table() {
                            w.buf()))
                     .with({allow(Mut::null, "indices", "not written without FLATTENED_INDICES"),
                            allow(Mut::null, "workspace", "not used: the size query returns 0")}));
+    add_backend_entries(t);
     return t;
 }
 
@@ -1234,5 +1285,130 @@ TEST(NegativeLarge, ConvolutionWorkspaceOverFourGigabytesIsExact) {
         EXPECT_FALSE(dt::last_error().empty());
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Graph (backend) API: descriptors the generated cases cannot make (a cudnnBackendDescriptor_t is
+// a void pointer), counts, and descriptors of the wrong type or state
+// ---------------------------------------------------------------------------------------------
+
+// A descriptor created and destroyed. Make every other descriptor of the case before it: one
+// created after the destroy may get its address back.
+dnncompatBackendDescriptor_t destroyed_backend() {
+    dnncompatBackendDescriptor_t d = nullptr;
+    dnncompatBackendCreateDescriptor(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR, &d);
+    dnncompatBackendDestroyDescriptor(d);
+    return d;
+}
+
+dnncompatStatus_t set_uid(dnncompatBackendDescriptor_t d, int64_t count = 1) {
+    const int64_t uid[2] = {1, 2};
+    return dnncompatBackendSetAttribute(d, DNNCOMPAT_ATTR_TENSOR_UNIQUE_ID, DNNCOMPAT_TYPE_INT64, count, uid);
+}
+
+dnncompatStatus_t get_uid(dnncompatBackendDescriptor_t d, int64_t requested, int64_t *count, void *out) {
+    return dnncompatBackendGetAttribute(d, DNNCOMPAT_ATTR_TENSOR_UNIQUE_ID, DNNCOMPAT_TYPE_INT64, requested, count,
+                                        out);
+}
+
+// clang-format off
+TEST(NegativeInput, BackendDescriptors) {
+    constexpr auto kNull = DNNCOMPAT_STATUS_BAD_PARAM_NULL_POINTER;
+    constexpr auto kDescType = DNNCOMPAT_STATUS_BAD_PARAM_DESCRIPTOR_TYPE;
+    constexpr auto kNotFinalized = DNNCOMPAT_STATUS_BAD_PARAM_NOT_FINALIZED;
+    auto foreign = [](World &w) { return w.foreign<dnncompatBackendDescriptor_t>(); };
+    auto graph_cuda = [](World &w) { return reinterpret_cast<dnncompatCudaGraph_t>(w.buffer()); };
+    run_cases({
+        {"CreateDescriptor of a type dnncompat does not implement (RESAMPLE)", kUnsupported,
+         [](World &w) { return dnncompatBackendCreateDescriptor(DNNCOMPAT_BACKEND_RESAMPLE_DESCRIPTOR, w.backend_slot()); }},
+        {"DestroyDescriptor of a destroyed descriptor", kBad, [](World &) { return dnncompatBackendDestroyDescriptor(destroyed_backend()); }},
+        {"DestroyDescriptor of a never-created descriptor", kBad, [=](World &w) { return dnncompatBackendDestroyDescriptor(foreign(w)); }},
+        {"Initialize a destroyed descriptor", kBad, [](World &) { return dnncompatBackendInitialize(destroyed_backend()); }},
+        {"Finalize a destroyed descriptor", kBad, [](World &) { return dnncompatBackendFinalize(destroyed_backend()); }},
+        {"Finalize a never-created descriptor", kBad, [=](World &w) { return dnncompatBackendFinalize(foreign(w)); }},
+        {"Finalize a TENSOR with nothing set", kBad,
+         [](World &w) { return dnncompatBackendFinalize(w.backend(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR)); }},
+        {"Finalize a finalized TENSOR", kBad, [](World &w) { return dnncompatBackendFinalize(w.backend_tensor(1, true)); }},
+        {"SetAttribute on a destroyed descriptor", kBad, [](World &) { return set_uid(destroyed_backend()); }},
+        {"SetAttribute on a never-created descriptor", kBad, [=](World &w) { return set_uid(foreign(w)); }},
+        {"SetAttribute on a finalized descriptor", kBad, [](World &w) { return set_uid(w.backend_tensor(1, true)); }},
+        {"SetAttribute elementCount -1", kBad, [](World &w) { return set_uid(w.backend(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR), -1); }},
+        {"SetAttribute elementCount 2 for a 1-element attribute", kBad,
+         [](World &w) { return set_uid(w.backend(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR), 2); }},
+        {"SetAttribute of an attribute the type does not have", kBad,
+         [](World &w) {
+             const int64_t one = 1;
+             return dnncompatBackendSetAttribute(w.backend(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR), DNNCOMPAT_ATTR_ENGINE_GLOBAL_INDEX,
+                                                 DNNCOMPAT_TYPE_INT64, 1, &one);
+         }},
+        {"SetAttribute of an enum element outside its enum (data type 9999)", kBad,
+         [](World &w) {
+             const int v = 9999;
+             return dnncompatBackendSetAttribute(w.backend(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR), DNNCOMPAT_ATTR_TENSOR_DATA_TYPE,
+                                                 DNNCOMPAT_TYPE_DATA_TYPE, 1, &v);
+         }},
+        {"SetAttribute of a destroyed descriptor element", kBad,
+         [](World &w) {
+             // The graph first: a descriptor created after the destroy could reuse its address.
+             dnncompatBackendDescriptor_t graph = w.backend(DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+             dnncompatBackendDescriptor_t op = destroyed_backend();
+             return dnncompatBackendSetAttribute(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1,
+                                                 &op);
+         }},
+        {"SetAttribute of a null descriptor element", kNull,
+         [](World &w) {
+             dnncompatBackendDescriptor_t op = nullptr;
+             return dnncompatBackendSetAttribute(w.backend(DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR), DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS,
+                                                 DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &op);
+         }},
+        {"SetAttribute of an element of the wrong descriptor type (a TENSOR as an operation)", kDescType,
+         [](World &w) {
+             dnncompatBackendDescriptor_t t = w.backend_tensor(1, true);
+             return dnncompatBackendSetAttribute(w.backend(DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR), DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS,
+                                                 DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &t);
+         }},
+        {"SetAttribute of an unfinalized descriptor element", kNotFinalized,
+         [](World &w) {
+             dnncompatBackendDescriptor_t cfg = w.backend(DNNCOMPAT_BACKEND_ENGINECFG_DESCRIPTOR);
+             return dnncompatBackendSetAttribute(w.backend(DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR),
+                                                 DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &cfg);
+         }},
+        {"GetAttribute on a destroyed descriptor", kBad, [](World &w) { return get_uid(destroyed_backend(), 1, w.out<int64_t>(), w.out<int64_t>()); }},
+        {"GetAttribute on a never-created descriptor", kBad, [=](World &w) { return get_uid(foreign(w), 1, w.out<int64_t>(), w.out<int64_t>()); }},
+        {"GetAttribute on an unfinalized descriptor", kNotFinalized,
+         [](World &w) { return get_uid(w.backend_tensor(1, false), 1, w.out<int64_t>(), w.out<int64_t>()); }},
+        {"GetAttribute requestedElementCount -1", kBad, [](World &w) { return get_uid(w.backend_tensor(1, true), -1, w.out<int64_t>(), w.out<int64_t>()); }},
+        {"GetAttribute with elementCount and arrayOfElements both null", kNull,
+         [](World &w) { return get_uid(w.backend_tensor(1, true), 0, nullptr, nullptr); }},
+        {"GetAttribute into a descriptor of the wrong type", kDescType,
+         [](World &w) {
+             dnncompatBackendDescriptor_t out = w.backend(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR);
+             int64_t n = 0;
+             dnncompatBackendDescriptor_t plan = w.backend_plan();
+             return dnncompatBackendGetAttribute(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1,
+                                                 &n, &out);
+         }},
+        {"Execute with a TENSOR as the plan", kDescType,
+         [](World &w) { return dnncompatBackendExecute(w.h, w.backend_tensor(1, true), w.backend_pack()); }},
+        {"Execute with the plan as the variant pack", kDescType,
+         [](World &w) { return dnncompatBackendExecute(w.h, w.backend_plan(), w.backend_plan()); }},
+        {"Execute an unfinalized plan", kNotFinalized,
+         [](World &w) { return dnncompatBackendExecute(w.h, w.backend(DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR), w.backend_pack()); }},
+        {"Execute with an unfinalized variant pack", kNotFinalized,
+         [](World &w) { return dnncompatBackendExecute(w.h, w.backend_plan(), w.backend(DNNCOMPAT_BACKEND_VARIANT_PACK_DESCRIPTOR)); }},
+        {"Execute a destroyed plan", kBad, [](World &w) {
+             dnncompatBackendDescriptor_t pack = w.backend_pack();
+             return dnncompatBackendExecute(w.h, destroyed_backend(), pack);
+         }},
+        {"Execute a never-created variant pack", kBad, [=](World &w) { return dnncompatBackendExecute(w.h, w.backend_plan(), foreign(w)); }},
+        {"PopulateCudaGraph of a destroyed plan", kBad,
+         [=](World &w) {
+             dnncompatBackendDescriptor_t pack = w.backend_pack();
+             return dnncompatBackendPopulateCudaGraph(w.h, destroyed_backend(), pack, graph_cuda(w));
+         }},
+        {"UpdateCudaGraph of a never-created variant pack", kBad,
+         [=](World &w) { return dnncompatBackendUpdateCudaGraph(w.h, w.backend_plan(), foreign(w), graph_cuda(w)); }},
+    });
+}
+// clang-format on
 
 } // namespace

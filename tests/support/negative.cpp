@@ -105,6 +105,113 @@ const int *World::ints(std::vector<int> v) {
     return cell->data();
 }
 
+dnncompatBackendDescriptor_t World::backend(dnncompatBackendDescriptorType_t t) {
+    dnncompatBackendDescriptor_t d = nullptr;
+    setup(dnncompatBackendCreateDescriptor(t, &d), "dnncompatBackendCreateDescriptor");
+    if (d != nullptr) cleanup_.push_back([d] { dnncompatBackendDestroyDescriptor(d); });
+    return d;
+}
+
+dnncompatBackendDescriptor_t World::backend_tensor(int64_t uid, bool finalized) {
+    dnncompatBackendDescriptor_t t = backend(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR);
+    const dnncompatDataType_t type = DNNCOMPAT_DATA_FLOAT;
+    const int64_t dims[] = {1, 1, 3, 3}, strides[] = {9, 9, 3, 1}, align = 16;
+    setup(dnncompatBackendSetAttribute(t, DNNCOMPAT_ATTR_TENSOR_DATA_TYPE, DNNCOMPAT_TYPE_DATA_TYPE, 1, &type),
+          "TENSOR_DATA_TYPE");
+    setup(dnncompatBackendSetAttribute(t, DNNCOMPAT_ATTR_TENSOR_DIMENSIONS, DNNCOMPAT_TYPE_INT64, 4, dims),
+          "TENSOR_DIMENSIONS");
+    setup(dnncompatBackendSetAttribute(t, DNNCOMPAT_ATTR_TENSOR_STRIDES, DNNCOMPAT_TYPE_INT64, 4, strides),
+          "TENSOR_STRIDES");
+    setup(dnncompatBackendSetAttribute(t, DNNCOMPAT_ATTR_TENSOR_UNIQUE_ID, DNNCOMPAT_TYPE_INT64, 1, &uid),
+          "TENSOR_UNIQUE_ID");
+    setup(dnncompatBackendSetAttribute(t, DNNCOMPAT_ATTR_TENSOR_BYTE_ALIGNMENT, DNNCOMPAT_TYPE_INT64, 1, &align),
+          "TENSOR_BYTE_ALIGNMENT");
+    if (finalized) setup(dnncompatBackendFinalize(t), "dnncompatBackendFinalize(TENSOR)");
+    return t;
+}
+
+dnncompatBackendDescriptor_t *World::backend_slot() {
+    auto cell = std::make_shared<dnncompatBackendDescriptor_t>(nullptr);
+    keep_.push_back(cell);
+    cleanup_.push_back([cell] {
+        if (*cell != nullptr) dnncompatBackendDestroyDescriptor(*cell);
+    });
+    return cell.get();
+}
+
+void World::make_backend_plan() {
+    // y [1, 1, 3, 3] = x [1, 1, 3, 3] convolved with w [1, 1, 1, 1]: engine 0, as PyTorch's fallback.
+    auto set = [](dnncompatBackendDescriptor_t d, dnncompatBackendAttributeName_t n, dnncompatBackendAttributeType_t t,
+                  int64_t count, const void *v,
+                  const char *what) { setup(dnncompatBackendSetAttribute(d, n, t, count, v), what); };
+    auto desc = [&](dnncompatBackendDescriptor_t d, dnncompatBackendAttributeName_t n, dnncompatBackendDescriptor_t v,
+                    const char *what) { set(d, n, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &v, what); };
+    dnncompatBackendDescriptor_t x = backend_tensor(1, true), y = backend_tensor(3, true);
+    dnncompatBackendDescriptor_t wt = backend(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR);
+    const dnncompatDataType_t f32 = DNNCOMPAT_DATA_FLOAT;
+    const int64_t wdims[] = {1, 1, 1, 1}, wuid = 2, align = 16, nsp = 2, zeros[] = {0, 0}, ones[] = {1, 1};
+    set(wt, DNNCOMPAT_ATTR_TENSOR_DATA_TYPE, DNNCOMPAT_TYPE_DATA_TYPE, 1, &f32, "w TENSOR_DATA_TYPE");
+    set(wt, DNNCOMPAT_ATTR_TENSOR_DIMENSIONS, DNNCOMPAT_TYPE_INT64, 4, wdims, "w TENSOR_DIMENSIONS");
+    set(wt, DNNCOMPAT_ATTR_TENSOR_STRIDES, DNNCOMPAT_TYPE_INT64, 4, wdims, "w TENSOR_STRIDES");
+    set(wt, DNNCOMPAT_ATTR_TENSOR_UNIQUE_ID, DNNCOMPAT_TYPE_INT64, 1, &wuid, "w TENSOR_UNIQUE_ID");
+    set(wt, DNNCOMPAT_ATTR_TENSOR_BYTE_ALIGNMENT, DNNCOMPAT_TYPE_INT64, 1, &align, "w TENSOR_BYTE_ALIGNMENT");
+    setup(dnncompatBackendFinalize(wt), "finalize w");
+    dnncompatBackendDescriptor_t conv = backend(DNNCOMPAT_BACKEND_CONVOLUTION_DESCRIPTOR);
+    const dnncompatConvolutionMode_t mode = DNNCOMPAT_CROSS_CORRELATION;
+    set(conv, DNNCOMPAT_ATTR_CONVOLUTION_COMP_TYPE, DNNCOMPAT_TYPE_DATA_TYPE, 1, &f32, "CONVOLUTION_COMP_TYPE");
+    set(conv, DNNCOMPAT_ATTR_CONVOLUTION_CONV_MODE, DNNCOMPAT_TYPE_CONVOLUTION_MODE, 1, &mode, "CONV_MODE");
+    set(conv, DNNCOMPAT_ATTR_CONVOLUTION_SPATIAL_DIMS, DNNCOMPAT_TYPE_INT64, 1, &nsp, "SPATIAL_DIMS");
+    set(conv, DNNCOMPAT_ATTR_CONVOLUTION_PRE_PADDINGS, DNNCOMPAT_TYPE_INT64, 2, zeros, "PRE_PADDINGS");
+    set(conv, DNNCOMPAT_ATTR_CONVOLUTION_POST_PADDINGS, DNNCOMPAT_TYPE_INT64, 2, zeros, "POST_PADDINGS");
+    set(conv, DNNCOMPAT_ATTR_CONVOLUTION_FILTER_STRIDES, DNNCOMPAT_TYPE_INT64, 2, ones, "FILTER_STRIDES");
+    set(conv, DNNCOMPAT_ATTR_CONVOLUTION_DILATIONS, DNNCOMPAT_TYPE_INT64, 2, ones, "DILATIONS");
+    setup(dnncompatBackendFinalize(conv), "finalize CONVOLUTION");
+    dnncompatBackendDescriptor_t op = backend(DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    desc(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_X, x, "FORWARD_X");
+    desc(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_W, wt, "FORWARD_W");
+    desc(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, y, "FORWARD_Y");
+    desc(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, conv, "FORWARD_CONV_DESC");
+    setup(dnncompatBackendFinalize(op), "finalize OPERATION_CONVOLUTION_FORWARD");
+    dnncompatBackendDescriptor_t graph = backend(DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    set(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &h, "OPERATIONGRAPH_HANDLE");
+    desc(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS, op, "OPERATIONGRAPH_OPS");
+    setup(dnncompatBackendFinalize(graph), "finalize OPERATIONGRAPH");
+    dnncompatBackendDescriptor_t engine = backend(DNNCOMPAT_BACKEND_ENGINE_DESCRIPTOR);
+    const int64_t index = 0;
+    desc(engine, DNNCOMPAT_ATTR_ENGINE_OPERATION_GRAPH, graph, "ENGINE_OPERATION_GRAPH");
+    set(engine, DNNCOMPAT_ATTR_ENGINE_GLOBAL_INDEX, DNNCOMPAT_TYPE_INT64, 1, &index, "ENGINE_GLOBAL_INDEX");
+    setup(dnncompatBackendFinalize(engine), "finalize ENGINE");
+    dnncompatBackendDescriptor_t cfg = backend(DNNCOMPAT_BACKEND_ENGINECFG_DESCRIPTOR);
+    desc(cfg, DNNCOMPAT_ATTR_ENGINECFG_ENGINE, engine, "ENGINECFG_ENGINE");
+    setup(dnncompatBackendFinalize(cfg), "finalize ENGINECFG");
+    backend_plan_ = backend(DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+    set(backend_plan_, DNNCOMPAT_ATTR_EXECUTION_PLAN_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &h, "PLAN_HANDLE");
+    desc(backend_plan_, DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, cfg, "PLAN_ENGINE_CONFIG");
+    setup(dnncompatBackendFinalize(backend_plan_), "finalize EXECUTION_PLAN");
+    int64_t ws = 0, n = 0;
+    setup(dnncompatBackendGetAttribute(backend_plan_, DNNCOMPAT_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
+                                       DNNCOMPAT_TYPE_INT64, 1, &n, &ws),
+          "EXECUTION_PLAN_WORKSPACE_SIZE");
+    backend_pack_ = backend(DNNCOMPAT_BACKEND_VARIANT_PACK_DESCRIPTOR);
+    const int64_t uids[] = {1, 2, 3};
+    void *ptrs[] = {buffer(), buffer(), buffer()};
+    void *workspace = buffer(static_cast<std::size_t>(std::max<int64_t>(ws, 0)));
+    set(backend_pack_, DNNCOMPAT_ATTR_VARIANT_PACK_UNIQUE_IDS, DNNCOMPAT_TYPE_INT64, 3, uids, "UNIQUE_IDS");
+    set(backend_pack_, DNNCOMPAT_ATTR_VARIANT_PACK_DATA_POINTERS, DNNCOMPAT_TYPE_VOID_PTR, 3, ptrs, "DATA_POINTERS");
+    set(backend_pack_, DNNCOMPAT_ATTR_VARIANT_PACK_WORKSPACE, DNNCOMPAT_TYPE_VOID_PTR, 1, &workspace, "WORKSPACE");
+    setup(dnncompatBackendFinalize(backend_pack_), "finalize VARIANT_PACK");
+}
+
+dnncompatBackendDescriptor_t World::backend_plan() {
+    if (backend_plan_ == nullptr) make_backend_plan();
+    return backend_plan_;
+}
+
+dnncompatBackendDescriptor_t World::backend_pack() {
+    if (backend_pack_ == nullptr) make_backend_plan();
+    return backend_pack_;
+}
+
 namespace {
 // One size query of the fixture: fn(args..., &bytes), a failure recorded by setup().
 template <typename Fn, typename... A>

@@ -148,6 +148,17 @@ public:
     dnncompatFusedOpsConstParamPack_t const_pack();
     dnncompatFusedOpsVariantParamPack_t variant_pack();
 
+    // Graph (backend) API descriptors owned by the World (dnncompatBackendDescriptor_t is a void
+    // pointer, so it has no Object trait): a created one of type t with nothing set; a TENSOR
+    // [1, 1, 3, 3] with every required attribute set (finalized when asked); a slot for
+    // cudnnBackendCreateDescriptor's output; and a finalized execution plan of a 1x1 convolution
+    // graph on h with a finalized variant pack for it (made on first use).
+    dnncompatBackendDescriptor_t backend(dnncompatBackendDescriptorType_t t);
+    dnncompatBackendDescriptor_t backend_tensor(int64_t uid, bool finalized);
+    dnncompatBackendDescriptor_t *backend_slot();
+    dnncompatBackendDescriptor_t backend_plan();
+    dnncompatBackendDescriptor_t backend_pack();
+
     const float one = 1.0f, zero = 0.0f;
     const double eps = 1e-5;
     dnncompatHandle_t h = nullptr;
@@ -166,6 +177,7 @@ public:
 
 private:
     void make_fused();
+    void make_backend_plan();
     std::vector<std::function<void()>> cleanup_;
     std::vector<std::shared_ptr<void>> keep_;
     std::vector<std::vector<unsigned char>> buffers_;
@@ -173,6 +185,7 @@ private:
     dnncompatFusedOpsPlan_t plan_ = nullptr;
     dnncompatFusedOpsConstParamPack_t const_pack_ = nullptr;
     dnncompatFusedOpsVariantParamPack_t variant_pack_ = nullptr;
+    dnncompatBackendDescriptor_t backend_plan_ = nullptr, backend_pack_ = nullptr;
 };
 
 // ---- Mutations and entries -----------------------------------------------------------------------
