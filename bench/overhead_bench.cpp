@@ -409,9 +409,8 @@ std::vector<Pair> &pairs() {
                           conv->match, [conv] { conv->run_compat(); }, [conv] { conv->run_direct(); }});
             if (!conv->match) std::fprintf(stderr, "%s: %s\n", v->back().name.c_str(), conv->why_not.c_str());
             auto *gconv = new GraphConvPair(1, c, hw, c);
-            v->push_back({"GraphConv/" + gconv->label(),
-                          gconv->impl + (gconv->direct->relayout() ? " (relayout)" : ""), gconv->match,
-                          [gconv] { gconv->run_compat(); }, [gconv] { gconv->run_direct(); }});
+            v->push_back({"GraphConv/" + gconv->label(), gconv->impl + (gconv->direct->relayout() ? " (relayout)" : ""),
+                          gconv->match, [gconv] { gconv->run_compat(); }, [gconv] { gconv->run_direct(); }});
             if (!gconv->match) std::fprintf(stderr, "%s: %s\n", v->back().name.c_str(), gconv->why_not.c_str());
             auto *bn = new BnPair(c, hw);
             v->push_back({"BatchNorm/" + shape(c, hw), bn->impl, bn->match, [bn] { bn->run_compat(); },

@@ -2127,9 +2127,10 @@ dnncompatStatus_t dnncompatBackendSetAttribute(dnncompatBackendDescriptor_t desc
  * the attribute's element count into *elementCount (as cudnnBackendGetAttribute). With a
  * BACKEND_DESCRIPTOR attribute the caller passes descriptors it created, which are filled (an
  * engine heuristic's results, an engine config's engine). arrayOfElements may be null to ask for
- * the count only (whatever requestedElementCount is). BAD_PARAM_NOT_FINALIZED before Finalize (except for the attributes cuDNN lets
- * a caller read back at any time); BAD_PARAM_ATTRIBUTE_TYPE for a wrong type; BAD_PARAM for an
- * attribute the type does not have, a negative count, or a null elementCount with a null array. */
+ * the count only (whatever requestedElementCount is). BAD_PARAM_NOT_FINALIZED before Finalize;
+ * BAD_PARAM_ATTRIBUTE_TYPE for a wrong type; BAD_PARAM for an attribute the type does not have or a
+ * negative count; BAD_PARAM_NULL_POINTER for a null elementCount with a null array;
+ * BAD_PARAM_DESCRIPTOR_TYPE for an output descriptor of the wrong type. */
 dnncompatStatus_t dnncompatBackendGetAttribute(dnncompatBackendDescriptor_t const descriptor,
                                                dnncompatBackendAttributeName_t attributeName,
                                                dnncompatBackendAttributeType_t attributeType,

@@ -1,6 +1,8 @@
 #include "core/graph_attributes.hpp"
 
 #include "core/enums.hpp"
+#include "core/error.hpp"
+#include "core/pointwise_modes.hpp"
 
 #include <map>
 #include <utility>
@@ -310,9 +312,34 @@ const char *element_enum(dnncompatBackendAttributeType_t type) {
     }
 }
 
+const std::vector<int> &engine_numerical_notes() {
+    static const std::vector<int> v = {DNNCOMPAT_NUMERICAL_NOTE_WINOGRAD, DNNCOMPAT_NUMERICAL_NOTE_WINOGRAD_TILE_4x4};
+    return v;
+}
+
+const std::vector<int> &engine_behavior_notes() {
+    static const std::vector<int> v = {DNNCOMPAT_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
+    return v;
+}
+
+bool norm_mode_supported(int mode) {
+    return mode == DNNCOMPAT_LAYER_NORM || mode == DNNCOMPAT_INSTANCE_NORM || mode == DNNCOMPAT_BATCH_NORM ||
+           mode == DNNCOMPAT_RMS_NORM;
+}
+
 bool is_operation(int desc) {
     auto n = enums::name_of("cudnnBackendDescriptorType_t", desc);
     return n && n->substr(0, 22) == "CUDNN_BACKEND_OPERATIO" && n->find("OPERATIONGRAPH") == std::string_view::npos;
+}
+
+PointwiseKind pointwise_kind(dnncompatPointwiseMode_t mode) {
+    switch (mode) {
+#define DNNCOMPAT_PW_KIND(name, kind)                                                                                  \
+    case DNNCOMPAT_POINTWISE_##name: return PointwiseKind::kind;
+        DNNCOMPAT_POINTWISE_MODES(DNNCOMPAT_PW_KIND)
+#undef DNNCOMPAT_PW_KIND
+    }
+    fail(DNNCOMPAT_STATUS_BAD_PARAM, "pointwise mode {} is not a cudnnPointwiseMode_t", static_cast<int>(mode));
 }
 
 } // namespace dnncompat::graph

@@ -48,6 +48,14 @@ std::size_t element_bytes(dnncompatBackendAttributeType_t type);
 // The cuDNN enum type an element of this attribute type is a value of ("cudnnDataType_t"), or
 // nullptr when it is not an enum.
 const char *element_enum(dnncompatBackendAttributeType_t type);
+// The cudnnBackendNumericalNote_t / cudnnBackendBehaviorNote_t values dnncompat's engines can
+// report: an engine reports its solver's notes for the graph's convolution (solver/notes.hpp);
+// tests/catalogue/catalogue_test.cpp checks these lists against every solver of the registry.
+const std::vector<int> &engine_numerical_notes();
+const std::vector<int> &engine_behavior_notes();
+// Whether the normalization operations run cudnnBackendNormMode_t `mode` (LAYER_NORM,
+// INSTANCE_NORM, BATCH_NORM, RMS_NORM; graph/norm.hpp).
+bool norm_mode_supported(int mode);
 // Whether a descriptor type is an operation (OPERATION_*_DESCRIPTOR).
 bool is_operation(int desc);
 

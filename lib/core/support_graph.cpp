@@ -14,8 +14,7 @@
 
 #include "core/enums.hpp"
 #include "core/graph_attributes.hpp"
-#include "graph/pointwise.hpp"
-#include "solver/solver.hpp"
+#include "core/pointwise_modes.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -104,38 +103,29 @@ GraphVerdict heur_mode(int v) {
             OK};
 }
 
-// The solvers (engines) that can report note n; pick returns a solver's possible notes.
-template <typename Has>
-std::string engines_with(Has has) {
-    std::string out;
-    for (const solver::Solver *s : solver::all())
-        if (has(*s)) out += (out.empty() ? "" : ", ") + std::string(s->name());
-    return out;
-}
+bool listed(const std::vector<int> &notes, int v) { return std::find(notes.begin(), notes.end(), v) != notes.end(); }
 
 GraphVerdict numerical_note(int v) {
-    const auto n = static_cast<solver::NumericalNote>(v);
-    const std::string who = engines_with([&](const solver::Solver &s) { return s.possible_numerical_notes().has(n); });
-    if (who.empty())
+    if (!listed(graph::engine_numerical_notes(), v))
         return {Class::unsupported,
                 "no dnncompat engine reports it (every engine computes FLOAT in FLOAT, "
                 "deterministically)",
                 NS};
-    return {Class::native, "reported by the engines of solver " + who + " where it holds", OK};
+    return {Class::native,
+            "reported by the engine of a solver that has it, where it holds for the problem (dnncompat-select "
+            "--list names the solvers' notes)",
+            OK};
 }
 
 GraphVerdict behavior_note(int v) {
-    const auto n = static_cast<solver::BehaviorNote>(v);
-    const std::string who = engines_with([&](const solver::Solver &s) { return s.behavior_notes().has(n); });
-    if (who.empty()) {
-        if (v == DNNCOMPAT_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API)
-            return {Class::unsupported,
-                    "no dnncompat engine has it: CUDA graphs do not exist on the CPU "
-                    "(cudnnBackendPopulateCudaGraph / UpdateCudaGraph return NOT_SUPPORTED)",
-                    NS};
-        return {Class::unsupported, "no dnncompat engine reports it", NS};
-    }
-    return {Class::native, "reported by the engines of solver " + who, OK};
+    if (listed(graph::engine_behavior_notes(), v))
+        return {Class::native, "reported by the engines of the solvers that have it (dnncompat-select --list)", OK};
+    if (v == DNNCOMPAT_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API)
+        return {Class::unsupported,
+                "no dnncompat engine has it: CUDA graphs do not exist on the CPU "
+                "(cudnnBackendPopulateCudaGraph / UpdateCudaGraph return NOT_SUPPORTED)",
+                NS};
+    return {Class::unsupported, "no dnncompat engine reports it", NS};
 }
 
 // An enum type whose values only attributes take: whether the attribute table has an attribute
@@ -191,10 +181,26 @@ std::optional<GraphVerdict> graph_enum_verdict(std::string_view type, std::strin
         if (*v == DNNCOMPAT_TENSOR_REORDERING_NONE)
             return GraphVerdict{Class::native, "plain tensors, as cuDNN's default", OK};
         return GraphVerdict{Class::unsupported,
-                            "reordered tensors are not implemented: a convolution's engines return "
+                            "reordered tensors are not implemented: every engine returns "
                             "NOT_SUPPORTED_LAYOUT for one",
                             DNNCOMPAT_STATUS_NOT_SUPPORTED_LAYOUT};
     }
+    if (type == "cudnnBackendNormMode_t") {
+        if (graph::norm_mode_supported(*v))
+            return GraphVerdict{Class::native,
+                                "OPERATION_NORM_FORWARD / _BACKWARD: dnncompat's normalization loop, accumulated in "
+                                "double (lib/graph/norm.cpp)",
+                                OK};
+        return GraphVerdict{Class::unsupported,
+                            "not implemented yet: finalizing a normalization operation in this mode returns "
+                            "NOT_SUPPORTED",
+                            NS};
+    }
+    if (type == "cudnnBackendNormFwdPhase_t")
+        return GraphVerdict{Class::native,
+                            "training writes the saved statistics and the running statistics; inference reads "
+                            "the given mean and inverse variance (BATCH_NORM) or normalizes with x's own (the others)",
+                            OK};
     // The enums of descriptor types not implemented yet (layout info, resample, normalization,
     // signal, statistics, RNG, MoE): taken only by their attributes.
     if (taken_by_an_attribute(type))

@@ -153,17 +153,18 @@ void finalize_plan(Desc &d) {
     const Value *handle_v = d.find(DNNCOMPAT_ATTR_EXECUTION_PLAN_HANDLE);
     const Value *cfg_v = d.find(DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG);
     const Value *json_v = d.find(DNNCOMPAT_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION);
-    check(cfg_v != nullptr || json_v != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
-          "CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR cannot be finalized: neither CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG "
-          "nor CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION is set");
+    check(
+        cfg_v != nullptr || json_v != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
+        "CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR cannot be finalized: neither CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG "
+        "nor CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION is set");
     check(cfg_v != nullptr || handle_v != nullptr, DNNCOMPAT_STATUS_BAD_PARAM,
           "CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: loading a plan from CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION "
           "needs CUDNN_ATTR_EXECUTION_PLAN_HANDLE");
     // Without a handle of its own the plan runs on its operation graph's (cuDNN 9 needs the
     // handle only to load a plan).
-    p->handle = handle_v != nullptr ? live(handle_v->at<dnncompatContext *>(0))
-                                    : std::static_pointer_cast<const EngineCfgInfo>(cfg_v->descs[0]->built)
-                                          ->engine->graph->handle;
+    p->handle = handle_v != nullptr
+                    ? live(handle_v->at<dnncompatContext *>(0))
+                    : std::static_pointer_cast<const EngineCfgInfo>(cfg_v->descs[0]->built)->engine->graph->handle;
     const DescPtr cfg = cfg_v != nullptr
                             ? cfg_v->descs[0]
                             : load_engine_cfg(std::string(json_v->bytes.begin(), json_v->bytes.end()), p->handle);

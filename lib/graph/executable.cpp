@@ -613,6 +613,10 @@ void check_norm_op(const OpInfo &op) { make_norm(op, nullptr).check(); }
 
 void check_engine(const GraphInfo &g, EngineInfo &e) {
     const int convs = g.conv_count();
+    for (const auto &[uid, t] : g.tensors)
+        check(t->vector_count == 1 && t->reordering == DNNCOMPAT_TENSOR_REORDERING_NONE && !t->ragged,
+              DNNCOMPAT_STATUS_NOT_SUPPORTED_LAYOUT,
+              "tensor {} is vectorised, reordered or ragged: only plain strided tensors are supported", uid);
     if (e.index > 0) {
         check(convs > 0, DNNCOMPAT_STATUS_NOT_SUPPORTED_GRAPH_PATTERN,
               "engine {} is convolution solver {}; a graph without a convolution has engine 0 only", e.index, e.index);

@@ -1,6 +1,7 @@
 #include "graph/norm.hpp"
 
 #include "core/enums.hpp"
+#include "core/graph_attributes.hpp"
 #include "core/error.hpp"
 
 #include <cmath>
@@ -84,9 +85,7 @@ void fits(const TensorView &t, const char *what, const dims_t &want, bool exact)
 }
 
 void check_mode(dnncompatBackendNormMode_t m) {
-    check(m == DNNCOMPAT_LAYER_NORM || m == DNNCOMPAT_INSTANCE_NORM || m == DNNCOMPAT_BATCH_NORM ||
-              m == DNNCOMPAT_RMS_NORM,
-          DNNCOMPAT_STATUS_NOT_SUPPORTED, "normalization mode {} is not supported",
+    check(norm_mode_supported(m), DNNCOMPAT_STATUS_NOT_SUPPORTED, "normalization mode {} is not supported",
           enums::describe("cudnnBackendNormMode_t", m));
 }
 

@@ -30,61 +30,6 @@ namespace dnncompat::graph {
 
 namespace {
 
-// Every mode with its operand kind: the one list pointwise_kind, the kernels and
-// pointwise_reference are generated from.
-#define DNNCOMPAT_POINTWISE_MODES(X)                                                                                   \
-    X(ADD, binary)                                                                                                     \
-    X(ADD_SQUARE, binary)                                                                                              \
-    X(DIV, binary)                                                                                                     \
-    X(MAX, binary)                                                                                                     \
-    X(MIN, binary)                                                                                                     \
-    X(MOD, binary)                                                                                                     \
-    X(MUL, binary)                                                                                                     \
-    X(POW, binary)                                                                                                     \
-    X(SUB, binary)                                                                                                     \
-    X(ABS, unary)                                                                                                      \
-    X(CEIL, unary)                                                                                                     \
-    X(COS, unary)                                                                                                      \
-    X(EXP, unary)                                                                                                      \
-    X(FLOOR, unary)                                                                                                    \
-    X(LOG, unary)                                                                                                      \
-    X(NEG, unary)                                                                                                      \
-    X(RSQRT, unary)                                                                                                    \
-    X(SIN, unary)                                                                                                      \
-    X(SQRT, unary)                                                                                                     \
-    X(TAN, unary)                                                                                                      \
-    X(ERF, unary)                                                                                                      \
-    X(IDENTITY, unary)                                                                                                 \
-    X(RECIPROCAL, unary)                                                                                               \
-    X(ATAN2, binary)                                                                                                   \
-    X(RELU_FWD, unary)                                                                                                 \
-    X(TANH_FWD, unary)                                                                                                 \
-    X(SIGMOID_FWD, unary)                                                                                              \
-    X(ELU_FWD, unary)                                                                                                  \
-    X(GELU_FWD, unary)                                                                                                 \
-    X(SOFTPLUS_FWD, unary)                                                                                             \
-    X(SWISH_FWD, unary)                                                                                                \
-    X(GELU_APPROX_TANH_FWD, unary)                                                                                     \
-    X(RELU_BWD, backward)                                                                                              \
-    X(TANH_BWD, backward)                                                                                              \
-    X(SIGMOID_BWD, backward)                                                                                           \
-    X(ELU_BWD, backward)                                                                                               \
-    X(GELU_BWD, backward)                                                                                              \
-    X(SOFTPLUS_BWD, backward)                                                                                          \
-    X(SWISH_BWD, backward)                                                                                             \
-    X(GELU_APPROX_TANH_BWD, backward)                                                                                  \
-    X(CMP_EQ, binary)                                                                                                  \
-    X(CMP_NEQ, binary)                                                                                                 \
-    X(CMP_GT, binary)                                                                                                  \
-    X(CMP_GE, binary)                                                                                                  \
-    X(CMP_LT, binary)                                                                                                  \
-    X(CMP_LE, binary)                                                                                                  \
-    X(LOGICAL_AND, binary)                                                                                             \
-    X(LOGICAL_OR, binary)                                                                                              \
-    X(LOGICAL_NOT, unary)                                                                                              \
-    X(GEN_INDEX, gen_index)                                                                                            \
-    X(BINARY_SELECT, ternary)
-
 using mode_t_ = dnncompatPointwiseMode_t;
 
 // The descriptor's parameters in the computation type.
@@ -535,16 +480,6 @@ void check_tensor(const TensorView &t, const char *name, bool needs_data = true)
 }
 
 } // namespace
-
-PointwiseKind pointwise_kind(dnncompatPointwiseMode_t mode) {
-    switch (mode) {
-#define DNNCOMPAT_PW_KIND(name, kind)                                                                                  \
-    case DNNCOMPAT_POINTWISE_##name: return PointwiseKind::kind;
-        DNNCOMPAT_POINTWISE_MODES(DNNCOMPAT_PW_KIND)
-#undef DNNCOMPAT_PW_KIND
-    }
-    fail(DNNCOMPAT_STATUS_BAD_PARAM, "pointwise mode {} is not a cudnnPointwiseMode_t", static_cast<int>(mode));
-}
 
 // math_prec: FLOAT computes in float, DOUBLE in double. HALF and BFLOAT16 are accepted and
 // computed in float (no CPU has half arithmetic worth using here; the result is at least as

@@ -2,7 +2,7 @@
 // and CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR): every cudnnPointwiseMode_t with cuDNN's
 // formula, on host tensors of any strides, inputs broadcast to the output's shape.
 //
-// Operands, by the mode's kind (pointwise_kind):
+// Operands, by the mode's kind (pointwise_kind, core/pointwise_modes.hpp):
 //   unary    y  = op(alpha1 * x)
 //   binary   y  = op(alpha1 * x, alpha2 * b)
 //   ternary  y  = op(alpha1 * x, alpha2 * b, t)     (BINARY_SELECT: t ? x : b)
@@ -17,6 +17,7 @@
 #pragma once
 
 #include "core/descriptors.hpp"
+#include "core/pointwise_modes.hpp"
 
 #include <dnncompat/dnncompat.h>
 
@@ -31,8 +32,6 @@ struct TensorView {
     void *data = nullptr;
 };
 
-enum class PointwiseKind { unary, binary, ternary, backward, gen_index };
-
 // The attributes of a CUDNN_BACKEND_POINTWISE_DESCRIPTOR, with cuDNN's defaults.
 struct PointwiseDesc {
     dnncompatPointwiseMode_t mode = DNNCOMPAT_POINTWISE_ADD;
@@ -45,9 +44,6 @@ struct PointwiseDesc {
     double swish_beta = 1.0;
     int64_t axis = -1; // GEN_INDEX
 };
-
-// The operand kind of a mode; BAD_PARAM for a value outside cudnnPointwiseMode_t.
-PointwiseKind pointwise_kind(dnncompatPointwiseMode_t mode);
 
 // Checks that pointwise() can run d on these shapes and types without running it: BAD_PARAM_SHAPE_MISMATCH
 // when an input dimension is neither the output's nor 1 or ranks differ; BAD_PARAM when an

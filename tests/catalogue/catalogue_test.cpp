@@ -7,7 +7,9 @@
 //   call succeeds and emits its diagnostic (or one of the conditions it relates to), an
 //   unsupported row's call returns the row's status.
 #include "catalogue/probes.hpp"
+#include "core/graph_attributes.hpp"
 #include "core/support.hpp"
+#include "solver/solver.hpp"
 
 #include <gtest/gtest.h>
 
@@ -184,3 +186,17 @@ TEST(Catalogue, EveryConditionRowBehavesAsItSays) {
 }
 
 } // namespace
+
+// The notes the catalogue says engines report (core/graph_attributes.hpp) are exactly those some
+// solver of the registry can report.
+TEST(Catalogue, EngineNotesAreTheSolversNotes) {
+    std::set<int> numerical, behavior;
+    for (const auto *s : dnncompat::solver::all()) {
+        for (auto n : s->possible_numerical_notes().list()) numerical.insert(static_cast<int>(n));
+        for (auto n : s->behavior_notes().list()) behavior.insert(static_cast<int>(n));
+    }
+    const auto &cn = dnncompat::graph::engine_numerical_notes();
+    const auto &cb = dnncompat::graph::engine_behavior_notes();
+    EXPECT_EQ(numerical, std::set<int>(cn.begin(), cn.end()));
+    EXPECT_EQ(behavior, std::set<int>(cb.begin(), cb.end()));
+}

@@ -7,6 +7,8 @@
 #include "core/enums.hpp"
 #include "core/graph_attributes.hpp"
 #include "graph/pointwise.hpp"
+#include "problem/problem.hpp"
+#include "solver/solver.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -569,6 +571,32 @@ Observation note(int v, Name name, AttrType type, const char *kind) {
     }
     const std::string what = std::string("the ") + kind + " of every engine of a 3x3 convolution graph, 8x64x16x16 (" +
                              std::to_string(count) + " engines)";
+    const auto &reportable = graph::engine_numerical_notes();
+    if (who.empty() && type == DNNCOMPAT_TYPE_NUMERICAL_NOTE &&
+        std::find(reportable.begin(), reportable.end(), v) != reportable.end()) {
+        // Which kernels oneDNN has depends on the CPU (Winograd needs AVX-512): a note no solver
+        // that applies here can report is not observable on this machine, and says so.
+        dnncompatTensorStruct xs, ys;
+        xs.is_set = ys.is_set = true;
+        xs.dims = ys.dims = {8, 64, 16, 16};
+        xs.strides = ys.strides = packed_strides(xs.dims, DNNCOMPAT_TENSOR_NCHW);
+        dnncompatFilterStruct ws;
+        ws.is_set = true;
+        ws.dims = {64, 64, 3, 3};
+        dnncompatConvolutionStruct cs;
+        cs.is_set = true;
+        cs.pad = cs.stride = cs.dilation = {1, 1};
+        const conv::Problem p = conv::make_problem(xs, ws, cs, &ys);
+        std::string could;
+        for (const solver::Solver *s : solver::all())
+            if (s->possible_numerical_notes().has(static_cast<solver::NumericalNote>(v)) &&
+                s->applicable(p, solver::Direction::fwd).ok)
+                could += std::string(could.empty() ? "" : ", ") + s->name();
+        if (could.empty())
+            return observed(OK, what + ": no solver that can report it applies on this CPU (its kernels exist "
+                                       "only on some ISAs)");
+        return observed(DNNCOMPAT_STATUS_NOT_SUPPORTED, what + ": no engine reports it, though " + could + " applies");
+    }
     if (who.empty()) return observed(DNNCOMPAT_STATUS_NOT_SUPPORTED, what + ": no engine reports it");
     return observed(OK, what + ": engines " + who + " report it");
 }
@@ -604,6 +632,31 @@ Observation reordering(int v) {
                                   c.where());
 }
 
+// A normalization forward operation in mode / phase v (the other LAYER_NORM / TRAINING), finalized.
+Observation norm_value(std::string_view type, int v) {
+    Graph g;
+    Calls c;
+    const int mode = type == "cudnnBackendNormMode_t" ? v : DNNCOMPAT_LAYER_NORM;
+    const int phase = type == "cudnnBackendNormFwdPhase_t" ? v : DNNCOMPAT_NORM_FWD_TRAINING;
+    auto op = std::make_unique<Desc>(DNNCOMPAT_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR);
+    c(op->status, "create OPERATION_NORM_FORWARD");
+    c(op->enum_value(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_MODE, DNNCOMPAT_TYPE_NORM_MODE, mode), "NORM_FWD_MODE");
+    c(op->enum_value(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_PHASE, DNNCOMPAT_TYPE_NORM_FWD_PHASE, phase), "NORM_FWD_PHASE");
+    c(op->desc(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_XDESC, {g.tensor(c, 1, {2, 3, 4, 4})->get()}), "NORM_FWD_XDESC");
+    c(op->desc(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_YDESC, {g.tensor(c, 2, {2, 3, 4, 4})->get()}), "NORM_FWD_YDESC");
+    c(op->desc(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_SCALE_DESC, {g.tensor(c, 3, {1, 3, 1, 1})->get()}), "SCALE_DESC");
+    c(op->desc(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_BIAS_DESC, {g.tensor(c, 4, {1, 3, 1, 1})->get()}), "BIAS_DESC");
+    c(op->desc(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_EPSILON_DESC, {g.tensor(c, 5, {1, 1, 1, 1})->get()}), "EPSILON_DESC");
+    if (mode == DNNCOMPAT_BATCH_NORM && phase == DNNCOMPAT_NORM_FWD_INFERENCE) {
+        c(op->desc(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_MEAN_DESC, {g.tensor(c, 6, {1, 3, 1, 1})->get()}), "MEAN_DESC");
+        c(op->desc(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_INV_VARIANCE_DESC, {g.tensor(c, 7, {1, 3, 1, 1})->get()}),
+          "INV_VARIANCE_DESC");
+    }
+    diag::clear();
+    c(op->finalize(), "finalize OPERATION_NORM_FORWARD");
+    return observed(c.status, "a normalization forward operation (x 2x3x4x4, per-channel scale and bias)" + c.where());
+}
+
 // The descriptor type whose attributes take values of an enum no implemented attribute takes
 // (cuDNN 9 API reference, "Backend Descriptor Types").
 int descriptor_taking(std::string_view type) {
@@ -611,8 +664,6 @@ int descriptor_taking(std::string_view type) {
         {"cudnnBackendLayoutType_t", DNNCOMPAT_BACKEND_LAYOUT_INFO_DESCRIPTOR},
         {"cudnnPaddingMode_t", DNNCOMPAT_BACKEND_RESAMPLE_DESCRIPTOR},
         {"cudnnResampleMode_t", DNNCOMPAT_BACKEND_RESAMPLE_DESCRIPTOR},
-        {"cudnnBackendNormMode_t", DNNCOMPAT_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR},
-        {"cudnnBackendNormFwdPhase_t", DNNCOMPAT_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR},
         {"cudnnSignalMode_t", DNNCOMPAT_BACKEND_OPERATION_SIGNAL_DESCRIPTOR},
         {"cudnnGenStatsMode_t", DNNCOMPAT_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR},
         {"cudnnBnFinalizeStatsMode_t", DNNCOMPAT_BACKEND_OPERATION_BN_FINALIZE_STATISTICS_DESCRIPTOR},
@@ -663,6 +714,7 @@ std::optional<Observation> probe_enum_value(std::string_view type, std::string_v
         return note(v, DNNCOMPAT_ATTR_ENGINE_BEHAVIOR_NOTE, DNNCOMPAT_TYPE_BEHAVIOR_NOTE, "behaviour notes");
     if (type == "cudnnBackendKnobType_t") return knob_type(v);
     if (type == "cudnnBackendTensorReordering_t") return reordering(v);
+    if (type == "cudnnBackendNormMode_t" || type == "cudnnBackendNormFwdPhase_t") return norm_value(type, v);
     if (const int t = descriptor_taking(type); t >= 0) {
         diag::clear();
         Desc d(static_cast<Type>(t));
