@@ -171,6 +171,35 @@ std::vector<AttrSpec> make_specs() {
         add(D(OPERATION_SDPA_FWD), n, T(BACKEND_DESCRIPTOR), 1, 1, opt, D(TENSOR), false,
             "block masks, paged caches and per-sequence lengths are not supported (NOT_SUPPORTED at finalize)");
 
+    // CUDNN_BACKEND_RESAMPLE_DESCRIPTOR and the resample operations (pooling).
+    add(D(RESAMPLE), A(RESAMPLE_MODE), T(RESAMPLE_MODE), 1, 1, req, -1, false,
+        "MAXPOOL, AVGPOOL_INCLUDE_PADDING, AVGPOOL_EXCLUDE_PADDING (the legacy API's pooling); NEAREST and BILINEAR "
+        "are NOT_SUPPORTED");
+    add(D(RESAMPLE), A(RESAMPLE_COMP_TYPE), T(DATA_TYPE), 1, 1, opt);
+    add(D(RESAMPLE), A(RESAMPLE_SPATIAL_DIMS), T(INT64), 1, 1, req);
+    for (auto n : {A(RESAMPLE_POST_PADDINGS), A(RESAMPLE_PRE_PADDINGS), A(RESAMPLE_STRIDES), A(RESAMPLE_WINDOW_DIMS)})
+        add(D(RESAMPLE), n, T(INT64), 1, DNNCOMPAT_DIM_MAX - 2, req);
+    add(D(RESAMPLE), A(RESAMPLE_NAN_PROPAGATION), T(NAN_PROPOGATION), 1, 1, opt);
+    add(D(RESAMPLE), A(RESAMPLE_PADDING_MODE), T(PADDING_MODE), 1, 1, opt, -1, false,
+        "NEG_INF_PAD for MAXPOOL, ZERO_PAD for the average modes (what the legacy pooling computes); other pairings "
+        "with padding are NOT_SUPPORTED_PADDING");
+    tensor(D(OPERATION_RESAMPLE_FWD), A(OPERATION_RESAMPLE_FWD_XDESC), req);
+    tensor(D(OPERATION_RESAMPLE_FWD), A(OPERATION_RESAMPLE_FWD_YDESC), req);
+    add(D(OPERATION_RESAMPLE_FWD), A(OPERATION_RESAMPLE_FWD_IDXDESC), T(BACKEND_DESCRIPTOR), 1, 1, opt, D(TENSOR),
+        false, "the index tensor of max pooling is not supported (NOT_SUPPORTED)");
+    scalar(D(OPERATION_RESAMPLE_FWD), A(OPERATION_RESAMPLE_FWD_ALPHA), opt);
+    scalar(D(OPERATION_RESAMPLE_FWD), A(OPERATION_RESAMPLE_FWD_BETA), opt);
+    add(D(OPERATION_RESAMPLE_FWD), A(OPERATION_RESAMPLE_FWD_DESC), T(BACKEND_DESCRIPTOR), 1, 1, req, D(RESAMPLE));
+    tensor(D(OPERATION_RESAMPLE_BWD), A(OPERATION_RESAMPLE_BWD_DXDESC), req);
+    tensor(D(OPERATION_RESAMPLE_BWD), A(OPERATION_RESAMPLE_BWD_DYDESC), req);
+    tensor(D(OPERATION_RESAMPLE_BWD), A(OPERATION_RESAMPLE_BWD_XDESC), opt);
+    tensor(D(OPERATION_RESAMPLE_BWD), A(OPERATION_RESAMPLE_BWD_YDESC), opt);
+    add(D(OPERATION_RESAMPLE_BWD), A(OPERATION_RESAMPLE_BWD_IDXDESC), T(BACKEND_DESCRIPTOR), 1, 1, opt, D(TENSOR),
+        false, "max pooling's backward recomputes the argmax from x and y; the index tensor is not supported");
+    scalar(D(OPERATION_RESAMPLE_BWD), A(OPERATION_RESAMPLE_BWD_ALPHA), opt);
+    scalar(D(OPERATION_RESAMPLE_BWD), A(OPERATION_RESAMPLE_BWD_BETA), opt);
+    add(D(OPERATION_RESAMPLE_BWD), A(OPERATION_RESAMPLE_BWD_DESC), T(BACKEND_DESCRIPTOR), 1, 1, req, D(RESAMPLE));
+
     // CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR
     add(D(OPERATIONGRAPH), A(OPERATIONGRAPH_HANDLE), T(HANDLE), 1, 1, req);
     add(D(OPERATIONGRAPH), A(OPERATIONGRAPH_OPS), T(BACKEND_DESCRIPTOR), 1, kMany, req, kAnyOp);

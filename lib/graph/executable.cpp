@@ -7,6 +7,7 @@
 #include "core/diagnostics.hpp"
 #include "core/error.hpp"
 #include "core/support.hpp"
+#include "ops/pooling.hpp"
 #include "graph/norm.hpp"
 #include "solver/select.hpp"
 #include "solver/solver.hpp"
@@ -118,14 +119,6 @@ void check_reduction(const OpInfo &op) {
           "reduction: CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS is not supported");
     check(op.in[0]->dims != op.out->dims, DNNCOMPAT_STATUS_NOT_SUPPORTED_SHAPE,
           "reduction: x and y have the same shape {} (nothing is reduced)", dims_str(op.out->dims));
-}
-
-dnnl::memory::data_type dt_of(dnncompatDataType_t t) {
-    switch (t) {
-    case DNNCOMPAT_DATA_HALF: return dnnl::memory::data_type::f16;
-    case DNNCOMPAT_DATA_BFLOAT16: return dnnl::memory::data_type::bf16;
-    default: return dnnl::memory::data_type::f32;
-    }
 }
 
 dnnl::memory::desc md_of(const dims_t &dims, const dims_t &strides) {
@@ -492,6 +485,115 @@ std::unique_ptr<Step> sdpa_step(dnncompatContext &h, const OpInfo &op, const std
     return s;
 }
 
+// Resample (pooling) through the legacy API's pooling (ops/pooling.hpp): its descriptor and
+// tensors from the operation's.
+struct PoolArgs {
+    dnncompatPoolingStruct p;
+    dnncompatTensorStruct x, y, dx, dy; // forward: x, y; backward: dx, dy and (max) x, y
+    int xi = -1, yi = -1, dxi = -1, dyi = -1;
+};
+
+dnncompatTensorStruct tensor_struct(const TensorInfo &t) {
+    dnncompatTensorStruct s;
+    s.is_set = true;
+    s.dtype = t.dtype;
+    s.dims = t.dims;
+    s.strides = t.strides;
+    return s;
+}
+
+PoolArgs pool_args(const OpInfo &op, const std::map<int64_t, int> *index) {
+    const ResampleInfo &r = *op.resample;
+    const bool fwd = op.kind == OpKind::resample_fwd;
+    PoolArgs a;
+    dnncompatPoolingMode_t mode = DNNCOMPAT_POOLING_MAX;
+    switch (r.mode) {
+    case DNNCOMPAT_RESAMPLE_MAXPOOL: mode = DNNCOMPAT_POOLING_MAX; break;
+    case DNNCOMPAT_RESAMPLE_AVGPOOL_INCLUDE_PADDING: mode = DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING; break;
+    case DNNCOMPAT_RESAMPLE_AVGPOOL_EXCLUDE_PADDING: mode = DNNCOMPAT_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING; break;
+    default:
+        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "{}: resampling (NEAREST, BILINEAR) is not supported; pooling is",
+             op.name());
+    }
+    check(r.pre == r.post, DNNCOMPAT_STATUS_NOT_SUPPORTED_PADDING,
+          "{}: pre paddings {} and post paddings {} differ (symmetric padding is supported)", op.name(),
+          dims_str(r.pre), dims_str(r.post));
+    const bool padded = std::any_of(r.pre.begin(), r.pre.end(), [](int64_t v) { return v > 0; });
+    if (padded && mode == DNNCOMPAT_POOLING_MAX)
+        check(r.padding_mode == DNNCOMPAT_NEG_INF_PAD, DNNCOMPAT_STATUS_NOT_SUPPORTED_PADDING,
+              "{}: padded max pooling needs CUDNN_ATTR_RESAMPLE_PADDING_MODE CUDNN_NEG_INF_PAD (padding never wins)",
+              op.name());
+    if (padded && mode != DNNCOMPAT_POOLING_MAX)
+        check(r.padding_mode == -1 || r.padding_mode == DNNCOMPAT_ZERO_PAD, DNNCOMPAT_STATUS_NOT_SUPPORTED_PADDING,
+              "{}: average pooling pads with zeros (CUDNN_ZERO_PAD)", op.name());
+    // The resample descriptor's finalize checked what cudnnSetPoolingNdDescriptor checks.
+    a.p.is_set = true;
+    a.p.mode = mode;
+    a.p.nan_opt = r.nan;
+    a.p.window = r.window;
+    a.p.pad = r.pre;
+    a.p.stride = r.stride;
+    auto get = [&](int attr, dnncompatTensorStruct &out, int &idx) {
+        auto it = op.named.find(attr);
+        if (it == op.named.end()) return false;
+        out = tensor_struct(*it->second);
+        idx = index != nullptr ? index->at(it->second->uid) : 0;
+        return true;
+    };
+    auto expect_out = [&](const dnncompatTensorStruct &in, const dnncompatTensorStruct &out, const char *what) {
+        const dims_t want = ops::pooling_output_dims(a.p, in.dims);
+        check(out.dims == want, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH, "{}: {} is {} but pooling {} gives {}",
+              op.name(), what, dims_str(out.dims), dims_str(in.dims), dims_str(want));
+    };
+    if (fwd) {
+        get(DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_XDESC, a.x, a.xi);
+        get(DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_YDESC, a.y, a.yi);
+        check(static_cast<int>(a.x.dims.size()) == r.nsp + 2, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+              "{}: x {} has not {} spatial dimensions", op.name(), dims_str(a.x.dims), r.nsp);
+        expect_out(a.x, a.y, "y");
+    } else {
+        get(DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_DXDESC, a.dx, a.dxi);
+        get(DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_DYDESC, a.dy, a.dyi);
+        check(static_cast<int>(a.dx.dims.size()) == r.nsp + 2, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+              "{}: dx {} has not {} spatial dimensions", op.name(), dims_str(a.dx.dims), r.nsp);
+        expect_out(a.dx, a.dy, "dy");
+        const bool have_x = get(DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_XDESC, a.x, a.xi);
+        const bool have_y = get(DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_YDESC, a.y, a.yi);
+        check(mode != DNNCOMPAT_POOLING_MAX || (have_x && have_y), DNNCOMPAT_STATUS_NOT_SUPPORTED,
+              "{}: max pooling's backward needs CUDNN_ATTR_OPERATION_RESAMPLE_BWD_XDESC and _YDESC (the argmax is "
+              "recomputed from them)",
+              op.name());
+        if (!have_x) a.x = a.dx, a.xi = a.dxi; // average pooling reads neither
+        if (!have_y) a.y = a.dy, a.yi = a.dyi;
+    }
+    return a;
+}
+
+class ResampleStep : public Step {
+public:
+    PoolArgs a;
+    bool fwd = true;
+    float alpha = 1.0f, beta = 0.0f;
+
+    void run(dnncompatContext &h, void *const *ptr, unsigned char *) const override {
+        if (fwd) ops::pooling_forward(h, a.p, alpha, a.x, ptr[a.xi], beta, a.y, ptr[a.yi]);
+        else
+            ops::pooling_backward(h, a.p, alpha, a.y, ptr[a.yi], a.dy, ptr[a.dyi], a.x, ptr[a.xi], beta, a.dx,
+                                  ptr[a.dxi]);
+    }
+};
+
+std::unique_ptr<Step> resample_step(const OpInfo &op, const std::map<int64_t, int> &index) {
+    auto s = std::make_unique<ResampleStep>();
+    s->a = pool_args(op, &index);
+    s->fwd = op.kind == OpKind::resample_fwd;
+    s->alpha = static_cast<float>(op.alpha);
+    s->beta = static_cast<float>(op.beta);
+    s->what = op.name() + ": the legacy API's pooling (oneDNN pooling)";
+    s->impl = "oneDNN pooling";
+    return s;
+}
+
 std::unique_ptr<Step> conv_step(dnncompatContext &h, const OpInfo &op, const EngineInfo &e,
                                 const std::map<int64_t, int> &index, uint32_t &solver_id) {
     auto s = std::make_unique<ConvStep>();
@@ -611,6 +713,8 @@ std::unique_ptr<Step> norm_step(const OpPtr &op, const std::map<int64_t, int> &i
 
 void check_norm_op(const OpInfo &op) { make_norm(op, nullptr).check(); }
 
+void check_resample_op(const OpInfo &op) { (void)pool_args(op, nullptr); }
+
 void check_engine(const GraphInfo &g, EngineInfo &e) {
     const int convs = g.conv_count();
     for (const auto &[uid, t] : g.tensors)
@@ -679,6 +783,8 @@ Executable::Executable(dnncompatContext &h, const GraphInfo &g, const EngineInfo
         case OpKind::norm_fwd:
         case OpKind::norm_bwd: s = norm_step(op, index); break;
         case OpKind::sdpa_fwd: s = sdpa_step(h, *op, index); break;
+        case OpKind::resample_fwd:
+        case OpKind::resample_bwd: s = resample_step(*op, index); break;
         }
         scratch = std::max(scratch, s->scratch_bytes);
         if (impl_.empty() || (op->is_conv() && solver_id_ != 0 && !conv_seen))

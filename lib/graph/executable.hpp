@@ -54,6 +54,9 @@ void check_engine(const GraphInfo &g, EngineInfo &e);
 // Shape and type checks of a normalization operation (graph/norm.hpp's check_norm on its tensors).
 void check_norm_op(const OpInfo &op);
 
+// Checks of a resample operation (modes, paddings, shapes, types) as the legacy pooling runs it.
+void check_resample_op(const OpInfo &op);
+
 // The solvers of convolution operation op, best first, as immediate mode ranks them
 // (solver::preference over its FP32 problem). NOT_SUPPORTED when op's problem is not one
 // dnncompat runs.

@@ -320,6 +320,62 @@ void finalize_sdpa(Desc &d) {
     d.built = o;
 }
 
+void finalize_resample(Desc &d) {
+    auto r = std::make_shared<ResampleInfo>();
+    r->mode = enum_of<dnncompatResampleMode_t>(need(d, DNNCOMPAT_ATTR_RESAMPLE_MODE));
+    const int64_t nsp = i64(need(d, DNNCOMPAT_ATTR_RESAMPLE_SPATIAL_DIMS));
+    check(nsp >= 1 && nsp <= DNNCOMPAT_DIM_MAX - 2, DNNCOMPAT_STATUS_BAD_PARAM,
+          "CUDNN_ATTR_RESAMPLE_SPATIAL_DIMS is {}", nsp);
+    r->nsp = static_cast<int>(nsp);
+    r->pre = i64s(need(d, DNNCOMPAT_ATTR_RESAMPLE_PRE_PADDINGS));
+    r->post = i64s(need(d, DNNCOMPAT_ATTR_RESAMPLE_POST_PADDINGS));
+    r->stride = i64s(need(d, DNNCOMPAT_ATTR_RESAMPLE_STRIDES));
+    r->window = i64s(need(d, DNNCOMPAT_ATTR_RESAMPLE_WINDOW_DIMS));
+    for (auto [v, n] : {std::pair{&r->pre, DNNCOMPAT_ATTR_RESAMPLE_PRE_PADDINGS},
+                        std::pair{&r->post, DNNCOMPAT_ATTR_RESAMPLE_POST_PADDINGS},
+                        std::pair{&r->stride, DNNCOMPAT_ATTR_RESAMPLE_STRIDES},
+                        std::pair{&r->window, DNNCOMPAT_ATTR_RESAMPLE_WINDOW_DIMS}}) {
+        check(static_cast<int64_t>(v->size()) == nsp, DNNCOMPAT_STATUS_BAD_PARAM,
+              "{} has {} elements but CUDNN_ATTR_RESAMPLE_SPATIAL_DIMS is {}", attribute_name(n), v->size(), nsp);
+        const bool positive = n == DNNCOMPAT_ATTR_RESAMPLE_STRIDES || n == DNNCOMPAT_ATTR_RESAMPLE_WINDOW_DIMS;
+        for (int64_t x : *v)
+            check(positive ? x > 0 : x >= 0, DNNCOMPAT_STATUS_BAD_PARAM, "{} has {}", attribute_name(n), x);
+    }
+    if (const Value *v = d.find(DNNCOMPAT_ATTR_RESAMPLE_NAN_PROPAGATION))
+        r->nan = enum_of<dnncompatNanPropagation_t>(*v);
+    if (const Value *v = d.find(DNNCOMPAT_ATTR_RESAMPLE_PADDING_MODE)) r->padding_mode = v->at<int>(0);
+    d.built = r;
+}
+
+// Resample forward (y = resample(x)) and backward (dx from dy, and x / y for max pooling).
+void finalize_resample_op(Desc &d, bool forward) {
+    auto o = std::make_shared<OpInfo>();
+    o->kind = forward ? OpKind::resample_fwd : OpKind::resample_bwd;
+    o->resample = built_of<ResampleInfo>(
+        need(d, forward ? DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_DESC : DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_DESC)
+            .descs[0]);
+    o->alpha = scalar_or(
+        d, forward ? DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_ALPHA : DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_ALPHA, 1.0);
+    o->beta = scalar_or(
+        d, forward ? DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_BETA : DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_BETA, 0.0);
+    check(d.find(forward ? DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_IDXDESC
+                         : DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_IDXDESC) == nullptr,
+          DNNCOMPAT_STATUS_NOT_SUPPORTED, "{}: the index tensor is not supported",
+          forward ? "resample_fwd" : "resample_bwd");
+    for (const auto &[name, value] : d.attrs) {
+        if (value.type != DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR) continue;
+        if (name == DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_DESC || name == DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_DESC)
+            continue;
+        const TensorPtr t = built_of<TensorInfo>(value.descs[0]);
+        o->named[name] = t;
+        const bool out =
+            name == DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_YDESC || name == DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_DXDESC;
+        (out ? o->outputs : o->inputs).push_back(t);
+    }
+    check_resample_op(*o);
+    d.built = o;
+}
+
 // Same uid, same tensor: two descriptors with one uid must agree.
 bool same_tensor(const TensorInfo &a, const TensorInfo &b) {
     return a.dtype == b.dtype && a.dims == b.dims && a.strides == b.strides && a.is_virtual == b.is_virtual &&
@@ -443,6 +499,9 @@ void finalize(Desc &d) {
     case DNNCOMPAT_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR: finalize_norm_op(d, true); break;
     case DNNCOMPAT_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR: finalize_norm_op(d, false); break;
     case DNNCOMPAT_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR: finalize_sdpa(d); break;
+    case DNNCOMPAT_BACKEND_RESAMPLE_DESCRIPTOR: finalize_resample(d); break;
+    case DNNCOMPAT_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR: finalize_resample_op(d, true); break;
+    case DNNCOMPAT_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR: finalize_resample_op(d, false); break;
     case DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR: finalize_graph(d); break;
     case DNNCOMPAT_BACKEND_KNOB_CHOICE_DESCRIPTOR: finalize_knob_choice(d); break;
     case DNNCOMPAT_BACKEND_VARIANT_PACK_DESCRIPTOR: finalize_variant_pack(d); break;

@@ -43,6 +43,12 @@ std::string OpInfo::name() const {
                                                                 : "_fwd_inference");
     }
     case OpKind::sdpa_fwd: return "sdpa_fwd";
+    case OpKind::resample_fwd:
+    case OpKind::resample_bwd: {
+        std::string m(enums::describe("cudnnResampleMode_t", resample->mode));
+        if (m.rfind("CUDNN_RESAMPLE_", 0) == 0) m = m.substr(15);
+        return std::string(kind == OpKind::resample_fwd ? "resample_fwd:" : "resample_bwd:") + m;
+    }
     case OpKind::pointwise: break;
     }
     std::string m(enums::describe("cudnnPointwiseMode_t", pw.mode));

@@ -67,6 +67,15 @@ struct ReductionInfo : Built {
     dnncompatDataType_t comp_type = DNNCOMPAT_DATA_FLOAT;
 };
 
+// CUDNN_BACKEND_RESAMPLE_DESCRIPTOR.
+struct ResampleInfo : Built {
+    dnncompatResampleMode_t mode = DNNCOMPAT_RESAMPLE_MAXPOOL;
+    int nsp = 2;
+    dims_t pre, post, stride, window;
+    dnncompatNanPropagation_t nan = DNNCOMPAT_NOT_PROPAGATE_NAN;
+    int padding_mode = -1; // cudnnPaddingMode_t, -1 when not set
+};
+
 enum class OpKind {
     conv_fwd,
     conv_bwd_data,
@@ -76,7 +85,9 @@ enum class OpKind {
     reduction,
     norm_fwd,
     norm_bwd,
-    sdpa_fwd
+    sdpa_fwd,
+    resample_fwd,
+    resample_bwd
 };
 
 // Any CUDNN_BACKEND_OPERATION_*_DESCRIPTOR that dnncompat implements.
@@ -96,6 +107,7 @@ struct OpInfo : Built {
     TensorPtr a, b, c;
     std::shared_ptr<const MatmulInfo> matmul;
     std::shared_ptr<const ReductionInfo> reduction;
+    std::shared_ptr<const ResampleInfo> resample; // resample: alpha / beta above
     // Normalization and SDPA: the tensors by attribute (CUDNN_ATTR_OPERATION_NORM_FWD_* / _BWD_*,
     // CUDNN_ATTR_OPERATION_SDPA_FWD_*).
     dnncompatBackendNormMode_t norm_mode = DNNCOMPAT_LAYER_NORM;

@@ -749,7 +749,9 @@ TEST_F(GraphApi, NormForwardTraining) {
         const auto ref = norm_ref(to_double(xv), xd, nc.mode, sv, pd, bv, 1e-3f);
         EXPECT_TRUE(dt::expect_close(ref.y, yv, 1e-5, 1.0, xd)) << nc.mode;
         EXPECT_TRUE(dt::expect_close(ref.inv, iv, 1e-5, 1.0, sd)) << nc.mode;
-        if (nc.mode != CUDNN_RMS_NORM) EXPECT_TRUE(dt::expect_close(ref.mean, mv, 1e-5, 1.0, sd)) << nc.mode;
+        if (nc.mode != CUDNN_RMS_NORM) {
+            EXPECT_TRUE(dt::expect_close(ref.mean, mv, 1e-5, 1.0, sd)) << nc.mode;
+        }
     }
 }
 
@@ -877,7 +879,9 @@ TEST_F(GraphApi, NormBackwardMatchesNumericalGradients) {
         OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_XDESC, {x->get()}));
         OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_DYDESC, {dy->get()}));
         OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_SCALE_DESC, {scale->get()}));
-        if (mode != CUDNN_RMS_NORM) OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_MEAN_DESC, {mean->get()}));
+        if (mode != CUDNN_RMS_NORM) {
+            OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_MEAN_DESC, {mean->get()}));
+        }
         OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_INV_VARIANCE_DESC, {inv->get()}));
         OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_DXDESC, {dx->get()}));
         OK(op->desc(CUDNN_ATTR_OPERATION_NORM_BWD_DSCALE_DESC, {dscale->get()}));
@@ -892,8 +896,8 @@ TEST_F(GraphApi, NormBackwardMatchesNumericalGradients) {
         std::vector<unsigned char> ws;
         OK(execute(h, *plan, data, ws));
         // Numerical gradients (central differences, step 1e-6) of L = sum(dy * y).
-        auto loss = [&](const std::vector<double> &x, const std::vector<float> &s) {
-            const auto r = norm_ref(x, xd, mode, s, pd, no_bias, eps);
+        auto loss = [&](const std::vector<double> &xs, const std::vector<float> &ss) {
+            const auto r = norm_ref(xs, xd, mode, ss, pd, no_bias, eps);
             double l = 0;
             for (size_t i = 0; i < r.y.size(); ++i) l += dyv[i] * r.y[i];
             return l;
@@ -953,19 +957,19 @@ TEST_F(GraphApi, SdpaForward) {
             ASSERT_EQ(cfgs.size(), 1u);
             auto plan = plan_of(h, *cfgs.front());
             // Values rounded to the tensor type first, so that the reference sees what dnncompat reads.
-            auto round = [&](std::vector<float> v) {
-                for (float &x : v)
+            auto round = [&](std::vector<float> vals) {
+                for (float &x : vals)
                     x = type == CUDNN_DATA_HALF       ? dt::from_half(dt::to_half(x))
                         : type == CUDNN_DATA_BFLOAT16 ? dt::from_bf16(dt::to_bf16(x))
                                                       : x;
-                return v;
+                return vals;
             };
             auto qv = round(dt::random_vector(static_cast<size_t>(B * H * Sq * Dh), 81));
             auto kv = round(dt::random_vector(static_cast<size_t>(B * Hk * Skv * Dh), 82));
             auto vv = round(dt::random_vector(static_cast<size_t>(B * Hk * Skv * Dh), 83));
-            auto store = [&](const std::vector<float> &v) {
+            auto store = [&](const std::vector<float> &vals) {
                 std::vector<uint16_t> r;
-                for (float x : v) r.push_back(type == CUDNN_DATA_HALF ? dt::to_half(x) : dt::to_bf16(x));
+                for (float x : vals) r.push_back(type == CUDNN_DATA_HALF ? dt::to_half(x) : dt::to_bf16(x));
                 return r;
             };
             std::vector<uint16_t> q16 = store(qv), k16 = store(kv), v16 = store(vv), o16(qv.size());
@@ -1131,6 +1135,110 @@ TEST_F(GraphApi, PlanJsonRoundTrip) {
     EXPECT_EQ(load(edited("[1,4,6,6]", "[1,4,6,5]"), bad), CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH) << last_error();
     EXPECT_EQ(load(text.substr(0, text.size() / 2), bad), CUDNN_STATUS_BAD_PARAM);
     cudnnDestroy(h2);
+}
+
+} // namespace
+
+namespace {
+
+DP resample_desc(cudnnResampleMode_t mode, int64_t window, int64_t pad, int64_t stride, cudnnPaddingMode_t padding) {
+    auto r = std::make_unique<D>(CUDNN_BACKEND_RESAMPLE_DESCRIPTOR);
+    EXPECT_EQ(r->set(CUDNN_ATTR_RESAMPLE_MODE, CUDNN_TYPE_RESAMPLE_MODE, 1, &mode), 0);
+    EXPECT_EQ(r->data_type(CUDNN_ATTR_RESAMPLE_COMP_TYPE, CUDNN_DATA_FLOAT), 0);
+    EXPECT_EQ(r->i64(CUDNN_ATTR_RESAMPLE_SPATIAL_DIMS, {2}), 0);
+    EXPECT_EQ(r->i64(CUDNN_ATTR_RESAMPLE_WINDOW_DIMS, {window, window}), 0);
+    EXPECT_EQ(r->i64(CUDNN_ATTR_RESAMPLE_PRE_PADDINGS, {pad, pad}), 0);
+    EXPECT_EQ(r->i64(CUDNN_ATTR_RESAMPLE_POST_PADDINGS, {pad, pad}), 0);
+    EXPECT_EQ(r->i64(CUDNN_ATTR_RESAMPLE_STRIDES, {stride, stride}), 0);
+    EXPECT_EQ(r->set(CUDNN_ATTR_RESAMPLE_PADDING_MODE, CUDNN_TYPE_PADDING_MODE, 1, &padding), 0);
+    EXPECT_EQ(r->finalize(), 0) << last_error();
+    return r;
+}
+
+// 2-D pooling of packed [N, C, H, W] in double: max (padding never wins), average over the
+// window including padding, or over its in-bounds cells.
+std::vector<double> pool_ref(const std::vector<float> &x, const dt::Dims &xd, cudnnResampleMode_t mode, int64_t k,
+                             int64_t pad, int64_t st, const dt::Dims &yd) {
+    std::vector<double> y;
+    for (int64_t n = 0; n < xd[0]; ++n)
+        for (int64_t c = 0; c < xd[1]; ++c)
+            for (int64_t oh = 0; oh < yd[2]; ++oh)
+                for (int64_t ow = 0; ow < yd[3]; ++ow) {
+                    double m = -1e300, sum = 0;
+                    int64_t in = 0;
+                    for (int64_t i = 0; i < k; ++i)
+                        for (int64_t j = 0; j < k; ++j) {
+                            const int64_t h = oh * st - pad + i, w = ow * st - pad + j;
+                            if (h < 0 || w < 0 || h >= xd[2] || w >= xd[3]) continue;
+                            const double v = x[static_cast<size_t>(((n * xd[1] + c) * xd[2] + h) * xd[3] + w)];
+                            m = std::max(m, v), sum += v, ++in;
+                        }
+                    y.push_back(mode == CUDNN_RESAMPLE_MAXPOOL                   ? m
+                                : mode == CUDNN_RESAMPLE_AVGPOOL_INCLUDE_PADDING ? sum / double(k * k)
+                                                                                 : sum / double(in));
+                }
+    return y;
+}
+
+// Resample forward in the three pooling modes, and backward (gradients checked numerically
+// against the reference: d/dx sum(dy * pool(x))).
+TEST_F(GraphApi, ResamplePooling) {
+    const dt::Dims xd{2, 3, 7, 7}, yd{2, 3, 4, 4};
+    const int64_t k = 3, pad = 1, st = 2;
+    auto xv = dt::random_vector(294, 101), dyv = dt::random_vector(96, 102);
+    for (auto mode :
+         {CUDNN_RESAMPLE_MAXPOOL, CUDNN_RESAMPLE_AVGPOOL_INCLUDE_PADDING, CUDNN_RESAMPLE_AVGPOOL_EXCLUDE_PADDING}) {
+        auto rd = resample_desc(mode, k, pad, st, mode == CUDNN_RESAMPLE_MAXPOOL ? CUDNN_NEG_INF_PAD : CUDNN_ZERO_PAD);
+        auto x = tensor(1, xd), y = tensor(2, yd), dx = tensor(3, xd), dy = tensor(4, yd);
+        D fwd(CUDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR);
+        OK(fwd.desc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_XDESC, {x->get()}));
+        OK(fwd.desc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_YDESC, {y->get()}));
+        OK(fwd.desc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_DESC, {rd->get()}));
+        OK(fwd.finalize());
+        auto g = graph_of(h, {fwd.get()});
+        auto plan = plan_of(h, *heuristics(*g).front());
+        std::vector<float> yv(96);
+        std::vector<unsigned char> ws;
+        OK(execute(h, *plan, {{1, xv.data()}, {2, yv.data()}}, ws));
+        EXPECT_TRUE(dt::expect_close(pool_ref(xv, xd, mode, k, pad, st, yd), yv, 1e-6, 1.0, yd)) << mode;
+
+        D bwd(CUDNN_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR);
+        OK(bwd.desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DXDESC, {dx->get()}));
+        OK(bwd.desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DYDESC, {dy->get()}));
+        OK(bwd.desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_XDESC, {x->get()}));
+        OK(bwd.desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_YDESC, {y->get()}));
+        OK(bwd.desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DESC, {rd->get()}));
+        OK(bwd.finalize());
+        auto gb = graph_of(h, {bwd.get()});
+        auto planb = plan_of(h, *heuristics(*gb).front());
+        std::vector<float> dxv(294);
+        OK(execute(h, *planb, {{1, xv.data()}, {2, yv.data()}, {3, dxv.data()}, {4, dyv.data()}}, ws));
+        std::vector<double> ref_dx;
+        for (size_t i = 0; i < xv.size(); ++i) {
+            auto xp = xv, xm = xv;
+            const float step = 1e-3f;
+            xp[i] += step, xm[i] -= step;
+            const auto yp = pool_ref(xp, xd, mode, k, pad, st, yd), ym = pool_ref(xm, xd, mode, k, pad, st, yd);
+            double d = 0;
+            for (size_t j = 0; j < yp.size(); ++j) d += dyv[j] * (yp[j] - ym[j]);
+            ref_dx.push_back(d / (2.0 * step));
+        }
+        EXPECT_TRUE(dt::expect_close(ref_dx, dxv, 1e-3, 1.0, xd)) << mode;
+    }
+    // What the legacy pooling cannot compute is refused, never approximated.
+    auto x = tensor(1, xd), y = tensor(2, yd);
+    auto check_refused = [&](const D &rd, cudnnStatus_t want) {
+        D op(CUDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR);
+        OK(op.desc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_XDESC, {x->get()}));
+        OK(op.desc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_YDESC, {y->get()}));
+        OK(op.desc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_DESC, {rd.get()}));
+        EXPECT_EQ(op.finalize(), want) << last_error();
+    };
+    check_refused(*resample_desc(CUDNN_RESAMPLE_MAXPOOL, k, pad, st, CUDNN_ZERO_PAD),
+                  CUDNN_STATUS_NOT_SUPPORTED_PADDING);
+    check_refused(*resample_desc(CUDNN_RESAMPLE_BILINEAR, k, pad, st, CUDNN_ZERO_PAD), CUDNN_STATUS_NOT_SUPPORTED);
+    check_refused(*resample_desc(CUDNN_RESAMPLE_MAXPOOL, k, 0, st, CUDNN_NEG_INF_PAD),
+                  CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH);
 }
 
 } // namespace
