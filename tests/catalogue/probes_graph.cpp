@@ -379,6 +379,14 @@ private:
             d->desc(DNNCOMPAT_ATTR_OPERATION_REDUCTION_DESC, {r->get()});
             return finalized(c, std::move(d), "OPERATION_REDUCTION");
         }
+        case DNNCOMPAT_BACKEND_RESAMPLE_DESCRIPTOR:
+            d->enum_value(DNNCOMPAT_ATTR_RESAMPLE_MODE, DNNCOMPAT_TYPE_RESAMPLE_MODE,
+                          DNNCOMPAT_RESAMPLE_AVGPOOL_INCLUDE_PADDING);
+            d->i64(DNNCOMPAT_ATTR_RESAMPLE_SPATIAL_DIMS, {2});
+            for (auto n : {DNNCOMPAT_ATTR_RESAMPLE_PRE_PADDINGS, DNNCOMPAT_ATTR_RESAMPLE_POST_PADDINGS})
+                d->i64(n, {0, 0});
+            for (auto n : {DNNCOMPAT_ATTR_RESAMPLE_STRIDES, DNNCOMPAT_ATTR_RESAMPLE_WINDOW_DIMS}) d->i64(n, {2, 2});
+            return finalized(c, std::move(d), "RESAMPLE");
         case DNNCOMPAT_BACKEND_ENGINE_DESCRIPTOR:
             if (get(c, DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR) == nullptr) return nullptr;
             return engine(c, conv_, 0);
