@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 
 namespace dnncompat::graph {
@@ -594,6 +595,52 @@ std::unique_ptr<Step> resample_step(const OpInfo &op, const std::map<int64_t, in
     return s;
 }
 
+// Reshape: element i of x in row-major order of x's dims goes to element i of y in row-major
+// order of y's dims; each at its own strides. A plain copy of element_size bytes per element.
+class ReshapeStep : public Step {
+public:
+    int x = -1, y = -1;
+    dims_t xd, xs, yd, ys;
+    std::size_t bytes = 0;
+
+    void run(dnncompatContext &, void *const *ptr, unsigned char *) const override {
+        const auto *src = static_cast<const unsigned char *>(ptr[x]);
+        auto *dst = static_cast<unsigned char *>(ptr[y]);
+        const int64_t n = element_count(xd);
+        std::vector<int64_t> xi(xd.size(), 0), yi(yd.size(), 0);
+        int64_t xo = 0, yo = 0;
+        auto step = [](std::vector<int64_t> &idx, const dims_t &d, const dims_t &s, int64_t &off) {
+            for (std::size_t k = d.size(); k-- > 0;) {
+                if (++idx[k] < d[k]) {
+                    off += s[k];
+                    return;
+                }
+                off -= s[k] * (d[k] - 1);
+                idx[k] = 0;
+            }
+        };
+        for (int64_t e = 0; e < n; ++e) {
+            std::memcpy(dst + static_cast<std::size_t>(yo) * bytes, src + static_cast<std::size_t>(xo) * bytes, bytes);
+            step(xi, xd, xs, xo);
+            step(yi, yd, ys, yo);
+        }
+    }
+};
+
+std::unique_ptr<Step> reshape_step(const OpInfo &op, const std::map<int64_t, int> &index) {
+    auto s = std::make_unique<ReshapeStep>();
+    s->x = index.at(op.in[0]->uid);
+    s->y = index.at(op.out->uid);
+    s->xd = op.in[0]->dims;
+    s->xs = op.in[0]->strides;
+    s->yd = op.out->dims;
+    s->ys = op.out->strides;
+    s->bytes = element_size(op.in[0]->dtype);
+    s->what = fmt::format("reshape {} -> {}: a strided copy", op.in[0]->str(), op.out->str());
+    s->impl = "dnncompat:reshape";
+    return s;
+}
+
 std::unique_ptr<Step> conv_step(dnncompatContext &h, const OpInfo &op, const EngineInfo &e,
                                 const std::map<int64_t, int> &index, uint32_t &solver_id) {
     auto s = std::make_unique<ConvStep>();
@@ -785,6 +832,7 @@ Executable::Executable(dnncompatContext &h, const GraphInfo &g, const EngineInfo
         case OpKind::sdpa_fwd: s = sdpa_step(h, *op, index); break;
         case OpKind::resample_fwd:
         case OpKind::resample_bwd: s = resample_step(*op, index); break;
+        case OpKind::reshape: s = reshape_step(*op, index); break;
         }
         scratch = std::max(scratch, s->scratch_bytes);
         if (impl_.empty() || (op->is_conv() && solver_id_ != 0 && !conv_seen))

@@ -376,6 +376,22 @@ void finalize_resample_op(Desc &d, bool forward) {
     d.built = o;
 }
 
+// Reshape: y holds x's elements, both read in row-major order of their dims (any strides).
+void finalize_reshape(Desc &d) {
+    auto o = std::make_shared<OpInfo>();
+    o->kind = OpKind::reshape;
+    o->in[0] = built_of<TensorInfo>(need(d, DNNCOMPAT_ATTR_OPERATION_RESHAPE_XDESC).descs[0]);
+    o->out = built_of<TensorInfo>(need(d, DNNCOMPAT_ATTR_OPERATION_RESHAPE_YDESC).descs[0]);
+    check(element_count(o->in[0]->dims) == element_count(o->out->dims), DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+          "reshape: x {} and y {} hold different numbers of elements", dims_str(o->in[0]->dims),
+          dims_str(o->out->dims));
+    check(o->in[0]->dtype == o->out->dtype, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
+          "reshape: x is {} but y is {} (a reshape does not convert)", o->in[0]->str(), o->out->str());
+    o->inputs = {o->in[0]};
+    o->outputs = {o->out};
+    d.built = o;
+}
+
 // Same uid, same tensor: two descriptors with one uid must agree.
 bool same_tensor(const TensorInfo &a, const TensorInfo &b) {
     return a.dtype == b.dtype && a.dims == b.dims && a.strides == b.strides && a.is_virtual == b.is_virtual &&
@@ -502,6 +518,7 @@ void finalize(Desc &d) {
     case DNNCOMPAT_BACKEND_RESAMPLE_DESCRIPTOR: finalize_resample(d); break;
     case DNNCOMPAT_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR: finalize_resample_op(d, true); break;
     case DNNCOMPAT_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR: finalize_resample_op(d, false); break;
+    case DNNCOMPAT_BACKEND_OPERATION_RESHAPE_DESCRIPTOR: finalize_reshape(d); break;
     case DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR: finalize_graph(d); break;
     case DNNCOMPAT_BACKEND_KNOB_CHOICE_DESCRIPTOR: finalize_knob_choice(d); break;
     case DNNCOMPAT_BACKEND_VARIANT_PACK_DESCRIPTOR: finalize_variant_pack(d); break;

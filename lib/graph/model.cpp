@@ -43,6 +43,7 @@ std::string OpInfo::name() const {
                                                                 : "_fwd_inference");
     }
     case OpKind::sdpa_fwd: return "sdpa_fwd";
+    case OpKind::reshape: return "reshape";
     case OpKind::resample_fwd:
     case OpKind::resample_bwd: {
         std::string m(enums::describe("cudnnResampleMode_t", resample->mode));

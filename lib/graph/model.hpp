@@ -87,7 +87,8 @@ enum class OpKind {
     norm_bwd,
     sdpa_fwd,
     resample_fwd,
-    resample_bwd
+    resample_bwd,
+    reshape
 };
 
 // Any CUDNN_BACKEND_OPERATION_*_DESCRIPTOR that dnncompat implements.

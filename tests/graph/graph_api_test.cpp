@@ -1242,3 +1242,33 @@ TEST_F(GraphApi, ResamplePooling) {
 }
 
 } // namespace
+
+namespace {
+
+// Reshape: [2, 3, 4] (NHWC-like strides) to [6, 4] and on to a pointwise op, values in row-major order.
+TEST_F(GraphApi, ReshapeThenPointwise) {
+    auto x = tensor(1, {2, 3, 4}, {12, 1, 3}), r = tensor(100, {6, 4}, true), y = tensor(2, {6, 4});
+    D op(CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_RESHAPE_XDESC, {x->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_RESHAPE_YDESC, {r->get()}));
+    OK(op.finalize());
+    auto neg = pointwise_op(CUDNN_POINTWISE_NEG, r->get(), nullptr, y->get());
+    auto g = graph_of(h, {op.get(), neg->get()});
+    auto plan = plan_of(h, *heuristics(*g).front());
+    auto xv = dt::random_vector(24, 111);
+    std::vector<float> yv(24);
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan, {{1, xv.data()}, {2, yv.data()}}, ws));
+    std::vector<double> ref;
+    for (int64_t a = 0; a < 2; ++a)
+        for (int64_t b = 0; b < 3; ++b)
+            for (int64_t c = 0; c < 4; ++c) ref.push_back(-xv[static_cast<size_t>(a * 12 + b + c * 3)]);
+    EXPECT_TRUE(dt::expect_close(ref, yv, 0.0, 1.0, {6, 4}));
+    auto bad = tensor(3, {5, 5});
+    D op2(CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR);
+    OK(op2.desc(CUDNN_ATTR_OPERATION_RESHAPE_XDESC, {x->get()}));
+    OK(op2.desc(CUDNN_ATTR_OPERATION_RESHAPE_YDESC, {bad->get()}));
+    EXPECT_EQ(op2.finalize(), CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH);
+}
+
+} // namespace
