@@ -1272,3 +1272,50 @@ TEST_F(GraphApi, ReshapeThenPointwise) {
 }
 
 } // namespace
+
+namespace {
+
+// A HALF channels-last convolution as PyTorch's fp16 channels-last models build it (x, w and y
+// HALF in NHWC strides, FLOAT compute): it runs through FP32 copies, y rounded once to HALF.
+TEST_F(GraphApi, HalfChannelsLastConvolution) {
+    const dt::Dims xd{2, 8, 6, 6}, wd{16, 8, 3, 3}, yd{2, 16, 6, 6};
+    const auto xs = dt::channels_last_strides(xd), ws_ = dt::channels_last_strides(wd),
+               ys = dt::channels_last_strides(yd);
+    auto x = tensor(1, xd, xs, false, CUDNN_DATA_HALF), w = tensor(2, wd, ws_, false, CUDNN_DATA_HALF),
+         y = tensor(3, yd, ys, false, CUDNN_DATA_HALF);
+    auto conv = conv_desc(2, 1, 1, 1);
+    D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(op.finalize());
+    auto graph = graph_of(h, {op.get()});
+    auto cfgs = heuristics(*graph);
+    ASSERT_FALSE(cfgs.empty());
+    auto plan = plan_of(h, *cfgs.front());
+    auto half_of = [](const std::vector<float> &v) {
+        std::vector<uint16_t> r;
+        for (float f : v) r.push_back(dt::to_half(f));
+        return r;
+    };
+    auto rounded = [](std::vector<float> v) {
+        for (float &f : v) f = dt::from_half(dt::to_half(f));
+        return v;
+    };
+    // Packed values, stored at the channels-last strides.
+    const auto xv = rounded(dt::random_vector(static_cast<size_t>(dt::element_count(xd)), 121));
+    const auto wv = rounded(dt::random_vector(static_cast<size_t>(dt::element_count(wd)), 122));
+    auto xh = half_of(dt::pack_strided(xv, xd, xs)), wh = half_of(dt::pack_strided(wv, wd, ws_));
+    std::vector<uint16_t> yh(static_cast<size_t>(dt::element_count(yd)));
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan, {{1, xh.data()}, {2, wh.data()}, {3, yh.data()}}, ws));
+    std::vector<float> yf;
+    for (uint16_t v : yh) yf.push_back(dt::from_half(v));
+    dt::ConvParams p{{1, 1}, {1, 1}, {1, 1}, 1, false};
+    const auto ref = dt::conv_forward({xv.data(), xd, dt::packed_strides(xd)}, {wv.data(), wd, dt::packed_strides(wd)},
+                                      p, 1.0, 0.0, {nullptr, yd, dt::packed_strides(yd)});
+    EXPECT_TRUE(dt::expect_close(ref, dt::unpack_strided(yf.data(), yd, ys), 1e-3, 1.0, yd));
+}
+
+} // namespace
