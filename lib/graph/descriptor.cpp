@@ -3,6 +3,7 @@
 
 #include "core/enums.hpp"
 #include "core/error.hpp"
+#include "core/handle.hpp"
 #include "core/objects.hpp"
 
 #include <cstring>
@@ -42,6 +43,41 @@ bool type_ok(const AttrSpec &s, dnncompatBackendAttributeType_t t) {
 void check_type(const AttrSpec &s, dnncompatBackendAttributeType_t t) {
     check(type_ok(s, t), DNNCOMPAT_STATUS_BAD_PARAM_ATTRIBUTE_TYPE, "{} takes {}{}, not {}", attribute_name(s.name),
           attribute_type_name(s.type), s.also_double ? " or CUDNN_TYPE_DOUBLE" : "", attribute_type_name(t));
+}
+
+// cuDNN's default of an optional attribute the caller did not set, for GetAttribute: the value
+// finalize used. False when the attribute has no default (it reads as 0 elements).
+bool default_value(dnncompatBackendDescriptorType_t type, dnncompatBackendAttributeName_t name, Value &out) {
+    auto one = [&](dnncompatBackendAttributeType_t t, const auto &value) {
+        out.type = t;
+        out.count = 1;
+        out.bytes.resize(sizeof value);
+        std::memcpy(out.bytes.data(), &value, sizeof value);
+        return true;
+    };
+    switch (name) {
+    case DNNCOMPAT_ATTR_TENSOR_VECTOR_COUNT: return one(DNNCOMPAT_TYPE_INT64, int64_t{1});
+    case DNNCOMPAT_ATTR_TENSOR_VECTORIZED_DIMENSION: return one(DNNCOMPAT_TYPE_INT64, int64_t{-1});
+    case DNNCOMPAT_ATTR_TENSOR_IS_VIRTUAL:
+    case DNNCOMPAT_ATTR_TENSOR_IS_BY_VALUE: return one(DNNCOMPAT_TYPE_BOOLEAN, false);
+    case DNNCOMPAT_ATTR_TENSOR_REORDERING_MODE:
+        return one(DNNCOMPAT_TYPE_TENSOR_REORDERING_MODE, static_cast<int>(DNNCOMPAT_TENSOR_REORDERING_NONE));
+    case DNNCOMPAT_ATTR_POINTWISE_MATH_PREC:
+        return one(DNNCOMPAT_TYPE_DATA_TYPE, static_cast<int>(DNNCOMPAT_DATA_FLOAT));
+    case DNNCOMPAT_ATTR_OPERATION_POINTWISE_ALPHA1:
+    case DNNCOMPAT_ATTR_OPERATION_POINTWISE_ALPHA2:
+    case DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA:
+    case DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA:
+    case DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA:
+    case DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_ALPHA:
+    case DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_ALPHA: return one(DNNCOMPAT_TYPE_FLOAT, 1.0f);
+    case DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA:
+    case DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA:
+    case DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA:
+    case DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_BETA:
+    case DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_BETA: return one(DNNCOMPAT_TYPE_FLOAT, 0.0f);
+    default: (void)type; return false;
+    }
 }
 
 } // namespace
@@ -86,6 +122,8 @@ void set_attribute(Desc &d, dnncompatBackendAttributeName_t name, dnncompatBacke
                       "{}[{}]: {} is not a valid {}", attribute_name(name), i, v.at<int>(i), e);
         if (type == DNNCOMPAT_TYPE_BOOLEAN)
             for (auto &b : v.bytes) b = b != 0; // any nonzero byte is true
+        if (type == DNNCOMPAT_TYPE_HANDLE)
+            for (int64_t i = 0; i < count; ++i) (void)live(v.at<dnncompatContext *>(i)); // BAD_PARAM unless live
     }
     d.attrs[name] = std::move(v);
 }
@@ -100,6 +138,8 @@ void get_attribute(const Desc &d, dnncompatBackendAttributeName_t name, dnncompa
     check(count != nullptr || elements != nullptr, DNNCOMPAT_STATUS_BAD_PARAM_NULL_POINTER,
           "elementCount and arrayOfElements are both null");
     const Value *v = d.find(name);
+    Value dflt;
+    if (v == nullptr && default_value(d.type, name, dflt)) v = &dflt;
     Value lazy;
     if (v == nullptr && s.access == Access::computed) {
         lazy = lazy_attribute(d, name);

@@ -35,8 +35,17 @@ bool low_or_float(dnncompatDataType_t t) {
 // The convolution problem of a graph's convolution operation, validated as the legacy API
 // validates it. The output size comes from the graph's y (cuDNN's post-padding), the layouts from
 // the tensors' strides.
+// oneDNN indexes dimensions and strides with 32-bit integers in places (cuDNN's legacy API takes
+// int): a larger one is NOT_SUPPORTED_SHAPE rather than a crash inside oneDNN.
+void check_int_dims(const TensorInfo &t) {
+    for (std::size_t i = 0; i < t.dims.size(); ++i)
+        check(t.dims[i] <= INT32_MAX && t.strides[i] <= INT32_MAX, DNNCOMPAT_STATUS_NOT_SUPPORTED_SHAPE,
+              "tensor {}: dimension {} ({}, stride {}) exceeds 2^31 - 1", t.uid, i, t.dims[i], t.strides[i]);
+}
+
 conv::Problem problem_of(const OpInfo &op) {
     const TensorInfo &x = *op.x, &w = *op.w, &y = *op.y;
+    for (const TensorInfo *t : {&x, &w, &y}) check_int_dims(*t);
     const ConvInfo &c = *op.conv;
     check(x.dtype == w.dtype && x.dtype == y.dtype, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
           "{}: x {}, w {} and y {} must have one data type", op.name(), x.str(), w.str(), y.str());
@@ -764,6 +773,7 @@ void check_resample_op(const OpInfo &op) { (void)pool_args(op, nullptr); }
 
 void check_engine(const GraphInfo &g, EngineInfo &e) {
     const int convs = g.conv_count();
+    for (const auto &[uid, t] : g.tensors) check_int_dims(*t);
     for (const auto &[uid, t] : g.tensors)
         check(t->vector_count == 1 && t->reordering == DNNCOMPAT_TENSOR_REORDERING_NONE && !t->ragged,
               DNNCOMPAT_STATUS_NOT_SUPPORTED_LAYOUT,

@@ -67,7 +67,8 @@ void finalize_tensor(Desc &d) {
         check(t->dims[i] > 0, DNNCOMPAT_STATUS_BAD_PARAM, "CUDNN_ATTR_TENSOR_DIMENSIONS[{}] is {}", i, t->dims[i]);
         check(t->strides[i] > 0, DNNCOMPAT_STATUS_BAD_PARAM, "CUDNN_ATTR_TENSOR_STRIDES[{}] is {}", i, t->strides[i]);
     }
-    check(t->alignment > 0, DNNCOMPAT_STATUS_BAD_PARAM, "CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT is {}", t->alignment);
+    check(t->alignment > 0 && (t->alignment & (t->alignment - 1)) == 0, DNNCOMPAT_STATUS_BAD_PARAM,
+          "CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT is {}: it must be a power of two", t->alignment);
     t->is_virtual = bool_or(d, DNNCOMPAT_ATTR_TENSOR_IS_VIRTUAL, false);
     t->by_value = bool_or(d, DNNCOMPAT_ATTR_TENSOR_IS_BY_VALUE, false);
     check(!(t->is_virtual && t->by_value), DNNCOMPAT_STATUS_BAD_PARAM, "tensor {} is both virtual and by value",
@@ -416,6 +417,10 @@ void finalize_graph(Desc &d) {
                       "uid {} names two different tensors ({} and {})", t->uid, it->second->str(), t->str());
             }
         for (const auto &t : ops[i]->outputs) {
+            for (const auto &in : ops[i]->inputs)
+                check(in->uid != t->uid, DNNCOMPAT_STATUS_BAD_PARAM,
+                      "operation {} reads and writes tensor {}: in-place operations are not allowed", ops[i]->name(),
+                      t->uid);
             check(!t->by_value, DNNCOMPAT_STATUS_BAD_PARAM, "tensor {} is by value but operation {} writes it", t->uid,
                   ops[i]->name());
             auto [it, fresh] = producer.emplace(t->uid, i);
@@ -423,9 +428,15 @@ void finalize_graph(Desc &d) {
                   ops[it->second]->name(), ops[i]->name());
         }
     }
-    for (const auto &[uid, t] : g->tensors)
+    std::map<int64_t, int> readers;
+    for (const auto &op : ops)
+        for (const auto &t : op->inputs) ++readers[t->uid];
+    for (const auto &[uid, t] : g->tensors) {
         check(!t->is_virtual || producer.count(uid) == 1, DNNCOMPAT_STATUS_BAD_PARAM,
               "virtual tensor {} is read but no operation of the graph writes it", uid);
+        check(!t->is_virtual || readers.count(uid) == 1, DNNCOMPAT_STATUS_BAD_PARAM,
+              "virtual tensor {} is written but no operation reads it: a graph's outputs are not virtual", uid);
+    }
     // Topological order (stable: the caller's order where it is one); a cycle is BAD_PARAM.
     std::vector<int> state(ops.size(), 0); // 0 new, 1 in progress, 2 placed
     std::function<void(std::size_t)> place = [&](std::size_t i) {

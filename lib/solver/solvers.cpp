@@ -185,6 +185,17 @@ class Winograd final : public OnednnSolver {
 public:
     using OnednnSolver::OnednnSolver;
 
+public:
+    // oneDNN 2.6's Winograd backward data computes wrong gradients when the padding after a
+    // spatial dimension differs from the padding before it (the graph API's pre / post paddings;
+    // the legacy API's symmetric padding never gives that at stride 1): not applicable there.
+    Applicability applicable(const conv::Problem &p, Direction d) const override {
+        if (d == Direction::bwd_data && p.pad_l != p.pad_r)
+            return {false, "oneDNN's Winograd backward data is wrong for asymmetric padding (pre " + dims_str(p.pad_l) +
+                               ", post " + dims_str(p.pad_r) + ")"};
+        return OnednnSolver::applicable(p, d);
+    }
+
 protected:
     bool matches(const std::string &) const override { return true; }
     // F(4x4, 3x3) is cuDNN's WINOGRAD_TILE_4x4; oneDNN's other Winograd kernel, jit_fp32_wino_2x3

@@ -1319,3 +1319,141 @@ TEST_F(GraphApi, HalfChannelsLastConvolution) {
 }
 
 } // namespace
+
+namespace {
+
+// Asymmetric padding (pre 1, post 0, as cudnn-frontend passes a convolution whose output drops the
+// last row and column) in all three directions on every engine the heuristics return. The
+// reference is the symmetric convolution with the extra output row and column cropped (forward,
+// backward filter) or with a zero dy row and column added (backward data).
+TEST_F(GraphApi, AsymmetricPaddingOnEveryEngine) {
+    const dt::Dims xd{1, 2, 8, 8}, wd{2, 2, 3, 3}, yd{1, 2, 7, 7}, y_sym{1, 2, 8, 8};
+    auto conv = std::make_unique<D>(CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR);
+    const auto mode = CUDNN_CROSS_CORRELATION;
+    OK(conv->data_type(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, CUDNN_DATA_FLOAT));
+    OK(conv->set(CUDNN_ATTR_CONVOLUTION_CONV_MODE, CUDNN_TYPE_CONVOLUTION_MODE, 1, &mode));
+    OK(conv->i64(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, {2}));
+    OK(conv->i64(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, {1, 1}));
+    OK(conv->i64(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, {0, 0}));
+    OK(conv->i64(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, {1, 1}));
+    OK(conv->i64(CUDNN_ATTR_CONVOLUTION_DILATIONS, {1, 1}));
+    OK(conv->finalize());
+    auto xv = dt::random_vector(128, 131), wv = dt::random_vector(36, 132), dyv = dt::random_vector(98, 133);
+    // dy with a zero last row and column: 1x2x8x8.
+    std::vector<float> dy_sym(128, 0.0f);
+    for (int64_t c = 0; c < 2; ++c)
+        for (int64_t i = 0; i < 7; ++i)
+            for (int64_t j = 0; j < 7; ++j)
+                dy_sym[static_cast<size_t>((c * 8 + i) * 8 + j)] = dyv[static_cast<size_t>((c * 7 + i) * 7 + j)];
+    dt::ConvParams p{{1, 1}, {1, 1}, {1, 1}, 1, false};
+    const auto fwd_sym =
+        dt::conv_forward({xv.data(), xd, dt::packed_strides(xd)}, {wv.data(), wd, dt::packed_strides(wd)}, p, 1.0, 0.0,
+                         {nullptr, y_sym, dt::packed_strides(y_sym)});
+    std::vector<double> ref_y;
+    for (int64_t c = 0; c < 2; ++c)
+        for (int64_t i = 0; i < 7; ++i)
+            for (int64_t j = 0; j < 7; ++j) ref_y.push_back(fwd_sym[static_cast<size_t>((c * 8 + i) * 8 + j)]);
+    const auto ref_dx = dt::conv_backward_data({wv.data(), wd, dt::packed_strides(wd)},
+                                               {dy_sym.data(), y_sym, dt::packed_strides(y_sym)}, xd, p, 1.0, 0.0,
+                                               {nullptr, xd, dt::packed_strides(xd)});
+    const auto ref_dw = dt::conv_backward_filter({xv.data(), xd, dt::packed_strides(xd)},
+                                                 {dy_sym.data(), y_sym, dt::packed_strides(y_sym)}, wd, p, 1.0, 0.0,
+                                                 {nullptr, wd, dt::packed_strides(wd)});
+    const cudnnBackendDescriptorType_t ops[3] = {CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
+                                                 CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
+                                                 CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR};
+    for (int dir = 0; dir < 3; ++dir) {
+        auto x = tensor(1, xd), w = tensor(2, wd), y = tensor(3, yd);
+        D op(ops[dir]);
+        const cudnnBackendAttributeName_t names[3][4] = {
+            {CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
+             CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC},
+            {CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
+             CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC},
+            {CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW,
+             CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC}};
+        OK(op.desc(names[dir][0], {x->get()}));
+        OK(op.desc(names[dir][1], {w->get()}));
+        OK(op.desc(names[dir][2], {y->get()}));
+        OK(op.desc(names[dir][3], {conv->get()}));
+        OK(op.finalize());
+        auto graph = graph_of(h, {op.get()});
+        auto cfgs = heuristics(*graph);
+        ASSERT_FALSE(cfgs.empty()) << dir;
+        for (size_t ci = 0; ci < cfgs.size(); ++ci) {
+            auto plan = plan_of(h, *cfgs[ci]);
+            std::vector<float> out(dir == 0 ? 98 : dir == 1 ? 128 : 36, 0.0f), in_x = xv, in_w = wv, in_dy = dyv;
+            std::vector<unsigned char> ws;
+            std::map<int64_t, void *> data{{1, dir == 1 ? out.data() : in_x.data()},
+                                           {2, dir == 2 ? out.data() : in_w.data()},
+                                           {3, dir == 0 ? out.data() : in_dy.data()}};
+            OK(execute(h, *plan, data, ws));
+            const auto &ref = dir == 0 ? ref_y : dir == 1 ? ref_dx : ref_dw;
+            EXPECT_TRUE(dt::expect_close(ref, out, 1e-5, 1.0)) << "direction " << dir << ", config " << ci;
+        }
+    }
+}
+
+} // namespace
+
+namespace {
+
+// What a new user hit first: garbage handles, alignments, in-place and dead virtual tensors,
+// dimensions past 2^31, and defaults read back.
+TEST_F(GraphApi, UserFoundEdges) {
+    D g(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    int garbage = 0;
+    cudnnHandle_t bad = reinterpret_cast<cudnnHandle_t>(&garbage);
+    EXPECT_EQ(g.set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &bad), CUDNN_STATUS_BAD_PARAM);
+
+    D t(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
+    OK(t.data_type(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_DATA_FLOAT));
+    OK(t.i64(CUDNN_ATTR_TENSOR_DIMENSIONS, {2, 2}));
+    OK(t.i64(CUDNN_ATTR_TENSOR_STRIDES, {2, 1}));
+    OK(t.i64(CUDNN_ATTR_TENSOR_UNIQUE_ID, {1}));
+    OK(t.i64(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, {3}));
+    EXPECT_EQ(t.finalize(), CUDNN_STATUS_BAD_PARAM);
+    OK(t.i64(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, {4}));
+    OK(t.finalize());
+    // Optional attributes read back as cuDNN's defaults.
+    EXPECT_EQ(t.get_i64(CUDNN_ATTR_TENSOR_VECTOR_COUNT), 1);
+    auto a = tensor(2, {2, 2}), v = tensor(3, {2, 2}, true), out = tensor(4, {2, 2});
+    auto op = pointwise_op(CUDNN_POINTWISE_ABS, a->get(), nullptr, out->get());
+    float alpha1 = 0;
+    int64_t n = 0;
+    OK(cudnnBackendGetAttribute(op->get(), CUDNN_ATTR_OPERATION_POINTWISE_ALPHA1, CUDNN_TYPE_FLOAT, 1, &n, &alpha1));
+    EXPECT_EQ(n, 1);
+    EXPECT_EQ(alpha1, 1.0f);
+
+    auto finalize_graph = [&](std::vector<cudnnBackendDescriptor_t> ops) {
+        D gr(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+        EXPECT_EQ(gr.set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &h), 0);
+        EXPECT_EQ(gr.desc(CUDNN_ATTR_OPERATIONGRAPH_OPS, ops), 0);
+        return gr.finalize();
+    };
+    // In place (the output's uid is the input's), and a virtual tensor nothing reads.
+    auto same = tensor(2, {2, 2});
+    auto inplace = pointwise_op(CUDNN_POINTWISE_ABS, a->get(), nullptr, same->get());
+    EXPECT_EQ(finalize_graph({inplace->get()}), CUDNN_STATUS_BAD_PARAM);
+    EXPECT_NE(last_error().find("in-place"), std::string::npos) << last_error();
+    auto dead = pointwise_op(CUDNN_POINTWISE_ABS, a->get(), nullptr, v->get());
+    EXPECT_EQ(finalize_graph({dead->get()}), CUDNN_STATUS_BAD_PARAM);
+
+    // A spatial dimension of 2^32: NOT_SUPPORTED_SHAPE, no engine, never a crash inside oneDNN.
+    const int64_t huge = int64_t{1} << 32;
+    auto hx = tensor(10, {1, 1, huge, 2}, {2 * huge, 2 * huge, 2, 1}), hw = tensor(11, {1, 1, 1, 1}),
+         hy = tensor(12, {1, 1, huge, 2}, {2 * huge, 2 * huge, 2, 1});
+    auto conv = conv_desc(2, 0, 1, 1);
+    D cop(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    OK(cop.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {hx->get()}));
+    OK(cop.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {hw->get()}));
+    OK(cop.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {hy->get()}));
+    OK(cop.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(cop.finalize());
+    auto graph = graph_of(h, {cop.get()});
+    EXPECT_TRUE(heuristics(*graph).empty());
+    DP cfg;
+    EXPECT_EQ(engine_cfg(*graph, 0, cfg), CUDNN_STATUS_NOT_SUPPORTED_SHAPE);
+}
+
+} // namespace

@@ -1320,8 +1320,8 @@ TEST(NegativeInput, BackendDescriptors) {
     auto foreign = [](World &w) { return w.foreign<dnncompatBackendDescriptor_t>(); };
     auto graph_cuda = [](World &w) { return reinterpret_cast<dnncompatCudaGraph_t>(w.buffer()); };
     run_cases({
-        {"CreateDescriptor of a type dnncompat does not implement (RESAMPLE)", kUnsupported,
-         [](World &w) { return dnncompatBackendCreateDescriptor(DNNCOMPAT_BACKEND_RESAMPLE_DESCRIPTOR, w.backend_slot()); }},
+        {"CreateDescriptor of a type dnncompat does not implement (RNG)", kUnsupported,
+         [](World &w) { return dnncompatBackendCreateDescriptor(DNNCOMPAT_BACKEND_RNG_DESCRIPTOR, w.backend_slot()); }},
         {"DestroyDescriptor of a destroyed descriptor", kBad, [](World &) { return dnncompatBackendDestroyDescriptor(destroyed_backend()); }},
         {"DestroyDescriptor of a never-created descriptor", kBad, [=](World &w) { return dnncompatBackendDestroyDescriptor(foreign(w)); }},
         {"Initialize a destroyed descriptor", kBad, [](World &) { return dnncompatBackendInitialize(destroyed_backend()); }},
