@@ -168,6 +168,27 @@ struct F32Operand {
     }
 };
 
+// Whether a convolution's x, w and y have different data types (all FLOAT, HALF or BFLOAT16).
+bool mixed_types(const OpInfo &op) {
+    const bool same = op.x->dtype == op.w->dtype && op.x->dtype == op.y->dtype;
+    return !same && low_or_float(op.x->dtype) && low_or_float(op.w->dtype) && low_or_float(op.y->dtype);
+}
+
+// The convolution on FLOAT operands: each non-FLOAT tensor replaced by its packed FLOAT copy
+// (ops[0..2] for x, w, y: the copies' places in a step's scratch, `scratch` their total size).
+OpInfo as_float(const OpInfo &op, F32Operand *ops, std::size_t &scratch, const std::map<int64_t, int> *index) {
+    OpInfo f = op;
+    TensorPtr *t[3] = {&f.x, &f.w, &f.y};
+    for (int i = 0; i < 3; ++i) {
+        ops[i].init(index != nullptr ? index->at((*t[i])->uid) : 0, **t[i], scratch);
+        auto copy = std::make_shared<TensorInfo>(**t[i]);
+        copy->dtype = DNNCOMPAT_DATA_FLOAT;
+        copy->strides = ops[i].strides;
+        *t[i] = copy;
+    }
+    return f;
+}
+
 } // namespace
 
 class Step {
@@ -188,6 +209,12 @@ public:
     conv::Direction d = conv::Direction::fwd;
     std::shared_ptr<conv::ConvPlan> plan;
     int x = 0, w = 0, y = 0;
+    // Mixed data types (HALF x and w with a FLOAT virtual y, as cudnn-frontend's fp16 graphs
+    // have): every operand as a FLOAT copy or the caller's FLOAT memory, the plan on FLOAT.
+    bool mixed = false;
+    F32Operand ops[3]; // x, w, y
+    std::size_t plan_at = 0;
+    bool reads_output = false; // beta != 0: the output is read too
 
     void run(dnncompatContext &h, void *const *ptr, unsigned char *scratch) const override {
         static constexpr const char *api = "cudnnBackendExecute";
@@ -195,8 +222,18 @@ public:
         if (p.mode == DNNCOMPAT_CONVOLUTION) diag::emit(diag::code::conv_mode_convolution, api);
         if (p.dtype == DNNCOMPAT_DATA_HALF) diag::emit(diag::code::conv_dtype_half, api);
         if (p.dtype == DNNCOMPAT_DATA_BFLOAT16) diag::emit(diag::code::conv_dtype_bfloat16, api);
-        conv::execute(h, *plan, solver::Buffers{ptr[x], ptr[w], ptr[y]}, scratch, scratch_bytes,
-                      "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
+        if (!mixed) {
+            conv::execute(h, *plan, solver::Buffers{ptr[x], ptr[w], ptr[y]}, scratch, plan->workspace_bytes,
+                          "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
+            return;
+        }
+        const int out = d == conv::Direction::fwd ? 2 : d == conv::Direction::bwd_data ? 0 : 1;
+        for (int i = 0; i < 3; ++i)
+            if (i != out || reads_output) ops[i].convert(ptr, scratch, true);
+        conv::execute(h, *plan,
+                      solver::Buffers{ops[0].f32(ptr, scratch), ops[1].f32(ptr, scratch), ops[2].f32(ptr, scratch)},
+                      scratch + plan_at, plan->workspace_bytes, "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
+        ops[out].convert(ptr, scratch, false);
     }
 };
 
@@ -653,7 +690,12 @@ std::unique_ptr<Step> reshape_step(const OpInfo &op, const std::map<int64_t, int
 std::unique_ptr<Step> conv_step(dnncompatContext &h, const OpInfo &op, const EngineInfo &e,
                                 const std::map<int64_t, int> &index, uint32_t &solver_id) {
     auto s = std::make_unique<ConvStep>();
-    s->p = problem_of(op);
+    std::size_t copies = 0;
+    s->mixed = mixed_types(op);
+    const OpInfo fop = s->mixed ? as_float(op, s->ops, copies, &index) : op;
+    s->plan_at = copies;
+    s->reads_output = op.beta != 0.0;
+    s->p = problem_of(fop);
     s->d = op.direction();
     const solver::Solver *sv = solver_for(e, s->p, s->d);
     const int algo = sv->cudnn_algo(s->d);
@@ -670,8 +712,9 @@ std::unique_ptr<Step> conv_step(dnncompatContext &h, const OpInfo &op, const Eng
     s->x = index.at(op.x->uid);
     s->w = index.at(op.w->uid);
     s->y = index.at(op.y->uid);
-    s->scratch_bytes = s->plan->workspace_bytes;
-    s->what = fmt::format("{} {}: {} ({})", op.name(), s->p.key(), sv->name(), s->plan->impl);
+    s->scratch_bytes = copies + s->plan->workspace_bytes;
+    s->what = fmt::format("{} {}: {} ({}){}", op.name(), s->p.key(), sv->name(), s->plan->impl,
+                          s->mixed ? ", on FLOAT copies of its mixed-type operands" : "");
     s->impl = s->plan->impl;
     solver_id = sv->id();
     return s;
@@ -790,7 +833,9 @@ void check_engine(const GraphInfo &g, EngineInfo &e) {
     conv::Direction first_d = conv::Direction::fwd;
     for (const auto &op : g.ops) {
         if (op->is_conv()) {
-            const conv::Problem p = problem_of(*op);
+            F32Operand ops[3];
+            std::size_t unused = 0;
+            const conv::Problem p = problem_of(mixed_types(*op) ? as_float(*op, ops, unused, nullptr) : *op);
             const solver::Solver *s = solver_for(e, p, op->direction());
             if (first == nullptr) first = s, first_p = fp32(p), first_d = op->direction();
         } else if (op->kind == OpKind::matmul) {
@@ -810,7 +855,10 @@ void check_engine(const GraphInfo &g, EngineInfo &e) {
 
 std::vector<uint32_t> ranked_solvers(const OpInfo &op) {
     std::vector<uint32_t> r;
-    for (const auto &s : solver::preference(fp32(problem_of(op)), op.direction())) r.push_back(s.solver->id());
+    F32Operand ops[3];
+    std::size_t unused = 0;
+    const conv::Problem p = problem_of(mixed_types(op) ? as_float(op, ops, unused, nullptr) : op);
+    for (const auto &s : solver::preference(fp32(p), op.direction())) r.push_back(s.solver->id());
     return r;
 }
 

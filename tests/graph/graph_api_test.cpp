@@ -1457,3 +1457,101 @@ TEST_F(GraphApi, UserFoundEdges) {
 }
 
 } // namespace
+
+namespace {
+
+// cudnn-frontend's fp16 graphs: HALF x, w, bias and output, FLOAT intermediates (conv -> FLOAT
+// virtual -> + bias -> relu -> HALF y), in all of which the convolution runs on FLOAT copies.
+TEST_F(GraphApi, HalfInputsFloatIntermediates) {
+    const dt::Dims xd{1, 4, 6, 6}, wd{8, 4, 3, 3}, yd{1, 8, 6, 6}, bd{1, 8, 1, 1};
+    auto x = tensor(1, xd, dt::packed_strides(xd), false, CUDNN_DATA_HALF);
+    auto w = tensor(2, wd, dt::packed_strides(wd), false, CUDNN_DATA_HALF);
+    auto b = tensor(3, bd, dt::packed_strides(bd), false, CUDNN_DATA_HALF);
+    auto y = tensor(4, yd, dt::packed_strides(yd), false, CUDNN_DATA_HALF);
+    auto c = tensor(100, yd, true), cb = tensor(101, yd, true);
+    auto conv = conv_desc(2, 1, 1, 1);
+    D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {c->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(op.finalize());
+    auto add = pointwise_op(CUDNN_POINTWISE_ADD, c->get(), b->get(), cb->get());
+    auto act = pointwise_op(CUDNN_POINTWISE_RELU_FWD, cb->get(), nullptr, y->get());
+    auto graph = graph_of(h, {op.get(), add->get(), act->get()});
+    auto cfgs = heuristics(*graph);
+    ASSERT_FALSE(cfgs.empty());
+    auto rounded = [](std::vector<float> v) {
+        for (float &f : v) f = dt::from_half(dt::to_half(f));
+        return v;
+    };
+    auto halves = [](const std::vector<float> &v) {
+        std::vector<uint16_t> r;
+        for (float f : v) r.push_back(dt::to_half(f));
+        return r;
+    };
+    const auto xv = rounded(dt::random_vector(144, 141)), wv = rounded(dt::random_vector(288, 142)),
+               bv = rounded(dt::random_vector(8, 143));
+    auto xh = halves(xv), wh = halves(wv), bh = halves(bv);
+    dt::ConvParams p{{1, 1}, {1, 1}, {1, 1}, 1, false};
+    auto ref = dt::conv_forward({xv.data(), xd, dt::packed_strides(xd)}, {wv.data(), wd, dt::packed_strides(wd)}, p,
+                                1.0, 0.0, {nullptr, yd, dt::packed_strides(yd)});
+    for (size_t i = 0; i < ref.size(); ++i) ref[i] = std::max(ref[i] + bv[i / 36], 0.0);
+    for (const auto &cfg : cfgs) {
+        auto plan = plan_of(h, *cfg);
+        std::vector<uint16_t> yh(288);
+        std::vector<unsigned char> ws;
+        OK(execute(h, *plan, {{1, xh.data()}, {2, wh.data()}, {3, bh.data()}, {4, yh.data()}}, ws));
+        std::vector<float> yf;
+        for (uint16_t v : yh) yf.push_back(dt::from_half(v));
+        EXPECT_TRUE(dt::expect_close(ref, yf, 1e-3, 1.0, yd));
+    }
+}
+
+} // namespace
+
+namespace {
+
+// Backward data with mixed types and beta: FLOAT w, HALF dy, HALF dx blended (dx = 2 grad + 0.5 dx).
+TEST_F(GraphApi, MixedTypeBackwardDataWithBeta) {
+    const dt::Dims xd{1, 3, 5, 5}, wd{4, 3, 3, 3}, yd{1, 4, 5, 5};
+    auto dx = tensor(1, xd, dt::packed_strides(xd), false, CUDNN_DATA_HALF);
+    auto w = tensor(2, wd);
+    auto dy = tensor(3, yd, dt::packed_strides(yd), false, CUDNN_DATA_HALF);
+    auto conv = conv_desc(2, 1, 1, 1);
+    D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, {dx->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, {w->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, {dy->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, {conv->get()}));
+    OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, 2.0f));
+    OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, 0.5f));
+    OK(op.finalize());
+    auto graph = graph_of(h, {op.get()});
+    auto cfgs = heuristics(*graph);
+    ASSERT_FALSE(cfgs.empty());
+    auto rounded = [](std::vector<float> v) {
+        for (float &f : v) f = dt::from_half(dt::to_half(f));
+        return v;
+    };
+    const auto wv = dt::random_vector(108, 151), dyv = rounded(dt::random_vector(100, 152)),
+               dx0 = rounded(dt::random_vector(75, 153));
+    dt::ConvParams p{{1, 1}, {1, 1}, {1, 1}, 1, false};
+    const auto ref =
+        dt::conv_backward_data({wv.data(), wd, dt::packed_strides(wd)}, {dyv.data(), yd, dt::packed_strides(yd)}, xd, p,
+                               2.0, 0.5, {dx0.data(), xd, dt::packed_strides(xd)});
+    for (const auto &cfg : cfgs) {
+        auto plan = plan_of(h, *cfg);
+        std::vector<uint16_t> dyh, dxh;
+        for (float f : dyv) dyh.push_back(dt::to_half(f));
+        for (float f : dx0) dxh.push_back(dt::to_half(f));
+        auto wcopy = wv;
+        std::vector<unsigned char> ws;
+        OK(execute(h, *plan, {{1, dxh.data()}, {2, wcopy.data()}, {3, dyh.data()}}, ws));
+        std::vector<float> got;
+        for (uint16_t v : dxh) got.push_back(dt::from_half(v));
+        EXPECT_TRUE(dt::expect_close(ref, got, 1e-3, 1.0, xd));
+    }
+}
+
+} // namespace
