@@ -415,7 +415,10 @@ public:
     dnnl::softmax_forward softmax;
     dnnl::memory::desc q_md, kt_md, s_md, v_md, o_md, qk_scratch, pv_scratch, sm_scratch;
     std::size_t s_at = 0, qk_scratch_at = 0, pv_scratch_at = 0, sm_scratch_at = 0;
-    int64_t rows = 0, cols = 0;
+    int64_t cols = 0;
+    // Grouped-query attention: the primitives run on one key / value head and its `per_group`
+    // query heads, once per key / value head (groups); 1 group when K has H heads or one.
+    int64_t groups = 1, per_group = 0;
 
     void run(dnncompatContext &h, void *const *ptr, unsigned char *scratch) const override {
         for (const F32Operand *in : {&q, &k, &v}) in->convert(ptr, scratch, true);
@@ -424,44 +427,55 @@ public:
         const auto &e = h.engine;
         float *sbuf = reinterpret_cast<float *>(scratch + s_at);
         dnnl::memory scale_mem({{1}, dnnl::memory::data_type::f32, {1}}, e, &sc);
-        qk.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(q_md, e, q.f32(ptr, scratch))},
-                              {DNNL_ARG_WEIGHTS, dnnl::memory(kt_md, e, k.f32(ptr, scratch))},
-                              {DNNL_ARG_DST, dnnl::memory(s_md, e, sbuf)},
-                              {DNNL_ARG_ATTR_OUTPUT_SCALES, scale_mem},
-                              {DNNL_ARG_SCRATCHPAD, dnnl::memory(qk_scratch, e, scratch + qk_scratch_at)}});
-        h.stream.wait();
-        if (stats >= 0) {
-            // Log-sum-exp of each row of S, written at the stats tensor's strides ([B, H, Sq, 1]).
-            auto *out = static_cast<float *>(ptr[stats]);
-            const auto &d = stats_t.dims;
-            const auto &st = stats_t.strides;
-            int64_t r = 0;
-            for (int64_t b = 0; b < d[0]; ++b)
-                for (int64_t hh = 0; hh < d[1]; ++hh)
-                    for (int64_t i = 0; i < d[2]; ++i, ++r) {
-                        const float *row = sbuf + r * cols;
-                        float m = row[0];
-                        for (int64_t j = 1; j < cols; ++j) m = std::max(m, row[j]);
-                        double z = 0;
-                        for (int64_t j = 0; j < cols; ++j) z += std::exp(static_cast<double>(row[j] - m));
-                        out[b * st[0] + hh * st[1] + i * st[2]] = static_cast<float>(m + std::log(z));
-                    }
+        auto *qp = static_cast<float *>(q.f32(ptr, scratch));
+        auto *kp = static_cast<float *>(k.f32(ptr, scratch));
+        auto *vp = static_cast<float *>(v.f32(ptr, scratch));
+        auto *op = static_cast<float *>(o.f32(ptr, scratch));
+        const dims_t &sd = stats_t.dims;
+        for (int64_t g = 0; g < groups; ++g) {
+            // Head offsets (elements) of this group in Q, K, V, O.
+            const int64_t qh = groups > 1 ? g * per_group * q.strides[1] : 0;
+            const int64_t kh = groups > 1 ? g * k.strides[1] : 0;
+            const int64_t vh = groups > 1 ? g * v.strides[1] : 0;
+            const int64_t oh = groups > 1 ? g * per_group * o.strides[1] : 0;
+            qk.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(q_md, e, qp + qh)},
+                                  {DNNL_ARG_WEIGHTS, dnnl::memory(kt_md, e, kp + kh)},
+                                  {DNNL_ARG_DST, dnnl::memory(s_md, e, sbuf)},
+                                  {DNNL_ARG_ATTR_OUTPUT_SCALES, scale_mem},
+                                  {DNNL_ARG_SCRATCHPAD, dnnl::memory(qk_scratch, e, scratch + qk_scratch_at)}});
+            h.stream.wait();
+            if (stats >= 0) {
+                // Log-sum-exp of each row of S, written at the stats tensor's strides ([B, H, Sq, 1]).
+                auto *out = static_cast<float *>(ptr[stats]);
+                const auto &st = stats_t.strides;
+                const int64_t heads = groups > 1 ? per_group : sd[1];
+                int64_t r = 0;
+                for (int64_t b = 0; b < sd[0]; ++b)
+                    for (int64_t hh = 0; hh < heads; ++hh)
+                        for (int64_t i = 0; i < sd[2]; ++i, ++r) {
+                            const float *row = sbuf + r * cols;
+                            float m = row[0];
+                            for (int64_t j = 1; j < cols; ++j) m = std::max(m, row[j]);
+                            double z = 0;
+                            for (int64_t j = 0; j < cols; ++j) z += std::exp(static_cast<double>(row[j] - m));
+                            const int64_t head = groups > 1 ? g * per_group + hh : hh;
+                            out[b * st[0] + head * st[1] + i * st[2]] = static_cast<float>(m + std::log(z));
+                        }
+            }
+            softmax.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(s_md, e, sbuf)},
+                                       {DNNL_ARG_DST, dnnl::memory(s_md, e, sbuf)},
+                                       {DNNL_ARG_SCRATCHPAD, dnnl::memory(sm_scratch, e, scratch + sm_scratch_at)}});
+            pv.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(s_md, e, sbuf)},
+                                  {DNNL_ARG_WEIGHTS, dnnl::memory(v_md, e, vp + vh)},
+                                  {DNNL_ARG_DST, dnnl::memory(o_md, e, op + oh)},
+                                  {DNNL_ARG_SCRATCHPAD, dnnl::memory(pv_scratch, e, scratch + pv_scratch_at)}});
+            h.stream.wait();
         }
-        softmax.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(s_md, e, sbuf)},
-                                   {DNNL_ARG_DST, dnnl::memory(s_md, e, sbuf)},
-                                   {DNNL_ARG_SCRATCHPAD, dnnl::memory(sm_scratch, e, scratch + sm_scratch_at)}});
-        pv.execute(h.stream, {{DNNL_ARG_SRC, dnnl::memory(s_md, e, sbuf)},
-                              {DNNL_ARG_WEIGHTS, dnnl::memory(v_md, e, v.f32(ptr, scratch))},
-                              {DNNL_ARG_DST, dnnl::memory(o_md, e, o.f32(ptr, scratch))},
-                              {DNNL_ARG_SCRATCHPAD, dnnl::memory(pv_scratch, e, scratch + pv_scratch_at)}});
-        h.stream.wait();
         o.convert(ptr, scratch, false);
     }
 };
 
 void check_sdpa(const OpInfo &op) {
-    const TensorInfo &q = *op.named.at(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_QDESC);
-    const TensorInfo &k = *op.named.at(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_KDESC);
     for (const auto &[attr, t] : op.named) {
         const bool scalar =
             attr == DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_SCALEDESC || attr == DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_STATSDESC;
@@ -469,10 +483,6 @@ void check_sdpa(const OpInfo &op) {
               DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE, "sdpa_fwd: {} is {} ({})", attribute_name(attr), t->str(),
               scalar ? "FLOAT" : "FLOAT, HALF or BFLOAT16");
     }
-    check(k.dims[1] == q.dims[1] || k.dims[1] == 1, DNNCOMPAT_STATUS_NOT_SUPPORTED_SHAPE,
-          "sdpa_fwd: {} query heads over {} key/value heads (grouped-query attention) is not supported; equal counts "
-          "or one key/value head are",
-          q.dims[1], k.dims[1]);
 }
 
 std::unique_ptr<Step> sdpa_step(dnncompatContext &h, const OpInfo &op, const std::map<int64_t, int> &index) {
@@ -495,15 +505,21 @@ std::unique_ptr<Step> sdpa_step(dnncompatContext &h, const OpInfo &op, const std
     if (auto it = op.named.find(DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_SCALEDESC); it != op.named.end())
         s->scale = index.at(it->second->uid);
     const auto &Q = s->q.tensor.dims, &K = s->k.tensor.dims;
-    const dims_t S{Q[0], Q[1], Q[2], K[2]};
-    s->rows = Q[0] * Q[1] * Q[2];
+    // One group of heads: all of them when K has H heads or one (broadcast), else one key /
+    // value head with its H / Hk query heads, run Hk times.
+    s->groups = (K[1] == Q[1] || K[1] == 1) ? 1 : K[1];
+    s->per_group = Q[1] / s->groups;
+    const int64_t kv_heads = s->groups > 1 ? 1 : K[1];
+    const dims_t Qg{Q[0], s->per_group, Q[2], Q[3]};
+    const dims_t S{Q[0], s->per_group, Q[2], K[2]};
     s->cols = K[2];
-    s->q_md = md_of(Q, s->q.strides);
+    s->q_md = md_of(Qg, s->q.strides);
     const dims_t &ks = s->k.strides;
-    s->kt_md = md_of({K[0], K[1], K[3], K[2]}, {ks[0], ks[1], ks[3], ks[2]});
+    s->kt_md = md_of({K[0], kv_heads, K[3], K[2]}, {ks[0], ks[1], ks[3], ks[2]});
     s->s_md = md_of(S, packed_strides(S, DNNCOMPAT_TENSOR_NCHW));
-    s->v_md = md_of(s->v.tensor.dims, s->v.strides);
-    s->o_md = md_of(s->o.tensor.dims, s->o.strides);
+    const auto &V = s->v.tensor.dims, &O = s->o.tensor.dims;
+    s->v_md = md_of({V[0], kv_heads, V[2], V[3]}, s->v.strides);
+    s->o_md = md_of({O[0], s->per_group, O[2], O[3]}, s->o.strides);
     s->s_at = scratch;
     scratch += aligned(static_cast<std::size_t>(element_count(S)) * sizeof(float));
     dnnl::primitive_attr qk_attr;
