@@ -6,6 +6,8 @@
 
 #include <dnncompat/dnncompat.h>
 
+/* One mapping per line, as generated: clang-format leaves the file as it is. */
+/* clang-format off */
 /* cudaStream_t and cudaGraph_t: the CUDA runtime's when its header is on the include path (as
  * cuDNN's own cudnn.h includes it, and as cudnn-frontend needs it), else opaque stand-ins. Define
  * DNNCOMPAT_NO_CUDA_RUNTIME to use the stand-ins even so. dnncompat stores a stream and never uses
@@ -1065,5 +1067,6 @@ static inline cudnnStatus_t cudnnBackendUpdateCudaGraph(cudnnHandle_t handle, cu
 #define cudnnBackendPopulateCudaGraph dnncompatBackendPopulateCudaGraph
 #define cudnnBackendUpdateCudaGraph dnncompatBackendUpdateCudaGraph
 #endif
+/* clang-format on */
 
 #endif /* DNNCOMPAT_CUDNN_H */
