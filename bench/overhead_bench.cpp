@@ -77,6 +77,12 @@ struct Api {
     std::string last_impl() const { return bench::last_impl(h); }
 };
 
+// The pairs' convolution as oneDNN sees it: NCHW FLOAT x and y, OIHW w, 3x3, pad 1, stride 1.
+bench::ConvGeometry conv3x3(int n, int c, int hw, int k) {
+    return {
+        nchw(n, c, hw, hw), md({k, c, 3, 3}, dt::f32, tag::oihw), nchw(n, k, hw, hw), {1, 1}, {0, 0}, {1, 1}, {1, 1}};
+}
+
 // One operation run both ways; `match` says whether the direct side runs what dnncompat ran.
 struct Pair {
     std::string name, impl;
@@ -118,14 +124,7 @@ struct ConvPair {
         impl = a.last_impl();
         // dnncompat runs an implementation on the caller's layouts when it has them, else relays
         // out (format_tag::any): DirectConv does the same.
-        bench::ConvGeometry g{nchw(n, c, hw, hw),
-                              md({k, c, 3, 3}, dt::f32, tag::oihw),
-                              nchw(n, k, hw, hw),
-                              {1, 1},
-                              {0, 0},
-                              {1, 1},
-                              {1, 1}};
-        direct = std::make_unique<bench::DirectConv>(a.engine(), g, impl);
+        direct = std::make_unique<bench::DirectConv>(a.engine(), conv3x3(n, c, hw, k), impl);
         direct->set_weights(a.stream(), w.data()); // once: dnncompat's cache hits after
         run_direct();
         // The direct side against the plan dnncompat built and ran (a plan-cache hit), and the
@@ -250,14 +249,7 @@ struct GraphConvPair {
         check(dnncompatBackendFinalize(pack));
         run_compat();
         impl = a.last_impl();
-        bench::ConvGeometry g{nchw(n, c, hw, hw),
-                              md({k, c, 3, 3}, dt::f32, tag::oihw),
-                              nchw(n, k, hw, hw),
-                              {1, 1},
-                              {0, 0},
-                              {1, 1},
-                              {1, 1}};
-        direct = std::make_unique<bench::DirectConv>(a.engine(), g, impl);
+        direct = std::make_unique<bench::DirectConv>(a.engine(), conv3x3(n, c, hw, k), impl);
         direct->set_weights(a.stream(), w.data());
         run_direct();
         // The direct side against the plan of the solver the engine forces (the graph's plan holds
