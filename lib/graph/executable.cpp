@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/support.hpp"
 #include "ops/pooling.hpp"
+#include "graph/fusion.hpp"
 #include "graph/norm.hpp"
 #include "solver/select.hpp"
 #include "solver/solver.hpp"
@@ -20,6 +21,9 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
 
 namespace dnncompat::graph {
 
@@ -131,10 +135,7 @@ void check_reduction(const OpInfo &op) {
           "reduction: x and y have the same shape {} (nothing is reduced)", dims_str(op.out->dims));
 }
 
-dnnl::memory::desc md_of(const dims_t &dims, const dims_t &strides) {
-    return dnnl::memory::desc(dnnl::memory::dims(dims.begin(), dims.end()), dnnl::memory::data_type::f32,
-                              dnnl::memory::dims(strides.begin(), strides.end()));
-}
+dnnl::memory::desc md_of(const dims_t &dims, const dims_t &strides) { return f32_md(dims, strides); }
 
 // A tensor as a FLOAT operand of a oneDNN primitive: the caller's memory when it is FLOAT, else
 // a packed FLOAT copy in the step's scratch.
@@ -259,12 +260,60 @@ public:
     }
 };
 
+// The tensors a step's oneDNN post-ops read: argument, tensor index, memory desc.
+struct PostArgs {
+    std::vector<std::pair<int, int>> at; // argument -> tensor index
+    std::vector<dnnl::memory::desc> md;
+
+    PostArgs() = default;
+    PostArgs(const std::vector<PostOpArg> &args, const std::map<int64_t, int> &index) {
+        for (const auto &a : args) at.emplace_back(a.arg, index.at(a.uid)), md.push_back(a.md);
+    }
+    void add(std::unordered_map<int, dnnl::memory> &args, const dnnl::engine &e, void *const *ptr) const {
+        for (std::size_t i = 0; i < at.size(); ++i)
+            args.emplace(at[i].first, dnnl::memory(md[i], e, ptr[at[i].second]));
+    }
+};
+
+std::string chain_names(const Chain &c) {
+    std::string r;
+    for (const auto &p : c.ops) r += (r.empty() ? "" : ", ") + p.op->name();
+    return r;
+}
+
+// A convolution's pointwise chain (graph/fusion.hpp) as one oneDNN primitive: a binary or an
+// eltwise for its first operation, the rest as that primitive's post-ops.
+class EpilogueStep : public Step {
+public:
+    dnnl::primitive prim;
+    bool binary = false;
+    int src = -1, src1 = -1, dst = -1;
+    dnnl::memory::desc src_md, src1_md, dst_md, scratch_md;
+    PostArgs post;
+
+    void run(dnncompatContext &h, void *const *ptr, unsigned char *scratch) const override {
+        const auto &e = h.engine;
+        std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_DST, dnnl::memory(dst_md, e, ptr[dst])},
+                                                   {DNNL_ARG_SCRATCHPAD, dnnl::memory(scratch_md, e, scratch)}};
+        if (binary) {
+            args.emplace(DNNL_ARG_SRC_0, dnnl::memory(src_md, e, ptr[src]));
+            args.emplace(DNNL_ARG_SRC_1, dnnl::memory(src1_md, e, ptr[src1]));
+        } else {
+            args.emplace(DNNL_ARG_SRC, dnnl::memory(src_md, e, ptr[src]));
+        }
+        post.add(args, e, ptr);
+        prim.execute(h.stream, args);
+        h.stream.wait();
+    }
+};
+
 class MatmulStep : public Step {
 public:
-    F32Operand a, b, c;
+    F32Operand a, b, c; // c: the last fused operation's output when the matmul has post-ops
     dnnl::matmul prim;
     dnnl::memory::desc a_md, b_md, c_md, scratch_md;
     std::size_t prim_scratch_at = 0;
+    PostArgs post;
 
     void run(dnncompatContext &h, void *const *ptr, unsigned char *scratch) const override {
         a.convert(ptr, scratch, true);
@@ -275,6 +324,7 @@ public:
             {DNNL_ARG_WEIGHTS, dnnl::memory(b_md, e, b.f32(ptr, scratch))},
             {DNNL_ARG_DST, dnnl::memory(c_md, e, c.f32(ptr, scratch))},
             {DNNL_ARG_SCRATCHPAD, dnnl::memory(scratch_md, e, scratch + prim_scratch_at)}};
+        post.add(args, e, ptr);
         prim.execute(h.stream, args);
         h.stream.wait();
         c.convert(ptr, scratch, false);
@@ -753,26 +803,98 @@ std::unique_ptr<Step> pointwise_step(const OpInfo &op, const std::map<int64_t, i
     return s;
 }
 
-std::unique_ptr<Step> matmul_step(dnncompatContext &h, const OpInfo &op, const std::map<int64_t, int> &index) {
+// The matmul with `chain` (graph/fusion.hpp) as its post-ops; chain is emptied when oneDNN has no
+// implementation with them (the chain's operations then run as steps of their own).
+std::unique_ptr<Step> matmul_step(dnncompatContext &h, const OpInfo &op, const std::map<int64_t, int> &index,
+                                  Chain &chain) {
     check_matmul(op);
     auto s = std::make_unique<MatmulStep>();
     std::size_t scratch = 0;
     s->a.init(index.at(op.a->uid), *op.a, scratch);
     s->b.init(index.at(op.b->uid), *op.b, scratch);
-    s->c.init(index.at(op.c->uid), *op.c, scratch);
     s->a_md = md_of(op.a->dims, s->a.strides);
     s->b_md = md_of(op.b->dims, s->b.strides);
-    s->c_md = md_of(op.c->dims, s->c.strides);
+    const auto pd_of = [&](const TensorInfo &c, const dnnl::post_ops &po) {
+        std::size_t unused = scratch;
+        F32Operand co;
+        co.init(0, c, unused);
+        dnnl::primitive_attr attr;
+        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        attr.set_post_ops(po);
+        return dnnl::matmul::primitive_desc(dnnl::matmul::desc(s->a_md, s->b_md, md_of(c.dims, co.strides)), attr,
+                                            h.engine);
+    };
+    std::optional<dnnl::matmul::primitive_desc> pd;
+    if (!chain.ops.empty()) {
+        std::vector<PostOpArg> args;
+        const dnnl::post_ops po = post_ops_of(chain, 0, args);
+        try {
+            pd = pd_of(*chain.out, po);
+            s->post = PostArgs(args, index);
+        } catch (const dnnl::error &) {
+            chain = Chain{};
+        }
+    }
+    if (!pd) pd = pd_of(*op.c, dnnl::post_ops());
+    const TensorInfo &c = chain.ops.empty() ? *op.c : *chain.out;
+    s->c.init(index.at(c.uid), c, scratch);
+    s->c_md = md_of(c.dims, s->c.strides);
+    s->prim = dnnl::matmul(*pd);
+    s->scratch_md = pd->scratchpad_desc();
+    s->prim_scratch_at = add_scratchpad(*pd, scratch);
+    s->scratch_bytes = scratch;
+    s->what = fmt::format("matmul {} x {} -> {}: oneDNN matmul ({}){}", op.a->str(), op.b->str(), op.c->str(),
+                          pd->impl_info_str(), chain.ops.empty() ? "" : " with post-ops " + chain_names(chain));
+    s->impl = pd->impl_info_str();
+    return s;
+}
+
+// A convolution's chain as one oneDNN primitive reading the convolution's output `from`, or
+// nullptr (chain emptied) when oneDNN has none for it.
+std::unique_ptr<Step> epilogue_step(dnncompatContext &h, const TensorInfo &from, const std::map<int64_t, int> &index,
+                                    Chain &chain) {
+    if (chain.ops.empty()) return nullptr;
+    auto s = std::make_unique<EpilogueStep>();
+    const PostOp &first = chain.ops.front();
+    s->binary = first.binary;
+    s->src = index.at(from.uid);
+    s->dst = index.at(chain.out->uid);
+    s->src_md = md_of(from.dims, from.strides);
+    s->dst_md = md_of(chain.out->dims, chain.out->strides);
+    std::vector<PostOpArg> args;
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(s->a_md, s->b_md, s->c_md), attr, h.engine);
-    s->prim = dnnl::matmul(pd);
-    s->scratch_md = pd.scratchpad_desc();
-    s->prim_scratch_at = add_scratchpad(pd, scratch);
-    s->scratch_bytes = scratch;
-    s->what = fmt::format("matmul {} x {} -> {}: oneDNN matmul ({})", op.a->str(), op.b->str(), op.c->str(),
-                          pd.impl_info_str());
-    s->impl = pd.impl_info_str();
+    attr.set_post_ops(post_ops_of(chain, 1, args));
+    try {
+        std::string impl;
+        if (first.binary) {
+            s->src1 = index.at(first.src1->uid);
+            s->src1_md = md_of(first.src1->dims, first.src1->strides);
+            const dnnl::binary::primitive_desc pd(dnnl::binary::desc(first.alg, s->src_md, s->src1_md, s->dst_md), attr,
+                                                  h.engine);
+            s->prim = dnnl::binary(pd);
+            s->scratch_md = pd.scratchpad_desc();
+            impl = pd.impl_info_str();
+        } else {
+            // oneDNN 2.6's eltwise writes in its source's layout.
+            if (from.strides != chain.out->strides) throw dnnl::error(dnnl_unimplemented, "eltwise layouts differ");
+            const dnnl::eltwise_forward::primitive_desc pd(
+                dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_inference, first.alg, s->src_md, first.alpha,
+                                            first.beta),
+                attr, h.engine);
+            s->prim = dnnl::eltwise_forward(pd);
+            s->scratch_md = pd.scratchpad_desc();
+            impl = pd.impl_info_str();
+        }
+        s->post = PostArgs(args, index);
+        s->scratch_bytes = aligned(s->scratch_md.get_size());
+        s->what = fmt::format("{}: one oneDNN {} with post-ops ({})", chain_names(chain),
+                              first.binary ? "binary" : "eltwise", impl);
+        s->impl = impl;
+    } catch (const dnnl::error &) {
+        chain = Chain{};
+        return nullptr;
+    }
     return s;
 }
 
@@ -892,14 +1014,29 @@ Executable::Executable(dnncompatContext &h, const GraphInfo &g, const EngineInfo
     scratch_at_ = at;
     std::size_t scratch = 0;
     bool conv_seen = false;
-    for (const auto &op : g.ops) {
-        std::unique_ptr<Step> s;
+    std::set<const OpInfo *> fused; // operations a step before runs as post-ops
+    for (std::size_t i = 0; i < g.ops.size(); ++i) {
+        const OpPtr &op = g.ops[i];
+        if (fused.count(op.get()) != 0) continue;
+        std::unique_ptr<Step> s, epilogue;
+        Chain chain;
         switch (op->kind) {
         case OpKind::conv_fwd:
         case OpKind::conv_bwd_data:
-        case OpKind::conv_bwd_filter: s = conv_step(h, *op, checked, index, solver_id_); break;
+        case OpKind::conv_bwd_filter: {
+            s = conv_step(h, *op, checked, index, solver_id_);
+            const TensorPtr &out = op->kind == OpKind::conv_fwd        ? op->y
+                                   : op->kind == OpKind::conv_bwd_data ? op->x
+                                                                       : op->w;
+            chain = fusable_chain(g, i, out);
+            epilogue = epilogue_step(h, *out, index, chain);
+            break;
+        }
         case OpKind::pointwise: s = pointwise_step(*op, index); break;
-        case OpKind::matmul: s = matmul_step(h, *op, index); break;
+        case OpKind::matmul:
+            chain = fusable_chain(g, i, op->c);
+            s = matmul_step(h, *op, index, chain);
+            break;
         case OpKind::reduction: s = reduction_step(h, *op, index); break;
         case OpKind::norm_fwd:
         case OpKind::norm_bwd: s = norm_step(op, index); break;
@@ -908,10 +1045,15 @@ Executable::Executable(dnncompatContext &h, const GraphInfo &g, const EngineInfo
         case OpKind::resample_bwd: s = resample_step(*op, index); break;
         case OpKind::reshape: s = reshape_step(*op, index); break;
         }
+        for (const auto &p : chain.ops) fused.insert(p.op.get());
         scratch = std::max(scratch, s->scratch_bytes);
         if (impl_.empty() || (op->is_conv() && solver_id_ != 0 && !conv_seen))
             impl_ = s->impl, conv_seen = op->is_conv();
         steps_.push_back(std::move(s));
+        if (epilogue) {
+            scratch = std::max(scratch, epilogue->scratch_bytes);
+            steps_.push_back(std::move(epilogue));
+        }
     }
     workspace_ = scratch_at_ + scratch + (scratch_at_ + scratch > 0 ? kAlign : 0); // any alignment of the pointer
 }

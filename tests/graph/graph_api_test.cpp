@@ -7,11 +7,13 @@
 #include "support/reference.hpp"
 #include "support/low_precision.hpp"
 #include "support/reference_conv_backward.hpp"
+#include "support/scoped.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -186,6 +188,19 @@ DP plan_of(cudnnHandle_t h, const D &cfg) {
     EXPECT_EQ(plan->desc(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, {cfg.get()}), 0);
     EXPECT_EQ(plan->finalize(), CUDNN_STATUS_SUCCESS) << last_error();
     return plan;
+}
+
+// The plan's JSON representation (its engine's steps included).
+std::string plan_text(const D &plan) {
+    int64_t n = 0;
+    EXPECT_EQ(cudnnBackendGetAttribute(plan.get(), CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, CUDNN_TYPE_CHAR, 0,
+                                       &n, nullptr),
+              CUDNN_STATUS_SUCCESS);
+    std::string text(static_cast<size_t>(std::max<int64_t>(n, 0)), ' ');
+    EXPECT_EQ(cudnnBackendGetAttribute(plan.get(), CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, CUDNN_TYPE_CHAR, n,
+                                       &n, text.data()),
+              CUDNN_STATUS_SUCCESS);
+    return text;
 }
 
 cudnnStatus_t execute(cudnnHandle_t h, const D &plan, const std::map<int64_t, void *> &data,
@@ -403,6 +418,12 @@ TEST_F(GraphApi, ConvBiasAddRelu) {
                                 1.0, 0.0, {nullptr, yd, dt::packed_strides(yd)});
     for (size_t i = 0; i < ref.size(); ++i) ref[i] += bv[(i / 64) % 6] + zv[i];
     EXPECT_TRUE(dt::expect_close(relu(ref), yv, 1e-5, 1.0, yd));
+    // The three pointwise operations run as one oneDNN binary with two post-ops after the solver.
+    const std::string text = plan_text(*plan);
+    EXPECT_NE(text.find("pointwise:ADD, pointwise:ADD, pointwise:RELU_FWD: one oneDNN binary with post-ops"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("pointwise loop"), std::string::npos) << text;
 
     // A variant pack without the residual's uid, or without a workspace, is refused.
     EXPECT_EQ(execute(h, *plan, {{1, xv.data()}, {2, wv.data()}, {3, bv.data()}, {5, yv.data()}}, ws),
@@ -1556,3 +1577,163 @@ TEST_F(GraphApi, MixedTypeBackwardDataWithBeta) {
 }
 
 } // namespace
+
+// A matmul's pointwise chain runs as the matmul primitive's post-ops (bias, a broadcast scale, a
+// residual subtracted, swish), with the values of the same graph run as loops
+// (DNNCOMPAT_GRAPH_FUSION=0); a tensor two operations read ends the chain.
+TEST_F(GraphApi, PointwiseChainsRunAsPostOps) {
+    const int64_t B = 2, M = 4, K = 5, N = 3;
+    auto a = tensor(1, {B, M, K}), b = tensor(2, {B, K, N}), bias = tensor(3, {1, 1, N}), scale = tensor(4, {1, 1, 1}),
+         z = tensor(5, {B, M, N}), y = tensor(6, {B, M, N});
+    auto c = tensor(100, {B, M, N}, true), cb = tensor(101, {B, M, N}, true), cs = tensor(102, {B, M, N}, true),
+         cz = tensor(103, {B, M, N}, true);
+    D mm(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
+    OK(mm.data_type(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_DATA_FLOAT));
+    OK(mm.finalize());
+    D op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_ADESC, {a->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, {b->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_CDESC, {c->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_DESC, {mm.get()}));
+    OK(op.finalize());
+    // The bias second (ADD commutes), the residual first operand of SUB.
+    auto add = pointwise_op(CUDNN_POINTWISE_ADD, bias->get(), c->get(), cb->get());
+    auto mul = pointwise_op(CUDNN_POINTWISE_MUL, cb->get(), scale->get(), cs->get());
+    auto sub = pointwise_op(CUDNN_POINTWISE_SUB, cs->get(), z->get(), cz->get());
+    auto swish = pointwise_op(CUDNN_POINTWISE_SWISH_FWD, cz->get(), nullptr, y->get());
+    auto av = dt::random_vector(static_cast<size_t>(B * M * K), 31);
+    auto bv = dt::random_vector(static_cast<size_t>(B * K * N), 32);
+    auto biasv = dt::random_vector(static_cast<size_t>(N), 33);
+    std::vector<float> scalev{1.75f};
+    auto zv = dt::random_vector(static_cast<size_t>(B * M * N), 34);
+    std::vector<double> ref;
+    for (int64_t bi = 0; bi < B; ++bi)
+        for (int64_t m = 0; m < M; ++m)
+            for (int64_t n = 0; n < N; ++n) {
+                double s = 0;
+                for (int64_t k = 0; k < K; ++k)
+                    s += static_cast<double>(av[static_cast<size_t>((bi * M + m) * K + k)]) *
+                         bv[static_cast<size_t>((bi * K + k) * N + n)];
+                s = (s + biasv[static_cast<size_t>(n)]) * scalev[0] - zv[static_cast<size_t>((bi * M + m) * N + n)];
+                ref.push_back(s / (1.0 + std::exp(-s)));
+            }
+    for (const char *fusion : {"1", "0"}) {
+        SCOPED_TRACE(std::string("DNNCOMPAT_GRAPH_FUSION=") + fusion);
+        dnncompat_test::ScopedEnv env("DNNCOMPAT_GRAPH_FUSION", fusion);
+        auto graph = graph_of(h, {op.get(), add->get(), mul->get(), sub->get(), swish->get()});
+        auto cfgs = heuristics(*graph);
+        ASSERT_EQ(cfgs.size(), 1u);
+        auto plan = plan_of(h, *cfgs.front());
+        std::vector<float> yv(ref.size());
+        std::vector<unsigned char> ws;
+        OK(execute(
+            h, *plan,
+            {{1, av.data()}, {2, bv.data()}, {3, biasv.data()}, {4, scalev.data()}, {5, zv.data()}, {6, yv.data()}},
+            ws));
+        EXPECT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, {B, M, N}));
+        const std::string text = plan_text(*plan);
+        if (std::string(fusion) == "1") {
+            EXPECT_NE(text.find("with post-ops pointwise:ADD, pointwise:MUL, pointwise:SUB, pointwise:SWISH_FWD"),
+                      std::string::npos)
+                << text;
+            EXPECT_EQ(text.find("pointwise loop"), std::string::npos) << text;
+        } else {
+            EXPECT_EQ(text.find("post-ops"), std::string::npos) << text;
+        }
+    }
+
+    // c read by two operations: it must be in memory, so nothing fuses and both results are right.
+    auto y2 = tensor(7, {B, M, N});
+    auto relu_op = pointwise_op(CUDNN_POINTWISE_RELU_FWD, c->get(), nullptr, y2->get());
+    auto add_out = tensor(8, {B, M, N});
+    auto add2 = pointwise_op(CUDNN_POINTWISE_ADD, c->get(), bias->get(), add_out->get());
+    auto graph = graph_of(h, {op.get(), relu_op->get(), add2->get()});
+    auto cfgs = heuristics(*graph);
+    ASSERT_EQ(cfgs.size(), 1u);
+    auto plan = plan_of(h, *cfgs.front());
+    std::vector<float> r1(ref.size()), r2(ref.size());
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan, {{1, av.data()}, {2, bv.data()}, {3, biasv.data()}, {7, r1.data()}, {8, r2.data()}}, ws));
+    EXPECT_EQ(plan_text(*plan).find("post-ops"), std::string::npos);
+    std::vector<double> mmv;
+    for (int64_t bi = 0; bi < B; ++bi)
+        for (int64_t m = 0; m < M; ++m)
+            for (int64_t n = 0; n < N; ++n) {
+                double s = 0;
+                for (int64_t k = 0; k < K; ++k)
+                    s += static_cast<double>(av[static_cast<size_t>((bi * M + m) * K + k)]) *
+                         bv[static_cast<size_t>((bi * K + k) * N + n)];
+                mmv.push_back(s);
+            }
+    std::vector<double> plus_bias = mmv;
+    for (size_t i = 0; i < plus_bias.size(); ++i) plus_bias[i] += biasv[i % static_cast<size_t>(N)];
+    EXPECT_TRUE(dt::expect_close(relu(mmv), r1, 1e-5, 1.0, {B, M, N}));
+    EXPECT_TRUE(dt::expect_close(plus_bias, r2, 1e-5, 1.0, {B, M, N}));
+}
+
+// Modes whose cuDNN formula oneDNN's eltwise has only for some parameters: a leaky ReLU and a
+// clipped one fuse; a ReLU with both a lower clip and a slope, and SOFTPLUS with beta 2, run as
+// loops. Every variant against its double formula.
+TEST_F(GraphApi, EltwisePostOpsKeepCuDnnFormulas) {
+    const dt::Dims xd{1, 3, 5, 5}, wd{4, 3, 3, 3}, yd{1, 4, 5, 5};
+    auto x = tensor(1, xd), w = tensor(2, wd), y = tensor(3, yd), c = tensor(100, yd, true);
+    auto conv = conv_desc(2, 1, 1, 1);
+    D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {c->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(op.finalize());
+    auto xv = dt::random_vector(static_cast<size_t>(dt::element_count(xd)), 41);
+    auto wv = dt::random_vector(static_cast<size_t>(dt::element_count(wd)), 42);
+    dt::ConvParams p{{1, 1}, {1, 1}, {1, 1}, 1, false};
+    const auto conv_ref =
+        dt::conv_forward({xv.data(), xd, dt::packed_strides(xd)}, {wv.data(), wd, dt::packed_strides(wd)}, p, 1.0, 0.0,
+                         {nullptr, yd, dt::packed_strides(yd)});
+    struct Case {
+        cudnnPointwiseMode_t mode;
+        double lower, upper, slope, softplus_beta;
+        bool fuses;
+    };
+    const double none = std::numeric_limits<float>::max();
+    for (const Case &k : {Case{CUDNN_POINTWISE_RELU_FWD, 0.0, none, 0.1, 1.0, true},
+                          Case{CUDNN_POINTWISE_RELU_FWD, -0.5, 0.75, 0.0, 1.0, true},
+                          Case{CUDNN_POINTWISE_RELU_FWD, -0.5, none, 0.1, 1.0, false},
+                          Case{CUDNN_POINTWISE_SOFTPLUS_FWD, 0.0, none, 0.0, 1.0, true},
+                          Case{CUDNN_POINTWISE_SOFTPLUS_FWD, 0.0, none, 0.0, 2.0, false}}) {
+        SCOPED_TRACE(testing::Message() << "mode " << k.mode << " lower " << k.lower << " upper " << k.upper
+                                        << " slope " << k.slope << " beta " << k.softplus_beta);
+        D pw(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
+        OK(pw.set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &k.mode));
+        OK(pw.data_type(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_DATA_FLOAT));
+        if (k.mode == CUDNN_POINTWISE_RELU_FWD) {
+            OK(pw.f64(CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP, k.lower));
+            OK(pw.f64(CUDNN_ATTR_POINTWISE_RELU_UPPER_CLIP, k.upper));
+            OK(pw.f64(CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP_SLOPE, k.slope));
+        } else {
+            OK(pw.f64(CUDNN_ATTR_POINTWISE_SOFTPLUS_BETA, k.softplus_beta));
+        }
+        OK(pw.finalize());
+        D act(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+        OK(act.desc(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, {pw.get()}));
+        OK(act.desc(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, {c->get()}));
+        OK(act.desc(CUDNN_ATTR_OPERATION_POINTWISE_YDESC, {y->get()}));
+        OK(act.finalize());
+        auto graph = graph_of(h, {op.get(), act.get()});
+        auto cfgs = heuristics(*graph);
+        ASSERT_FALSE(cfgs.empty());
+        auto plan = plan_of(h, *cfgs.front());
+        std::vector<float> yv(conv_ref.size());
+        std::vector<unsigned char> ws;
+        OK(execute(h, *plan, {{1, xv.data()}, {2, wv.data()}, {3, yv.data()}}, ws));
+        std::vector<double> ref = conv_ref;
+        for (double &v : ref) {
+            if (k.mode == CUDNN_POINTWISE_RELU_FWD)
+                v = v < k.lower ? k.lower + k.slope * (v - k.lower) : std::min(v, k.upper);
+            else v = std::log1p(std::exp(k.softplus_beta * v)) / k.softplus_beta;
+        }
+        EXPECT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, yd));
+        const std::string text = plan_text(*plan);
+        EXPECT_EQ(text.find("one oneDNN eltwise with post-ops") != std::string::npos, k.fuses) << text;
+    }
+}
