@@ -115,8 +115,11 @@ void add_backend_entries(std::vector<ng::Entry> &t) {
     t.push_back(entry("dnncompatBackendExecute", dnncompatBackendExecute, ARGS(w.h, w.backend_plan(), w.backend_pack()))
                     .with({expect(Mut::null, "executionPlan", kNull, kNullDesc),
                            expect(Mut::null, "variantPack", kNull, kNullDesc)}));
-    for (auto [name, fn] : {std::pair{"dnncompatBackendPopulateCudaGraph", dnncompatBackendPopulateCudaGraph},
-                            std::pair{"dnncompatBackendUpdateCudaGraph", dnncompatBackendUpdateCudaGraph}}) {
+    using CudaGraphFn = decltype(&dnncompatBackendPopulateCudaGraph);
+    const std::pair<const char *, CudaGraphFn> cuda_graph_fns[] = {
+        {"dnncompatBackendPopulateCudaGraph", dnncompatBackendPopulateCudaGraph},
+        {"dnncompatBackendUpdateCudaGraph", dnncompatBackendUpdateCudaGraph}};
+    for (auto [name, fn] : cuda_graph_fns) {
         t.push_back(
             entry(name, fn,
                   ARGS(w.h, w.backend_plan(), w.backend_pack(), reinterpret_cast<dnncompatCudaGraph_t>(w.buffer())))
