@@ -523,6 +523,25 @@ std::shared_ptr<Plan> make_plan(dnncompatContext &h, dnncompatFusedOps_t ops, co
     return pl;
 }
 
+BnChannel bn_batch_stats(double sum, double sqsum, double m, double epsilon) {
+    BnChannel b;
+    b.mean = sum / m;
+    b.var = std::max(0.0, sqsum / m - b.mean * b.mean);
+    b.inv_std = 1.0 / std::sqrt(b.var + epsilon);
+    return b;
+}
+
+void bn_running_update(double &mean, double &var, const BnChannel &batch, double m, double f) {
+    // Unbiased variance for the running average, as dnncompatBatchNormalizationForwardTraining.
+    const double unbiased = batch.var * (m > 1.0 ? m / (m - 1.0) : 1.0);
+    if (f == 1.0) {
+        mean = batch.mean, var = unbiased;
+        return;
+    }
+    mean = (1.0 - f) * mean + f * batch.mean;
+    var = (1.0 - f) * var + f * unbiased;
+}
+
 void execute(dnncompatContext &h, const Plan &pl, const VariantParams &vp, const char *api) {
     const ConstParams &cp = pl.cp;
     const std::size_t before = diag::collected_count();
@@ -605,31 +624,22 @@ void execute(dnncompatContext &h, const Plan &pl, const VariantParams &vp, const
         check(std::isfinite(f), BAD, "CUDNN_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR is {}", f);
         diag::emit(diag::code::fused_bn_finalize_training, api);
         const double n = static_cast<double>(m);
-        // Unbiased variance for the running average (n / (n - 1)); the biased one when n = 1,
-        // as dnncompatBatchNormalizationForwardTraining does.
-        const double unbias = n > 1.0 ? n / (n - 1.0) : 1.0;
         for (int64_t c = 0; c < C; ++c) {
-            const double mean = at(ysum, st, c) / n;
-            // Biased variance; rounding in ySqSum can take it a hair below 0: clamped.
-            const double var = std::max(0.0, at(ysqsum, st, c) / n - mean * mean);
-            const double inv = 1.0 / std::sqrt(var + vp.epsilon);
+            const BnChannel b = bn_batch_stats(at(ysum, st, c), at(ysqsum, st, c), n, vp.epsilon);
             if (eq_scale != nullptr || eq_bias != nullptr) {
-                const double s = static_cast<double>(at(scale, bn, c)) * inv;
+                const double s = static_cast<double>(at(scale, bn, c)) * b.inv_std;
                 if (eq_scale != nullptr) put(eq_scale, *eqd, c, s);
-                if (eq_bias != nullptr) put(eq_bias, *eqd, c, at(bias, bn, c) - mean * s);
+                if (eq_bias != nullptr) put(eq_bias, *eqd, c, at(bias, bn, c) - b.mean * s);
             }
             if (smean != nullptr) {
-                put(smean, bn, c, mean);
-                put(sinv, bn, c, inv);
+                put(smean, bn, c, b.mean);
+                put(sinv, bn, c, b.inv_std);
             }
             if (rmean != nullptr) {
-                if (f == 1.0) {
-                    put(rmean, bn, c, mean);
-                    put(rvar, bn, c, var * unbias);
-                } else {
-                    put(rmean, bn, c, (1.0 - f) * at(rmean, bn, c) + f * mean);
-                    put(rvar, bn, c, (1.0 - f) * at(rvar, bn, c) + f * var * unbias);
-                }
+                double mean = f == 1.0 ? 0.0 : at(rmean, bn, c), var = f == 1.0 ? 0.0 : at(rvar, bn, c);
+                bn_running_update(mean, var, b, n, f);
+                put(rmean, bn, c, mean);
+                put(rvar, bn, c, var);
             }
         }
         h.record_run(api, "per-channel loop", -1, -1, 0, static_cast<int>(diag::collected_count() - before));

@@ -77,6 +77,17 @@ struct Plan {
     std::size_t workspace_bytes = 0;
 };
 
+// One channel of BN finalize in training: the batch mean, the biased variance (clamped at 0:
+// rounding in sqsum can take it a hair below) and 1 / sqrt(var + epsilon), from the sum and the
+// sum of squares of m values. The fused-ops and graph APIs' BN finalize both compute this.
+struct BnChannel {
+    double mean = 0.0, var = 0.0, inv_std = 0.0;
+};
+BnChannel bn_batch_stats(double sum, double sqsum, double m, double epsilon);
+// The running mean and variance after a batch: (1 - f) * running + f * batch, the variance
+// unbiased (times m / (m - 1); the biased one when m = 1); f = 1 overwrites (running values unread).
+void bn_running_update(double &mean, double &var, const BnChannel &batch, double m, double f);
+
 // Const pack labels: BAD_PARAM for an unknown label, a null or unset descriptor where one is
 // required, an invalid placeholder or mode.
 void set_const(ConstParams &cp, int label, const void *param);
