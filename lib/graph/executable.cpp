@@ -360,6 +360,30 @@ public:
     }
 };
 
+// Gen stats: two oneDNN reductions of x over every dimension but C, its sum and its sum of
+// squares (the fused-ops API's CONV_BNSTATS computes its ySum and ySqSum the same way).
+class GenStatsStep : public Step {
+public:
+    F32Operand x;
+    int sum = -1, sqsum = -1;
+    dnnl::reduction sum_prim, sq_prim;
+    dnnl::memory::desc x_md, sum_md, sq_md, sum_scratch, sq_scratch;
+    std::size_t sum_scratch_at = 0, sq_scratch_at = 0;
+
+    void run(dnncompatContext &h, void *const *ptr, unsigned char *scratch) const override {
+        x.convert(ptr, scratch, true);
+        const auto &e = h.engine;
+        const dnnl::memory xm(x_md, e, x.f32(ptr, scratch));
+        sum_prim.execute(h.stream, {{DNNL_ARG_SRC, xm},
+                                    {DNNL_ARG_DST, dnnl::memory(sum_md, e, ptr[sum])},
+                                    {DNNL_ARG_SCRATCHPAD, dnnl::memory(sum_scratch, e, scratch + sum_scratch_at)}});
+        sq_prim.execute(h.stream, {{DNNL_ARG_SRC, xm},
+                                   {DNNL_ARG_DST, dnnl::memory(sq_md, e, ptr[sqsum])},
+                                   {DNNL_ARG_SCRATCHPAD, dnnl::memory(sq_scratch, e, scratch + sq_scratch_at)}});
+        h.stream.wait();
+    }
+};
+
 // Normalization: the operation's tensors by attribute, read into graph/norm.hpp's arguments.
 class NormStep : public Step {
 public:
@@ -380,9 +404,11 @@ public:
         switch (t.dtype) {
         case DNNCOMPAT_DATA_DOUBLE: return *static_cast<const double *>(p);
         case DNNCOMPAT_DATA_FLOAT: return *static_cast<const float *>(p);
+        case DNNCOMPAT_DATA_INT64: return static_cast<double>(*static_cast<const int64_t *>(p));
+        case DNNCOMPAT_DATA_INT32: return *static_cast<const int32_t *>(p);
         default:
-            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE, "{}: the scalar {} is {} (FLOAT or DOUBLE)", op->name(),
-                 attribute_name(attr), enums::describe("cudnnDataType_t", t.dtype));
+            fail(DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE, "{}: the scalar {} is {} (FLOAT, DOUBLE, INT64 or INT32)",
+                 op->name(), attribute_name(attr), enums::describe("cudnnDataType_t", t.dtype));
         }
     }
     NormForward fwd(void *const *ptr) const {
@@ -416,7 +442,41 @@ public:
         a.dbias = view(DNNCOMPAT_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, ptr);
         return a;
     }
+    BnFinalize bn_finalize_args(void *const *ptr) const {
+        BnFinalize a;
+        a.mode = op->bn_finalize_mode;
+        a.sum = view(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_Y_SUM_DESC, ptr);
+        a.sqsum = view(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_Y_SQ_SUM_DESC, ptr);
+        a.scale = view(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_SCALE_DESC, ptr);
+        a.bias = view(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_BIAS_DESC, ptr);
+        a.prev_mean = view(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_PREV_RUNNING_MEAN_DESC, ptr);
+        a.prev_var = view(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_PREV_RUNNING_VAR_DESC, ptr);
+        a.next_mean = view(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_UPDATED_RUNNING_MEAN_DESC, ptr);
+        a.next_var = view(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_UPDATED_RUNNING_VAR_DESC, ptr);
+        a.saved_mean = view(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_SAVED_MEAN_DESC, ptr);
+        a.saved_inv_std = view(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_SAVED_INV_STD_DESC, ptr);
+        a.eq_scale = view(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_EQ_SCALE_DESC, ptr);
+        a.eq_bias = view(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_EQ_BIAS_DESC, ptr);
+        a.count = scalar(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_ACCUM_COUNT_DESC, ptr, 0.0);
+        a.epsilon = scalar(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_EPSILON_DESC, ptr, 0.0);
+        a.factor = scalar(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_EXP_AVERATE_FACTOR_DESC, ptr, 1.0);
+        return a;
+    }
     void check() const {
+        if (op->kind == OpKind::bn_finalize) {
+            check_bn_finalize(bn_finalize_args(nullptr));
+            const bool training = op->bn_finalize_mode == DNNCOMPAT_BN_FINALIZE_STATISTICS_TRAINING;
+            dnncompat::check(!training || index.count(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_ACCUM_COUNT_DESC) == 1,
+                             DNNCOMPAT_STATUS_BAD_PARAM, "{} needs CUDNN_ATTR_OPERATION_BN_FINALIZE_ACCUM_COUNT_DESC",
+                             op->name());
+            const bool update = index.count(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_UPDATED_RUNNING_MEAN_DESC) == 1;
+            dnncompat::check(!update || index.count(DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_EXP_AVERATE_FACTOR_DESC) == 1,
+                             DNNCOMPAT_STATUS_BAD_PARAM,
+                             "{}: updated running statistics need "
+                             "CUDNN_ATTR_OPERATION_BN_FINALIZE_EXP_AVERATE_FACTOR_DESC",
+                             op->name());
+            return;
+        }
         if (op->kind == OpKind::norm_fwd) {
             check_norm(fwd(nullptr));
             dnncompat::check(index.count(DNNCOMPAT_ATTR_OPERATION_NORM_FWD_EPSILON_DESC) == 1,
@@ -435,7 +495,8 @@ public:
     }
     void run(dnncompatContext &, void *const *ptr, unsigned char *) const override {
         if (op->kind == OpKind::norm_fwd) norm_forward(fwd(ptr));
-        else norm_backward(bwd(ptr));
+        else if (op->kind == OpKind::norm_bwd) norm_backward(bwd(ptr));
+        else bn_finalize(bn_finalize_args(ptr));
     }
 };
 
@@ -937,12 +998,45 @@ std::unique_ptr<Step> reduction_step(dnncompatContext &h, const OpInfo &op, cons
     return s;
 }
 
+std::unique_ptr<Step> gen_stats_step(dnncompatContext &h, const OpInfo &op, const std::map<int64_t, int> &index) {
+    auto s = std::make_unique<GenStatsStep>();
+    std::size_t scratch = 0;
+    s->x.init(index.at(op.in[0]->uid), *op.in[0], scratch);
+    s->x_md = md_of(op.in[0]->dims, s->x.strides);
+    const TensorInfo &sum = *op.named.at(DNNCOMPAT_ATTR_OPERATION_GENSTATS_SUMDESC);
+    const TensorInfo &sq = *op.named.at(DNNCOMPAT_ATTR_OPERATION_GENSTATS_SQSUMDESC);
+    s->sum = index.at(sum.uid);
+    s->sqsum = index.at(sq.uid);
+    s->sum_md = md_of(sum.dims, sum.strides);
+    s->sq_md = md_of(sq.dims, sq.strides);
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::reduction::primitive_desc sum_pd(
+        dnnl::reduction::desc(dnnl::algorithm::reduction_sum, s->x_md, s->sum_md, 0.0f, 0.0f), attr, h.engine);
+    const dnnl::reduction::primitive_desc sq_pd(
+        dnnl::reduction::desc(dnnl::algorithm::reduction_norm_lp_power_p_sum, s->x_md, s->sq_md, 2.0f, 0.0f), attr,
+        h.engine);
+    s->sum_prim = dnnl::reduction(sum_pd);
+    s->sq_prim = dnnl::reduction(sq_pd);
+    s->sum_scratch = sum_pd.scratchpad_desc();
+    s->sq_scratch = sq_pd.scratchpad_desc();
+    s->sum_scratch_at = add_scratchpad(sum_pd, scratch);
+    s->sq_scratch_at = add_scratchpad(sq_pd, scratch);
+    s->scratch_bytes = scratch;
+    s->what = fmt::format("gen_stats {} -> sum, sqsum {}: two oneDNN reductions ({})", op.in[0]->str(), sum.str(),
+                          sum_pd.impl_info_str());
+    s->impl = sum_pd.impl_info_str();
+    return s;
+}
+
 std::unique_ptr<Step> norm_step(const OpPtr &op, const std::map<int64_t, int> &index) {
     auto s = std::make_unique<NormStep>(make_norm(*op, &index));
     s->op = op;
     s->check();
-    s->what = op->name() + ": dnncompat normalization loop (double accumulation)";
-    s->impl = "dnncompat:norm";
+    const bool bnf = op->kind == OpKind::bn_finalize;
+    s->what = op->name() + (bnf ? ": dnncompat per-channel loop (in double)"
+                                : ": dnncompat normalization loop (double accumulation)");
+    s->impl = bnf ? "dnncompat:bn_finalize" : "dnncompat:norm";
     return s;
 }
 
@@ -1039,7 +1133,9 @@ Executable::Executable(dnncompatContext &h, const GraphInfo &g, const EngineInfo
             break;
         case OpKind::reduction: s = reduction_step(h, *op, index); break;
         case OpKind::norm_fwd:
-        case OpKind::norm_bwd: s = norm_step(op, index); break;
+        case OpKind::norm_bwd:
+        case OpKind::bn_finalize: s = norm_step(op, index); break;
+        case OpKind::gen_stats: s = gen_stats_step(h, *op, index); break;
         case OpKind::sdpa_fwd: s = sdpa_step(h, *op, index); break;
         case OpKind::resample_fwd:
         case OpKind::resample_bwd: s = resample_step(*op, index); break;

@@ -393,6 +393,64 @@ void finalize_reshape(Desc &d) {
     d.built = o;
 }
 
+// Every tensor attribute of d into o->named; those in `outputs` are the operation's outputs.
+void name_tensors(const Desc &d, OpInfo &o, std::initializer_list<int> outputs) {
+    for (const auto &[name, value] : d.attrs) {
+        if (value.type != DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR || value.count != 1) continue;
+        const TensorPtr t = built_of<TensorInfo>(value.descs[0]);
+        o.named[name] = t;
+        const bool out = std::find(outputs.begin(), outputs.end(), name) != outputs.end();
+        (out ? o.outputs : o.inputs).push_back(t);
+    }
+}
+
+// Gen stats: x [N, C, spatial...], sum and sqsum [1, C, 1...] (x's rank), FLOAT.
+void finalize_gen_stats(Desc &d) {
+    auto o = std::make_shared<OpInfo>();
+    o->kind = OpKind::gen_stats;
+    const auto mode = enum_of<dnncompatGenStatsMode_t>(need(d, DNNCOMPAT_ATTR_OPERATION_GENSTATS_MODE));
+    check(mode == DNNCOMPAT_GENSTATS_SUM_SQSUM, DNNCOMPAT_STATUS_BAD_PARAM, "gen_stats: mode {}",
+          static_cast<int>(mode));
+    if (const Value *p = d.find(DNNCOMPAT_ATTR_OPERATION_GENSTATS_MATH_PREC))
+        check(enum_of<dnncompatDataType_t>(*p) == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
+              "gen_stats: math precision {} (FLOAT is supported)",
+              enums::describe("cudnnDataType_t", enum_of<dnncompatDataType_t>(*p)));
+    name_tensors(d, *o, {DNNCOMPAT_ATTR_OPERATION_GENSTATS_SUMDESC, DNNCOMPAT_ATTR_OPERATION_GENSTATS_SQSUMDESC});
+    o->in[0] = o->named.at(DNNCOMPAT_ATTR_OPERATION_GENSTATS_XDESC);
+    const dims_t &x = o->in[0]->dims;
+    check(x.size() >= 3, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH, "gen_stats: x is {}; it needs [N, C, spatial...]",
+          dims_str(x));
+    dims_t want(x.size(), 1);
+    want[1] = x[1];
+    for (int n : {DNNCOMPAT_ATTR_OPERATION_GENSTATS_SUMDESC, DNNCOMPAT_ATTR_OPERATION_GENSTATS_SQSUMDESC}) {
+        const TensorInfo &t = *o->named.at(n);
+        check(t.dims == want, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH, "gen_stats: {} is {}, expected {}",
+              attribute_name(n), dims_str(t.dims), dims_str(want));
+        check(t.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
+              "gen_stats: {} is {} (FLOAT is supported)", attribute_name(n), t.str());
+    }
+    check(o->in[0]->dtype == DNNCOMPAT_DATA_FLOAT || o->in[0]->dtype == DNNCOMPAT_DATA_HALF ||
+              o->in[0]->dtype == DNNCOMPAT_DATA_BFLOAT16,
+          DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE, "gen_stats: x is {} (FLOAT, HALF or BFLOAT16)", o->in[0]->str());
+    d.built = o;
+}
+
+// BN finalize: the per-channel tensors by attribute (graph/norm.hpp's BnFinalize).
+void finalize_bn_finalize(Desc &d) {
+    auto o = std::make_shared<OpInfo>();
+    o->kind = OpKind::bn_finalize;
+    o->bn_finalize_mode =
+        enum_of<dnncompatBnFinalizeStatsMode_t>(need(d, DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_STATS_MODE));
+    name_tensors(
+        d, *o,
+        {DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_UPDATED_RUNNING_MEAN_DESC,
+         DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_UPDATED_RUNNING_VAR_DESC,
+         DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_SAVED_MEAN_DESC, DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_SAVED_INV_STD_DESC,
+         DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_EQ_SCALE_DESC, DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_EQ_BIAS_DESC});
+    check_norm_op(*o);
+    d.built = o;
+}
+
 // Same uid, same tensor: two descriptors with one uid must agree.
 bool same_tensor(const TensorInfo &a, const TensorInfo &b) {
     return a.dtype == b.dtype && a.dims == b.dims && a.strides == b.strides && a.is_virtual == b.is_virtual &&
@@ -522,6 +580,8 @@ void finalize(Desc &d) {
     case DNNCOMPAT_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR: finalize_norm_op(d, true); break;
     case DNNCOMPAT_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR: finalize_norm_op(d, false); break;
     case DNNCOMPAT_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR: finalize_sdpa(d); break;
+    case DNNCOMPAT_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR: finalize_gen_stats(d); break;
+    case DNNCOMPAT_BACKEND_OPERATION_BN_FINALIZE_STATISTICS_DESCRIPTOR: finalize_bn_finalize(d); break;
     case DNNCOMPAT_BACKEND_RESAMPLE_DESCRIPTOR: finalize_resample(d); break;
     case DNNCOMPAT_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR: finalize_resample_op(d, true); break;
     case DNNCOMPAT_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR: finalize_resample_op(d, false); break;

@@ -43,6 +43,10 @@ std::string OpInfo::name() const {
                                                                 : "_fwd_inference");
     }
     case OpKind::sdpa_fwd: return "sdpa_fwd";
+    case OpKind::gen_stats: return "gen_stats";
+    case OpKind::bn_finalize:
+        return bn_finalize_mode == DNNCOMPAT_BN_FINALIZE_STATISTICS_TRAINING ? "bn_finalize_training"
+                                                                             : "bn_finalize_inference";
     case OpKind::reshape: return "reshape";
     case OpKind::resample_fwd:
     case OpKind::resample_bwd: {

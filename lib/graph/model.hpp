@@ -88,7 +88,9 @@ enum class OpKind {
     sdpa_fwd,
     resample_fwd,
     resample_bwd,
-    reshape
+    reshape,
+    gen_stats,
+    bn_finalize
 };
 
 // Any CUDNN_BACKEND_OPERATION_*_DESCRIPTOR that dnncompat implements.
@@ -109,10 +111,11 @@ struct OpInfo : Built {
     std::shared_ptr<const MatmulInfo> matmul;
     std::shared_ptr<const ReductionInfo> reduction;
     std::shared_ptr<const ResampleInfo> resample; // resample: alpha / beta above
-    // Normalization and SDPA: the tensors by attribute (CUDNN_ATTR_OPERATION_NORM_FWD_* / _BWD_*,
-    // CUDNN_ATTR_OPERATION_SDPA_FWD_*).
+    // Normalization, SDPA, gen stats (in[0] is x) and BN finalize: the tensors by attribute
+    // (CUDNN_ATTR_OPERATION_NORM_FWD_* / _BWD_*, _SDPA_FWD_*, _GENSTATS_*, _BN_FINALIZE_*).
     dnncompatBackendNormMode_t norm_mode = DNNCOMPAT_LAYER_NORM;
     dnncompatBackendNormFwdPhase_t norm_phase = DNNCOMPAT_NORM_FWD_TRAINING;
+    dnncompatBnFinalizeStatsMode_t bn_finalize_mode = DNNCOMPAT_BN_FINALIZE_STATISTICS_TRAINING;
     std::map<int, TensorPtr> named;
 
     bool is_conv() const {

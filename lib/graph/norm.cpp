@@ -1,10 +1,13 @@
 #include "graph/norm.hpp"
 
+#include "conv/fused_ops.hpp"
 #include "core/enums.hpp"
 #include "core/graph_attributes.hpp"
 #include "core/error.hpp"
 
 #include <cmath>
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace dnncompat::graph {
@@ -247,6 +250,125 @@ void norm_backward(const NormBackward &a) {
         for_each(a.scale.dims, {pd, a.dbias.strides}, [&](const int64_t *o) {
             f32(a.dbias)[o[1]] = static_cast<float>(dbias[static_cast<std::size_t>(o[0])]);
         });
+}
+
+namespace {
+
+// The channel count of a per-channel tensor and the stride between its channels: every
+// dimension 1 but at most one.
+std::pair<int64_t, int64_t> channels_of(const TensorView &t, const char *what) {
+    check(t.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
+          "bn_finalize: {} is {} (FLOAT is supported)", what, enums::describe("cudnnDataType_t", t.dtype));
+    int64_t c = 1, stride = 0;
+    for (std::size_t i = 0; i < t.dims.size(); ++i) {
+        if (t.dims[i] == 1) continue;
+        check(c == 1, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+              "bn_finalize: {} is {}; per-channel tensors have one dimension above 1", what, dims_str(t.dims));
+        c = t.dims[i], stride = t.strides[i];
+    }
+    return {c, stride};
+}
+
+struct Channels {
+    int64_t c = -1;
+    // Each present tensor's channel stride, by its address in the BnFinalize.
+    std::map<const TensorView *, int64_t> stride;
+};
+
+Channels bn_channels(const BnFinalize &a) {
+    Channels ch;
+    const std::pair<const TensorView *, const char *> all[] = {
+        {&a.sum, "the sum"},
+        {&a.sqsum, "the sum of squares"},
+        {&a.scale, "scale"},
+        {&a.bias, "bias"},
+        {&a.prev_mean, "the previous running mean"},
+        {&a.prev_var, "the previous running variance"},
+        {&a.next_mean, "the updated running mean"},
+        {&a.next_var, "the updated running variance"},
+        {&a.saved_mean, "the saved mean"},
+        {&a.saved_inv_std, "the saved inverse standard deviation"},
+        {&a.eq_scale, "the equivalent scale"},
+        {&a.eq_bias, "the equivalent bias"}};
+    for (const auto &[t, what] : all) {
+        if (!present(*t)) continue;
+        const auto [c, stride] = channels_of(*t, what);
+        check(ch.c < 0 || c == ch.c, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+              "bn_finalize: {} has {} channels, another tensor {}", what, c, ch.c);
+        ch.c = c;
+        ch.stride[t] = stride;
+    }
+    return ch;
+}
+
+void need_bn(const TensorView &t, const char *what, const char *why) {
+    check(present(t), DNNCOMPAT_STATUS_BAD_PARAM, "bn_finalize: {} needs {}", why, what);
+}
+
+} // namespace
+
+void check_bn_finalize(const BnFinalize &a) {
+    const bool training = a.mode == DNNCOMPAT_BN_FINALIZE_STATISTICS_TRAINING;
+    check(training || a.mode == DNNCOMPAT_BN_FINALIZE_STATISTICS_INFERENCE, DNNCOMPAT_STATUS_BAD_PARAM,
+          "bn_finalize: mode {}", static_cast<int>(a.mode));
+    if (training) {
+        need_bn(a.sum, "Y_SUM_DESC", "TRAINING");
+        need_bn(a.sqsum, "Y_SQ_SUM_DESC", "TRAINING");
+    } else {
+        need_bn(a.prev_mean, "PREV_RUNNING_MEAN_DESC", "INFERENCE");
+        need_bn(a.prev_var, "PREV_RUNNING_VAR_DESC", "INFERENCE");
+    }
+    if (present(a.eq_scale) || present(a.eq_bias)) need_bn(a.scale, "SCALE_DESC", "an equivalent scale or bias");
+    if (present(a.eq_bias)) need_bn(a.bias, "BIAS_DESC", "EQ_BIAS_DESC");
+    if (present(a.next_mean) || present(a.next_var)) {
+        check(training, DNNCOMPAT_STATUS_BAD_PARAM, "bn_finalize: INFERENCE does not update running statistics");
+        need_bn(a.next_mean, "UPDATED_RUNNING_MEAN_DESC", "a running statistics update");
+        need_bn(a.next_var, "UPDATED_RUNNING_VAR_DESC", "a running statistics update");
+        need_bn(a.prev_mean, "PREV_RUNNING_MEAN_DESC", "a running statistics update");
+        need_bn(a.prev_var, "PREV_RUNNING_VAR_DESC", "a running statistics update");
+    }
+    check(present(a.saved_mean) == present(a.saved_inv_std), DNNCOMPAT_STATUS_BAD_PARAM,
+          "bn_finalize: SAVED_MEAN_DESC and SAVED_INV_STD_DESC come together");
+    (void)bn_channels(a);
+}
+
+void bn_finalize(const BnFinalize &a) {
+    check_bn_finalize(a);
+    const bool training = a.mode == DNNCOMPAT_BN_FINALIZE_STATISTICS_TRAINING;
+    check(std::isfinite(a.epsilon) && a.epsilon >= 0.0, DNNCOMPAT_STATUS_BAD_PARAM, "bn_finalize: epsilon is {}",
+          a.epsilon);
+    check(!training || a.count >= 1.0, DNNCOMPAT_STATUS_BAD_PARAM,
+          "bn_finalize: the accumulation count is {}; it must be >= 1", a.count);
+    const bool update = present(a.next_mean);
+    check(!update || (std::isfinite(a.factor) && a.factor >= 0.0 && a.factor <= 1.0), DNNCOMPAT_STATUS_BAD_PARAM,
+          "bn_finalize: the exponential average factor is {} (0 to 1)", a.factor);
+    const Channels ch = bn_channels(a);
+    const auto at = [&](const TensorView &t, int64_t c) -> float & { return f32(t)[c * ch.stride.at(&t)]; };
+    for (int64_t c = 0; c < ch.c; ++c) {
+        fused::BnChannel b;
+        if (training) {
+            b = fused::bn_batch_stats(at(a.sum, c), at(a.sqsum, c), a.count, a.epsilon);
+        } else {
+            b.mean = at(a.prev_mean, c);
+            b.var = at(a.prev_var, c);
+            b.inv_std = 1.0 / std::sqrt(b.var + a.epsilon);
+        }
+        if (present(a.eq_scale) || present(a.eq_bias)) {
+            const double s = static_cast<double>(at(a.scale, c)) * b.inv_std;
+            if (present(a.eq_scale)) at(a.eq_scale, c) = static_cast<float>(s);
+            if (present(a.eq_bias)) at(a.eq_bias, c) = static_cast<float>(at(a.bias, c) - b.mean * s);
+        }
+        if (training && present(a.saved_mean)) {
+            at(a.saved_mean, c) = static_cast<float>(b.mean);
+            at(a.saved_inv_std, c) = static_cast<float>(b.inv_std);
+        }
+        if (update) {
+            double mean = at(a.prev_mean, c), var = at(a.prev_var, c);
+            fused::bn_running_update(mean, var, b, a.count, a.factor);
+            at(a.next_mean, c) = static_cast<float>(mean);
+            at(a.next_var, c) = static_cast<float>(var);
+        }
+    }
 }
 
 } // namespace dnncompat::graph

@@ -1737,3 +1737,158 @@ TEST_F(GraphApi, EltwisePostOpsKeepCuDnnFormulas) {
         EXPECT_EQ(text.find("one oneDNN eltwise with post-ops") != std::string::npos, k.fuses) << text;
     }
 }
+
+// Batch-norm training as cudnn-frontend's fused conv + statistics graphs build it: a convolution,
+// GEN_STATS of its output, then BN_FINALIZE_STATISTICS in TRAINING (scalars by value: epsilon
+// DOUBLE, accumulation count INT64, factor DOUBLE); then INFERENCE from running statistics.
+// Every output against the double formulas.
+TEST_F(GraphApi, GenStatsAndBnFinalize) {
+    const int64_t C = 3, K = 4;
+    const dt::Dims xd{2, C, 5, 5}, wd{K, C, 3, 3}, yd{2, K, 5, 5}, cd{1, K, 1, 1};
+    auto x = tensor(1, xd), w = tensor(2, wd), y = tensor(3, yd), sum = tensor(4, cd), sq = tensor(5, cd);
+    auto scale = tensor(6, cd), bias = tensor(7, cd), prev_m = tensor(8, cd), prev_v = tensor(9, cd);
+    auto next_m = tensor(10, cd), next_v = tensor(11, cd), saved_m = tensor(12, cd), saved_inv = tensor(13, cd);
+    auto eq_s = tensor(14, cd), eq_b = tensor(15, cd);
+    auto eps = tensor(16, {1, 1, 1, 1}, {1, 1, 1, 1}, false, CUDNN_DATA_DOUBLE, true);
+    auto count = tensor(17, {1, 1, 1, 1}, {1, 1, 1, 1}, false, CUDNN_DATA_INT64, true);
+    auto factor = tensor(18, {1, 1, 1, 1}, {1, 1, 1, 1}, false, CUDNN_DATA_DOUBLE, true);
+    auto conv = conv_desc(2, 1, 1, 1);
+    D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(op.finalize());
+    D gs(CUDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR);
+    const cudnnGenStatsMode_t gmode = CUDNN_GENSTATS_SUM_SQSUM;
+    OK(gs.set(CUDNN_ATTR_OPERATION_GENSTATS_MODE, CUDNN_TYPE_GENSTATS_MODE, 1, &gmode));
+    OK(gs.data_type(CUDNN_ATTR_OPERATION_GENSTATS_MATH_PREC, CUDNN_DATA_FLOAT));
+    OK(gs.desc(CUDNN_ATTR_OPERATION_GENSTATS_XDESC, {y->get()}));
+    OK(gs.desc(CUDNN_ATTR_OPERATION_GENSTATS_SUMDESC, {sum->get()}));
+    OK(gs.desc(CUDNN_ATTR_OPERATION_GENSTATS_SQSUMDESC, {sq->get()}));
+    OK(gs.finalize());
+    const auto bn_op = [&](cudnnBnFinalizeStatsMode_t mode, bool with_count) {
+        auto bn = std::make_unique<D>(CUDNN_BACKEND_OPERATION_BN_FINALIZE_STATISTICS_DESCRIPTOR);
+        EXPECT_EQ(bn->set(CUDNN_ATTR_OPERATION_BN_FINALIZE_STATS_MODE, CUDNN_TYPE_BN_FINALIZE_STATS_MODE, 1, &mode), 0);
+        EXPECT_EQ(bn->data_type(CUDNN_ATTR_OPERATION_BN_FINALIZE_MATH_PREC, CUDNN_DATA_FLOAT), 0);
+        const std::pair<cudnnBackendAttributeName_t, const DP *> attrs[] = {
+            {CUDNN_ATTR_OPERATION_BN_FINALIZE_SCALE_DESC, &scale},
+            {CUDNN_ATTR_OPERATION_BN_FINALIZE_BIAS_DESC, &bias},
+            {CUDNN_ATTR_OPERATION_BN_FINALIZE_PREV_RUNNING_MEAN_DESC, &prev_m},
+            {CUDNN_ATTR_OPERATION_BN_FINALIZE_PREV_RUNNING_VAR_DESC, &prev_v},
+            {CUDNN_ATTR_OPERATION_BN_FINALIZE_EQ_SCALE_DESC, &eq_s},
+            {CUDNN_ATTR_OPERATION_BN_FINALIZE_EQ_BIAS_DESC, &eq_b},
+            {CUDNN_ATTR_OPERATION_BN_FINALIZE_EPSILON_DESC, &eps}};
+        for (const auto &[n, t] : attrs) EXPECT_EQ(bn->desc(n, {(*t)->get()}), 0);
+        if (mode == CUDNN_BN_FINALIZE_STATISTICS_TRAINING) {
+            const std::pair<cudnnBackendAttributeName_t, const DP *> train[] = {
+                {CUDNN_ATTR_OPERATION_BN_FINALIZE_Y_SUM_DESC, &sum},
+                {CUDNN_ATTR_OPERATION_BN_FINALIZE_Y_SQ_SUM_DESC, &sq},
+                {CUDNN_ATTR_OPERATION_BN_FINALIZE_UPDATED_RUNNING_MEAN_DESC, &next_m},
+                {CUDNN_ATTR_OPERATION_BN_FINALIZE_UPDATED_RUNNING_VAR_DESC, &next_v},
+                {CUDNN_ATTR_OPERATION_BN_FINALIZE_SAVED_MEAN_DESC, &saved_m},
+                {CUDNN_ATTR_OPERATION_BN_FINALIZE_SAVED_INV_STD_DESC, &saved_inv},
+                {CUDNN_ATTR_OPERATION_BN_FINALIZE_EXP_AVERATE_FACTOR_DESC, &factor}};
+            for (const auto &[n, t] : train) EXPECT_EQ(bn->desc(n, {(*t)->get()}), 0);
+            if (with_count) {
+                EXPECT_EQ(bn->desc(CUDNN_ATTR_OPERATION_BN_FINALIZE_ACCUM_COUNT_DESC, {count->get()}), 0);
+            }
+        }
+        return bn;
+    };
+    // Training needs the accumulation count.
+    auto no_count = bn_op(CUDNN_BN_FINALIZE_STATISTICS_TRAINING, false);
+    EXPECT_EQ(no_count->finalize(), CUDNN_STATUS_BAD_PARAM);
+    EXPECT_NE(last_error().find("ACCUM_COUNT"), std::string::npos) << last_error();
+    auto bn = bn_op(CUDNN_BN_FINALIZE_STATISTICS_TRAINING, true);
+    OK(bn->finalize());
+    auto graph = graph_of(h, {op.get(), gs.get(), bn->get()});
+    auto cfgs = heuristics(*graph);
+    ASSERT_FALSE(cfgs.empty());
+    auto plan = plan_of(h, *cfgs.front());
+    auto xv = dt::random_vector(static_cast<size_t>(dt::element_count(xd)), 51);
+    auto wv = dt::random_vector(static_cast<size_t>(dt::element_count(wd)), 52);
+    auto sv = dt::random_vector(K, 53), bv = dt::random_vector(K, 54), pm = dt::random_vector(K, 55);
+    std::vector<float> pv{0.5f, 1.5f, 0.25f, 2.0f};
+    std::vector<float> yv(static_cast<size_t>(dt::element_count(yd))), sumv(K), sqv(K), nm(K), nv(K), smv(K), siv(K),
+        esv(K), ebv(K);
+    double epsv = 1e-3, factorv = 0.1;
+    int64_t countv = 2 * 5 * 5;
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan,
+               {{1, xv.data()},
+                {2, wv.data()},
+                {3, yv.data()},
+                {4, sumv.data()},
+                {5, sqv.data()},
+                {6, sv.data()},
+                {7, bv.data()},
+                {8, pm.data()},
+                {9, pv.data()},
+                {10, nm.data()},
+                {11, nv.data()},
+                {12, smv.data()},
+                {13, siv.data()},
+                {14, esv.data()},
+                {15, ebv.data()},
+                {16, &epsv},
+                {17, &countv},
+                {18, &factorv}},
+               ws));
+    dt::ConvParams p{{1, 1}, {1, 1}, {1, 1}, 1, false};
+    const auto ref = dt::conv_forward({xv.data(), xd, dt::packed_strides(xd)}, {wv.data(), wd, dt::packed_strides(wd)},
+                                      p, 1.0, 0.0, {nullptr, yd, dt::packed_strides(yd)});
+    ASSERT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, yd));
+    const double m = static_cast<double>(countv);
+    for (int64_t k = 0; k < K; ++k) {
+        SCOPED_TRACE(testing::Message() << "channel " << k);
+        double s = 0, s2 = 0;
+        for (int64_t n = 0; n < 2; ++n)
+            for (int64_t i = 0; i < 25; ++i) {
+                const double v = ref[static_cast<size_t>((n * K + k) * 25 + i)];
+                s += v, s2 += v * v;
+            }
+        const auto ku = static_cast<size_t>(k);
+        EXPECT_NEAR(sumv[ku], s, 1e-4 * (1 + std::abs(s)));
+        EXPECT_NEAR(sqv[ku], s2, 1e-4 * (1 + s2));
+        const double mean = s / m, var = s2 / m - mean * mean, inv = 1 / std::sqrt(var + epsv);
+        EXPECT_NEAR(smv[ku], mean, 1e-5 * (1 + std::abs(mean)));
+        EXPECT_NEAR(siv[ku], inv, 1e-4 * inv);
+        EXPECT_NEAR(esv[ku], sv[ku] * inv, 1e-4 * (1 + std::abs(sv[ku] * inv)));
+        EXPECT_NEAR(ebv[ku], bv[ku] - mean * sv[ku] * inv, 1e-4 * (1 + std::abs(bv[ku] - mean * sv[ku] * inv)));
+        EXPECT_NEAR(nm[ku], (1 - factorv) * pm[ku] + factorv * mean, 1e-5 * (1 + std::abs(mean)));
+        EXPECT_NEAR(nv[ku], (1 - factorv) * pv[ku] + factorv * var * m / (m - 1), 1e-4 * (1 + var));
+    }
+    const std::string text = plan_text(*plan);
+    EXPECT_NE(text.find("two oneDNN reductions"), std::string::npos) << text;
+
+    // Inference: the equivalent scale and bias from the running statistics.
+    auto inf = bn_op(CUDNN_BN_FINALIZE_STATISTICS_INFERENCE, false);
+    OK(inf->finalize());
+    auto g2 = graph_of(h, {inf->get()});
+    auto cfgs2 = heuristics(*g2);
+    ASSERT_EQ(cfgs2.size(), 1u);
+    auto plan2 = plan_of(h, *cfgs2.front());
+    OK(execute(h, *plan2,
+               {{6, sv.data()},
+                {7, bv.data()},
+                {8, pm.data()},
+                {9, pv.data()},
+                {14, esv.data()},
+                {15, ebv.data()},
+                {16, &epsv}},
+               ws));
+    for (size_t k = 0; k < static_cast<size_t>(K); ++k) {
+        const double inv = 1 / std::sqrt(pv[k] + epsv);
+        EXPECT_NEAR(esv[k], sv[k] * inv, 1e-5 * (1 + std::abs(sv[k] * inv)));
+        EXPECT_NEAR(ebv[k], bv[k] - pm[k] * sv[k] * inv, 1e-5 * (1 + std::abs(bv[k] - pm[k] * sv[k] * inv)));
+    }
+    // A statistics tensor of the wrong shape is refused at the operation's finalize.
+    auto bad = tensor(19, {1, K + 1, 1, 1});
+    D gs_bad(CUDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR);
+    OK(gs_bad.set(CUDNN_ATTR_OPERATION_GENSTATS_MODE, CUDNN_TYPE_GENSTATS_MODE, 1, &gmode));
+    OK(gs_bad.desc(CUDNN_ATTR_OPERATION_GENSTATS_XDESC, {y->get()}));
+    OK(gs_bad.desc(CUDNN_ATTR_OPERATION_GENSTATS_SUMDESC, {bad->get()}));
+    OK(gs_bad.desc(CUDNN_ATTR_OPERATION_GENSTATS_SQSUMDESC, {sq->get()}));
+    EXPECT_EQ(gs_bad.finalize(), CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH);
+}
