@@ -1,4 +1,5 @@
 #include "graph/engines.hpp"
+#include "graph/unsupported.hpp"
 
 #include "graph/executable.hpp"
 #include "graph/plan_json.hpp"
@@ -68,9 +69,9 @@ void finalize_engine(Desc &d) {
     e->graph = built_of<GraphInfo>(*d.find(DNNCOMPAT_ATTR_ENGINE_OPERATION_GRAPH));
     e->index = d.find(DNNCOMPAT_ATTR_ENGINE_GLOBAL_INDEX)->at<int64_t>(0);
     const int64_t count = engine_global_count(*e->graph);
-    check(e->index >= 0 && (e->index < count || e->graph->conv_count() == 0), DNNCOMPAT_STATUS_NOT_SUPPORTED,
-          "engine {}: this operation graph has engines 0 to {} (docs/graph-api.md: engine 0 picks a solver)", e->index,
-          count - 1);
+    require(e->index >= 0 && (e->index < count || e->graph->conv_count() == 0), diag::code::graph_engine,
+            "engine {}: this operation graph has engines 0 to {} (docs/graph-api.md: engine 0 picks a solver)",
+            e->index, count - 1);
     check_engine(*e->graph, *e); // NOT_SUPPORTED_GRAPH_PATTERN for index > 0 without a convolution
     std::vector<int> numerical, behavior;
     for (auto n : e->numerical.list()) numerical.push_back(static_cast<int>(n));
@@ -86,8 +87,8 @@ void finalize_engine_cfg(Desc &d) {
     c->engine = built_of<EngineInfo>(*d.find(DNNCOMPAT_ATTR_ENGINECFG_ENGINE));
     if (const Value *k = d.find(DNNCOMPAT_ATTR_ENGINECFG_KNOB_CHOICES); k != nullptr && k->count > 0) {
         const auto &choice = *std::static_pointer_cast<const KnobChoiceInfo>(k->descs[0]->built);
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "engine {} ({}) has no knobs; got a choice for knob {}", c->engine->index,
-             c->engine->name, static_cast<int>(choice.knob));
+        refuse(diag::code::graph_engine, "engine {} ({}) has no knobs; got a choice for knob {}", c->engine->index,
+               c->engine->name, static_cast<int>(choice.knob));
     }
     d.attrs[DNNCOMPAT_ATTR_ENGINECFG_SHARED_MEMORY_USED] = values<int32_t>(DNNCOMPAT_TYPE_INT32, {0});
     d.built = c;

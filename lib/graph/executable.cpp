@@ -1,4 +1,5 @@
 #include "graph/executable.hpp"
+#include "graph/unsupported.hpp"
 
 #include "conv/backward.hpp"
 #include "conv/forward.hpp"
@@ -43,25 +44,24 @@ bool low_or_float(dnncompatDataType_t t) {
 // int): a larger one is NOT_SUPPORTED_SHAPE rather than a crash inside oneDNN.
 void check_int_dims(const TensorInfo &t) {
     for (std::size_t i = 0; i < t.dims.size(); ++i)
-        check(t.dims[i] <= INT32_MAX && t.strides[i] <= INT32_MAX, DNNCOMPAT_STATUS_NOT_SUPPORTED_SHAPE,
-              "tensor {}: dimension {} ({}, stride {}) exceeds 2^31 - 1", t.uid, i, t.dims[i], t.strides[i]);
+        require(t.dims[i] <= INT32_MAX && t.strides[i] <= INT32_MAX, diag::code::graph_shape,
+                "tensor {}: dimension {} ({}, stride {}) exceeds 2^31 - 1", t.uid, i, t.dims[i], t.strides[i]);
 }
 
 conv::Problem problem_of(const OpInfo &op) {
     const TensorInfo &x = *op.x, &w = *op.w, &y = *op.y;
     for (const TensorInfo *t : {&x, &w, &y}) check_int_dims(*t);
     const ConvInfo &c = *op.conv;
-    check(x.dtype == w.dtype && x.dtype == y.dtype, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
-          "{}: x {}, w {} and y {} must have one data type", op.name(), x.str(), w.str(), y.str());
-    check(low_or_float(x.dtype), DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
-          "{}: {} tensors are not supported (FLOAT; HALF and BFLOAT16 through FP32)", op.name(),
-          enums::describe("cudnnDataType_t", x.dtype));
-    check(c.nsp == 2 || c.nsp == 3, DNNCOMPAT_STATUS_NOT_SUPPORTED_SHAPE,
-          "{}: {} spatial dimensions (2 or 3 are supported)", op.name(), c.nsp);
+    require(x.dtype == w.dtype && x.dtype == y.dtype, diag::code::graph_dtype,
+            "{}: x {}, w {} and y {} must have one data type", op.name(), x.str(), w.str(), y.str());
+    require(low_or_float(x.dtype), diag::code::graph_dtype,
+            "{}: {} tensors are not supported (FLOAT; HALF and BFLOAT16 through FP32)", op.name(),
+            enums::describe("cudnnDataType_t", x.dtype));
+    require(c.nsp == 2 || c.nsp == 3, diag::code::graph_shape, "{}: {} spatial dimensions (2 or 3 are supported)",
+            op.name(), c.nsp);
     for (const TensorInfo *t : {&x, &w, &y})
-        check(t->vector_count == 1 && t->reordering == DNNCOMPAT_TENSOR_REORDERING_NONE && !t->ragged,
-              DNNCOMPAT_STATUS_NOT_SUPPORTED_LAYOUT, "{}: tensor {} is vectorised, reordered or ragged", op.name(),
-              t->uid);
+        require(t->vector_count == 1 && t->reordering == DNNCOMPAT_TENSOR_REORDERING_NONE && !t->ragged,
+                diag::code::graph_layout, "{}: tensor {} is vectorised, reordered or ragged", op.name(), t->uid);
     dnncompatTensorStruct xs;
     xs.is_set = true;
     xs.dtype = x.dtype;
@@ -74,8 +74,8 @@ conv::Problem problem_of(const OpInfo &op) {
     if (w.strides == packed_strides(w.dims, DNNCOMPAT_TENSOR_NCHW)) ws.format = DNNCOMPAT_TENSOR_NCHW;
     else if (w.strides == packed_strides(w.dims, DNNCOMPAT_TENSOR_NHWC)) ws.format = DNNCOMPAT_TENSOR_NHWC;
     else
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED_LAYOUT, "{}: filter strides {} are neither packed NCHW nor NHWC", op.name(),
-             dims_str(w.strides));
+        refuse(diag::code::graph_layout, "{}: filter strides {} are neither packed NCHW nor NHWC", op.name(),
+               dims_str(w.strides));
     dnncompatConvolutionStruct cs;
     cs.is_set = true;
     cs.pad = c.pre;
@@ -112,27 +112,26 @@ const solver::Solver *solver_for(const EngineInfo &e, const conv::Problem &p, co
         return s;
     }
     const auto pref = solver::preference(p32, d);
-    check(!pref.empty(), DNNCOMPAT_STATUS_NOT_SUPPORTED_SHAPE, "no solver runs {} {}", conv::direction_name(d),
-          p.key());
+    require(!pref.empty(), diag::code::graph_shape, "no solver runs {} {}", conv::direction_name(d), p.key());
     return pref.front().solver;
 }
 
 void check_matmul(const OpInfo &op) {
     for (const auto &t : {op.a, op.b, op.c})
-        check(low_or_float(t->dtype) && t->vector_count == 1 && !t->ragged, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
-              "matmul: tensor {} ({}) is not FLOAT, HALF or BFLOAT16, or is vectorised or ragged", t->uid, t->str());
-    check(op.matmul->comp_type == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
-          "matmul: compute type {} (FLOAT is supported)", enums::describe("cudnnDataType_t", op.matmul->comp_type));
+        require(low_or_float(t->dtype) && t->vector_count == 1 && !t->ragged, diag::code::graph_dtype,
+                "matmul: tensor {} ({}) is not FLOAT, HALF or BFLOAT16, or is vectorised or ragged", t->uid, t->str());
+    require(op.matmul->comp_type == DNNCOMPAT_DATA_FLOAT, diag::code::graph_dtype,
+            "matmul: compute type {} (FLOAT is supported)", enums::describe("cudnnDataType_t", op.matmul->comp_type));
 }
 
 void check_reduction(const OpInfo &op) {
     for (const auto &t : {op.in[0], op.out})
-        check(low_or_float(t->dtype), DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
-              "reduction: tensor {} ({}) is not FLOAT, HALF or BFLOAT16", t->uid, t->str());
-    check(op.reduction->op != DNNCOMPAT_REDUCE_TENSOR_MUL_NO_ZEROS, DNNCOMPAT_STATUS_NOT_SUPPORTED,
-          "reduction: CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS is not supported");
-    check(op.in[0]->dims != op.out->dims, DNNCOMPAT_STATUS_NOT_SUPPORTED_SHAPE,
-          "reduction: x and y have the same shape {} (nothing is reduced)", dims_str(op.out->dims));
+        require(low_or_float(t->dtype), diag::code::graph_dtype,
+                "reduction: tensor {} ({}) is not FLOAT, HALF or BFLOAT16", t->uid, t->str());
+    require(op.reduction->op != DNNCOMPAT_REDUCE_TENSOR_MUL_NO_ZEROS, diag::code::graph_feature,
+            "reduction: CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS is not supported");
+    require(op.in[0]->dims != op.out->dims, diag::code::graph_shape,
+            "reduction: x and y have the same shape {} (nothing is reduced)", dims_str(op.out->dims));
 }
 
 dnnl::memory::desc md_of(const dims_t &dims, const dims_t &strides) { return f32_md(dims, strides); }
@@ -590,9 +589,9 @@ void check_sdpa(const OpInfo &op) {
     for (const auto &[attr, t] : op.named) {
         const bool scalar =
             attr == DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_SCALEDESC || attr == DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_STATSDESC;
-        check(scalar ? t->dtype == DNNCOMPAT_DATA_FLOAT : low_or_float(t->dtype),
-              DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE, "sdpa_fwd: {} is {} ({})", attribute_name(attr), t->str(),
-              scalar ? "FLOAT" : "FLOAT, HALF or BFLOAT16");
+        require(scalar ? t->dtype == DNNCOMPAT_DATA_FLOAT : low_or_float(t->dtype), diag::code::graph_dtype,
+                "sdpa_fwd: {} is {} ({})", attribute_name(attr), t->str(),
+                scalar ? "FLOAT" : "FLOAT, HALF or BFLOAT16");
     }
 }
 
@@ -686,20 +685,19 @@ PoolArgs pool_args(const OpInfo &op, const std::map<int64_t, int> *index) {
     case DNNCOMPAT_RESAMPLE_AVGPOOL_INCLUDE_PADDING: mode = DNNCOMPAT_POOLING_AVERAGE_COUNT_INCLUDE_PADDING; break;
     case DNNCOMPAT_RESAMPLE_AVGPOOL_EXCLUDE_PADDING: mode = DNNCOMPAT_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING; break;
     default:
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "{}: resampling (NEAREST, BILINEAR) is not supported; pooling is",
-             op.name());
+        refuse(diag::code::graph_feature, "{}: resampling (NEAREST, BILINEAR) is not supported; pooling is", op.name());
     }
-    check(r.pre == r.post, DNNCOMPAT_STATUS_NOT_SUPPORTED_PADDING,
-          "{}: pre paddings {} and post paddings {} differ (symmetric padding is supported)", op.name(),
-          dims_str(r.pre), dims_str(r.post));
+    require(r.pre == r.post, diag::code::graph_padding,
+            "{}: pre paddings {} and post paddings {} differ (symmetric padding is supported)", op.name(),
+            dims_str(r.pre), dims_str(r.post));
     const bool padded = std::any_of(r.pre.begin(), r.pre.end(), [](int64_t v) { return v > 0; });
     if (padded && mode == DNNCOMPAT_POOLING_MAX)
-        check(r.padding_mode == DNNCOMPAT_NEG_INF_PAD, DNNCOMPAT_STATUS_NOT_SUPPORTED_PADDING,
-              "{}: padded max pooling needs CUDNN_ATTR_RESAMPLE_PADDING_MODE CUDNN_NEG_INF_PAD (padding never wins)",
-              op.name());
+        require(r.padding_mode == DNNCOMPAT_NEG_INF_PAD, diag::code::graph_padding,
+                "{}: padded max pooling needs CUDNN_ATTR_RESAMPLE_PADDING_MODE CUDNN_NEG_INF_PAD (padding never wins)",
+                op.name());
     if (padded && mode != DNNCOMPAT_POOLING_MAX)
-        check(r.padding_mode == -1 || r.padding_mode == DNNCOMPAT_ZERO_PAD, DNNCOMPAT_STATUS_NOT_SUPPORTED_PADDING,
-              "{}: average pooling pads with zeros (CUDNN_ZERO_PAD)", op.name());
+        require(r.padding_mode == -1 || r.padding_mode == DNNCOMPAT_ZERO_PAD, diag::code::graph_padding,
+                "{}: average pooling pads with zeros (CUDNN_ZERO_PAD)", op.name());
     // The resample descriptor's finalize checked what cudnnSetPoolingNdDescriptor checks.
     a.p.is_set = true;
     a.p.mode = mode;
@@ -733,10 +731,10 @@ PoolArgs pool_args(const OpInfo &op, const std::map<int64_t, int> *index) {
         expect_out(a.dx, a.dy, "dy");
         const bool have_x = get(DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_XDESC, a.x, a.xi);
         const bool have_y = get(DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_YDESC, a.y, a.yi);
-        check(mode != DNNCOMPAT_POOLING_MAX || (have_x && have_y), DNNCOMPAT_STATUS_NOT_SUPPORTED,
-              "{}: max pooling's backward needs CUDNN_ATTR_OPERATION_RESAMPLE_BWD_XDESC and _YDESC (the argmax is "
-              "recomputed from them)",
-              op.name());
+        require(mode != DNNCOMPAT_POOLING_MAX || (have_x && have_y), diag::code::graph_feature,
+                "{}: max pooling's backward needs CUDNN_ATTR_OPERATION_RESAMPLE_BWD_XDESC and _YDESC (the argmax is "
+                "recomputed from them)",
+                op.name());
         if (!have_x) a.x = a.dx, a.xi = a.dxi; // average pooling reads neither
         if (!have_y) a.y = a.dy, a.yi = a.dyi;
     }
@@ -1050,15 +1048,16 @@ void check_engine(const GraphInfo &g, EngineInfo &e) {
     const int convs = g.conv_count();
     for (const auto &[uid, t] : g.tensors) check_int_dims(*t);
     for (const auto &[uid, t] : g.tensors)
-        check(t->vector_count == 1 && t->reordering == DNNCOMPAT_TENSOR_REORDERING_NONE && !t->ragged,
-              DNNCOMPAT_STATUS_NOT_SUPPORTED_LAYOUT,
-              "tensor {} is vectorised, reordered or ragged: only plain strided tensors are supported", uid);
+        require(t->vector_count == 1 && t->reordering == DNNCOMPAT_TENSOR_REORDERING_NONE && !t->ragged,
+                diag::code::graph_layout,
+                "tensor {} is vectorised, reordered or ragged: only plain strided tensors are supported", uid);
     if (e.index > 0) {
-        check(convs > 0, DNNCOMPAT_STATUS_NOT_SUPPORTED_GRAPH_PATTERN,
-              "engine {} is convolution solver {}; a graph without a convolution has engine 0 only", e.index, e.index);
+        require(convs > 0, diag::code::graph_pattern,
+                "engine {} is convolution solver {}; a graph without a convolution has engine 0 only", e.index,
+                e.index);
         e.solver = solver::by_id(static_cast<uint32_t>(e.index));
-        check(e.solver != nullptr, DNNCOMPAT_STATUS_NOT_SUPPORTED, "engine {}: {}", e.index,
-              solver::missing_reason(static_cast<uint32_t>(e.index)));
+        require(e.solver != nullptr, diag::code::graph_engine, "engine {}: {}", e.index,
+                solver::missing_reason(static_cast<uint32_t>(e.index)));
     }
     const solver::Solver *first = nullptr;
     conv::Problem first_p;

@@ -2,6 +2,7 @@
 // and what the type builds (graph/model.hpp). Engines, engine configs, heuristics and plans are
 // finalized in engines.cpp.
 #include "graph/descriptor.hpp"
+#include "graph/unsupported.hpp"
 #include "graph/engines.hpp"
 #include "graph/executable.hpp"
 #include "graph/model.hpp"
@@ -229,8 +230,8 @@ void finalize_matmul_op(Desc &d) {
     for (auto n :
          {DNNCOMPAT_ATTR_OPERATION_MATMUL_GEMM_M_OVERRIDE_DESC, DNNCOMPAT_ATTR_OPERATION_MATMUL_GEMM_N_OVERRIDE_DESC,
           DNNCOMPAT_ATTR_OPERATION_MATMUL_GEMM_K_OVERRIDE_DESC})
-        check(d.find(n) == nullptr, DNNCOMPAT_STATUS_NOT_SUPPORTED, "{} (per-batch GEMM sizes) is not supported",
-              attribute_name(n));
+        require(d.find(n) == nullptr, diag::code::graph_feature, "{} (per-batch GEMM sizes) is not supported",
+                attribute_name(n));
     o->inputs = {o->a, o->b};
     o->outputs = {o->c};
     d.built = o;
@@ -262,8 +263,8 @@ void finalize_norm_op(Desc &d, bool forward) {
         o->norm_phase = enum_of<dnncompatBackendNormFwdPhase_t>(need(d, DNNCOMPAT_ATTR_OPERATION_NORM_FWD_PHASE));
     for (auto n :
          {DNNCOMPAT_ATTR_OPERATION_NORM_FWD_PEER_STAT_DESCS, DNNCOMPAT_ATTR_OPERATION_NORM_BWD_PEER_STAT_DESCS})
-        check(d.find(n) == nullptr || d.find(n)->count == 0, DNNCOMPAT_STATUS_NOT_SUPPORTED,
-              "{}: statistics across devices are not supported", attribute_name(n));
+        require(d.find(n) == nullptr || d.find(n)->count == 0, diag::code::graph_feature,
+                "{}: statistics across devices are not supported", attribute_name(n));
     const bool bn_inference =
         forward && o->norm_mode == DNNCOMPAT_BATCH_NORM && o->norm_phase == DNNCOMPAT_NORM_FWD_INFERENCE;
     for (const auto &[name, value] : d.attrs) {
@@ -297,7 +298,7 @@ void finalize_sdpa(Desc &d) {
          {DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_BLOCK_MASK_DESC, DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_PAGE_TABLE_KDESC,
           DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_PAGE_TABLE_VDESC, DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_QDESC,
           DNNCOMPAT_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_KVDESC})
-        check(d.find(n) == nullptr, DNNCOMPAT_STATUS_NOT_SUPPORTED, "sdpa_fwd: {} is not supported", attribute_name(n));
+        require(d.find(n) == nullptr, diag::code::graph_feature, "sdpa_fwd: {} is not supported", attribute_name(n));
     for (const auto &[name, value] : d.attrs) {
         const TensorPtr t = built_of<TensorInfo>(value.descs[0]);
         o->named[name] = t;
@@ -359,10 +360,10 @@ void finalize_resample_op(Desc &d, bool forward) {
         d, forward ? DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_ALPHA : DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_ALPHA, 1.0);
     o->beta = scalar_or(
         d, forward ? DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_BETA : DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_BETA, 0.0);
-    check(d.find(forward ? DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_IDXDESC
-                         : DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_IDXDESC) == nullptr,
-          DNNCOMPAT_STATUS_NOT_SUPPORTED, "{}: the index tensor is not supported",
-          forward ? "resample_fwd" : "resample_bwd");
+    require(d.find(forward ? DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_IDXDESC
+                           : DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_IDXDESC) == nullptr,
+            diag::code::graph_feature, "{}: the index tensor is not supported",
+            forward ? "resample_fwd" : "resample_bwd");
     for (const auto &[name, value] : d.attrs) {
         if (value.type != DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR) continue;
         if (name == DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_DESC || name == DNNCOMPAT_ATTR_OPERATION_RESAMPLE_BWD_DESC)
@@ -386,8 +387,8 @@ void finalize_reshape(Desc &d) {
     check(element_count(o->in[0]->dims) == element_count(o->out->dims), DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
           "reshape: x {} and y {} hold different numbers of elements", dims_str(o->in[0]->dims),
           dims_str(o->out->dims));
-    check(o->in[0]->dtype == o->out->dtype, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
-          "reshape: x is {} but y is {} (a reshape does not convert)", o->in[0]->str(), o->out->str());
+    require(o->in[0]->dtype == o->out->dtype, diag::code::graph_dtype,
+            "reshape: x is {} but y is {} (a reshape does not convert)", o->in[0]->str(), o->out->str());
     o->inputs = {o->in[0]};
     o->outputs = {o->out};
     d.built = o;
@@ -412,9 +413,9 @@ void finalize_gen_stats(Desc &d) {
     check(mode == DNNCOMPAT_GENSTATS_SUM_SQSUM, DNNCOMPAT_STATUS_BAD_PARAM, "gen_stats: mode {}",
           static_cast<int>(mode));
     if (const Value *p = d.find(DNNCOMPAT_ATTR_OPERATION_GENSTATS_MATH_PREC))
-        check(enum_of<dnncompatDataType_t>(*p) == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
-              "gen_stats: math precision {} (FLOAT is supported)",
-              enums::describe("cudnnDataType_t", enum_of<dnncompatDataType_t>(*p)));
+        require(enum_of<dnncompatDataType_t>(*p) == DNNCOMPAT_DATA_FLOAT, diag::code::graph_dtype,
+                "gen_stats: math precision {} (FLOAT is supported)",
+                enums::describe("cudnnDataType_t", enum_of<dnncompatDataType_t>(*p)));
     name_tensors(d, *o, {DNNCOMPAT_ATTR_OPERATION_GENSTATS_SUMDESC, DNNCOMPAT_ATTR_OPERATION_GENSTATS_SQSUMDESC});
     o->in[0] = o->named.at(DNNCOMPAT_ATTR_OPERATION_GENSTATS_XDESC);
     const dims_t &x = o->in[0]->dims;
@@ -426,12 +427,12 @@ void finalize_gen_stats(Desc &d) {
         const TensorInfo &t = *o->named.at(n);
         check(t.dims == want, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH, "gen_stats: {} is {}, expected {}",
               attribute_name(n), dims_str(t.dims), dims_str(want));
-        check(t.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
-              "gen_stats: {} is {} (FLOAT is supported)", attribute_name(n), t.str());
+        require(t.dtype == DNNCOMPAT_DATA_FLOAT, diag::code::graph_dtype, "gen_stats: {} is {} (FLOAT is supported)",
+                attribute_name(n), t.str());
     }
-    check(o->in[0]->dtype == DNNCOMPAT_DATA_FLOAT || o->in[0]->dtype == DNNCOMPAT_DATA_HALF ||
-              o->in[0]->dtype == DNNCOMPAT_DATA_BFLOAT16,
-          DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE, "gen_stats: x is {} (FLOAT, HALF or BFLOAT16)", o->in[0]->str());
+    require(o->in[0]->dtype == DNNCOMPAT_DATA_FLOAT || o->in[0]->dtype == DNNCOMPAT_DATA_HALF ||
+                o->in[0]->dtype == DNNCOMPAT_DATA_BFLOAT16,
+            diag::code::graph_dtype, "gen_stats: x is {} (FLOAT, HALF or BFLOAT16)", o->in[0]->str());
     d.built = o;
 }
 
@@ -461,8 +462,8 @@ void finalize_graph(Desc &d) {
     auto g = std::make_shared<GraphInfo>();
     const Value &h = need(d, DNNCOMPAT_ATTR_OPERATIONGRAPH_HANDLE);
     g->handle = live(h.at<dnncompatContext *>(0));
-    check(!bool_or(d, DNNCOMPAT_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, false), DNNCOMPAT_STATUS_NOT_SUPPORTED,
-          "dynamic-shape operation graphs are not supported");
+    require(!bool_or(d, DNNCOMPAT_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, false), diag::code::graph_feature,
+            "dynamic-shape operation graphs are not supported");
     std::vector<OpPtr> ops;
     for (const auto &od : need(d, DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS).descs) ops.push_back(built_of<OpInfo>(od));
     // Tensors by uid; each produced by at most one operation.

@@ -1,4 +1,5 @@
 #include "graph/norm.hpp"
+#include "graph/unsupported.hpp"
 
 #include "conv/fused_ops.hpp"
 #include "core/enums.hpp"
@@ -79,8 +80,8 @@ void need(const TensorView &t, const char *what, dnncompatBackendNormMode_t m) {
 // t (if present) has x's rank and each dimension x's or 1 as `want` says.
 void fits(const TensorView &t, const char *what, const dims_t &want, bool exact) {
     if (!present(t)) return;
-    check(t.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
-          "normalization: {} is {} (FLOAT is supported)", what, enums::describe("cudnnDataType_t", t.dtype));
+    require(t.dtype == DNNCOMPAT_DATA_FLOAT, diag::code::graph_dtype, "normalization: {} is {} (FLOAT is supported)",
+            what, enums::describe("cudnnDataType_t", t.dtype));
     bool ok = t.dims.size() == want.size() && t.strides.size() == want.size();
     for (std::size_t i = 0; ok && i < want.size(); ++i) ok = t.dims[i] == want[i] || (!exact && t.dims[i] == 1);
     check(ok, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH, "normalization: {} is {}, expected {}{}", what,
@@ -257,8 +258,8 @@ namespace {
 // The channel count of a per-channel tensor and the stride between its channels: every
 // dimension 1 but at most one.
 std::pair<int64_t, int64_t> channels_of(const TensorView &t, const char *what) {
-    check(t.dtype == DNNCOMPAT_DATA_FLOAT, DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE,
-          "bn_finalize: {} is {} (FLOAT is supported)", what, enums::describe("cudnnDataType_t", t.dtype));
+    require(t.dtype == DNNCOMPAT_DATA_FLOAT, diag::code::graph_dtype, "bn_finalize: {} is {} (FLOAT is supported)",
+            what, enums::describe("cudnnDataType_t", t.dtype));
     int64_t c = 1, stride = 0;
     for (std::size_t i = 0; i < t.dims.size(); ++i) {
         if (t.dims[i] == 1) continue;

@@ -13,6 +13,7 @@
 // into a block buffer (a broadcast input, stride 0, is one value repeated); the kernel is one
 // flat loop over the block (vectorisable); the output is written in place or converted out.
 #include "graph/pointwise.hpp"
+#include "graph/unsupported.hpp"
 
 #include "core/convert.hpp"
 #include "core/error.hpp"
@@ -476,7 +477,7 @@ void check_tensor(const TensorView &t, const char *name, bool needs_data = true)
                  dims_str(t.strides));
     if (needs_data && t.data == nullptr) fail(DNNCOMPAT_STATUS_BAD_PARAM, "pointwise: {} has no data", name);
     if (!supported_type(t.dtype))
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE, "pointwise: {} has data type {}", name, data_type_name(t.dtype));
+        refuse(diag::code::graph_dtype, "pointwise: {} has data type {}", name, data_type_name(t.dtype));
 }
 
 } // namespace
@@ -496,8 +497,8 @@ void check_operands(const PointwiseDesc &d, const TensorView *in0, const TensorV
     case DNNCOMPAT_DATA_HALF:
     case DNNCOMPAT_DATA_BFLOAT16: break;
     default:
-        fail(DNNCOMPAT_STATUS_NOT_SUPPORTED_DATA_TYPE, "pointwise: math precision {} is not FLOAT or DOUBLE",
-             data_type_name(d.math_prec));
+        refuse(diag::code::graph_dtype, "pointwise: math precision {} is not FLOAT or DOUBLE",
+               data_type_name(d.math_prec));
     }
     const int needed = kind == PointwiseKind::ternary                                     ? 3
                        : kind == PointwiseKind::binary || kind == PointwiseKind::backward ? 2

@@ -1932,6 +1932,13 @@ const std::map<std::string_view, ConditionProbe> &condition_probes() {
         {"DNNC-FUSED-FOLDED-DGRAD", [] { return folded_backward_data_descriptors(); }},
         // The graph (backend) API.
         {"DNNC-GRAPH-CUDA-GRAPH", [] { return graph_probes::cuda_graph(); }},
+        {"DNNC-GRAPH-DTYPE", [] { return graph_probes::graph_condition("DNNC-GRAPH-DTYPE"); }},
+        {"DNNC-GRAPH-LAYOUT", [] { return graph_probes::graph_condition("DNNC-GRAPH-LAYOUT"); }},
+        {"DNNC-GRAPH-SHAPE", [] { return graph_probes::graph_condition("DNNC-GRAPH-SHAPE"); }},
+        {"DNNC-GRAPH-PADDING", [] { return graph_probes::graph_condition("DNNC-GRAPH-PADDING"); }},
+        {"DNNC-GRAPH-PATTERN", [] { return graph_probes::graph_condition("DNNC-GRAPH-PATTERN"); }},
+        {"DNNC-GRAPH-FEATURE", [] { return graph_probes::graph_condition("DNNC-GRAPH-FEATURE"); }},
+        {"DNNC-GRAPH-ENGINE", [] { return graph_probes::graph_condition("DNNC-GRAPH-ENGINE"); }},
     };
     return m;
 }

@@ -749,4 +749,118 @@ Observation cuda_graph() {
     return observed(c.status, "cudnnBackendPopulateCudaGraph of a finalized convolution plan" + c.where());
 }
 
+namespace {
+
+// A finalized tensor of any type and strides (the probes' other tensors are FLOAT and packed).
+Desc *typed_tensor(Calls &c, Graph &g, int64_t uid, const std::vector<int64_t> &dims,
+                   const std::vector<int64_t> &strides, dnncompatDataType_t type) {
+    auto t = std::make_unique<Desc>(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR);
+    c(t->status, "create TENSOR");
+    c(t->dtype(DNNCOMPAT_ATTR_TENSOR_DATA_TYPE, type), "TENSOR_DATA_TYPE");
+    c(t->i64(DNNCOMPAT_ATTR_TENSOR_DIMENSIONS, dims), "TENSOR_DIMENSIONS");
+    c(t->i64(DNNCOMPAT_ATTR_TENSOR_STRIDES, strides), "TENSOR_STRIDES");
+    c(t->i64(DNNCOMPAT_ATTR_TENSOR_UNIQUE_ID, {uid}), "TENSOR_UNIQUE_ID");
+    c(t->i64(DNNCOMPAT_ATTR_TENSOR_BYTE_ALIGNMENT, {16}), "TENSOR_BYTE_ALIGNMENT");
+    c(t->finalize(), "finalize TENSOR");
+    return g.add(std::move(t));
+}
+
+// An operation reading x and writing y (attributes xa, ya), finalized; the failing call's status
+// is c's.
+Desc *unary_op(Calls &c, Graph &g, Type type, Name xa, Desc *x, Name ya, Desc *y, Name da = {}, Desc *d = nullptr) {
+    auto op = std::make_unique<Desc>(type);
+    c(op->status, std::string("create ") + tname(type));
+    c(op->desc(xa, {x->get()}), aname(xa));
+    c(op->desc(ya, {y->get()}), aname(ya));
+    if (d != nullptr) c(op->desc(da, {d->get()}), aname(da));
+    c(op->finalize(), std::string("finalize ") + tname(type));
+    return c.status == OK ? g.add(std::move(op)) : nullptr;
+}
+
+// y = |x|, finalized (nullptr when a call failed).
+Desc *abs_op(Calls &c, Graph &g, Desc *x, Desc *y) {
+    auto pw = std::make_unique<Desc>(DNNCOMPAT_BACKEND_POINTWISE_DESCRIPTOR);
+    c(pw->enum_value(DNNCOMPAT_ATTR_POINTWISE_MODE, DNNCOMPAT_TYPE_POINTWISE_MODE, DNNCOMPAT_POINTWISE_ABS),
+      "POINTWISE_MODE");
+    c(pw->finalize(), "finalize POINTWISE");
+    Desc *pwd = g.add(std::move(pw));
+    return unary_op(c, g, DNNCOMPAT_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, DNNCOMPAT_ATTR_OPERATION_POINTWISE_XDESC, x,
+                    DNNCOMPAT_ATTR_OPERATION_POINTWISE_YDESC, y, DNNCOMPAT_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, pwd);
+}
+
+} // namespace
+
+Observation graph_condition(std::string_view code) {
+    Graph g;
+    Calls c;
+    std::string what;
+    diag::clear();
+    if (code == "DNNC-GRAPH-DTYPE") {
+        Desc *x = g.tensor(c, 1, {1, 1, 2, 2});
+        Desc *y = typed_tensor(c, g, 2, {1, 4}, {4, 1}, DNNCOMPAT_DATA_HALF);
+        diag::clear();
+        unary_op(c, g, DNNCOMPAT_BACKEND_OPERATION_RESHAPE_DESCRIPTOR, DNNCOMPAT_ATTR_OPERATION_RESHAPE_XDESC, x,
+                 DNNCOMPAT_ATTR_OPERATION_RESHAPE_YDESC, y);
+        what = "finalize OPERATION_RESHAPE of a FLOAT x into a HALF y";
+    } else if (code == "DNNC-GRAPH-LAYOUT") {
+        conv_graph(c, g, DNNCOMPAT_TENSOR_REORDERING_F16x16);
+        diag::clear();
+        engine(c, g, 0);
+        what = "finalize ENGINE 0 of a convolution whose x is reordered F16x16";
+    } else if (code == "DNNC-GRAPH-SHAPE") {
+        Desc *x = typed_tensor(c, g, 1, {1, 1, 1, 2}, {int64_t{1} << 33, 2, 2, 1}, DNNCOMPAT_DATA_FLOAT);
+        Desc *y = g.tensor(c, 2, {1, 1, 1, 2});
+        Desc *op = abs_op(c, g, x, y);
+        if (op != nullptr) g.finish(c, {op});
+        diag::clear();
+        if (c.status == OK) engine(c, g, 0);
+        what = "finalize ENGINE 0 of a pointwise graph whose x has a stride of 2^33";
+    } else if (code == "DNNC-GRAPH-PADDING") {
+        auto r = std::make_unique<Desc>(DNNCOMPAT_BACKEND_RESAMPLE_DESCRIPTOR);
+        c(r->enum_value(DNNCOMPAT_ATTR_RESAMPLE_MODE, DNNCOMPAT_TYPE_RESAMPLE_MODE, DNNCOMPAT_RESAMPLE_MAXPOOL),
+          "MODE");
+        c(r->i64(DNNCOMPAT_ATTR_RESAMPLE_SPATIAL_DIMS, {2}), "SPATIAL_DIMS");
+        c(r->i64(DNNCOMPAT_ATTR_RESAMPLE_WINDOW_DIMS, {2, 2}), "WINDOW_DIMS");
+        c(r->i64(DNNCOMPAT_ATTR_RESAMPLE_PRE_PADDINGS, {0, 0}), "PRE_PADDINGS");
+        c(r->i64(DNNCOMPAT_ATTR_RESAMPLE_POST_PADDINGS, {1, 1}), "POST_PADDINGS");
+        c(r->i64(DNNCOMPAT_ATTR_RESAMPLE_STRIDES, {2, 2}), "STRIDES");
+        c(r->enum_value(DNNCOMPAT_ATTR_RESAMPLE_PADDING_MODE, DNNCOMPAT_TYPE_PADDING_MODE, DNNCOMPAT_NEG_INF_PAD),
+          "PADDING_MODE");
+        c(r->finalize(), "finalize RESAMPLE");
+        Desc *rd = g.add(std::move(r));
+        Desc *x = g.tensor(c, 1, {1, 1, 3, 3}), *y = g.tensor(c, 2, {1, 1, 2, 2});
+        diag::clear();
+        if (c.status == OK)
+            unary_op(c, g, DNNCOMPAT_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR,
+                     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_XDESC, x, DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_YDESC, y,
+                     DNNCOMPAT_ATTR_OPERATION_RESAMPLE_FWD_DESC, rd);
+        what = "finalize OPERATION_RESAMPLE_FWD of a 2x2 max pooling padded 0 before and 1 after";
+    } else if (code == "DNNC-GRAPH-PATTERN") {
+        pointwise_graph(c, g, DNNCOMPAT_POINTWISE_ADD);
+        diag::clear();
+        engine(c, g, 1);
+        what = "finalize ENGINE 1 of a pointwise-only graph";
+    } else if (code == "DNNC-GRAPH-FEATURE") {
+        Desc *op = abs_op(c, g, g.tensor(c, 1, {1, 1, 2, 2}), g.tensor(c, 2, {1, 1, 2, 2}));
+        auto gd = std::make_unique<Desc>(DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+        const bool dynamic = true;
+        c(gd->set(DNNCOMPAT_ATTR_OPERATIONGRAPH_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &g.handle), "OPERATIONGRAPH_HANDLE");
+        if (op != nullptr) c(gd->desc(DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS, {op->get()}), "OPERATIONGRAPH_OPS");
+        c(gd->set(DNNCOMPAT_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, DNNCOMPAT_TYPE_BOOLEAN, 1, &dynamic),
+          "IS_DYNAMIC_SHAPE_ENABLED");
+        diag::clear();
+        c(gd->finalize(), "finalize OPERATIONGRAPH");
+        g.add(std::move(gd));
+        what = "finalize OPERATIONGRAPH with IS_DYNAMIC_SHAPE_ENABLED true";
+    } else if (code == "DNNC-GRAPH-ENGINE") {
+        conv_graph(c, g);
+        diag::clear();
+        engine(c, g, int64_t{1} << 20);
+        what = "finalize ENGINE 2^20 of a convolution graph";
+    } else {
+        return not_probed("no probe for " + std::string(code));
+    }
+    return observed(c.status, what + c.where());
+}
+
 } // namespace dnncompat::test::graph_probes
