@@ -134,8 +134,6 @@ void check_reduction(const OpInfo &op) {
             "reduction: x and y have the same shape {} (nothing is reduced)", dims_str(op.out->dims));
 }
 
-dnnl::memory::desc md_of(const dims_t &dims, const dims_t &strides) { return f32_md(dims, strides); }
-
 // A tensor as a FLOAT operand of a oneDNN primitive: the caller's memory when it is FLOAT, else
 // a packed FLOAT copy in the step's scratch.
 struct F32Operand {
@@ -623,13 +621,13 @@ std::unique_ptr<Step> sdpa_step(dnncompatContext &h, const OpInfo &op, const std
     const dims_t Qg{Q[0], s->per_group, Q[2], Q[3]};
     const dims_t S{Q[0], s->per_group, Q[2], K[2]};
     s->cols = K[2];
-    s->q_md = md_of(Qg, s->q.strides);
+    s->q_md = f32_md(Qg, s->q.strides);
     const dims_t &ks = s->k.strides;
-    s->kt_md = md_of({K[0], kv_heads, K[3], K[2]}, {ks[0], ks[1], ks[3], ks[2]});
-    s->s_md = md_of(S, packed_strides(S, DNNCOMPAT_TENSOR_NCHW));
+    s->kt_md = f32_md({K[0], kv_heads, K[3], K[2]}, {ks[0], ks[1], ks[3], ks[2]});
+    s->s_md = f32_md(S, packed_strides(S, DNNCOMPAT_TENSOR_NCHW));
     const auto &V = s->v.tensor.dims, &O = s->o.tensor.dims;
-    s->v_md = md_of({V[0], kv_heads, V[2], V[3]}, s->v.strides);
-    s->o_md = md_of({O[0], s->per_group, O[2], O[3]}, s->o.strides);
+    s->v_md = f32_md({V[0], kv_heads, V[2], V[3]}, s->v.strides);
+    s->o_md = f32_md({O[0], s->per_group, O[2], O[3]}, s->o.strides);
     s->s_at = scratch;
     scratch += aligned(static_cast<std::size_t>(element_count(S)) * sizeof(float));
     dnnl::primitive_attr qk_attr;
@@ -871,8 +869,8 @@ std::unique_ptr<Step> matmul_step(dnncompatContext &h, const OpInfo &op, const s
     std::size_t scratch = 0;
     s->a.init(index.at(op.a->uid), *op.a, scratch);
     s->b.init(index.at(op.b->uid), *op.b, scratch);
-    s->a_md = md_of(op.a->dims, s->a.strides);
-    s->b_md = md_of(op.b->dims, s->b.strides);
+    s->a_md = f32_md(op.a->dims, s->a.strides);
+    s->b_md = f32_md(op.b->dims, s->b.strides);
     const auto pd_of = [&](const TensorInfo &c, const dnnl::post_ops &po) {
         std::size_t unused = scratch;
         F32Operand co;
@@ -880,7 +878,7 @@ std::unique_ptr<Step> matmul_step(dnncompatContext &h, const OpInfo &op, const s
         dnnl::primitive_attr attr;
         attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
         attr.set_post_ops(po);
-        return dnnl::matmul::primitive_desc(dnnl::matmul::desc(s->a_md, s->b_md, md_of(c.dims, co.strides)), attr,
+        return dnnl::matmul::primitive_desc(dnnl::matmul::desc(s->a_md, s->b_md, f32_md(c.dims, co.strides)), attr,
                                             h.engine);
     };
     std::optional<dnnl::matmul::primitive_desc> pd;
@@ -897,7 +895,7 @@ std::unique_ptr<Step> matmul_step(dnncompatContext &h, const OpInfo &op, const s
     if (!pd) pd = pd_of(*op.c, dnnl::post_ops());
     const TensorInfo &c = chain.ops.empty() ? *op.c : *chain.out;
     s->c.init(index.at(c.uid), c, scratch);
-    s->c_md = md_of(c.dims, s->c.strides);
+    s->c_md = f32_md(c.dims, s->c.strides);
     s->prim = dnnl::matmul(*pd);
     s->scratch_md = pd->scratchpad_desc();
     s->prim_scratch_at = add_scratchpad(*pd, scratch);
@@ -918,8 +916,8 @@ std::unique_ptr<Step> epilogue_step(dnncompatContext &h, const TensorInfo &from,
     s->binary = first.binary;
     s->src = index.at(from.uid);
     s->dst = index.at(chain.out->uid);
-    s->src_md = md_of(from.dims, from.strides);
-    s->dst_md = md_of(chain.out->dims, chain.out->strides);
+    s->src_md = f32_md(from.dims, from.strides);
+    s->dst_md = f32_md(chain.out->dims, chain.out->strides);
     std::vector<PostOpArg> args;
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -928,7 +926,7 @@ std::unique_ptr<Step> epilogue_step(dnncompatContext &h, const TensorInfo &from,
         std::string impl;
         if (first.binary) {
             s->src1 = index.at(first.src1->uid);
-            s->src1_md = md_of(first.src1->dims, first.src1->strides);
+            s->src1_md = f32_md(first.src1->dims, first.src1->strides);
             const dnnl::binary::primitive_desc pd(dnnl::binary::desc(first.alg, s->src_md, s->src1_md, s->dst_md), attr,
                                                   h.engine);
             s->prim = dnnl::binary(pd);
@@ -968,8 +966,8 @@ std::unique_ptr<Step> reduction_step(dnncompatContext &h, const OpInfo &op, cons
     s->x.init(index.at(op.in[0]->uid), xt, scratch);
     s->x.tensor = *op.in[0];
     s->y.init(index.at(op.out->uid), *op.out, scratch);
-    s->x_md = md_of(op.in[0]->dims, s->x.strides);
-    s->y_md = md_of(op.out->dims, s->y.strides);
+    s->x_md = f32_md(op.in[0]->dims, s->x.strides);
+    s->y_md = f32_md(op.out->dims, s->y.strides);
     dnnl::algorithm alg = dnnl::algorithm::reduction_sum;
     float p = 0.0f;
     switch (red) {
@@ -1000,13 +998,13 @@ std::unique_ptr<Step> gen_stats_step(dnncompatContext &h, const OpInfo &op, cons
     auto s = std::make_unique<GenStatsStep>();
     std::size_t scratch = 0;
     s->x.init(index.at(op.in[0]->uid), *op.in[0], scratch);
-    s->x_md = md_of(op.in[0]->dims, s->x.strides);
+    s->x_md = f32_md(op.in[0]->dims, s->x.strides);
     const TensorInfo &sum = *op.named.at(DNNCOMPAT_ATTR_OPERATION_GENSTATS_SUMDESC);
     const TensorInfo &sq = *op.named.at(DNNCOMPAT_ATTR_OPERATION_GENSTATS_SQSUMDESC);
     s->sum = index.at(sum.uid);
     s->sqsum = index.at(sq.uid);
-    s->sum_md = md_of(sum.dims, sum.strides);
-    s->sq_md = md_of(sq.dims, sq.strides);
+    s->sum_md = f32_md(sum.dims, sum.strides);
+    s->sq_md = f32_md(sq.dims, sq.strides);
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     const dnnl::reduction::primitive_desc sum_pd(
