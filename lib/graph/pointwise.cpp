@@ -110,9 +110,11 @@ inline T formula(const Params<T> &p, T a, T b, T c) {
     else if constexpr (M == DNNCOMPAT_POINTWISE_ATAN2) return std::atan2(a, b);
     // RELU_FWD: above the upper clip, the upper clip; below the lower clip, the lower clip plus
     // the slope times the distance (CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP / _UPPER_CLIP /
-    // _LOWER_CLIP_SLOPE; defaults 0, FLT_MAX, 0: plain ReLU). A NaN input stays NaN.
+    // _LOWER_CLIP_SLOPE; defaults 0, FLT_MAX, 0: plain ReLU). A NaN input stays NaN; with slope 0,
+    // -inf gives the lower clip (not 0 * -inf).
     else if constexpr (M == DNNCOMPAT_POINTWISE_RELU_FWD)
-        return a < p.lower ? p.lower + p.slope * (a - p.lower) : (a > p.upper ? p.upper : a);
+        return a < p.lower ? (p.slope == zero ? p.lower : p.lower + p.slope * (a - p.lower))
+                           : (a > p.upper ? p.upper : a);
     else if constexpr (M == DNNCOMPAT_POINTWISE_TANH_FWD) return std::tanh(a);
     else if constexpr (M == DNNCOMPAT_POINTWISE_SIGMOID_FWD) return sigmoid(a);
     else if constexpr (M == DNNCOMPAT_POINTWISE_ELU_FWD) return a > zero ? a : p.elu_alpha * std::expm1(a);

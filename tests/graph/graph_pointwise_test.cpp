@@ -524,6 +524,9 @@ TEST(GraphPointwise, ReluClipBoundaries) {
     EXPECT_EQ(pointwise_reference(plain, -7, 0, 0), 0);
     EXPECT_EQ(pointwise_reference(plain, 1e30, 0, 0), 1e30); // upper clip DBL_MAX
     EXPECT_TRUE(std::isnan(pointwise_reference(plain, kNaN, 0, 0)));
+    const double inf = std::numeric_limits<double>::infinity();
+    EXPECT_EQ(pointwise_reference(plain, -inf, 0, 0), 0); // the lower clip, not 0 * -inf
+    EXPECT_EQ(pointwise_reference(d, -inf, 0, 0), -inf);  // with a slope: -1 + 0.25 * -inf
 }
 
 TEST(GraphPointwise, GeluIsTheErfForm) {
