@@ -3,7 +3,7 @@
 // convolution forward, pointwise ADD of a [1, K, 1, 1] bias, ADD of a residual z, RELU_FWD, the
 // intermediates virtual), 3x3 pad 1, FLOAT NCHW, on engine 0. Three sides, cache hot:
 //   fused   the plan as it is built: the solver's convolution, then one oneDNN binary with the
-//           second ADD and the RELU as its post-ops;
+//           second ADD as its post-op, then the RELU loop (RELU_FWD is not fused: NaN);
 //   loops   the same graph with DNNCOMPAT_GRAPH_FUSION=0: the convolution, then three pointwise
 //           loops;
 //   onednn  one oneDNN convolution primitive with the three as its post-ops, on the caller's NCHW

@@ -397,4 +397,31 @@ PointwiseKind pointwise_kind(dnncompatPointwiseMode_t mode) {
     fail(DNNCOMPAT_STATUS_BAD_PARAM, "pointwise mode {} is not a cudnnPointwiseMode_t", static_cast<int>(mode));
 }
 
+// Not here: MAX and MIN (oneDNN's give NaN for a NaN operand, cuDNN's formula the other operand)
+// and RELU_FWD (oneDNN's relu and clip give 0 or the lower clip for NaN, cuDNN's formula NaN).
+PostOpForm post_op_form(dnncompatPointwiseMode_t mode) {
+    const auto unary = [](dnnl_alg_kind_t a, const char *when = "") { return PostOpForm{a, false, false, when}; };
+    const auto binary = [](dnnl_alg_kind_t a, bool commutes) { return PostOpForm{a, true, commutes, ""}; };
+    switch (mode) {
+    case DNNCOMPAT_POINTWISE_ADD: return binary(dnnl_binary_add, true);
+    case DNNCOMPAT_POINTWISE_MUL: return binary(dnnl_binary_mul, true);
+    case DNNCOMPAT_POINTWISE_SUB: return binary(dnnl_binary_sub, false);
+    case DNNCOMPAT_POINTWISE_DIV: return binary(dnnl_binary_div, false);
+    case DNNCOMPAT_POINTWISE_TANH_FWD: return unary(dnnl_eltwise_tanh);
+    case DNNCOMPAT_POINTWISE_SIGMOID_FWD: return unary(dnnl_eltwise_logistic);
+    case DNNCOMPAT_POINTWISE_ELU_FWD: return unary(dnnl_eltwise_elu);
+    case DNNCOMPAT_POINTWISE_GELU_FWD: return unary(dnnl_eltwise_gelu_erf);
+    case DNNCOMPAT_POINTWISE_GELU_APPROX_TANH_FWD: return unary(dnnl_eltwise_gelu_tanh);
+    case DNNCOMPAT_POINTWISE_SWISH_FWD: return unary(dnnl_eltwise_swish);
+    case DNNCOMPAT_POINTWISE_SOFTPLUS_FWD: return unary(dnnl_eltwise_soft_relu, "beta 1");
+    case DNNCOMPAT_POINTWISE_ABS: return unary(dnnl_eltwise_abs);
+    case DNNCOMPAT_POINTWISE_EXP: return unary(dnnl_eltwise_exp);
+    case DNNCOMPAT_POINTWISE_LOG: return unary(dnnl_eltwise_log);
+    case DNNCOMPAT_POINTWISE_SQRT: return unary(dnnl_eltwise_sqrt);
+    case DNNCOMPAT_POINTWISE_NEG:
+    case DNNCOMPAT_POINTWISE_IDENTITY: return unary(dnnl_eltwise_linear);
+    default: return {};
+    }
+}
+
 } // namespace dnncompat::graph

@@ -6,6 +6,8 @@
 
 #include <dnncompat/dnncompat.h>
 
+#include <oneapi/dnnl/dnnl_types.h>
+
 namespace dnncompat::graph {
 
 // Operands, by kind: unary y = op(x); binary y = op(x, b); ternary y = op(x, b, t)
@@ -68,5 +70,16 @@ enum class PointwiseKind { unary, binary, ternary, backward, gen_index };
 
 // The operand kind of a mode; BAD_PARAM for a value outside cudnnPointwiseMode_t.
 PointwiseKind pointwise_kind(dnncompatPointwiseMode_t mode);
+
+// A mode as a oneDNN post-op of the matmul or convolution before it (graph/fusion.hpp): the oneDNN
+// algorithm whose formula is cuDNN's (undef: the mode always runs as dnncompat's loop), whether it
+// is binary and commutes (the chain's tensor may then be its second operand), and for which of
+// the mode's parameters it holds ("" when for all).
+struct PostOpForm {
+    dnnl_alg_kind_t alg = dnnl_alg_kind_undef;
+    bool binary = false, commutative = false;
+    const char *when = "";
+};
+PostOpForm post_op_form(dnncompatPointwiseMode_t mode);
 
 } // namespace dnncompat::graph

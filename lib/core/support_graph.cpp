@@ -16,6 +16,8 @@
 #include "core/graph_attributes.hpp"
 #include "core/pointwise_modes.hpp"
 
+#include <oneapi/dnnl/dnnl_debug.h>
+
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -86,12 +88,18 @@ GraphVerdict attribute_type(int v) {
 }
 
 GraphVerdict pointwise_mode(int v) {
+    const auto mode = static_cast<dnncompatPointwiseMode_t>(v);
     try {
-        (void)graph::pointwise_kind(static_cast<dnncompatPointwiseMode_t>(v));
+        (void)graph::pointwise_kind(mode);
     } catch (const std::exception &) {
         return {Class::unsupported, "not a pointwise mode dnncompat knows: BAD_PARAM", DNNCOMPAT_STATUS_BAD_PARAM};
     }
-    return {Class::native, "dnncompat's pointwise loop (lib/graph/pointwise.cpp) computes cuDNN's formula", OK};
+    std::string how = "dnncompat's pointwise loop (lib/graph/pointwise.cpp) computes cuDNN's formula";
+    const graph::PostOpForm form = graph::post_op_form(mode);
+    if (form.alg != dnnl_alg_kind_undef)
+        how += std::string("; in a chain after a matmul or convolution, oneDNN's ") + dnnl_alg_kind2str(form.alg) +
+               " post-op" + (*form.when != '\0' ? std::string(" (") + form.when + ")" : "") + " (docs/graph-api.md)";
+    return {Class::native, how, OK};
 }
 
 GraphVerdict heur_mode(int v) {

@@ -358,16 +358,32 @@ public:
 };
 
 // Gen stats: two oneDNN reductions of x over every dimension but C, its sum and its sum of
-// squares (the fused-ops API's CONV_BNSTATS computes its ySum and ySqSum the same way).
+// squares (the fused-ops API's CONV_BNSTATS computes its ySum and ySqSum the same way). When x
+// has one element per channel there is nothing to reduce (oneDNN's reduction refuses it): the
+// pointwise loop copies x and squares it.
 class GenStatsStep : public Step {
 public:
     F32Operand x;
     int sum = -1, sqsum = -1;
+    bool per_element = false; // x [1, C, 1, ...]
+    TensorView sum_view, sq_view;
     dnnl::reduction sum_prim, sq_prim;
     dnnl::memory::desc x_md, sum_md, sq_md, sum_scratch, sq_scratch;
     std::size_t sum_scratch_at = 0, sq_scratch_at = 0;
 
     void run(dnncompatContext &h, void *const *ptr, unsigned char *scratch) const override {
+        if (per_element) {
+            PointwiseDesc copy, square;
+            copy.mode = DNNCOMPAT_POINTWISE_IDENTITY;
+            square.mode = DNNCOMPAT_POINTWISE_MUL;
+            const TensorView xv = x.tensor.view(ptr[x.index]);
+            TensorView s = sum_view, q = sq_view;
+            s.data = ptr[sum];
+            q.data = ptr[sqsum];
+            pointwise(copy, &xv, nullptr, nullptr, s);
+            pointwise(square, &xv, &xv, nullptr, q);
+            return;
+        }
         x.convert(ptr, scratch, true);
         const auto &e = h.engine;
         const dnnl::memory xm(x_md, e, x.f32(ptr, scratch));
@@ -460,6 +476,18 @@ public:
         return a;
     }
     void check() const {
+        // By-value scalars: their type now, their value at execute.
+        for (int attr :
+             {DNNCOMPAT_ATTR_OPERATION_NORM_FWD_EPSILON_DESC, DNNCOMPAT_ATTR_OPERATION_NORM_FWD_EXP_AVG_FACTOR_DESC,
+              DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_ACCUM_COUNT_DESC, DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_EPSILON_DESC,
+              DNNCOMPAT_ATTR_OPERATION_BN_FINALIZE_EXP_AVERATE_FACTOR_DESC}) {
+            if (index.count(attr) == 0) continue;
+            const auto t = op->named.at(attr)->dtype;
+            require(t == DNNCOMPAT_DATA_DOUBLE || t == DNNCOMPAT_DATA_FLOAT || t == DNNCOMPAT_DATA_INT64 ||
+                        t == DNNCOMPAT_DATA_INT32,
+                    diag::code::graph_dtype, "{}: the scalar {} is {} (FLOAT, DOUBLE, INT64 or INT32)", op->name(),
+                    attribute_name(attr), enums::describe("cudnnDataType_t", t));
+        }
         if (op->kind == OpKind::bn_finalize) {
             check_bn_finalize(bn_finalize_args(nullptr));
             const bool training = op->bn_finalize_mode == DNNCOMPAT_BN_FINALIZE_STATISTICS_TRAINING;
@@ -884,9 +912,8 @@ std::unique_ptr<Step> matmul_step(dnncompatContext &h, const OpInfo &op, const s
     std::optional<dnnl::matmul::primitive_desc> pd;
     if (!chain.ops.empty()) {
         std::vector<PostOpArg> args;
-        const dnnl::post_ops po = post_ops_of(chain, 0, args);
         try {
-            pd = pd_of(*chain.out, po);
+            pd = pd_of(*chain.out, post_ops_of(chain, 0, args));
             s->post = PostArgs(args, index);
         } catch (const dnnl::error &) {
             chain = Chain{};
@@ -919,10 +946,10 @@ std::unique_ptr<Step> epilogue_step(dnncompatContext &h, const TensorInfo &from,
     s->src_md = f32_md(from.dims, from.strides);
     s->dst_md = f32_md(chain.out->dims, chain.out->strides);
     std::vector<PostOpArg> args;
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    attr.set_post_ops(post_ops_of(chain, 1, args));
     try {
+        dnnl::primitive_attr attr;
+        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        attr.set_post_ops(post_ops_of(chain, 1, args));
         std::string impl;
         if (first.binary) {
             s->src1 = index.at(first.src1->uid);
@@ -1005,6 +1032,14 @@ std::unique_ptr<Step> gen_stats_step(dnncompatContext &h, const OpInfo &op, cons
     s->sqsum = index.at(sq.uid);
     s->sum_md = f32_md(sum.dims, sum.strides);
     s->sq_md = f32_md(sq.dims, sq.strides);
+    s->per_element = op.in[0]->dims == sum.dims;
+    if (s->per_element) {
+        s->sum_view = sum.view(nullptr);
+        s->sq_view = sq.view(nullptr);
+        s->what = fmt::format("gen_stats {}: one element per channel, dnncompat pointwise loop", op.in[0]->str());
+        s->impl = "dnncompat:pointwise";
+        return s;
+    }
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     const dnnl::reduction::primitive_desc sum_pd(

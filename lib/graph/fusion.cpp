@@ -1,5 +1,6 @@
 #include "graph/fusion.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -15,50 +16,22 @@ bool fusion_enabled() {
     return v == nullptr || (std::strcmp(v, "0") != 0 && std::strcmp(v, "off") != 0 && std::strcmp(v, "false") != 0);
 }
 
-// The eltwise of a unary mode with exactly cuDNN's formula, or undef.
+// The eltwise of a unary mode with exactly cuDNN's formula for its parameters, or undef.
 alg eltwise_of(const PointwiseDesc &pw, float &alpha, float &beta) {
     alpha = beta = 0.0f;
+    const PostOpForm form = post_op_form(pw.mode);
+    if (form.binary || form.alg == dnnl_alg_kind_undef) return alg::undef;
     switch (pw.mode) {
-    case DNNCOMPAT_POINTWISE_RELU_FWD: {
-        const bool no_upper = pw.relu_upper_clip >= std::numeric_limits<float>::max();
-        if (pw.relu_lower_clip == 0.0 && no_upper) { // plain or leaky: x < 0 ? slope * x : x
-            alpha = static_cast<float>(pw.relu_lower_clip_slope);
-            return alg::eltwise_relu;
-        }
-        if (pw.relu_lower_clip_slope != 0.0) return alg::undef;
-        alpha = static_cast<float>(pw.relu_lower_clip); // clipped: min(max(x, lower), upper)
-        beta = static_cast<float>(std::min(pw.relu_upper_clip, double(std::numeric_limits<float>::max())));
-        return alg::eltwise_clip_v2;
+    case DNNCOMPAT_POINTWISE_ELU_FWD: alpha = static_cast<float>(pw.elu_alpha); break;
+    case DNNCOMPAT_POINTWISE_SWISH_FWD: alpha = static_cast<float>(pw.swish_beta); break;
+    case DNNCOMPAT_POINTWISE_SOFTPLUS_FWD:
+        if (pw.softplus_beta != 1.0) return alg::undef; // oneDNN 2.6's soft_relu has no beta
+        break;
+    case DNNCOMPAT_POINTWISE_NEG: alpha = -1.0f; break; // eltwise_linear: alpha * x + beta
+    case DNNCOMPAT_POINTWISE_IDENTITY: alpha = 1.0f; break;
+    default: break;
     }
-    case DNNCOMPAT_POINTWISE_TANH_FWD: return alg::eltwise_tanh;
-    case DNNCOMPAT_POINTWISE_SIGMOID_FWD: return alg::eltwise_logistic;
-    case DNNCOMPAT_POINTWISE_ELU_FWD: alpha = static_cast<float>(pw.elu_alpha); return alg::eltwise_elu;
-    case DNNCOMPAT_POINTWISE_GELU_FWD: return alg::eltwise_gelu_erf;
-    case DNNCOMPAT_POINTWISE_GELU_APPROX_TANH_FWD: return alg::eltwise_gelu_tanh;
-    case DNNCOMPAT_POINTWISE_SWISH_FWD: alpha = static_cast<float>(pw.swish_beta); return alg::eltwise_swish;
-    case DNNCOMPAT_POINTWISE_SOFTPLUS_FWD: return pw.softplus_beta == 1.0 ? alg::eltwise_soft_relu : alg::undef;
-    case DNNCOMPAT_POINTWISE_ABS: return alg::eltwise_abs;
-    case DNNCOMPAT_POINTWISE_EXP: return alg::eltwise_exp;
-    case DNNCOMPAT_POINTWISE_LOG: return alg::eltwise_log;
-    case DNNCOMPAT_POINTWISE_SQRT: return alg::eltwise_sqrt;
-    case DNNCOMPAT_POINTWISE_NEG: alpha = -1.0f; return alg::eltwise_linear;
-    case DNNCOMPAT_POINTWISE_IDENTITY: alpha = 1.0f; return alg::eltwise_linear;
-    default: return alg::undef;
-    }
-}
-
-// The binary algorithm of a mode; commutative tells whether the chain's operand may be second.
-alg binary_of(dnncompatPointwiseMode_t mode, bool &commutative) {
-    commutative = true;
-    switch (mode) {
-    case DNNCOMPAT_POINTWISE_ADD: return alg::binary_add;
-    case DNNCOMPAT_POINTWISE_MUL: return alg::binary_mul;
-    case DNNCOMPAT_POINTWISE_MAX: return alg::binary_max;
-    case DNNCOMPAT_POINTWISE_MIN: return alg::binary_min;
-    case DNNCOMPAT_POINTWISE_SUB: commutative = false; return alg::binary_sub;
-    case DNNCOMPAT_POINTWISE_DIV: commutative = false; return alg::binary_div;
-    default: return alg::undef;
-    }
+    return static_cast<alg>(form.alg);
 }
 
 bool broadcasts_to(const TensorInfo &t, const dims_t &out) {
@@ -89,9 +62,10 @@ std::optional<PostOp> as_post_op(const OpInfo &op, const TensorInfo &from) {
         return p;
     }
     if (kind != PointwiseKind::binary) return std::nullopt;
-    bool commutative = false;
-    p.alg = binary_of(op.pw.mode, commutative);
-    if (p.alg == alg::undef) return std::nullopt;
+    const PostOpForm form = post_op_form(op.pw.mode);
+    if (!form.binary) return std::nullopt;
+    p.alg = static_cast<alg>(form.alg);
+    const bool commutative = form.commutative;
     const bool first = op.in[0]->uid == from.uid, second = op.in[1]->uid == from.uid;
     if (first == second || (second && !commutative)) return std::nullopt; // x op x, or b - x
     p.binary = true;
@@ -115,7 +89,7 @@ Chain fusable_chain(const GraphInfo &g, std::size_t producer, const TensorPtr &f
         return it == written_by.end() ? !t.is_virtual : it->second < producer;
     };
     TensorPtr cur = from;
-    for (std::size_t i = producer + 1; i < g.ops.size(); ++i) {
+    for (std::size_t i = producer + 1; i < g.ops.size() && c.ops.size() < kMaxChain; ++i) {
         if (!cur->is_virtual || cur->dtype != DNNCOMPAT_DATA_FLOAT || readers[cur->uid] != 1) break;
         const OpInfo &op = *g.ops[i];
         const bool reads_cur =

@@ -7,13 +7,11 @@
 // (graph/pointwise.hpp) and nothing else sees the tensor between them:
 // - it reads the previous operation's output, a virtual FLOAT tensor no other operation reads,
 //   and writes a FLOAT tensor of the same dims; its math precision is FLOAT and alpha1 = alpha2 = 1;
-// - unary modes with an exact oneDNN eltwise: RELU_FWD (plain, leaky: lower clip 0 with a slope
-//   and no upper clip; clipped: slope 0), TANH, SIGMOID, ELU, GELU (erf), GELU_APPROX_TANH,
-//   SWISH, SOFTPLUS with beta 1, ABS, EXP, LOG, SQRT, NEG, IDENTITY;
-// - binary modes ADD, MUL, MAX, MIN (either operand may be the chain's) and SUB, DIV (the chain's
-//   as the first operand) whose other operand is a FLOAT tensor of the output's rank, each dim
-//   the output's or 1, that exists before the chain's producer runs (a graph input, or the
-//   output of an earlier operation).
+// - its mode has a oneDNN post-op with cuDNN's formula for its parameters (post_op_form,
+//   core/pointwise_modes.hpp: the one list, which the support catalogue quotes too);
+// - a binary one reads the chain's tensor first, or second where the mode commutes, and its other
+//   operand is a FLOAT tensor of the output's rank, each dim the output's or 1, that exists
+//   before the chain's producer runs (a graph input, or the output of an earlier operation).
 // oneDNN may still refuse a post-op for an implementation (a broadcast it has no kernel for):
 // the plan then runs the chain as loops, with the same results.
 #pragma once
@@ -48,8 +46,12 @@ struct Chain {
 // when op cannot be one (the rules above; operand availability is the caller's).
 std::optional<PostOp> as_post_op(const OpInfo &op, const TensorInfo &from);
 
+// oneDNN 2.6 takes at most 32 post-ops per primitive; a chain stops at this many operations (the
+// rest run as steps of their own).
+constexpr std::size_t kMaxChain = 16;
+
 // The longest chain of operations after g.ops[producer] (whose output is `from`) that the rules
-// above allow. Operations are in g.ops's order. Empty when fusion is off: DNNCOMPAT_GRAPH_FUSION
+// above allow, at most kMaxChain. Operations are in g.ops's order. Empty when fusion is off: DNNCOMPAT_GRAPH_FUSION
 // set to 0, off or false (read on every call).
 Chain fusable_chain(const GraphInfo &g, std::size_t producer, const TensorPtr &from);
 

@@ -418,12 +418,11 @@ TEST_F(GraphApi, ConvBiasAddRelu) {
                                 1.0, 0.0, {nullptr, yd, dt::packed_strides(yd)});
     for (size_t i = 0; i < ref.size(); ++i) ref[i] += bv[(i / 64) % 6] + zv[i];
     EXPECT_TRUE(dt::expect_close(relu(ref), yv, 1e-5, 1.0, yd));
-    // The three pointwise operations run as one oneDNN binary with two post-ops after the solver.
+    // The two additions run as one oneDNN binary with a post-op after the solver; the ReLU as a loop
+    // (oneDNN's relu would give 0 for NaN where cuDNN's formula gives NaN).
     const std::string text = plan_text(*plan);
-    EXPECT_NE(text.find("pointwise:ADD, pointwise:ADD, pointwise:RELU_FWD: one oneDNN binary with post-ops"),
-              std::string::npos)
-        << text;
-    EXPECT_EQ(text.find("pointwise loop"), std::string::npos) << text;
+    EXPECT_NE(text.find("pointwise:ADD, pointwise:ADD: one oneDNN binary with post-ops"), std::string::npos) << text;
+    EXPECT_NE(text.find("pointwise:RELU_FWD: dnncompat pointwise loop"), std::string::npos) << text;
 
     // A variant pack without the residual's uid, or without a workspace, is refused.
     EXPECT_EQ(execute(h, *plan, {{1, xv.data()}, {2, wv.data()}, {3, bv.data()}, {5, yv.data()}}, ws),
@@ -1671,13 +1670,14 @@ TEST_F(GraphApi, PointwiseChainsRunAsPostOps) {
     EXPECT_TRUE(dt::expect_close(plus_bias, r2, 1e-5, 1.0, {B, M, N}));
 }
 
-// Modes whose cuDNN formula oneDNN's eltwise has only for some parameters: a leaky ReLU and a
-// clipped one fuse; a ReLU with both a lower clip and a slope, and SOFTPLUS with beta 2, run as
-// loops. Every variant against its double formula.
+// After a convolution, a unary mode fuses where oneDNN's eltwise computes cuDNN's formula for its
+// parameters and its special values: ELU, SOFTPLUS with beta 1, GELU_APPROX_TANH fuse; SOFTPLUS
+// with beta 2 and RELU_FWD (oneDNN's relu gives 0 for NaN, cuDNN's formula NaN) run as loops. x
+// holds a NaN and an infinity: every variant against its double formula, NaN where it gives NaN.
 TEST_F(GraphApi, EltwisePostOpsKeepCuDnnFormulas) {
-    const dt::Dims xd{1, 3, 5, 5}, wd{4, 3, 3, 3}, yd{1, 4, 5, 5};
+    const dt::Dims xd{1, 3, 5, 5}, wd{4, 3, 1, 1}, yd{1, 4, 5, 5};
     auto x = tensor(1, xd), w = tensor(2, wd), y = tensor(3, yd), c = tensor(100, yd, true);
-    auto conv = conv_desc(2, 1, 1, 1);
+    auto conv = conv_desc(2, 0, 1, 1);
     D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
     OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
     OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
@@ -1686,32 +1686,30 @@ TEST_F(GraphApi, EltwisePostOpsKeepCuDnnFormulas) {
     OK(op.finalize());
     auto xv = dt::random_vector(static_cast<size_t>(dt::element_count(xd)), 41);
     auto wv = dt::random_vector(static_cast<size_t>(dt::element_count(wd)), 42);
-    dt::ConvParams p{{1, 1}, {1, 1}, {1, 1}, 1, false};
-    const auto conv_ref =
-        dt::conv_forward({xv.data(), xd, dt::packed_strides(xd)}, {wv.data(), wd, dt::packed_strides(wd)}, p, 1.0, 0.0,
-                         {nullptr, yd, dt::packed_strides(yd)});
+    xv[3] = std::numeric_limits<float>::quiet_NaN();      // pixel 3 of channel 0
+    xv[25 + 7] = -std::numeric_limits<float>::infinity(); // pixel 7 of channel 1
+    for (float &v : wv) v = std::abs(v) + 0.125f;         // -inf stays -inf through the 1x1 conv
+    dt::ConvParams p{{0, 0}, {1, 1}, {1, 1}, 1, false};
+    auto conv_ref = dt::conv_forward({xv.data(), xd, dt::packed_strides(xd)}, {wv.data(), wd, dt::packed_strides(wd)},
+                                     p, 1.0, 0.0, {nullptr, yd, dt::packed_strides(yd)});
     struct Case {
         cudnnPointwiseMode_t mode;
-        double lower, upper, slope, softplus_beta;
+        double param; // ELU alpha, SOFTPLUS beta
         bool fuses;
     };
-    const double none = std::numeric_limits<float>::max();
-    for (const Case &k : {Case{CUDNN_POINTWISE_RELU_FWD, 0.0, none, 0.1, 1.0, true},
-                          Case{CUDNN_POINTWISE_RELU_FWD, -0.5, 0.75, 0.0, 1.0, true},
-                          Case{CUDNN_POINTWISE_RELU_FWD, -0.5, none, 0.1, 1.0, false},
-                          Case{CUDNN_POINTWISE_SOFTPLUS_FWD, 0.0, none, 0.0, 1.0, true},
-                          Case{CUDNN_POINTWISE_SOFTPLUS_FWD, 0.0, none, 0.0, 2.0, false}}) {
-        SCOPED_TRACE(testing::Message() << "mode " << k.mode << " lower " << k.lower << " upper " << k.upper
-                                        << " slope " << k.slope << " beta " << k.softplus_beta);
+    for (const Case &k :
+         {Case{CUDNN_POINTWISE_ELU_FWD, 0.6, true}, Case{CUDNN_POINTWISE_SOFTPLUS_FWD, 1.0, true},
+          Case{CUDNN_POINTWISE_SOFTPLUS_FWD, 2.0, false}, Case{CUDNN_POINTWISE_GELU_APPROX_TANH_FWD, 0.0, true},
+          Case{CUDNN_POINTWISE_RELU_FWD, 0.0, false}}) {
+        SCOPED_TRACE(testing::Message() << "mode " << k.mode << " parameter " << k.param);
         D pw(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
         OK(pw.set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &k.mode));
         OK(pw.data_type(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_DATA_FLOAT));
-        if (k.mode == CUDNN_POINTWISE_RELU_FWD) {
-            OK(pw.f64(CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP, k.lower));
-            OK(pw.f64(CUDNN_ATTR_POINTWISE_RELU_UPPER_CLIP, k.upper));
-            OK(pw.f64(CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP_SLOPE, k.slope));
-        } else {
-            OK(pw.f64(CUDNN_ATTR_POINTWISE_SOFTPLUS_BETA, k.softplus_beta));
+        if (k.mode == CUDNN_POINTWISE_ELU_FWD) {
+            OK(pw.f64(CUDNN_ATTR_POINTWISE_ELU_ALPHA, k.param));
+        }
+        if (k.mode == CUDNN_POINTWISE_SOFTPLUS_FWD) {
+            OK(pw.f64(CUDNN_ATTR_POINTWISE_SOFTPLUS_BETA, k.param));
         }
         OK(pw.finalize());
         D act(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
@@ -1728,14 +1726,89 @@ TEST_F(GraphApi, EltwisePostOpsKeepCuDnnFormulas) {
         OK(execute(h, *plan, {{1, xv.data()}, {2, wv.data()}, {3, yv.data()}}, ws));
         std::vector<double> ref = conv_ref;
         for (double &v : ref) {
-            if (k.mode == CUDNN_POINTWISE_RELU_FWD)
-                v = v < k.lower ? k.lower + k.slope * (v - k.lower) : std::min(v, k.upper);
-            else v = std::log1p(std::exp(k.softplus_beta * v)) / k.softplus_beta;
+            switch (k.mode) {
+            case CUDNN_POINTWISE_ELU_FWD: v = v > 0 ? v : k.param * std::expm1(v); break;
+            case CUDNN_POINTWISE_SOFTPLUS_FWD:
+                v = k.param * v > 30 ? v : std::log1p(std::exp(k.param * v)) / k.param;
+                break;
+            case CUDNN_POINTWISE_GELU_APPROX_TANH_FWD: // as written: -inf gives -inf * 0, NaN
+                v = 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
+                break;
+            default: v = std::isnan(v) ? v : std::max(v, 0.0); break;
+            }
+        }
+        for (size_t i = 0; i < ref.size(); ++i) {
+            if (std::isnan(ref[i])) {
+                EXPECT_TRUE(std::isnan(yv[i])) << "element " << i << ": " << yv[i];
+                ref[i] = yv[i] = 0; // compared above
+            } else if (std::isinf(ref[i]) || std::isinf(yv[i])) {
+                EXPECT_EQ(ref[i], yv[i]) << "element " << i;
+                ref[i] = yv[i] = 0;
+            }
         }
         EXPECT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, yd));
         const std::string text = plan_text(*plan);
         EXPECT_EQ(text.find("one oneDNN eltwise with post-ops") != std::string::npos, k.fuses) << text;
     }
+}
+
+// A chain longer than oneDNN takes as post-ops: the first kMaxChain (16) fuse into the matmul, the
+// rest run as loops; the result is the whole chain's.
+TEST_F(GraphApi, LongChainsFuseUpToTheLimit) {
+    const int64_t M = 3, K = 4, N = 2;
+    auto a = tensor(1, {1, M, K}), b = tensor(2, {1, K, N}), bias = tensor(3, {1, 1, N}), y = tensor(4, {1, M, N});
+    std::vector<DP> keep;
+    D mm(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
+    OK(mm.data_type(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_DATA_FLOAT));
+    OK(mm.finalize());
+    keep.push_back(tensor(100, {1, M, N}, true));
+    D op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_ADESC, {a->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, {b->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_CDESC, {keep.back()->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_DESC, {mm.get()}));
+    OK(op.finalize());
+    std::vector<cudnnBackendDescriptor_t> ops{op.get()};
+    constexpr int kAdds = 40;
+    cudnnBackendDescriptor_t cur = keep.back()->get();
+    for (int i = 0; i < kAdds; ++i) {
+        cudnnBackendDescriptor_t out = y->get();
+        if (i + 1 < kAdds) {
+            keep.push_back(tensor(101 + i, {1, M, N}, true));
+            out = keep.back()->get();
+        }
+        keep.push_back(pointwise_op(CUDNN_POINTWISE_ADD, cur, bias->get(), out));
+        ops.push_back(keep.back()->get());
+        cur = out;
+    }
+    auto graph = graph_of(h, ops);
+    auto cfgs = heuristics(*graph);
+    ASSERT_EQ(cfgs.size(), 1u);
+    auto plan = plan_of(h, *cfgs.front());
+    auto av = dt::random_vector(static_cast<size_t>(M * K), 61), bv = dt::random_vector(static_cast<size_t>(K * N), 62);
+    auto biasv = dt::random_vector(static_cast<size_t>(N), 63);
+    std::vector<float> yv(static_cast<size_t>(M * N));
+    std::vector<unsigned char> ws;
+    OK(execute(h, *plan, {{1, av.data()}, {2, bv.data()}, {3, biasv.data()}, {4, yv.data()}}, ws));
+    std::vector<double> ref;
+    for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < N; ++n) {
+            double s = 0;
+            for (int64_t k = 0; k < K; ++k)
+                s += static_cast<double>(av[static_cast<size_t>(m * K + k)]) * bv[static_cast<size_t>(k * N + n)];
+            ref.push_back(s + kAdds * static_cast<double>(biasv[static_cast<size_t>(n)]));
+        }
+    EXPECT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, {1, M, N}));
+    const std::string text = plan_text(*plan);
+    const size_t from = text.find("with post-ops");
+    ASSERT_NE(from, std::string::npos) << text;
+    const std::string matmul_step = text.substr(from, text.find(';', from) - from);
+    size_t fused = 0;
+    for (size_t at = matmul_step.find("pointwise:ADD"); at != std::string::npos;
+         at = matmul_step.find("pointwise:ADD", at + 1))
+        ++fused;
+    EXPECT_EQ(fused, 16u) << text;
+    EXPECT_NE(text.find("pointwise loop"), std::string::npos) << text;
 }
 
 // Batch-norm training as cudnn-frontend's fused conv + statistics graphs build it: a convolution,
@@ -1883,6 +1956,36 @@ TEST_F(GraphApi, GenStatsAndBnFinalize) {
         EXPECT_NEAR(esv[k], sv[k] * inv, 1e-5 * (1 + std::abs(sv[k] * inv)));
         EXPECT_NEAR(ebv[k], bv[k] - pm[k] * sv[k] * inv, 1e-5 * (1 + std::abs(bv[k] - pm[k] * sv[k] * inv)));
     }
+    // One element per channel: nothing to reduce, the sums are x and x^2.
+    auto x1 = tensor(20, cd);
+    D gs1(CUDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR);
+    OK(gs1.set(CUDNN_ATTR_OPERATION_GENSTATS_MODE, CUDNN_TYPE_GENSTATS_MODE, 1, &gmode));
+    OK(gs1.desc(CUDNN_ATTR_OPERATION_GENSTATS_XDESC, {x1->get()}));
+    OK(gs1.desc(CUDNN_ATTR_OPERATION_GENSTATS_SUMDESC, {sum->get()}));
+    OK(gs1.desc(CUDNN_ATTR_OPERATION_GENSTATS_SQSUMDESC, {sq->get()}));
+    OK(gs1.finalize());
+    auto g3 = graph_of(h, {gs1.get()});
+    auto cfgs3 = heuristics(*g3);
+    ASSERT_EQ(cfgs3.size(), 1u);
+    auto plan3 = plan_of(h, *cfgs3.front());
+    std::vector<float> x1v{-1.5f, 0.25f, 2.0f, 3.0f};
+    OK(execute(h, *plan3, {{20, x1v.data()}, {4, sumv.data()}, {5, sqv.data()}}, ws));
+    for (size_t k = 0; k < 4; ++k) {
+        EXPECT_EQ(sumv[k], x1v[k]);
+        EXPECT_EQ(sqv[k], x1v[k] * x1v[k]);
+    }
+    // A scalar of a type the operation cannot read is refused at finalize, not at execute.
+    auto eps_half = tensor(21, {1, 1, 1, 1}, {1, 1, 1, 1}, false, CUDNN_DATA_HALF, true);
+    auto bad_eps = bn_op(CUDNN_BN_FINALIZE_STATISTICS_INFERENCE, false);
+    bad_eps.reset(new D(CUDNN_BACKEND_OPERATION_BN_FINALIZE_STATISTICS_DESCRIPTOR));
+    const cudnnBnFinalizeStatsMode_t inference = CUDNN_BN_FINALIZE_STATISTICS_INFERENCE;
+    OK(bad_eps->set(CUDNN_ATTR_OPERATION_BN_FINALIZE_STATS_MODE, CUDNN_TYPE_BN_FINALIZE_STATS_MODE, 1, &inference));
+    OK(bad_eps->desc(CUDNN_ATTR_OPERATION_BN_FINALIZE_PREV_RUNNING_MEAN_DESC, {prev_m->get()}));
+    OK(bad_eps->desc(CUDNN_ATTR_OPERATION_BN_FINALIZE_PREV_RUNNING_VAR_DESC, {prev_v->get()}));
+    OK(bad_eps->desc(CUDNN_ATTR_OPERATION_BN_FINALIZE_EPSILON_DESC, {eps_half->get()}));
+    EXPECT_EQ(bad_eps->finalize(), CUDNN_STATUS_NOT_SUPPORTED_DATA_TYPE);
+    EXPECT_NE(last_error().find("DNNC-GRAPH-DTYPE"), std::string::npos) << last_error();
+
     // A statistics tensor of the wrong shape is refused at the operation's finalize.
     auto bad = tensor(19, {1, K + 1, 1, 1});
     D gs_bad(CUDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR);
