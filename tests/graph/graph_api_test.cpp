@@ -137,6 +137,21 @@ DP pointwise_op(cudnnPointwiseMode_t mode, cudnnBackendDescriptor_t x, cudnnBack
     return op;
 }
 
+// c = a x b as one OPERATION_MATMUL with a FLOAT compute type (its MATMUL descriptor kept by the
+// operation), finalized.
+DP matmul_op(cudnnBackendDescriptor_t a, cudnnBackendDescriptor_t b, cudnnBackendDescriptor_t c) {
+    D mm(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
+    EXPECT_EQ(mm.data_type(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_DATA_FLOAT), 0);
+    EXPECT_EQ(mm.finalize(), CUDNN_STATUS_SUCCESS) << last_error();
+    auto op = std::make_unique<D>(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
+    EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_MATMUL_ADESC, {a}), 0);
+    EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, {b}), 0);
+    EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_MATMUL_CDESC, {c}), 0);
+    EXPECT_EQ(op->desc(CUDNN_ATTR_OPERATION_MATMUL_DESC, {mm.get()}), 0);
+    EXPECT_EQ(op->finalize(), CUDNN_STATUS_SUCCESS) << last_error();
+    return op;
+}
+
 DP graph_of(cudnnHandle_t h, const std::vector<cudnnBackendDescriptor_t> &ops) {
     auto g = std::make_unique<D>(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
     EXPECT_EQ(g->set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &h), 0);
@@ -437,15 +452,8 @@ TEST_F(GraphApi, MatmulBiasGelu) {
          cb = tensor(101, {B, M, N}, true), y = tensor(4, {B, M, N});
     // b is [B, K, N] stored as [B, N, K] (column-major K x N).
     auto bt = tensor(2, {B, K, N}, {K * N, 1, K});
-    D mm(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
-    OK(mm.data_type(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_DATA_FLOAT));
-    OK(mm.finalize());
-    D op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_ADESC, {a->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, {bt->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_CDESC, {c->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_DESC, {mm.get()}));
-    OK(op.finalize());
+    auto op_ = matmul_op(a->get(), bt->get(), c->get());
+    D &op = *op_;
     auto add = pointwise_op(CUDNN_POINTWISE_ADD, c->get(), bias->get(), cb->get());
     auto gelu = pointwise_op(CUDNN_POINTWISE_GELU_FWD, cb->get(), nullptr, y->get());
     auto graph = graph_of(h, {op.get(), add->get(), gelu->get()});
@@ -1586,15 +1594,8 @@ TEST_F(GraphApi, PointwiseChainsRunAsPostOps) {
          z = tensor(5, {B, M, N}), y = tensor(6, {B, M, N});
     auto c = tensor(100, {B, M, N}, true), cb = tensor(101, {B, M, N}, true), cs = tensor(102, {B, M, N}, true),
          cz = tensor(103, {B, M, N}, true);
-    D mm(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
-    OK(mm.data_type(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_DATA_FLOAT));
-    OK(mm.finalize());
-    D op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_ADESC, {a->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, {b->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_CDESC, {c->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_DESC, {mm.get()}));
-    OK(op.finalize());
+    auto op_ = matmul_op(a->get(), b->get(), c->get());
+    D &op = *op_;
     // The bias second (ADD commutes), the residual first operand of SUB.
     auto add = pointwise_op(CUDNN_POINTWISE_ADD, bias->get(), c->get(), cb->get());
     auto mul = pointwise_op(CUDNN_POINTWISE_MUL, cb->get(), scale->get(), cs->get());
@@ -1758,16 +1759,9 @@ TEST_F(GraphApi, LongChainsFuseUpToTheLimit) {
     const int64_t M = 3, K = 4, N = 2;
     auto a = tensor(1, {1, M, K}), b = tensor(2, {1, K, N}), bias = tensor(3, {1, 1, N}), y = tensor(4, {1, M, N});
     std::vector<DP> keep;
-    D mm(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
-    OK(mm.data_type(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_DATA_FLOAT));
-    OK(mm.finalize());
     keep.push_back(tensor(100, {1, M, N}, true));
-    D op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_ADESC, {a->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, {b->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_CDESC, {keep.back()->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_MATMUL_DESC, {mm.get()}));
-    OK(op.finalize());
+    auto op_ = matmul_op(a->get(), b->get(), keep.back()->get());
+    D &op = *op_;
     std::vector<cudnnBackendDescriptor_t> ops{op.get()};
     constexpr int kAdds = 40;
     cudnnBackendDescriptor_t cur = keep.back()->get();
