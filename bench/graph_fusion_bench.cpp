@@ -41,28 +41,12 @@ std::vector<float> filled(std::size_t n, int salt) {
     return v;
 }
 
-Desc make(dnncompatBackendDescriptorType_t t) {
-    Desc d = nullptr;
-    check(dnncompatBackendCreateDescriptor(t, &d));
-    return d;
-}
+Desc make(dnncompatBackendDescriptorType_t t) { return bench::make_desc(t); }
 void set(Desc d, dnncompatBackendAttributeName_t n, dnncompatBackendAttributeType_t t, int64_t count, const void *v) {
-    check(dnncompatBackendSetAttribute(d, n, t, count, v));
+    bench::set_attr(d, n, t, count, v);
 }
 Desc tensor(int64_t uid, std::vector<int64_t> dims, bool is_virtual = false) {
-    auto d = make(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR);
-    std::vector<int64_t> strides(dims.size(), 1);
-    for (std::size_t i = dims.size() - 1; i > 0; --i) strides[i - 1] = strides[i] * dims[i];
-    const auto f = DNNCOMPAT_DATA_FLOAT;
-    const int64_t align = 16;
-    set(d, DNNCOMPAT_ATTR_TENSOR_DATA_TYPE, DNNCOMPAT_TYPE_DATA_TYPE, 1, &f);
-    set(d, DNNCOMPAT_ATTR_TENSOR_DIMENSIONS, DNNCOMPAT_TYPE_INT64, 4, dims.data());
-    set(d, DNNCOMPAT_ATTR_TENSOR_STRIDES, DNNCOMPAT_TYPE_INT64, 4, strides.data());
-    set(d, DNNCOMPAT_ATTR_TENSOR_UNIQUE_ID, DNNCOMPAT_TYPE_INT64, 1, &uid);
-    set(d, DNNCOMPAT_ATTR_TENSOR_BYTE_ALIGNMENT, DNNCOMPAT_TYPE_INT64, 1, &align);
-    set(d, DNNCOMPAT_ATTR_TENSOR_IS_VIRTUAL, DNNCOMPAT_TYPE_BOOLEAN, 1, &is_virtual);
-    check(dnncompatBackendFinalize(d));
-    return d;
+    return bench::backend_tensor(uid, std::move(dims), is_virtual);
 }
 Desc pointwise(dnncompatPointwiseMode_t mode, Desc x, Desc b, Desc y) {
     auto pw = make(DNNCOMPAT_BACKEND_POINTWISE_DESCRIPTOR);

@@ -166,28 +166,10 @@ struct GraphConvPair {
     std::string impl, why_not;
     bool match = false;
 
-    dnncompatBackendDescriptor_t make(dnncompatBackendDescriptorType_t t) {
-        dnncompatBackendDescriptor_t d = nullptr;
-        check(dnncompatBackendCreateDescriptor(t, &d));
-        return d;
-    }
-    static void set(dnncompatBackendDescriptor_t d, dnncompatBackendAttributeName_t n,
-                    dnncompatBackendAttributeType_t t, int64_t count, const void *v) {
-        check(dnncompatBackendSetAttribute(d, n, t, count, v));
-    }
-    dnncompatBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims) {
-        auto d = make(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR);
-        std::vector<int64_t> strides(dims.size(), 1);
-        for (std::size_t i = dims.size() - 1; i > 0; --i) strides[i - 1] = strides[i] * dims[i];
-        const auto f = DNNCOMPAT_DATA_FLOAT;
-        const int64_t align = 16;
-        set(d, DNNCOMPAT_ATTR_TENSOR_DATA_TYPE, DNNCOMPAT_TYPE_DATA_TYPE, 1, &f);
-        set(d, DNNCOMPAT_ATTR_TENSOR_DIMENSIONS, DNNCOMPAT_TYPE_INT64, 4, dims.data());
-        set(d, DNNCOMPAT_ATTR_TENSOR_STRIDES, DNNCOMPAT_TYPE_INT64, 4, strides.data());
-        set(d, DNNCOMPAT_ATTR_TENSOR_UNIQUE_ID, DNNCOMPAT_TYPE_INT64, 1, &uid);
-        set(d, DNNCOMPAT_ATTR_TENSOR_BYTE_ALIGNMENT, DNNCOMPAT_TYPE_INT64, 1, &align);
-        check(dnncompatBackendFinalize(d));
-        return d;
+    static dnncompatBackendDescriptor_t make(dnncompatBackendDescriptorType_t t) { return bench::make_desc(t); }
+    static constexpr auto set = bench::set_attr;
+    static dnncompatBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims) {
+        return bench::backend_tensor(uid, std::move(dims));
     }
 
     GraphConvPair(int n_, int c_, int hw_, int k_) : n(n_), c(c_), hw(hw_), k(k_) {

@@ -37,6 +37,34 @@ inline std::string last_impl(dnncompatHandle_t h) {
     return info.impl;
 }
 
+/// A new backend descriptor of type t (graph API); throws unless created.
+inline dnncompatBackendDescriptor_t make_desc(dnncompatBackendDescriptorType_t t) {
+    dnncompatBackendDescriptor_t d = nullptr;
+    check(dnncompatBackendCreateDescriptor(t, &d));
+    return d;
+}
+/// cudnnBackendSetAttribute; throws unless it succeeds.
+inline void set_attr(dnncompatBackendDescriptor_t d, dnncompatBackendAttributeName_t n,
+                     dnncompatBackendAttributeType_t t, int64_t count, const void *v) {
+    check(dnncompatBackendSetAttribute(d, n, t, count, v));
+}
+/// A finalized FLOAT backend tensor of these dims, packed row-major, 16-byte aligned.
+inline dnncompatBackendDescriptor_t backend_tensor(int64_t uid, std::vector<int64_t> dims, bool is_virtual = false) {
+    auto d = make_desc(DNNCOMPAT_BACKEND_TENSOR_DESCRIPTOR);
+    std::vector<int64_t> strides(dims.size(), 1);
+    for (std::size_t i = dims.size() - 1; i > 0; --i) strides[i - 1] = strides[i] * dims[i];
+    const auto f = DNNCOMPAT_DATA_FLOAT;
+    const int64_t align = 16, rank = static_cast<int64_t>(dims.size());
+    set_attr(d, DNNCOMPAT_ATTR_TENSOR_DATA_TYPE, DNNCOMPAT_TYPE_DATA_TYPE, 1, &f);
+    set_attr(d, DNNCOMPAT_ATTR_TENSOR_DIMENSIONS, DNNCOMPAT_TYPE_INT64, rank, dims.data());
+    set_attr(d, DNNCOMPAT_ATTR_TENSOR_STRIDES, DNNCOMPAT_TYPE_INT64, rank, strides.data());
+    set_attr(d, DNNCOMPAT_ATTR_TENSOR_UNIQUE_ID, DNNCOMPAT_TYPE_INT64, 1, &uid);
+    set_attr(d, DNNCOMPAT_ATTR_TENSOR_BYTE_ALIGNMENT, DNNCOMPAT_TYPE_INT64, 1, &align);
+    if (is_virtual) set_attr(d, DNNCOMPAT_ATTR_TENSOR_IS_VIRTUAL, DNNCOMPAT_TYPE_BOOLEAN, 1, &is_virtual);
+    check(dnncompatBackendFinalize(d));
+    return d;
+}
+
 /// The median of v (the mean of the middle two for an even count; 0 when v is empty).
 inline double median(std::vector<double> v) {
     if (v.empty()) return 0.0;
