@@ -1,5 +1,6 @@
 #include "trace/log_importer.hpp"
 
+#include "trace/backend_links.hpp"
 #include "trace/compressed_input.hpp"
 #include "trace/log_parse.hpp"
 
@@ -212,6 +213,7 @@ struct Call {
     std::vector<Message> messages;
     bool has_error_record = false, has_warning_record = false;
     Trailer trailer;
+    ojson backend; // a backend call's descriptor links (trace/backend_links.hpp); null otherwise
     bool inner_consumed = false;
     std::size_t index = 0;  // in trace["calls"]
     std::size_t record = 0; // records read before its own
@@ -360,6 +362,10 @@ std::optional<ParseFailure> parse_record(const Record &rec, ParsedRecord &out) {
             return ParseFailure{b.number,
                                 fmt::format("line without the '!' marker inside a record: '{}'", printable(t))};
         auto param = logfmt::split_param(t);
+        // cuDNN 9.19 prints an engine config element of cudnnBackendSetAttribute with a line
+        // that has no name (`    : type=bool; val=true;`): kept as "unnamed".
+        if (!param && starts_with(t, ": ") && starts_with(rec.header.api, "cudnnBackend"))
+            param = logfmt::ParamLine{"unnamed", std::string(t.substr(2))};
         if (!param) return ParseFailure{b.number, fmt::format("not a `name: ...` parameter line: '{}'", printable(t))};
         std::string why;
         auto parsed = logfmt::parse_rest(param->name, param->rest, why);
@@ -370,6 +376,14 @@ std::optional<ParseFailure> parse_record(const Record &rec, ParsedRecord &out) {
             if (spaces == std::string_view::npos || spaces < 4 || spaces % 4 != 0)
                 return ParseFailure{b.number, fmt::format("unexpected indentation ({} spaces)", spaces)};
             std::size_t depth = spaces / 4 - 1;
+            // cuDNN 9.19 prints a detail of a graph-API element one level below it although the
+            // element is a value (`[0]: type=...; val=0x...;` then `    : type=bool; ...`): kept
+            // beside it, as "[0].unnamed".
+            if (depth == stack.size() && starts_with(rec.header.api, "cudnnBackend") && !stack.back().fields.empty() &&
+                !stack.back().fields.back().second.is_null()) {
+                param->name = stack.back().fields.back().first + "." + param->name;
+                depth = stack.size() - 1;
+            }
             if (depth >= stack.size())
                 return ParseFailure{b.number, fmt::format("parameter '{}' is indented below no block", param->name)};
             while (stack.size() > depth + 1) close_block();
@@ -385,8 +399,16 @@ std::optional<ParseFailure> parse_record(const Record &rec, ParsedRecord &out) {
             }
         }
         Members &fields = stack.back().fields;
-        if (has_member(fields, param->name))
-            return ParseFailure{b.number, fmt::format("parameter '{}' appears twice at the same level", param->name)};
+        if (has_member(fields, param->name)) {
+            // A graph-API record prints each of an operation graph's operations as `operation:`:
+            // the second is kept as `operation#1`, the third as `operation#2`, ...
+            if (!starts_with(rec.header.api, "cudnnBackend"))
+                return ParseFailure{b.number,
+                                    fmt::format("parameter '{}' appears twice at the same level", param->name)};
+            std::size_t k = 1;
+            while (has_member(fields, fmt::format("{}#{}", param->name, k))) ++k;
+            param->name = fmt::format("{}#{}", param->name, k);
+        }
         if (parsed->opens_block && stack.size() > kMaxBlockDepth)
             return ParseFailure{b.number,
                                 fmt::format("block '{}' nested deeper than {} levels", param->name, kMaxBlockDepth)};
@@ -490,7 +512,7 @@ constexpr std::size_t kLiveRecords = 4096;
 constexpr std::size_t kMaxRecordBytes = std::size_t{16} << 20;
 
 // Members a call of the trace has at most (trace.schema.json).
-constexpr std::size_t kCallMembers = 13;
+constexpr std::size_t kCallMembers = 14;
 
 class Importer {
 public:
@@ -625,6 +647,7 @@ private:
         if (!c.trailer.thread.empty()) j["thread"] = std::move(c.trailer.thread);
         if (!c.trailer.handle.empty()) j["handle"] = std::move(c.trailer.handle);
         if (!c.trailer.context.empty()) j["context"] = std::move(c.trailer.context);
+        if (!c.backend.is_null()) j["backend"] = std::move(c.backend);
         return j;
     }
 
@@ -702,6 +725,13 @@ private:
         open_ = false;
         const Record &rec = rec_;
         ++counts_.total;
+        // cuDNN's own graph-API records (FinalizeGraphVisualize, ExecuteInternal, ...): its work
+        // behind a call, not one the application made. Their warning lines are not parameters.
+        if (starts_with(rec.header.api, "cudnnBackend") && !is_backend_api_call(rec.header.api)) {
+            ++counts_.backend_dropped;
+            emit_ready();
+            return;
+        }
         ParsedRecord parsed;
         if (auto failure = parse_record(rec, parsed)) {
             report(failure->line,
@@ -727,10 +757,6 @@ private:
         }
         if (api.size() <= 5 || !starts_with(api, "cudnn")) { // trace.schema.json: ^cudnn[A-Za-z0-9_]+$
             report(rec.line, fmt::format("{}() record at line {} not imported: not a cuDNN function", api, rec.line));
-            return;
-        }
-        if (starts_with(api, "cudnnBackend")) {
-            ++counts_.backend_dropped;
             return;
         }
         if (auto log = parsed.args.find("apiLog"); log != parsed.args.end() && log->value("type", "") == "json") {
@@ -782,6 +808,17 @@ private:
         call.args = std::move(parsed.args);
         call.trailer = std::move(parsed.trailer);
         call.index = emitted_ + pending_.size() - 1;
+        call.backend = backend_.link(api, call.args, call.index);
+        // Links the linker improved now that this call printed what an earlier one set (those
+        // emitted already keep their first link).
+        for (auto &patch : backend_.take_patches())
+            if (patch.index >= emitted_ && patch.index < call.index) {
+                ojson &elements = pending_[patch.index - emitted_].backend["elements"];
+                if (patch.element < elements.size()) {
+                    patch.link["element"] = elements[patch.element]["element"];
+                    elements[patch.element] = std::move(patch.link);
+                }
+            }
         call.record = counts_.total - 1;
         last_call_[call.trailer.thread] = call.index;
         last_inner_.erase(call.trailer.thread);
@@ -873,6 +910,7 @@ private:
     std::unordered_map<std::string, std::string> last_inner_; // thread -> inner call just dropped
     RecordCounts counts_;
     std::vector<UnmappedRecord> unmapped_;
+    BackendLinker backend_;
 };
 
 } // namespace
@@ -942,7 +980,7 @@ public:
 ImportResult whole_trace(ImportSummary summary, ojson calls) {
     ImportResult result;
     result.trace["format"] = "dnncompat-trace";
-    result.trace["version"] = 1;
+    result.trace["version"] = kTraceVersion;
     result.trace["metadata"] = std::move(summary.metadata);
     result.trace["calls"] = std::move(calls);
     result.counts = summary.counts;
@@ -1087,7 +1125,7 @@ void TraceWriter::start() {
     write_key(out_, "format");
     out_ << ojson("dnncompat-trace").dump() << ",\n";
     write_key(out_, "version");
-    out_ << ojson(1).dump() << ",\n";
+    out_ << ojson(kTraceVersion).dump() << ",\n";
     write_key(out_, "calls");
     out_ << "[";
 }

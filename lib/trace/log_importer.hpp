@@ -1,6 +1,6 @@
 // Imports a cuDNN API log (CUDNN_LOGINFO_DBG / CUDNN_LOGLEVEL_DBG output, see
 // the cuDNN API log format notes shipped with the test logs) into a dnncompat trace (schemas/trace.schema.json, format
-// v1).
+// v2).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -15,6 +15,10 @@
 #include <vector>
 
 namespace dnncompat::trace {
+
+/// The trace format version the importer writes. 2 added the graph (backend) API's calls with
+/// their descriptor links (the "backend" member of a call); readers take 1 and 2.
+constexpr int kTraceVersion = 2;
 
 /// The input cannot be used at all: unreadable, empty, binary, corrupt compression, or no
 /// cuDNN API log record in it. (Problems with single records are reported as unmapped instead.)

@@ -156,9 +156,21 @@ std::string version_string(long n) {
     return std::to_string(n / 1000) + "." + std::to_string(n / 100 % 10) + "." + std::to_string(n % 100);
 }
 
+namespace {
+// `[12]`: an element of a backend attribute's array; `Uid=120`: a variant pack's data pointer.
+bool is_backend_name(std::string_view s) {
+    auto digits = [](std::string_view d) {
+        return !d.empty() && d.size() <= 19 && std::all_of(d.begin(), d.end(), [](char c) { return is_digit(c); });
+    };
+    if (s.size() > 2 && s.front() == '[' && s.back() == ']') return digits(s.substr(1, s.size() - 2));
+    return s.substr(0, 4) == "Uid=" && digits(s.substr(4));
+}
+} // namespace
+
 std::optional<ParamLine> split_param(std::string_view text) {
     std::size_t colon = text.find(": ");
-    if (colon == std::string_view::npos || !is_ident(text.substr(0, colon))) return std::nullopt;
+    if (colon == std::string_view::npos) return std::nullopt;
+    if (std::string_view name = text.substr(0, colon); !is_ident(name) && !is_backend_name(name)) return std::nullopt;
     return ParamLine{std::string(text.substr(0, colon)), std::string(text.substr(colon + 2))};
 }
 

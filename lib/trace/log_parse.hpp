@@ -25,6 +25,8 @@ std::optional<Header> parse_header(std::string_view text, char severity);
 std::string version_string(long version_number);
 
 /// One parameter line `name: <rest>` split in two; nullopt when the line has no `name: ` part.
+/// A name is an identifier, or one of the graph API's record names: `[3]` (element 3 of a
+/// cudnnBackendSetAttribute value) and `Uid=120` (a variant pack's pointer for tensor uid 120).
 struct ParamLine {
     std::string name;
     std::string rest;

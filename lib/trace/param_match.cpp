@@ -347,6 +347,8 @@ private:
 
 } // namespace
 
+bool is_element_arg(std::string_view name) { return !name.empty() && name.front() == '['; }
+
 ArgMatch match_args(std::string_view api, const json &args, const std::vector<std::string> &order) {
     ArgMatch none;
     const Declaration *decl = declaration(api);
@@ -354,11 +356,13 @@ ArgMatch match_args(std::string_view api, const json &args, const std::vector<st
     // The recorded order: `order`'s names that args has (each once), then the rest, unordered.
     std::vector<Recorded> rec;
     std::set<std::string> seen;
+    std::size_t elements = 0;
+    for (auto it = args.begin(); it != args.end(); ++it) elements += is_element_arg(it.key()) ? 1 : 0;
     for (const std::string &n : order)
-        if (args.contains(n) && seen.insert(n).second) rec.push_back(describe(n, args[n]));
-    const bool ordered = !rec.empty() && rec.size() == args.size();
+        if (!is_element_arg(n) && args.contains(n) && seen.insert(n).second) rec.push_back(describe(n, args[n]));
+    const bool ordered = !rec.empty() && rec.size() + elements == args.size();
     for (auto it = args.begin(); it != args.end(); ++it)
-        if (seen.insert(it.key()).second) rec.push_back(describe(it.key(), it.value()));
+        if (!is_element_arg(it.key()) && seen.insert(it.key()).second) rec.push_back(describe(it.key(), it.value()));
     return Matcher(*decl, std::move(rec), ordered).result();
 }
 
@@ -372,6 +376,8 @@ void rename_args(json &args, const ArgMatch &m) {
         if (auto it = args.find(r.recorded); it != args.end()) out[r.declared] = std::move(*it);
     for (const std::string &n : m.unmatched)
         if (auto it = args.find(n); it != args.end() && !out.contains(n)) out[n] = std::move(*it);
+    for (auto it = args.begin(); it != args.end(); ++it)
+        if (is_element_arg(it.key())) out[it.key()] = std::move(it.value());
     args = std::move(out);
 }
 
@@ -391,7 +397,7 @@ std::size_t canonicalize_trace(json &trace, const std::vector<std::vector<std::s
         if (decl == nullptr) continue;
         bool all_declared = true; // most calls: nothing to rename
         for (auto it = args->begin(); all_declared && it != args->end(); ++it)
-            all_declared = decl->names.count(it.key());
+            all_declared = decl->names.count(it.key()) || is_element_arg(it.key());
         if (all_declared) continue;
         const ArgMatch m =
             match_args(api->get_ref<const std::string &>(), *args, i < orders.size() ? orders[i] : kNoOrder);
@@ -425,7 +431,7 @@ std::vector<std::string> undeclared_args(std::string_view api, const json &args)
     const Declaration *decl = declaration(api);
     if (decl == nullptr || !args.is_object()) return out;
     for (auto it = args.begin(); it != args.end(); ++it)
-        if (!decl->names.count(it.key())) out.push_back(it.key());
+        if (!decl->names.count(it.key()) && !is_element_arg(it.key())) out.push_back(it.key());
     return out;
 }
 

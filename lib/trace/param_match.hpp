@@ -29,6 +29,11 @@
 
 namespace dnncompat::trace {
 
+/// Whether recorded argument `name` is an element of a graph-API call's array (`[0]`, `[1]`, ...:
+/// the values of cudnnBackendSetAttribute's arrayOfElements, as the log prints them). Elements
+/// are no parameter: matching leaves them as they are and they are never undeclared.
+bool is_element_arg(std::string_view name);
+
 /// How one recorded argument was matched (rules 1 to 4 above).
 enum class MatchRule { name, spelling, alias, position };
 
