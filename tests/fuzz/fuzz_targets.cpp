@@ -225,7 +225,8 @@ int fuzz_replay(const uint8_t *data, std::size_t size) {
             "the report does not match replay-report.schema.json:" + dnncompat::schemas::list_schema_errors(errors, 5));
     const auto &s = r.at("summary");
     const auto n = [&](const char *k) { return s.at(k).get<uint64_t>(); };
-    require(n("matches") + n("mismatches") + n("supported_here") + n("unsupported") + n("malformed") == n("calls"),
+    require(n("matches") + n("mismatches") + n("supported_here") + n("unsupported") + n("malformed") + n("not_made") ==
+                n("calls"),
             "the outcomes do not add up to the calls");
     require(r.at("calls").size() == n("calls"), "summary.calls differs from the calls listed");
     require(n("failures") ==

@@ -1,7 +1,6 @@
 // Black-box tests of dnncompat-replay: runs the built binary and checks its exit code, its
 // text output and its --json report (validated against schemas/replay-report.schema.json).
 #include "support/cli.hpp"
-#include "core/schemas.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -29,11 +28,8 @@ Result replay(const std::string &args, bool with_json = true) {
     return dnncompat_test::run_cli(kReplay, args, with_json);
 }
 
-/// Asserts the report follows the report schema.
 void expect_valid_report(const json &report) {
-    ASSERT_FALSE(report.is_null()) << "no --json report written";
-    const auto errors = dnncompat::schemas::validate(report, "replay-report.schema.json");
-    for (const auto &e : errors) ADD_FAILURE() << "report schema: " << e.pointer << ": " << e.reason;
+    dnncompat_test::expect_schema_valid(report, "replay-report.schema.json");
 }
 
 const json *find_call(const json &report, std::size_t index) {

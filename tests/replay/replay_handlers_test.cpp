@@ -6,6 +6,7 @@
 // name asked for; a name outside the declaration fails the test, as does a buffer list naming one.
 #include "core/cudnn_api_table.hpp"
 #include "dnncompat-replay/handlers.hpp"
+#include "trace/param_match.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -217,7 +218,17 @@ std::set<std::string> names_read(const std::string &api, dnncompat::replay::Hand
     CallRecord record;
     Args a(&args, "/calls/0/args", api);
     a.record_reads(&reads);
-    Call call(a, state, record);
+    // A graph-API call acts on the descriptors the importer linked it to: one made here.
+    json links;
+    if (api.rfind("cudnnBackend", 0) == 0) {
+        auto &o = state.backend.live["b0"];
+        EXPECT_EQ(dnncompatBackendCreateDescriptor(DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &o.d),
+                  DNNCOMPAT_STATUS_SUCCESS);
+        o.type = DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR;
+        const json b0 = {{"id", "b0"}, {"by", "newest"}};
+        links = {{"creates", "b1"}, {"descriptor", b0}, {"plan", b0}, {"variant_pack", b0}};
+    }
+    Call call(a, state, record, links.is_null() ? nullptr : &links);
     try {
         fn(call);
     } catch (const MalformedCall &e) {
@@ -238,7 +249,7 @@ std::vector<std::string> undeclared(const std::string &api, const std::set<std::
     const std::set<std::string> names = declared(api);
     std::vector<std::string> out;
     for (const std::string &r : reads)
-        if (!names.count(r)) out.push_back(r);
+        if (!names.count(r) && !dnncompat::trace::is_element_arg(r)) out.push_back(r); // `[0]`: arrayOfElements
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "support/cli.hpp"
 
+#include "core/schemas.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -41,6 +43,15 @@ CliResult run_cli(const std::string &tool, const std::string &args, bool with_js
     r.err = read_text_file(err.string());
     if (with_json && fs::exists(report)) r.report = nlohmann::json::parse(read_text_file(report.string()));
     return r;
+}
+
+void expect_schema_valid(const nlohmann::json &report, const std::string &schema) {
+    if (report.is_null()) {
+        ADD_FAILURE() << "no report written";
+        return;
+    }
+    for (const auto &e : dnncompat::schemas::validate(report, schema))
+        ADD_FAILURE() << schema << ": " << e.pointer << ": " << e.reason;
 }
 
 } // namespace dnncompat_test

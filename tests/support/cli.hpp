@@ -26,4 +26,8 @@ std::string read_text_file(const std::string &path);
 // when the tool wrote one.
 CliResult run_cli(const std::string &tool, const std::string &args, bool with_json);
 
+// Adds a test failure for a null `report` (none written) and for each way it breaks `schema`
+// (a file of schemas/, e.g. "replay-report.schema.json").
+void expect_schema_valid(const nlohmann::json &report, const std::string &schema);
+
 } // namespace dnncompat_test

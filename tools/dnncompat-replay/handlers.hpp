@@ -8,6 +8,7 @@
 #include "dnncompat-replay/buffer_pool.hpp"
 
 #include <trace/api_table.hpp>
+#include <trace/backend_graph.hpp>
 #include <trace/recorded_call.hpp>
 
 #include <core/diagnostics.hpp>
@@ -63,8 +64,12 @@ enum class Outcome {
     match,          ///< ended with the recorded status (or SUCCESS when none was recorded)
     mismatch,       ///< ended with another status
     supported_here, ///< cuDNN said NOT_SUPPORTED, dnncompat succeeded: not a failure
-    unsupported,    ///< no handler for the API
-    malformed,      ///< the recorded call lacks what its handler needs
+    /// Not made: a graph-API call on a descriptor that cuDNN filled and dnncompat did not (an
+    /// engine config past the ones dnncompat's heuristics returned, a knob choice of a cuDNN
+    /// engine). A program on dnncompat never makes it: it walks the arrays dnncompat returned.
+    not_made,
+    unsupported, ///< no handler for the API
+    malformed,   ///< the recorded call lacks what its handler needs
 };
 const char *outcome_name(Outcome o);
 
@@ -95,7 +100,8 @@ struct CallRecord {
         double measured_ms = -1; ///< find-db time, -1 when not measured
     };
     std::vector<RankedSolver> solvers;
-    std::string solver_ran; ///< the solver that ran the call's algorithm (solver::for_algo)
+    std::string solver_ran;    ///< the solver that ran the call's algorithm (solver::for_algo)
+    std::string graph_pattern; ///< cudnnBackendExecute: the graph's pattern ("conv_fprop")
 };
 
 /// The filter relayout cache's counts (problem/weight_cache.hpp's WeightCacheStats), summed over
@@ -149,6 +155,34 @@ private:
     std::vector<D> live_;
 };
 
+/// The graph-API descriptors the replayed calls made, by the id the importer gave the recorded
+/// descriptor (trace/backend_links.hpp: "b7").
+struct BackendObjects {
+    struct Object {
+        dnncompatBackendDescriptor_t d = nullptr;
+        dnncompatBackendDescriptorType_t type = DNNCOMPAT_BACKEND_POINTWISE_DESCRIPTOR;
+        /// false: an element of a GetAttribute array that dnncompat left unfilled (its heuristics
+        /// returned fewer engine configs, its engine config fewer knob choices, than cuDNN's did).
+        bool filled = true;
+        std::string substitute; ///< a heuristics result: the replay's copy of dnncompat's best config
+    };
+    std::map<std::string, Object> live;
+    /// Ids destroyed, with the log line of the Destroy (a later use is reported with it).
+    std::map<std::string, int64_t> destroyed;
+    /// A variant pack's data pointers as the log printed them (its Execute and Destroy records
+    /// print uid -> address in the pack's order; its SetAttribute prints only the array's address).
+    std::map<std::string, trace::RecordedVariantPack> packs;
+    /// A variant pack's CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS as its SetAttribute gave them (the
+    /// pointers are set first, in the same order).
+    std::map<std::string, std::vector<int64_t>> pack_uids;
+    /// The largest CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE of the plans finalized so far: the
+    /// workspace a program allocates for dnncompat's plans (the recorded one was cuDNN's).
+    uint64_t plan_workspace = 0;
+    /// Destroys every live descriptor.
+    void release();
+    ~BackendObjects() { release(); }
+};
+
 /// Replay state shared by all handlers. The destructor releases what the replayed calls left
 /// alive (release()).
 struct State {
@@ -179,6 +213,7 @@ struct State {
     Scratch<dnncompatTensorTransformDescriptor_t, dnncompatCreateTensorTransformDescriptor,
             dnncompatDestroyTensorTransformDescriptor>
         transforms;
+    BackendObjects backend;
     BufferPool pool;
     Workspace workspace;
     int iterations = 1, warmup = 0;
@@ -194,7 +229,8 @@ struct State {
 /// One call being replayed: its args, the shared state and the record to fill.
 class Call {
 public:
-    Call(Args a, State &s, CallRecord &r) : args(std::move(a)), state(s), record(r) {}
+    Call(Args a, State &s, CallRecord &r, const json *backend_links = nullptr)
+        : args(std::move(a)), state(s), record(r), backend(backend_links) {}
 
     /// The host buffer for pointer argument `name` (nullptr for NULL_PTR); the call may write
     /// it (State::written).
@@ -220,6 +256,9 @@ public:
     Args args;
     State &state;
     CallRecord &record;
+    /// The call's "backend" member (graph-API calls: the descriptors the importer linked it
+    /// to); nullptr when the trace has none.
+    const json *backend;
 };
 
 using Handler = dnncompatStatus_t (*)(Call &);
@@ -247,6 +286,10 @@ void register_convolution_backward_handlers(HandlerTable &table);
 void register_norm_training_handlers(HandlerTable &table);
 void register_pointwise_ops_handlers(HandlerTable &table);
 void register_tensor_ops_handlers(HandlerTable &table);
+void register_backend_handlers(HandlerTable &table);
+/// Pre-pass of the graph-API calls: sizes the host buffer of every tensor a cudnnBackendExecute
+/// prints with its variant-pack address, and keeps each variant pack's uid -> address map.
+void plan_backend_buffers(const json &calls, State &state);
 
 /// Every handler, keyed by cuDNN API name.
 const HandlerTable &handler_table();

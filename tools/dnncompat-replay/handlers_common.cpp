@@ -64,6 +64,7 @@ const char *outcome_name(Outcome o) {
     case Outcome::match: return "match";
     case Outcome::mismatch: return "mismatch";
     case Outcome::supported_here: return "supported_here";
+    case Outcome::not_made: return "not_made";
     case Outcome::unsupported: return "unsupported";
     case Outcome::malformed: return "malformed";
     }
@@ -72,7 +73,14 @@ const char *outcome_name(Outcome o) {
 
 // ---- State -----------------------------------------------------------------------------------
 
+void BackendObjects::release() {
+    for (auto &[id, o] : live)
+        if (o.d != nullptr) dnncompatBackendDestroyDescriptor(o.d);
+    live.clear();
+}
+
 void State::release() {
+    backend.release();
     tensors.release();
     filters.release();
     convs.release();

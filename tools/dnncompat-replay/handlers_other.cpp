@@ -54,6 +54,7 @@ const HandlerTable &handler_table() {
         register_norm_training_handlers(t);
         register_pointwise_ops_handlers(t);
         register_tensor_ops_handlers(t);
+        register_backend_handlers(t);
         for (auto &[api, spec] : t) spec.api = trace::api_entry(api);
         return t;
     }();

@@ -173,12 +173,13 @@ void replay_call(const json &call, std::size_t i, State &state, CallRecord &r) {
             return;
         }
     }
-    Call c(Args(args_json, base + "/args", r.api), state, r);
+    const auto links = call.find("backend");
+    Call c(Args(args_json, base + "/args", r.api), state, r, links == call.end() ? nullptr : &*links);
     diag::clear();
     state.written.clear();
     try {
         r.status = h->second.fn(c);
-        r.outcome = classify(r);
+        if (r.outcome != Outcome::not_made) r.outcome = classify(r);
     } catch (const MalformedCall &e) {
         r.outcome = Outcome::malformed;
         r.error = e.what();
@@ -243,6 +244,7 @@ int run_replay(const Options &opt) {
     state.iterations = opt.iterations;
     state.warmup = opt.warmup;
     plan_buffers(calls, state.pool);
+    plan_backend_buffers(calls, state);
     // The host buffers and the parsed trace share --max-memory.
     const uint64_t needed = state.pool.planned_bytes();
     if (needed + input.memory_estimate > limit)

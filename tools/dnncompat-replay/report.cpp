@@ -38,6 +38,7 @@ void Summary::add(const CallRecord &r) {
     case Outcome::match: ++matches; break;
     case Outcome::mismatch: ++mismatches; break;
     case Outcome::supported_here: ++supported_here; break;
+    case Outcome::not_made: ++not_made; break;
     case Outcome::unsupported:
         ++unsupported;
         ++unsupported_by_api[r.api];
@@ -55,6 +56,7 @@ void Summary::add(const CallRecord &r) {
             ++conv_timed;
         }
     }
+    if (!r.graph_pattern.empty()) ++graphs_by_pattern[r.graph_pattern];
     std::set<std::string> seen;
     for (const auto &d : r.diagnostics) {
         if (!seen.insert(d.code).second) continue;
@@ -72,6 +74,7 @@ std::string status_text(const CallRecord &r) {
     case Outcome::match: return ours + " ok";
     case Outcome::mismatch: return fmt::format("{} (recorded {}) MISMATCH", ours, recorded_short(r));
     case Outcome::supported_here: return ours + " supported here (cuDNN: " + recorded_short(r) + ")";
+    case Outcome::not_made: return "not made: " + r.error;
     case Outcome::unsupported: return "unsupported call" + (r.error.empty() ? "" : ": " + r.error);
     case Outcome::malformed: return "malformed call: " + r.error;
     }
@@ -120,6 +123,14 @@ std::string summary_text(const Summary &s) {
     out += fmt::format("  status: {} match, {} mismatch, {} supported here (cuDNN: NOT_SUPPORTED), "
                        "{} malformed\n",
                        s.matches, s.mismatches, s.supported_here, s.malformed);
+    if (s.not_made)
+        out += fmt::format("  not made: {} (graph-API calls on engine configs and knob choices cuDNN returned and "
+                           "dnncompat did not)\n",
+                           s.not_made);
+    if (!s.graphs_by_pattern.empty()) {
+        out += "  graphs executed, by pattern:\n";
+        out += by_api(s.graphs_by_pattern);
+    }
     out += fmt::format("  unsupported calls: {}\n", s.unsupported);
     if (s.unmapped_records)
         out += fmt::format("  unmapped log records: {} (the importer could not map them; see above)\n",
@@ -167,6 +178,7 @@ nlohmann::json call_json(const CallRecord &r) {
         j["solvers"] = {{"ranked", ranked}, {"choice", r.solver_ran.empty() ? r.solvers.front().name : r.solver_ran}};
     }
     if (!r.info.empty()) j["info"] = r.info;
+    if (!r.graph_pattern.empty()) j["graph_pattern"] = r.graph_pattern;
     if (!r.error.empty()) j["error"] = r.error;
     if (!r.times_ms.empty()) {
         j["time_ms"] = r.median_ms;
@@ -206,6 +218,8 @@ nlohmann::json summary_json(const Summary &s) {
             {"unsupported", s.unsupported},
             {"unsupported_by_api", s.unsupported_by_api},
             {"malformed", s.malformed},
+            {"not_made", s.not_made},
+            {"graphs_by_pattern", s.graphs_by_pattern},
             {"unmapped_records", s.unmapped_records},
             {"failures", s.failures()},
             {"diagnostics_by_code", diags},

@@ -19,7 +19,9 @@ struct Summary {
     std::map<std::string, std::size_t> calls_by_api;
     std::size_t compute_calls = 0;
     std::map<std::string, std::size_t> compute_by_api;
-    std::size_t matches = 0, mismatches = 0, supported_here = 0, unsupported = 0, malformed = 0;
+    std::size_t matches = 0, mismatches = 0, supported_here = 0, unsupported = 0, malformed = 0, not_made = 0;
+    /// cudnnBackendExecute calls by the pattern of their graph ("conv_fprop").
+    std::map<std::string, std::size_t> graphs_by_pattern;
     std::map<std::string, std::size_t> unsupported_by_api;
     struct Diag {
         std::size_t calls = 0; ///< calls that emitted the code
