@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "trace/api_table.hpp"
+#include "trace/backend_graph.hpp"
 #include "trace/recorded_call.hpp"
 
 #include <dnncompat/dnncompat.h>
@@ -77,6 +78,41 @@ std::optional<solver::Direction> conv_call_direction(const std::string &api) {
     return e->direction;
 }
 
+namespace {
+
+// One convolution call (a legacy one, or one of a graph-API execute's) into the layers.
+void add_conv_call(ConvLayers &out, std::unordered_map<std::string, std::size_t> &by_key, const json &call,
+                   std::size_t i, const std::string &api, const LegacyConv &lc, const ConvLayerOptions &options) {
+    const auto d = conv_call_direction(lc.api);
+    conv::Problem p;
+    try {
+        p = conv_call_problem(lc.api, lc.args, options.batch);
+    } catch (const std::exception &e) {
+        std::string reason = e.what();
+        if (call.contains("status") && call["status"].is_string() && call["status"] != "CUDNN_STATUS_SUCCESS")
+            reason += fmt::format(" (the recorded call returned {})", call["status"].get<std::string>());
+        out.skipped.push_back({i, api, reason});
+        return;
+    }
+    std::string key = p.key();
+    auto [it, fresh] = by_key.emplace(key, out.layers.size());
+    if (fresh) {
+        ConvLayer l;
+        l.problem = std::move(p);
+        l.key = std::move(key);
+        l.directions.push_back(solver::Direction::fwd);
+        l.first_call = i;
+        out.layers.push_back(std::move(l));
+    }
+    ConvLayer &l = out.layers[it->second];
+    ++l.calls;
+    bool have = false;
+    for (auto e : l.directions) have = have || e == *d;
+    if (!have) l.directions.push_back(*d);
+}
+
+} // namespace
+
 ConvLayers conv_layers(const json &trace, const ConvLayerOptions &options) {
     ConvLayers out;
     if (!trace.is_object() || !trace.contains("calls") || !trace["calls"].is_array()) return out;
@@ -86,33 +122,22 @@ ConvLayers conv_layers(const json &trace, const ConvLayerOptions &options) {
         const json &call = calls[i];
         if (!call.is_object() || !call.contains("api") || !call["api"].is_string()) continue;
         const std::string api = call["api"].get<std::string>();
-        const auto d = conv_call_direction(api);
-        if (!d) continue;
-        conv::Problem p;
-        try {
-            p = conv_call_problem(api, call.contains("args") ? call["args"] : json(), options.batch);
-        } catch (const std::exception &e) {
-            std::string reason = e.what();
-            if (call.contains("status") && call["status"].is_string() && call["status"] != "CUDNN_STATUS_SUCCESS")
-                reason += fmt::format(" (the recorded call returned {})", call["status"].get<std::string>());
-            out.skipped.push_back({i, api, reason});
-            continue;
+        const json no_args;
+        const json &args = call.contains("args") ? call["args"] : no_args;
+        // A legacy convolution call, or the convolutions of a graph-API execute as the legacy
+        // calls that compute the same.
+        std::vector<LegacyConv> convs;
+        if (api == "cudnnBackendExecute") {
+            try {
+                convs = executed_convs(args);
+            } catch (const std::exception &e) {
+                out.skipped.push_back({i, api, e.what()});
+                continue;
+            }
+        } else if (conv_call_direction(api)) {
+            convs.push_back({api, args});
         }
-        std::string key = p.key();
-        auto [it, fresh] = by_key.emplace(key, out.layers.size());
-        if (fresh) {
-            ConvLayer l;
-            l.problem = std::move(p);
-            l.key = std::move(key);
-            l.directions.push_back(solver::Direction::fwd);
-            l.first_call = i;
-            out.layers.push_back(std::move(l));
-        }
-        ConvLayer &l = out.layers[it->second];
-        ++l.calls;
-        bool have = false;
-        for (auto e : l.directions) have = have || e == *d;
-        if (!have) l.directions.push_back(*d);
+        for (const LegacyConv &lc : convs) add_conv_call(out, by_key, call, i, api, lc, options);
     }
     // fwd, bwd-data, bwd-filter whatever order the trace asked in.
     for (ConvLayer &l : out.layers)

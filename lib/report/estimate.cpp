@@ -4,6 +4,7 @@
 #include "solver/select.hpp"
 #include "report/conv_layers.hpp"
 #include "trace/api_table.hpp"
+#include "trace/backend_graph.hpp"
 #include "trace/recorded_call.hpp"
 
 #include <dnncompat/dnncompat.h>
@@ -169,7 +170,8 @@ void estimate_conv(const std::string &api, solver::Direction d, const trace::Rec
     const ConvChoice &c = it->second;
     if (!c.solver) return;
     l.solver = c.solver->name();
-    if (!c.own) l.fallback = solver::substitution_row(d, algo_value);
+    // No recorded algorithm (a graph-API execute): the library's own choice substitutes nothing.
+    if (!c.own && algo_value >= 0) l.fallback = solver::substitution_row(d, algo_value);
     if (c.wti <= 0) return;
     l.wti = c.wti;
     if (machine.peak_gflops <= 0) return;
@@ -191,14 +193,13 @@ std::vector<LayerEstimate> estimate_layers(const json &trace, const solver::Mach
     const json &calls = trace["calls"];
     const json no_args = json::object();
     std::unordered_map<std::string, ConvChoice> memo;
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-        const json &call = calls[i];
-        if (!call.is_object() || !call.contains("api") || !call["api"].is_string()) continue;
-        const std::string &api = call["api"].get_ref<const std::string &>();
-        const ApiEntry *spec = compute_entry(api);
-        if (!spec) continue;
-        const json &args_json = call.contains("args") && call["args"].is_object() ? call["args"] : no_args;
-        const trace::RecordedArgs args(&args_json, fmt::format("/calls/{}/args", i), api);
+    // Call i of `api`, computed as `as_api` with `args_json` (the call itself, or one convolution
+    // of a graph-API execute as the legacy call that computes the same).
+    auto estimate = [&](std::size_t i, const json &call, const std::string &api, const std::string &as_api,
+                        const json &args_json) {
+        const ApiEntry *spec = compute_entry(as_api);
+        if (!spec) return;
+        const trace::RecordedArgs args(&args_json, fmt::format("/calls/{}/args", i), as_api);
         LayerEstimate l;
         l.index = i;
         l.api = api;
@@ -208,7 +209,7 @@ std::vector<LayerEstimate> estimate_layers(const json &trace, const solver::Mach
             l.recorded_status = call["status"].get<std::string>();
         try {
             measure_buffers(*spec, args, l);
-            if (const auto d = trace::conv_call_direction(api)) estimate_conv(api, *d, args, machine, memo, l);
+            if (const auto d = trace::conv_call_direction(as_api)) estimate_conv(as_api, *d, args, machine, memo, l);
         } catch (const std::exception &) {
             // Whatever was estimated stands; the rest of the call is unreadable.
         }
@@ -217,6 +218,23 @@ std::vector<LayerEstimate> estimate_layers(const json &trace, const solver::Mach
             l.estimated_ms = machine.bandwidth_gbs > 0 ? l.bytes / (machine.bandwidth_gbs * 1e9) * 1e3 : 0.0;
         }
         out.push_back(std::move(l));
+    };
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+        const json &call = calls[i];
+        if (!call.is_object() || !call.contains("api") || !call["api"].is_string()) continue;
+        const std::string &api = call["api"].get_ref<const std::string &>();
+        const json &args_json = call.contains("args") && call["args"].is_object() ? call["args"] : no_args;
+        if (api != "cudnnBackendExecute") {
+            estimate(i, call, api, api, args_json);
+            continue;
+        }
+        std::vector<trace::LegacyConv> convs;
+        try {
+            convs = trace::executed_convs(args_json);
+        } catch (const std::exception &) {
+            continue; // an execute whose plan cannot be read: nothing to estimate
+        }
+        for (const trace::LegacyConv &lc : convs) estimate(i, call, api, lc.api, lc.args);
     }
     return out;
 }

@@ -45,14 +45,15 @@ struct LayerEstimate {
 /// order: convolutions (forward, bias-activation, backward data / filter / bias), batch and
 /// generic normalization, pooling, activation, softmax, LRN and divisive normalization, dropout,
 /// the tensor operations (add, op, scale, set, transform, reduce) and the spatial transformer's
-/// sampler. `trace`'s arguments carry their declared names, as trace::load_trace_file gives them
-/// (trace/param_match.hpp). The compute calls and their buffers are those of the per-API table
-/// (trace/api_table.hpp). Shapes and bytes come from the descriptor fields recorded in the call; a NULL data
-/// pointer moves nothing; workspaces, reserve spaces and reduction indices are not counted.
-/// A convolution whose problem the library rejects (the recorded call failed, typically) is
-/// estimated by bandwidth without a solver. Never throws on a malformed call: a call that is not
-/// an object with a string "api" is skipped, a descriptor that cannot be read is left out.
-/// The solver is the library's choice on this process's machine (find-db order, else WTI);
+/// sampler; a graph-API cudnnBackendExecute gives one entry per convolution of its recorded plan,
+/// estimated as the legacy call that computes the same (trace::executed_convs), with no recorded
+/// algorithm (the library's choice: what dnncompat's heuristics rank first). `trace`'s arguments carry their declared
+/// names, as trace::load_trace_file gives them (trace/param_match.hpp). The compute calls and their buffers are those
+/// of the per-API table (trace/api_table.hpp). Shapes and bytes come from the descriptor fields recorded in the call; a
+/// NULL data pointer moves nothing; workspaces, reserve spaces and reduction indices are not counted. A convolution
+/// whose problem the library rejects (the recorded call failed, typically) is estimated by bandwidth without a solver.
+/// Never throws on a malformed call: a call that is not an object with a string "api" is skipped, a descriptor that
+/// cannot be read is left out. The solver is the library's choice on this process's machine (find-db order, else WTI);
 /// its WTI and the times are computed on `machine`.
 std::vector<LayerEstimate> estimate_layers(const nlohmann::json &trace, const solver::Machine &machine);
 

@@ -824,6 +824,22 @@ void trace_support(std::string &out, const json &doc) {
                 class_badge(str(v, "class")), breakable(cell(v, "code")), cell(v, "instead"), versions_cell(v));
         close_table(out);
     }
+    if (const auto &graphs = items(doc, "graphs"); !graphs.empty()) {
+        put(out, "<h3>Graph patterns <span class=\"small\">{}</span></h3>\n", graphs.size());
+        open_table(out, {{"Pattern", false, 16},
+                         {"Executes", true, 8},
+                         {"Class", false, 11},
+                         {"Estimated ms per execute", true, 12},
+                         {"Example", false, 33},
+                         {"cuDNN engine", false, 20}});
+        for (const json &g : graphs)
+            put(out,
+                "<tr><td><code>{}</code></td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{:.3f}</td>"
+                "<td><code>{}</code></td><td>{}</td></tr>\n",
+                breakable(cell(g, "pattern")), count_cell(g, "executes"), class_badge(str(g, "class")),
+                g.value("estimated_ms_per_execute", 0.0), breakable(cell(g, "example")), cell(g, "cudnn_engine"));
+        close_table(out);
+    }
     out += "</section>\n";
 }
 

@@ -1,5 +1,7 @@
 #include "report/trace_report.hpp"
 
+#include "trace/backend_graph.hpp"
+
 #include "core/support.hpp"
 #include "report/estimate.hpp"
 #include "report/support_report.hpp"
@@ -38,6 +40,66 @@ void collect_enum_values(const json &node, std::set<const Row *> &out) {
     } else if (node.is_array()) {
         for (const auto &v : node) collect_enum_values(v, out);
     }
+}
+
+// The graph-API executes by the pattern of their graph: its class (the worst of its operations'
+// descriptor types in the catalogue), how many executes and their estimated time.
+struct Graph {
+    std::string pattern, shapes, engine;
+    Class cls = Class::native;
+    std::size_t executes = 0, first_call = 0;
+    double estimated_ms = 0;
+};
+struct Graphs {
+    std::vector<std::string> order;
+    std::map<std::string, Graph> by_pattern;
+};
+
+// Adds execute `call` (index i); returns the catalogue row of its least supported operation
+// (nullptr when every one is native, or the plan cannot be read: the replay reports that).
+const Row *add_graph(Graphs &g, const json &call, std::size_t i, const std::vector<LayerEstimate> &estimates) {
+    trace::RecordedPlan plan;
+    try {
+        plan = trace::read_plan(call.contains("args") ? call["args"].value("executionPlan", json()) : json());
+    } catch (const std::exception &) {
+        return nullptr;
+    }
+    const Row *worst = nullptr;
+    for (const trace::RecordedOperation &op : plan.ops)
+        if (const Row *r = support::find_enum_value(op.type);
+            r != nullptr && r->cls != Class::native && (worst == nullptr || severity(r->cls) > severity(worst->cls)))
+            worst = r;
+    const std::string pattern = plan.pattern();
+    auto [it, fresh] = g.by_pattern.try_emplace(pattern);
+    Graph &e = it->second;
+    if (fresh) {
+        g.order.push_back(pattern);
+        e.pattern = pattern;
+        e.shapes = plan.describe();
+        e.engine = plan.engine();
+        e.first_call = i;
+        e.cls = worst != nullptr ? worst->cls : Class::native;
+    }
+    ++e.executes;
+    for (const LayerEstimate &l : estimates)
+        if (l.index == i) e.estimated_ms += l.estimated_ms;
+    return worst;
+}
+
+json graphs_json(const Graphs &g) {
+    json out = json::array();
+    for (const std::string &p : g.order) {
+        const Graph &e = g.by_pattern.at(p);
+        out.push_back({{"pattern", e.pattern},
+                       {"class", kClasses[severity(e.cls)]},
+                       {"executes", e.executes},
+                       {"estimated_ms", e.estimated_ms},
+                       {"estimated_ms_per_execute", e.executes ? e.estimated_ms / e.executes : 0.0},
+                       {"first_call", e.first_call},
+                       {"example", e.shapes},
+                       {"cudnn_engine", e.engine}});
+    }
+    return out;
 }
 
 json versions_json(const support::Versions &v) {
@@ -122,6 +184,7 @@ json trace_report(const json &trace, const std::string &path, const std::string 
     std::map<std::size_t, const LayerEstimate *> layer_of;
     for (const auto &l : estimates) layer_of[l.index] = &l;
 
+    Graphs graphs;
     std::vector<std::string> fn_order;
     std::map<std::string, std::size_t> fn_count;
     std::vector<const Row *> value_order;
@@ -144,7 +207,14 @@ json trace_report(const json &trace, const std::string &path, const std::string 
         const std::string api = call["api"].get<std::string>();
         if (fn_count[api]++ == 0) fn_order.push_back(api);
         std::set<const Row *> values;
-        if (call.contains("args")) collect_enum_values(call["args"], values);
+        if (call.contains("args") && call["args"].is_object()) {
+            // A graph-API call prints its descriptor's current state (defaults included): the
+            // values it uses are those it sets, gets or executes, not that state.
+            const bool backend = api.rfind("cudnnBackend", 0) == 0;
+            for (const auto &[name, arg] : call["args"].items())
+                if (!backend || name != "descriptor") collect_enum_values(arg, values);
+        }
+        const Row *graph_row = api == "cudnnBackendExecute" ? add_graph(graphs, call, i, estimates) : nullptr;
         for (const Row *r : values)
             if (value_count[r]++ == 0) value_order.push_back(r);
 
@@ -173,6 +243,10 @@ json trace_report(const json &trace, const std::string &path, const std::string 
                 worst = std::max(worst, r.cls, worse);
                 findings.add(r, "static", i, api);
             }
+        }
+        if (graph_row != nullptr) {
+            worst = std::max(worst, graph_row->cls, worse);
+            findings.add(*graph_row, "static", i, api);
         }
         ++by_class[support::class_name(worst)];
         // A call cuDNN itself failed is no migration blocker.
@@ -347,6 +421,7 @@ json trace_report(const json &trace, const std::string &path, const std::string 
             {"warnings", warnings},
             {"functions", functions},
             {"enum_values", values},
+            {"graphs", graphs_json(graphs)},
             {"findings", out_findings},
             {"numerics", numerics},
             {"layers", layers},
@@ -434,6 +509,13 @@ std::string render_trace_text(const json &r) {
     for (const auto &v : r["enum_values"])
         out += fmt::format("  {:>6}  {:<11} {} = {}\n", v["count"].get<std::size_t>(), v["class"].get<std::string>(),
                            v["type"].get<std::string>(), v["value"].get<std::string>());
+    if (r.contains("graphs") && !r["graphs"].empty()) out += "\ngraph patterns (graph API, by execute):\n";
+    for (const auto &g : r.value("graphs", json::array()))
+        out += fmt::format("  {:>6}  {:<11} {}  {} ms per execute (e.g. call {}: {}; cuDNN ran {})\n",
+                           g["executes"].get<std::size_t>(), g["class"].get<std::string>(),
+                           g["pattern"].get<std::string>(), ms(g["estimated_ms_per_execute"].get<double>()),
+                           g["first_call"].get<std::size_t>(), g["example"].get<std::string>(),
+                           g["cudnn_engine"].get<std::string>());
     if (r["time_by_op"].empty()) return out;
     out += "\ntime by operation (ms):\n";
     out += fmt::format("  {:<16} {:>6} {:>12} {:>12}\n", "op", "calls", "estimated", "measured");
@@ -492,6 +574,15 @@ std::string render_trace_markdown(const json &r) {
     for (const auto &v : r["enum_values"])
         out += fmt::format("| {} | {} | {} | {} |\n", v["type"].get<std::string>(), v["value"].get<std::string>(),
                            v["count"].get<std::size_t>(), v["class"].get<std::string>());
+    if (r.contains("graphs") && !r["graphs"].empty()) {
+        out += "\n## Graph patterns\n\n| pattern | executes | class | estimated ms per execute | example | cuDNN "
+               "engine |\n|---|---:|---|---:|---|---|\n";
+        for (const auto &g : r["graphs"])
+            out += fmt::format(
+                "| {} | {} | {} | {} | {} | {} |\n", g["pattern"].get<std::string>(), g["executes"].get<std::size_t>(),
+                g["class"].get<std::string>(), ms(g["estimated_ms_per_execute"].get<double>()),
+                md_escape(g["example"].get<std::string>()), md_escape(g["cudnn_engine"].get<std::string>()));
+    }
     out += "\n## Time by operation\n\n| op | calls | estimated ms | measured ms |\n|---|---:|---:|---:|\n";
     for (const auto &o : r["time_by_op"])
         out += fmt::format("| {} | {} | {} | {} |\n", o["op"].get<std::string>(), o["calls"].get<int>(),

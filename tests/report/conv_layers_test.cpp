@@ -257,3 +257,26 @@ TEST(ConvLayers, ReadTraceFileTakesJsonTracesAndLogsAlike) {
 }
 
 } // namespace
+
+// The graph-API log of ResNet-50 (PyTorch's defaults) and the legacy-API log of the same network:
+// the convolutions its executes run are the legacy log's, problem for problem and call for call
+// (but for the math type, which a graph-API convolution does not have: the legacy log asked for
+// FMA math).
+TEST(ConvLayers, GraphApiExecutesAreTheSameLayersAsTheLegacyLog) {
+    const tr::ConvLayers graph = tr::conv_layers(imported("resnet50-eval-b4-fp32-backend-api.log.xz"));
+    EXPECT_TRUE(graph.skipped.empty());
+    ASSERT_EQ(graph.layers.size(), 23u);
+    const auto without_math = [](const std::string &key) { return key.substr(0, key.rfind("_m")); };
+    std::map<std::string, std::size_t> g, l;
+    for (const auto &x : graph.layers) {
+        g[without_math(x.key)] = x.calls;
+        EXPECT_EQ(x.directions, std::vector<Direction>{Direction::fwd});
+        EXPECT_EQ(x.key.substr(x.key.rfind("_m")), "_m0");
+    }
+    const json legacy = imported("resnet50-eval-b4-fp32.log.xz");
+    for (const auto &c : legacy["calls"])
+        if (c["api"] == "cudnnConvolutionForward")
+            ++l[without_math(tr::conv_call_problem("cudnnConvolutionForward", c["args"]).key())];
+    EXPECT_EQ(l.size(), 23u);
+    EXPECT_EQ(g, l);
+}

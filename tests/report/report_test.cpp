@@ -274,6 +274,42 @@ TEST(ReportCli, PredictionsMatchTheReplayOnEveryInput) {
     }
 }
 
+// A graph-API log: its graphs by pattern, each execute estimated as its convolution, and the
+// enum values it sets (not the defaults its records print of a descriptor not yet set).
+TEST(TraceReport, GraphApiLogListsItsGraphPatternsAndTheValuesItSets) {
+    const auto file =
+        trace::load_trace_file(std::string(DNNCOMPAT_TEST_DATA) + "/logs/resnet50-eval-b4-fp32-backend-api.log.xz");
+    const json doc = report::trace_report(file.doc, "r50", file.kind, solver::current_machine());
+    expect_valid(doc, "trace-report.schema.json");
+    EXPECT_EQ(doc["summary"]["verdict"], "ready") << doc["findings"].dump();
+    ASSERT_EQ(doc["graphs"].size(), 1u);
+    const json &g = doc["graphs"][0];
+    EXPECT_EQ(g["pattern"], "conv_fprop");
+    EXPECT_EQ(g["executes"], 53);
+    EXPECT_EQ(g["class"], "native");
+    EXPECT_EQ(g["cudnn_engine"], "engine 28 (TILE_SIZE=4, USE_TEX=0)");
+    double conv_ms = 0;
+    std::size_t convs = 0;
+    for (const auto &l : doc["layers"])
+        if (l["api"] == "cudnnBackendExecute") {
+            EXPECT_EQ(l["op"], "conv-fwd");
+            EXPECT_TRUE(l["solver"].is_string());
+            EXPECT_TRUE(l["fallback"].is_null()) << l.dump(); // no algorithm asked for: nothing substituted
+            conv_ms += l["estimated_ms"].get<double>();
+            ++convs;
+        }
+    EXPECT_EQ(convs, 53u);
+    EXPECT_NEAR(g["estimated_ms"].get<double>(), conv_ms, 1e-9 * (1 + conv_ms));
+    std::set<std::string> values;
+    for (const auto &v : doc["enum_values"]) values.insert(v["value"].get<std::string>());
+    EXPECT_TRUE(values.count("CUDNN_CROSS_CORRELATION"));
+    EXPECT_TRUE(values.count("CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR"));
+    EXPECT_FALSE(values.count("CUDNN_CONVOLUTION")) << "a default printed before the mode was set";
+    EXPECT_NE(report::render_trace_text(doc).find("graph patterns"), std::string::npos);
+    EXPECT_NE(report::render_trace_markdown(doc).find("## Graph patterns"), std::string::npos);
+    EXPECT_NE(report::render_html(doc).find("Graph patterns"), std::string::npos);
+}
+
 // A log the importer could not fully read is "incomplete", with the importer's reason.
 TEST(TraceReport, UnmappedRecordsMakeTheReportIncomplete) {
     const std::string log = std::string(DNNCOMPAT_TEST_DATA) + "/logs/cudnn-7.1.2-bwd-data-ws-excerpt.log";
