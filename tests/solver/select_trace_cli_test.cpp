@@ -84,6 +84,29 @@ TEST(SelectTraceCli, RanksEveryLayerOfATrainingLogInItsDirections) {
     EXPECT_TRUE(r.report["skipped"].empty());
 }
 
+// A graph-API log (PyTorch's defaults): its executes' convolutions are ranked as a legacy log's,
+// the 23 distinct layers of ResNet-50 with the WTI ranking of each.
+TEST(SelectTraceCli, RanksTheConvolutionGraphsOfAGraphApiLog) {
+    const std::string log = kLogs + "resnet50-eval-b4-fp32-backend-api.log.xz";
+    const Result r = select("--trace " + quote(log));
+    ASSERT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    EXPECT_NE(r.out.find("23 distinct convolution layer(s)"), std::string::npos) << r.out.substr(0, 500);
+    const tr::ConvLayers layers = tr::conv_layers(tr::read_trace_file(log));
+    const json &jl = r.report["layers"];
+    ASSERT_EQ(jl.size(), 23u);
+    std::size_t calls = 0;
+    for (std::size_t i = 0; i < jl.size(); ++i) {
+        EXPECT_EQ(jl[i]["key"], layers.layers[i].key);
+        calls += jl[i]["calls"].get<std::size_t>();
+        ASSERT_EQ(jl[i]["directions"].size(), 1u);
+        const sv::Ranking want = sv::rank(layers.layers[i].problem, sv::Direction::fwd, sv::current_machine());
+        EXPECT_EQ(jl[i]["directions"][0]["choice"], want.ranked.at(0).solver->name());
+    }
+    EXPECT_EQ(calls, 53u);
+    EXPECT_TRUE(r.report["skipped"].empty());
+}
+
 TEST(SelectTraceCli, MeasureShowsTimesAndTheRegretOfTheChoice) {
     const Result r = select("--trace " + quote(kLogs + "api-sequence-with-errors.log.xz") + " --measure --runs 1");
     ASSERT_EQ(r.rc, 0) << r.out << r.err;
