@@ -60,8 +60,6 @@ bool not_made(Call &c, const Object &o, const std::string &id) {
     return true;
 }
 
-int64_t element_int(const Args &a, const std::string &name) { return a.integer(name); }
-
 /// The elements of a SetAttribute (`[0]`, `[1]`, ...) as the bytes dnncompatBackendSetAttribute
 /// takes for `type`.
 std::vector<unsigned char> scalar_elements(const Args &a, dnncompatBackendAttributeType_t type, int64_t count) {
@@ -73,12 +71,12 @@ std::vector<unsigned char> scalar_elements(const Args &a, dnncompatBackendAttrib
         unsigned char *at = out.data() + static_cast<std::size_t>(i) * eb;
         switch (type) {
         case DNNCOMPAT_TYPE_INT64: {
-            const int64_t v = element_int(a, name);
+            const int64_t v = a.integer(name);
             std::memcpy(at, &v, sizeof v);
             break;
         }
         case DNNCOMPAT_TYPE_INT32: {
-            const auto v = static_cast<int32_t>(element_int(a, name));
+            const auto v = static_cast<int32_t>(a.integer(name));
             std::memcpy(at, &v, sizeof v);
             break;
         }
@@ -94,12 +92,12 @@ std::vector<unsigned char> scalar_elements(const Args &a, dnncompatBackendAttrib
         }
         case DNNCOMPAT_TYPE_BOOLEAN: {
             const json &v = a.at(name).value("value", json());
-            const bool b = v.is_boolean() ? v.get<bool>() : element_int(a, name) != 0;
+            const bool b = v.is_boolean() ? v.get<bool>() : a.integer(name) != 0;
             std::memcpy(at, &b, sizeof b);
             break;
         }
         case DNNCOMPAT_TYPE_CHAR: {
-            const char ch = static_cast<char>(element_int(a, name));
+            const char ch = static_cast<char>(a.integer(name));
             std::memcpy(at, &ch, sizeof ch);
             break;
         }
