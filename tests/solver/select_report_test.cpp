@@ -127,9 +127,10 @@ TEST(SelectReport, TraceModeOfALogAndOfAJsonTraceFollowsTheSchema) {
     EXPECT_EQ(r.report["layers"][0]["calls"], 1);
 }
 
-// The built-in model measures the cores at oneDNN's effective ISA: capped at SSE4.1 (4 lanes,
-// multiply and add, 8 FLOP per cycle at most), a machine with AVX2 or AVX-512 (FMA on 8 or 16
-// lanes: 32 or more) has under half its peak.
+// The built-in model measures the cores at oneDNN's effective ISA: capped at SSE4.1 (4 lanes, no
+// FMA: 8 FLOP per cycle on most cores, 16 on Zen 4, which issues two multiplies and two adds a
+// cycle), a machine with AVX2 or AVX-512 (FMA on 8 or 16 lanes: 32 or more per cycle; Zen 4 runs
+// AVX-512 on 256-bit units) has at most half its peak: under three quarters, with timing noise.
 TEST(SelectReport, BuiltinPeakFollowsOneDnnsIsa) {
     const sv::Machine native = sv::builtin_machine();
     if (native.isa.find("avx2") == std::string::npos && native.isa.find("avx512") == std::string::npos)
@@ -140,7 +141,8 @@ TEST(SelectReport, BuiltinPeakFollowsOneDnnsIsa) {
     const json &m = r.report["machine"];
     EXPECT_NE(m["signature"].get<std::string>().find("|sse41|"), std::string::npos) << m.dump();
     EXPECT_EQ(m["model"], "built-in");
-    EXPECT_LT(m["peak_gflops"].get<double>(), native.peak_gflops / 2) << m.dump() << " native " << native.peak_gflops;
+    EXPECT_LT(m["peak_gflops"].get<double>(), native.peak_gflops * 0.75)
+        << m.dump() << " native " << native.peak_gflops;
 }
 
 // --json - puts the report, alone, on standard output (as every tool's "-" does) and the text
