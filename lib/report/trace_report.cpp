@@ -53,6 +53,7 @@ struct Graph {
 struct Graphs {
     std::vector<std::string> order;
     std::map<std::string, Graph> by_pattern;
+    std::map<std::size_t, std::string> pattern_of_call; ///< execute call index -> its pattern
 };
 
 // Adds execute `call` (index i); returns the catalogue row of its least supported operation
@@ -81,6 +82,7 @@ const Row *add_graph(Graphs &g, const json &call, std::size_t i, const std::vect
         e.cls = worst != nullptr ? worst->cls : Class::native;
     }
     ++e.executes;
+    g.pattern_of_call[i] = pattern;
     for (const LayerEstimate &l : estimates)
         if (l.index == i) e.estimated_ms += l.estimated_ms;
     return worst;
@@ -233,8 +235,12 @@ json trace_report(const json &trace, const std::string &path, const std::string 
         const auto layer = recorded_success(call) ? layer_of.find(i) : layer_of.end();
         if (layer != layer_of.end()) {
             const bool backward = layer->second->op == "conv-bwd-data" || layer->second->op == "conv-bwd-filter";
+            // A graph-API execute of convolutions meets the convolution area's conditions.
+            const Row *area_fn = api == "cudnnBackendExecute" && layer->second->op.rfind("conv-", 0) == 0
+                                     ? support::find_function("cudnnConvolutionForward")
+                                     : fn;
             for (const Row *v : values) {
-                const Row *r = fn ? specific_row(v, fn->area, backward) : v;
+                const Row *r = area_fn ? specific_row(v, area_fn->area, backward) : v;
                 worst = std::max(worst, r->cls, worse);
                 if (r->cls != Class::native) findings.add(*r, "static", i, api);
             }
@@ -248,6 +254,12 @@ json trace_report(const json &trace, const std::string &path, const std::string 
             worst = std::max(worst, graph_row->cls, worse);
             findings.add(*graph_row, "static", i, api);
         }
+        // A pattern is as supported as the least supported of its executes (types, modes, ops).
+        if (api == "cudnnBackendExecute")
+            if (auto g = graphs.pattern_of_call.find(i); g != graphs.pattern_of_call.end()) {
+                Class &c = graphs.by_pattern.at(g->second).cls;
+                c = std::max(c, worst, worse);
+            }
         ++by_class[support::class_name(worst)];
         // A call cuDNN itself failed is no migration blocker.
         if (worst == Class::unsupported && recorded_success(call)) failing.insert(i);

@@ -10,12 +10,16 @@
 #include "solver/machine.hpp"
 #include "support/cli.hpp"
 #include "core/schemas.hpp"
+#include "trace/compressed_input.hpp"
 #include "trace/trace_file.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <regex>
+#include <sstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -308,6 +312,27 @@ TEST(TraceReport, GraphApiLogListsItsGraphPatternsAndTheValuesItSets) {
     EXPECT_NE(report::render_trace_text(doc).find("graph patterns"), std::string::npos);
     EXPECT_NE(report::render_trace_markdown(doc).find("## Graph patterns"), std::string::npos);
     EXPECT_NE(report::render_html(doc).find("Graph patterns"), std::string::npos);
+}
+
+// The first graph of that log with its tensors and compute type made HALF: the execute meets the
+// convolution's HALF condition (the row the replay emits), and its pattern is as emulated.
+TEST(TraceReport, AGraphsPatternIsAsSupportedAsItsExecutes) {
+    auto in = trace::open_input_file(std::string(DNNCOMPAT_TEST_DATA) +
+                                     "/logs/resnet50-eval-b4-fp32-backend-api-first-graph-excerpt.log.gz");
+    std::stringstream text;
+    text << in->stream().rdbuf();
+    const std::string half =
+        std::regex_replace(text.str(), std::regex("val=CUDNN_DATA_FLOAT \\(0\\);"), "val=CUDNN_DATA_HALF (2);");
+    const std::string path = ::testing::TempDir() + "/half-first-graph.log";
+    std::ofstream(path) << half;
+    const auto file = trace::load_trace_file(path);
+    const json doc = report::trace_report(file.doc, path, file.kind, solver::current_machine());
+    expect_valid(doc, "trace-report.schema.json");
+    ASSERT_EQ(doc["graphs"].size(), 1u);
+    EXPECT_EQ(doc["graphs"][0]["class"], "emulated");
+    std::set<std::string> codes;
+    for (const auto &f : doc["findings"]) codes.insert(f["code"].get<std::string>());
+    EXPECT_TRUE(codes.count("DNNC-CONV-DTYPE-HALF")) << doc["findings"].dump();
 }
 
 // A log the importer could not fully read is "incomplete", with the importer's reason.
