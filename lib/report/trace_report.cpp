@@ -58,7 +58,7 @@ struct Graphs {
 
 // Adds execute `call` (index i); returns the catalogue row of its least supported operation
 // (nullptr when every one is native, or the plan cannot be read: the replay reports that).
-const Row *add_graph(Graphs &g, const json &call, std::size_t i, const std::vector<LayerEstimate> &estimates) {
+const Row *add_graph(Graphs &g, const json &call, std::size_t i, double estimated_ms) {
     trace::RecordedPlan plan;
     try {
         plan = trace::read_plan(call.contains("args") ? call["args"].value("executionPlan", json()) : json());
@@ -83,8 +83,7 @@ const Row *add_graph(Graphs &g, const json &call, std::size_t i, const std::vect
     }
     ++e.executes;
     g.pattern_of_call[i] = pattern;
-    for (const LayerEstimate &l : estimates)
-        if (l.index == i) e.estimated_ms += l.estimated_ms;
+    e.estimated_ms += estimated_ms;
     return worst;
 }
 
@@ -184,7 +183,11 @@ json trace_report(const json &trace, const std::string &path, const std::string 
 
     const std::vector<LayerEstimate> estimates = estimate_layers(trace, machine);
     std::map<std::size_t, const LayerEstimate *> layer_of;
-    for (const auto &l : estimates) layer_of[l.index] = &l;
+    std::map<std::size_t, double> ms_of_call; // an execute has one estimate per convolution
+    for (const auto &l : estimates) {
+        layer_of[l.index] = &l;
+        ms_of_call[l.index] += l.estimated_ms;
+    }
 
     Graphs graphs;
     std::vector<std::string> fn_order;
@@ -216,7 +219,7 @@ json trace_report(const json &trace, const std::string &path, const std::string 
             for (const auto &[name, arg] : call["args"].items())
                 if (!backend || name != "descriptor") collect_enum_values(arg, values);
         }
-        const Row *graph_row = api == "cudnnBackendExecute" ? add_graph(graphs, call, i, estimates) : nullptr;
+        const Row *graph_row = api == "cudnnBackendExecute" ? add_graph(graphs, call, i, ms_of_call[i]) : nullptr;
         for (const Row *r : values)
             if (value_count[r]++ == 0) value_order.push_back(r);
 

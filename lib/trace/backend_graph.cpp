@@ -2,6 +2,8 @@
 
 #include "trace/recorded_call.hpp"
 
+#include "core/descriptors.hpp"
+
 #include <dnncompat/dnncompat.h>
 
 #include <fmt/format.h>
@@ -143,19 +145,10 @@ std::size_t RecordedTensor::bytes() const {
         if (dims[i] < 1) return 0;
         span += static_cast<uint64_t>(dims[i] - 1) * static_cast<uint64_t>(std::llabs(strides[i]));
     }
-    std::size_t element = 4;
-    switch (dataType) {
-    case DNNCOMPAT_DATA_DOUBLE:
-    case DNNCOMPAT_DATA_INT64: element = 8; break;
-    case DNNCOMPAT_DATA_HALF:
-    case DNNCOMPAT_DATA_BFLOAT16: element = 2; break;
-    case DNNCOMPAT_DATA_INT8:
-    case DNNCOMPAT_DATA_UINT8:
-    case DNNCOMPAT_DATA_BOOLEAN:
-    case DNNCOMPAT_DATA_FP8_E4M3:
-    case DNNCOMPAT_DATA_FP8_E5M2: element = 1; break;
-    default: break;
-    }
+    std::size_t element = 4; // a type without a byte size: as the replay's buffers take it
+    try {
+        element = element_size(static_cast<dnncompatDataType_t>(dataType));
+    } catch (const std::exception &) {}
     return static_cast<std::size_t>(span * element);
 }
 
