@@ -11,7 +11,8 @@
 //   options: --logs DIR|FILE  --only SUBSTRING (log file name)  --batch N  --max-layers N (per log)
 //            --runs N (timed runs per measurement, median)  --rounds N (interleaved rounds, best
 //            median kept; steadier on a loaded machine)  --kernel RxS (only those filters)
-//            --traces (also *.json traces)  --latency-reps N; --benchmark_* go to Google Benchmark.
+//            --traces (also *.json traces)  --latency-reps N  --isas native,AVX2,...;
+//            --benchmark_* go to Google Benchmark.
 #include "problem/onednn_util.hpp"
 #include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
@@ -51,6 +52,7 @@ struct Options {
     std::string kernel; // "3x3": only layers with this filter
     int latency_reps = 200;
     bool traces = false;
+    std::vector<std::string> isas; // --isas: DNNL_MAX_CPU_ISA values to re-run under ("native": as is)
 };
 
 // One row of the table: a layer in one direction.
@@ -59,10 +61,14 @@ struct Row {
     conv::Problem problem;
     Direction dir = Direction::fwd;
     std::string chosen, best, auto_impl, error;
-    double chosen_ms = -1, best_ms = -1, auto_ms = -1;
+    double chosen_ms = -1, best_ms = -1, auto_ms = -1; // steady state (weights stay)
+    std::string chosen_change, best_change;            // calls that each transform the weights
+    double chosen_change_ms = -1, best_change_ms = -1;
     double select_p50_us = -1;
     bool measured() const { return chosen_ms > 0 && best_ms > 0; }
+    bool measured_change() const { return chosen_change_ms > 0 && best_change_ms > 0; }
     double regret() const { return chosen_ms / best_ms; }
+    double regret_change() const { return chosen_change_ms / best_change_ms; }
     double auto_regret() const { return auto_ms / best_ms; }
     double speedup() const { return auto_ms / chosen_ms; }
 };
@@ -187,7 +193,9 @@ Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const
     row.problem = p;
     row.dir = d;
     try {
-        const solver::Ranking r = solver::rank(p, d, solver::current_machine());
+        const solver::Machine &mach = solver::current_machine();
+        const solver::Ranking r = solver::rank(p, d, mach, std::nullopt, solver::Weights::stay);
+        const solver::Ranking rc = solver::rank(p, d, mach, std::nullopt, solver::Weights::change);
         if (r.ranked.empty()) {
             row.error = "no solver applies";
             for (const auto &c : r.excluded)
@@ -201,28 +209,50 @@ Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const
         mo.runs = o.runs;
         mo.cap_ms = 1e12; // the median of every requested run, however slow
         row.chosen = r.ranked.front().solver->name();
+        row.chosen_change = rc.ranked.front().solver->name();
         // Every applicable solver (the reference kernel only when nothing else applies: it runs
         // 30-100x slower) and convolution_auto, round after round so machine-load drift hits
-        // them alike; each keeps its best round's median.
+        // them alike; each keeps its best round's median. A solver whose two estimates differ
+        // (it transforms the weights) is also timed with the transform on every call.
         const std::size_t n = r.ranked.size();
-        std::vector<double> best_of(n, -1.0);
+        std::vector<double> best_of(n, -1.0), best_change_of(n, -1.0);
         std::vector<std::string> errors(n);
         std::string auto_error;
+        auto keep = [](double &slot, double v) {
+            if (slot < 0 || v < slot) slot = v;
+        };
         for (int round = 0; round < std::max(1, o.rounds); ++round) {
             for (std::size_t i = 0; i < n; ++i) {
-                const solver::Solver &s = *r.ranked[i].solver;
-                if (s.last_resort() && n > 1) continue;
-                const solver::Measurement m = solver::measure(p, d, s, mo);
-                if (!m.ok) errors[i] = m.error;
-                else if (best_of[i] < 0 || m.median_ms < best_of[i]) best_of[i] = m.median_ms;
+                const solver::Candidate &c = r.ranked[i];
+                if (c.solver->last_resort() && n > 1) continue;
+                mo.weights = solver::Weights::stay;
+                const solver::Measurement m = solver::measure(p, d, *c.solver, mo);
+                if (!m.ok) {
+                    errors[i] = m.error;
+                    continue;
+                }
+                keep(best_of[i], m.median_ms);
+                if (c.change_ms == c.stay_ms) {
+                    keep(best_change_of[i], m.median_ms);
+                    continue;
+                }
+                mo.weights = solver::Weights::change;
+                const solver::Measurement mc = solver::measure(p, d, *c.solver, mo);
+                if (mc.ok) keep(best_change_of[i], mc.median_ms);
+                else errors[i] = mc.error;
             }
             const solver::Measurement a = measure_auto(p, d, mo, row.auto_impl);
             if (!a.ok) auto_error = a.error;
-            else if (row.auto_ms < 0 || a.median_ms < row.auto_ms) row.auto_ms = a.median_ms;
+            else keep(row.auto_ms, a.median_ms);
         }
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = 0; i < n; ++i) {
+            const char *name = r.ranked[i].solver->name();
             if (best_of[i] > 0 && (row.best_ms < 0 || best_of[i] < row.best_ms))
-                row.best_ms = best_of[i], row.best = r.ranked[i].solver->name();
+                row.best_ms = best_of[i], row.best = name;
+            if (best_change_of[i] > 0 && (row.best_change_ms < 0 || best_change_of[i] < row.best_change_ms))
+                row.best_change_ms = best_change_of[i], row.best_change = name;
+            if (r.ranked[i].solver == rc.ranked.front().solver) row.chosen_change_ms = best_change_of[i];
+        }
         row.chosen_ms = best_of[0];
         if (best_of[0] < 0) row.error = "the choice " + row.chosen + " failed: " + errors[0];
         else if (row.best_ms < 0) row.error = "no solver could be measured";
@@ -329,7 +359,14 @@ bool parse(int &argc, char **argv, Options &o) {
         else if (auto v6 = value("--latency-reps")) o.latency_reps = static_cast<int>(number(*v6, "--latency-reps", 1));
         else if (auto v7 = value("--rounds")) o.rounds = static_cast<int>(number(*v7, "--rounds", 1));
         else if (auto v8 = value("--kernel")) o.kernel = *v8;
-        else if (a == "--traces") o.traces = true;
+        else if (auto v9 = value("--isas")) {
+            o.isas.clear();
+            for (std::size_t at = 0; at <= v9->size();) {
+                const std::size_t comma = std::min(v9->find(',', at), v9->size());
+                if (comma > at) o.isas.push_back(v9->substr(at, comma - at));
+                at = comma + 1;
+            }
+        } else if (a == "--traces") o.traces = true;
         else argv[out++] = argv[i];
     }
     argc = out;
@@ -338,9 +375,51 @@ bool parse(int &argc, char **argv, Options &o) {
 
 } // namespace
 
+// --isas: runs this bench again under each DNNL_MAX_CPU_ISA named (its output follows), with the
+// same arguments less --isas; "native" runs in this process. Returns whether this process should
+// go on and run the native table itself.
+bool run_isas(int argc, char **argv, const Options &o) {
+    if (o.isas.empty()) return true;
+    std::string args;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--isas") {
+            ++i;
+            continue;
+        }
+        if (a.rfind("--isas=", 0) == 0) continue;
+        std::string quoted = "'";
+        for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        args += " " + quoted + "'";
+    }
+    bool native = false;
+    for (const std::string &isa : o.isas) {
+        if (isa == "native") {
+            native = true;
+            continue;
+        }
+        if (isa.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") !=
+            std::string::npos) {
+            std::fprintf(stderr, "solver_regret_bench: --isas: '%s' is not a DNNL_MAX_CPU_ISA value\n", isa.c_str());
+            std::exit(2);
+        }
+        std::fflush(stdout);
+        fmt::print("\n==== DNNL_MAX_CPU_ISA={} ====\n", isa);
+        std::fflush(stdout);
+        const std::string cmd = "DNNL_MAX_CPU_ISA=" + isa + " '" + std::string(argv[0]) + "'" + args;
+        if (std::system(cmd.c_str()) != 0)
+            std::fprintf(stderr, "solver_regret_bench: the %s run failed\n", isa.c_str());
+    }
+    if (native) fmt::print("\n==== native ====\n");
+    return native;
+}
+
 int main(int argc, char **argv) {
     Options o;
+    const int full_argc = argc;
+    std::vector<char *> full_argv(argv, argv + argc);
     parse(argc, argv, o);
+    if (!run_isas(full_argc, full_argv.data(), o)) return 0;
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
@@ -370,9 +449,9 @@ int main(int argc, char **argv) {
         for (const auto &s : layers.skipped)
             skipped.push_back({log, fmt::format("call {} ({})", s.index, s.api), s.reason});
         fmt::print("\n{}: {} distinct convolution layer(s)\n", log, layers.layers.size());
-        fmt::print("  {:>3} {:<62} {:<10} {:<20} {:<20} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>8}  {}\n", "#",
-                   "problem", "dir", "choice", "best", "choice ms", "best ms", "auto ms", "regret", "auto rg",
-                   "speedup", "rank µs", "auto impl");
+        fmt::print("  {:>3} {:<62} {:<10} {:<20} {:<20} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7}  {:<20} {:>7} {:>8}  {}\n",
+                   "#", "problem", "dir", "choice (stay)", "best (stay)", "choice ms", "best ms", "auto ms", "regret",
+                   "auto rg", "speedup", "choice (change)", "chg rg", "rank µs", "auto impl");
         int done = 0;
         for (std::size_t li = 0; li < layers.layers.size(); ++li) {
             const trace::ConvLayer &l = layers.layers[li];
@@ -393,12 +472,14 @@ int main(int argc, char **argv) {
             ++done;
             for (Direction d : l.directions) {
                 Row r = run_layer(log, l.problem, d, o, latencies);
-                fmt::print("  {:>3} {:<62} {:<10} {:<20} {:<20} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>8}  {}{}\n",
+                fmt::print("  {:>3} {:<62} {:<10} {:<20} {:<20} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7}  {:<20} {:>7} "
+                           "{:>8}  {}{}\n",
                            li + 1, solver::canonical(r.problem), solver::direction_name(d), r.chosen, r.best,
                            ms(r.chosen_ms), ms(r.best_ms), ms(r.auto_ms),
                            r.measured() ? fmt::format("{:.3f}", r.regret()) : "-",
                            r.best_ms > 0 && r.auto_ms > 0 ? fmt::format("{:.3f}", r.auto_regret()) : "-",
-                           r.chosen_ms > 0 && r.auto_ms > 0 ? fmt::format("{:.3f}", r.speedup()) : "-",
+                           r.chosen_ms > 0 && r.auto_ms > 0 ? fmt::format("{:.3f}", r.speedup()) : "-", r.chosen_change,
+                           r.measured_change() ? fmt::format("{:.3f}", r.regret_change()) : "-",
                            r.select_p50_us > 0 ? fmt::format("{:.1f}", r.select_p50_us) : "-", r.auto_impl,
                            r.error.empty() ? "" : "  ERROR: " + r.error);
                 std::fflush(stdout);
@@ -412,13 +493,14 @@ int main(int argc, char **argv) {
         for (const auto &s : skipped) fmt::print("  {}: {}: {}\n", s.log, s.what, s.reason);
     }
 
-    Stats imm, aut, speed, speed_r50;
+    Stats imm, imm_change, aut, speed, speed_r50;
     int errors = 0;
     for (const Row &r : rows) {
         const std::string at =
             fmt::format("{} {} {}", r.log, solver::canonical(r.problem), solver::direction_name(r.dir));
         if (!r.error.empty()) ++errors;
         if (r.measured()) imm.add(r.regret(), at);
+        if (r.measured_change()) imm_change.add(r.regret_change(), at);
         if (r.best_ms > 0 && r.auto_ms > 0) aut.add(r.auto_regret(), at);
         if (r.chosen_ms > 0 && r.auto_ms > 0) {
             speed.add(r.speedup(), at);
@@ -428,7 +510,8 @@ int main(int argc, char **argv) {
     }
     const double p50 = percentile(latencies, 0.50), p99 = percentile(latencies, 0.99);
     fmt::print("\nsummary over {} layer-direction(s), {} with errors:\n", rows.size(), errors);
-    fmt::print("  immediate-mode regret:      {}\n", imm.line());
+    fmt::print("  immediate-mode regret, weights stay (steady state): {}\n", imm.line());
+    fmt::print("  immediate-mode regret, weights change (one call):  {}\n", imm_change.line());
     fmt::print("  convolution_auto regret:    {}\n", aut.line());
     fmt::print("  speedup over auto, all:     {}\n",
                speed.n ? fmt::format("geomean {:.3f} over {} layer-direction(s)", speed.geomean(), speed.n)
@@ -438,11 +521,13 @@ int main(int argc, char **argv) {
                            : std::string("n/a (run the resnet50 log with --batch 32)"));
     fmt::print("  select latency (rank(), warm cache, {} calls per layer-direction): {}\n", o.latency_reps,
                latencies.empty() ? std::string("n/a") : fmt::format("p50 {:.1f} µs, p99 {:.1f} µs", p50, p99));
-    fmt::print("SUMMARY layers={} errors={} regret_geomean={:.3f} regret_worst={:.3f} within5={}/{} "
+    fmt::print("SUMMARY isa={} layers={} errors={} regret_geomean={:.3f} regret_worst={:.3f} within5={}/{} "
+               "change_regret_geomean={:.3f} change_regret_worst={:.3f} change_within5={}/{} "
                "auto_regret_geomean={:.3f} auto_regret_worst={:.3f} auto_within5={}/{} speedup_vs_auto={:.3f} "
                "r50_3x3_b32_speedup={} select_p50_us={:.1f} select_p99_us={:.1f}\n",
-               rows.size(), errors, imm.geomean(), imm.worst, imm.within5, imm.n, aut.geomean(), aut.worst, aut.within5,
-               aut.n, speed.geomean(), speed_r50.n ? fmt::format("{:.3f}", speed_r50.geomean()) : "n/a", p50, p99);
+               m.isa, rows.size(), errors, imm.geomean(), imm.worst, imm.within5, imm.n, imm_change.geomean(),
+               imm_change.worst, imm_change.within5, imm_change.n, aut.geomean(), aut.worst, aut.within5, aut.n,
+               speed.geomean(), speed_r50.n ? fmt::format("{:.3f}", speed_r50.geomean()) : "n/a", p50, p99);
     std::fflush(stdout);
 
     // Google Benchmark: rank() per layer-direction on a warm cache.

@@ -3,6 +3,7 @@
 #include "conv/backward_bias.hpp"
 #include "conv/find.hpp"
 #include "conv/forward.hpp"
+#include "conv/solver_pick.hpp"
 #include "problem/problem.hpp"
 #include "core/api_guard.hpp"
 #include "core/descriptors.hpp"
@@ -271,7 +272,9 @@ dnncompatStatus_t dnncompatGetConvolutionForwardAlgorithm_v7(
             cands.push_back(c);
         }
         std::vector<uint32_t> solver_order;
-        for (const auto &s : solver::preference(p, solver::Direction::fwd)) solver_order.push_back(s.solver->id());
+        const solver::Weights weights = conv::weights_assumption(h, p, true);
+        for (const auto &s : solver::preference(p, solver::Direction::fwd, weights))
+            solver_order.push_back(s.solver->id());
         conv::order_candidates(cands, solver_order);
         const int n = std::min<int>(requestedAlgoCount, static_cast<int>(cands.size()));
         for (int i = 0; i < n; ++i) {

@@ -5,6 +5,7 @@
 #include "conv/backward_bias.hpp"
 #include "conv/find.hpp"
 #include "conv/forward.hpp"
+#include "conv/solver_pick.hpp"
 #include "problem/problem.hpp"
 #include "core/api_guard.hpp"
 #include "core/descriptors.hpp"
@@ -58,10 +59,11 @@ conv::Problem fwd_problem(const dnncompatTensorDescriptor_t xDesc, const dnncomp
 
 // One candidate per algorithm: SUCCESS when its path runs natively, NOT_SUPPORTED when it would
 // run only through a fallback or not at all; memory = its workspace. Ordered for the queries by
-// the solver that runs each (conv::order_candidates over solver::preference).
+// the solver that runs each (conv::order_candidates over solver::preference for a caller whose
+// weights do w).
 template <typename MakePlan>
-std::vector<conv::FindCandidate> candidates(const conv::Problem &p, solver::Direction d, const int *order,
-                                            std::size_t count, MakePlan &&make) {
+std::vector<conv::FindCandidate> candidates(const conv::Problem &p, solver::Direction d, solver::Weights w,
+                                            const int *order, std::size_t count, MakePlan &&make) {
     std::vector<conv::FindCandidate> out;
     for (std::size_t i = 0; i < count; ++i) {
         conv::FindCandidate c;
@@ -77,7 +79,7 @@ std::vector<conv::FindCandidate> candidates(const conv::Problem &p, solver::Dire
         out.push_back(c);
     }
     std::vector<uint32_t> solver_order;
-    for (const auto &s : solver::preference(p, d)) solver_order.push_back(s.solver->id());
+    for (const auto &s : solver::preference(p, d, w)) solver_order.push_back(s.solver->id());
     conv::order_candidates(out, solver_order);
     return out;
 }
@@ -164,10 +166,12 @@ SearchWorkspace own_workspace(const std::vector<conv::FindCandidate> &cands) {
 // solver that then runs it; DNNCOMPAT_FIND_MODE decides when the find-db answers instead
 // (solver/find_db.hpp). Other data types time each algorithm's plan.
 //
-// make(algo, forced) builds a plan; run(plan, workspace, bytes) executes it.
+// make(algo, forced) builds a plan; run(plan, workspace, bytes) executes it; w: what the caller's
+// weights do (the order of what is not measured, and fast mode's estimates).
 template <typename Perf, typename Algo, typename MakePlan, typename Run>
-void search(const conv::Problem &p, solver::Direction d, const int *order, std::size_t count, MakePlan &&make,
-            Run &&run, void *ws, std::size_t ws_size, bool own_ws, int requested, int *returned, Perf *perf) {
+void search(const conv::Problem &p, solver::Direction d, solver::Weights w, const int *order, std::size_t count,
+            MakePlan &&make, Run &&run, void *ws, std::size_t ws_size, bool own_ws, int requested, int *returned,
+            Perf *perf) {
     using solver::FindMode;
     const bool by_solver = p.dtype == DNNCOMPAT_DATA_FLOAT && !p.integer();
     const FindMode mode = solver::find_mode();
@@ -177,7 +181,7 @@ void search(const conv::Problem &p, solver::Direction d, const int *order, std::
     const bool measure =
         by_solver && (mode == FindMode::normal || (mode == FindMode::hybrid && !solver::find_db_lookup(p, d)));
     if (measure) {
-        const auto order_now = solver::preference(p, d);
+        const auto order_now = solver::preference(p, d, w);
         for (const auto &s : order_now) {
             // The reference kernel is a last resort: timing it costs 30-100x a real kernel.
             if (s.solver->last_resort() && order_now.size() > 1) continue;
@@ -189,7 +193,7 @@ void search(const conv::Problem &p, solver::Direction d, const int *order, std::
         }
     }
     SearchWorkspace sw;
-    auto cands = candidates(p, d, order, count, [&](int algo) { return make(algo, nullptr); });
+    auto cands = candidates(p, d, w, order, count, [&](int algo) { return make(algo, nullptr); });
     if (own_ws) {
         std::size_t extra = 0;
         for (const auto &sp : solver_plans) extra = std::max(extra, sp.second->workspace_bytes);
@@ -215,12 +219,12 @@ void search(const conv::Problem &p, solver::Direction d, const int *order, std::
         if (!entry.results.empty()) {
             solver::find_db_record(p, d, entry);
             // The plans now follow the measured order.
-            cands = candidates(p, d, order, count, [&](int algo) { return make(algo, nullptr); });
+            cands = candidates(p, d, w, order, count, [&](int algo) { return make(algo, nullptr); });
         }
     }
     std::map<uint32_t, float> known; // solver id -> ms (measured, or estimated in fast mode)
     if (by_solver)
-        for (const auto &s : solver::preference(p, d))
+        for (const auto &s : solver::preference(p, d, w))
             if (s.measured || mode == FindMode::fast) known[s.solver->id()] = static_cast<float>(s.ms);
     std::map<int, uint32_t> solver_of;
     for (const auto &c : cands) solver_of[c.algo] = c.solver;
@@ -237,7 +241,8 @@ void find_bwd_data(dnncompatContext &h, const conv::Problem &p, const void *w, c
                    std::size_t ws_size, bool own_ws, int requested, int *returned,
                    dnncompatConvolutionBwdDataAlgoPerf_t *perf) {
     search<dnncompatConvolutionBwdDataAlgoPerf_t, dnncompatConvolutionBwdDataAlgo_t>(
-        p, solver::Direction::bwd_data, conv::kBwdDataOrder, std::size(conv::kBwdDataOrder),
+        p, solver::Direction::bwd_data, conv::weights_assumption(h, p, true), conv::kBwdDataOrder,
+        std::size(conv::kBwdDataOrder),
         [&](int algo, const solver::Solver *s) { return conv::backward_data_plan(h, p, algo, 1.0f, 0.0f, s); },
         [&](const conv::BwdDataPlan &plan, void *wsp, std::size_t n) {
             conv::backward_data_execute(h, p, plan, w, dy, dx, wsp, n);
@@ -249,7 +254,8 @@ void find_bwd_filter(dnncompatContext &h, const conv::Problem &p, const void *x,
                      std::size_t ws_size, bool own_ws, int requested, int *returned,
                      dnncompatConvolutionBwdFilterAlgoPerf_t *perf) {
     search<dnncompatConvolutionBwdFilterAlgoPerf_t, dnncompatConvolutionBwdFilterAlgo_t>(
-        p, solver::Direction::bwd_filter, conv::kBwdFilterOrder, std::size(conv::kBwdFilterOrder),
+        p, solver::Direction::bwd_filter, conv::weights_assumption(h, p, true), conv::kBwdFilterOrder,
+        std::size(conv::kBwdFilterOrder),
         [&](int algo, const solver::Solver *s) { return conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f, s); },
         [&](const conv::BwdFilterPlan &plan, void *wsp, std::size_t n) {
             conv::backward_filter_execute(h, p, plan, x, dy, dw, wsp, n);
@@ -260,7 +266,7 @@ void find_bwd_filter(dnncompatContext &h, const conv::Problem &p, const void *x,
 void find_fwd(dnncompatContext &h, const conv::Problem &p, const void *x, const void *w, void *y, void *ws,
               std::size_t ws_size, bool own_ws, int requested, int *returned, dnncompatConvolutionFwdAlgoPerf_t *perf) {
     search<dnncompatConvolutionFwdAlgoPerf_t, dnncompatConvolutionFwdAlgo_t>(
-        p, solver::Direction::fwd, conv::kFwdOrder, std::size(conv::kFwdOrder),
+        p, solver::Direction::fwd, conv::weights_assumption(h, p, true), conv::kFwdOrder, std::size(conv::kFwdOrder),
         [&](int algo, const solver::Solver *s) { return conv::forward_plan(h, p, algo, 1.0f, 0.0f, s); },
         [&](const conv::FwdPlan &plan, void *wsp, std::size_t n) {
             conv::forward_execute(h, p, plan, x, w, y, wsp, n);
@@ -312,9 +318,9 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardDataAlgorithm_v7(
             data_problem(filterDesc, diffDesc, convDesc, gradDesc, "filterDesc", "diffDesc", "gradDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
         conv::check_data_type(p.dtype, api);
-        const auto cands =
-            candidates(p, solver::Direction::bwd_data, conv::kBwdDataOrder, std::size(conv::kBwdDataOrder),
-                       [&](int algo) { return conv::backward_data_plan(h, p, algo, 1.0f, 0.0f); });
+        const auto cands = candidates(p, solver::Direction::bwd_data, conv::weights_assumption(h, p, true),
+                                      conv::kBwdDataOrder, std::size(conv::kBwdDataOrder),
+                                      [&](int algo) { return conv::backward_data_plan(h, p, algo, 1.0f, 0.0f); });
         write_perf<dnncompatConvolutionBwdDataAlgoPerf_t, dnncompatConvolutionBwdDataAlgo_t>(
             unmeasured(cands), p, requestedAlgoCount, returnedAlgoCount, perfResults);
     });
@@ -421,12 +427,13 @@ dnncompatStatus_t dnncompatGetConvolutionBackwardFilterAlgorithm_v7(
             filter_problem(srcDesc, diffDesc, convDesc, gradDesc, "srcDesc", "diffDesc", "gradDesc");
         check_query_args(requestedAlgoCount, returnedAlgoCount, perfResults);
         conv::check_data_type(p.dtype, api);
-        const auto cands = candidates(
-            p, solver::Direction::bwd_filter, conv::kBwdFilterOrder, std::size(conv::kBwdFilterOrder), [&](int algo) {
-                if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
-                    fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD");
-                return conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f);
-            });
+        const auto cands =
+            candidates(p, solver::Direction::bwd_filter, conv::weights_assumption(h, p, true), conv::kBwdFilterOrder,
+                       std::size(conv::kBwdFilterOrder), [&](int algo) {
+                           if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
+                               fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD");
+                           return conv::backward_filter_plan(h, p, algo, 1.0f, 0.0f);
+                       });
         write_perf<dnncompatConvolutionBwdFilterAlgoPerf_t, dnncompatConvolutionBwdFilterAlgo_t>(
             unmeasured(cands), p, requestedAlgoCount, returnedAlgoCount, perfResults);
     });

@@ -23,7 +23,7 @@ Problem f32_problem(const Problem &p) {
 // The plan of FLOAT problem p in backward direction d: the solver's invoker.
 std::shared_ptr<ConvPlan> solver_plan(dnncompatContext &h, const Problem &p, Direction d, int algo, float alpha,
                                       float beta, const solver::Solver *forced) {
-    const SolverPick pick = pick_solver(p, d, algo, forced);
+    const SolverPick pick = pick_solver(p, d, algo, forced, weights_assumption(h, p, false));
     auto plan = std::make_shared<ConvPlan>();
     plan->algo_requested = algo;
     plan->algo_ran = pick.own ? algo : pick.solver->cudnn_algo(d);
@@ -62,7 +62,7 @@ diag::Code backward_dtype_row(dnncompatDataType_t t) {
 std::shared_ptr<BwdDataPlan> backward_data_plan(dnncompatContext &h, const Problem &p, int algo, float alpha,
                                                 float beta, const solver::Solver *forced) {
     enums::check("cudnnConvolutionBwdDataAlgo_t", algo, "algo");
-    const std::string key = plan_key("bwd_data", p, algo, alpha, beta, forced);
+    const std::string key = plan_key("bwd_data", p, algo, alpha, beta, forced, weights_assumption(h, p, false));
     if (low_precision(p.dtype)) {
         return h.plan<BwdDataPlan>(key, [&] {
             const auto inner = backward_data_plan(h, f32_problem(p), algo, alpha, beta);
@@ -83,7 +83,7 @@ std::shared_ptr<BwdFilterPlan> backward_filter_plan(dnncompatContext &h, const P
     enums::check("cudnnConvolutionBwdFilterAlgo_t", algo, "algo");
     if (algo == DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD)
         diag::unsupported(diag::code::conv_bwd_filter_algo_winograd, "cudnnConvolutionBackwardFilter");
-    const std::string key = plan_key("bwd_filter", p, algo, alpha, beta, forced);
+    const std::string key = plan_key("bwd_filter", p, algo, alpha, beta, forced, weights_assumption(h, p, false));
     if (low_precision(p.dtype)) {
         return h.plan<BwdFilterPlan>(key, [&] {
             const auto inner = backward_filter_plan(h, f32_problem(p), algo, alpha, beta);

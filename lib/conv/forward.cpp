@@ -386,7 +386,8 @@ void IntDirectInvoker::run(dnncompatContext &h, const solver::Buffers &b, void *
 std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int algo, float alpha, float beta,
                                       const solver::Solver *forced) {
     enums::check("cudnnConvolutionFwdAlgo_t", algo, "algo");
-    const std::string key = plan_key("fwd", p, algo, alpha, beta, forced);
+    const solver::Weights weights = weights_assumption(h, p, false);
+    const std::string key = plan_key("fwd", p, algo, alpha, beta, forced, weights);
     if (p.integer()) {
         if (!forward_algo_runs(p, algo))
             diag::unsupported(
@@ -409,7 +410,7 @@ std::shared_ptr<FwdPlan> forward_plan(dnncompatContext &h, const Problem &p, int
         return h.plan<FwdPlan>(key, [&] { return shadow_plan(h, p, algo, alpha, beta); });
     }
     return h.plan<FwdPlan>(key, [&] {
-        const SolverPick pick = pick_solver(p, solver::Direction::fwd, algo, forced);
+        const SolverPick pick = pick_solver(p, solver::Direction::fwd, algo, forced, weights);
         auto plan = std::make_shared<FwdPlan>();
         plan->algo_requested = algo;
         plan->algo_ran = pick.own ? algo : pick.solver->cudnn_algo(solver::Direction::fwd);

@@ -126,7 +126,7 @@ void finalize_heuristics(Desc &d) {
         candidates.push_back(0);
     } else {
         try {
-            for (uint32_t id : ranked_solvers(*first_conv)) candidates.push_back(id);
+            for (uint32_t id : ranked_solvers(*first_conv, g->handle)) candidates.push_back(id);
         } catch (const Error &err) {
             log::message(log::Level::warning, fmt::format("cudnnBackendFinalize(ENGINEHEUR): {}", err.what()));
         }

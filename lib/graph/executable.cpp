@@ -1,4 +1,6 @@
 #include "graph/executable.hpp"
+
+#include "conv/solver_pick.hpp"
 #include "graph/unsupported.hpp"
 
 #include "conv/backward.hpp"
@@ -101,8 +103,9 @@ conv::Problem fp32(conv::Problem p) {
     return p;
 }
 
-// The solver engine e runs op's problem with: its own (index > 0), else immediate mode's first.
-const solver::Solver *solver_for(const EngineInfo &e, const conv::Problem &p, conv::Direction d) {
+// The solver engine e runs op's problem with: its own (index > 0), else immediate mode's first
+// for a caller whose weights do w.
+const solver::Solver *solver_for(const EngineInfo &e, const conv::Problem &p, conv::Direction d, solver::Weights w) {
     const conv::Problem p32 = fp32(p);
     if (e.index > 0) {
         const solver::Solver *s = e.solver;
@@ -111,7 +114,7 @@ const solver::Solver *solver_for(const EngineInfo &e, const conv::Problem &p, co
               conv::direction_name(d), p.key(), a.reason);
         return s;
     }
-    const auto pref = solver::preference(p32, d);
+    const auto pref = solver::preference(p32, d, w);
     require(!pref.empty(), diag::code::graph_shape, "no solver runs {} {}", conv::direction_name(d), p.key());
     return pref.front().solver;
 }
@@ -848,7 +851,7 @@ std::unique_ptr<Step> conv_step(dnncompatContext &h, const OpInfo &op, const Eng
     s->reads_output = op.beta != 0.0;
     s->p = problem_of(fop);
     s->d = op.direction();
-    const solver::Solver *sv = solver_for(e, s->p, s->d);
+    const solver::Solver *sv = solver_for(e, s->p, s->d, conv::weights_assumption(h, fp32(s->p), false));
     const int algo = sv->cudnn_algo(s->d);
     const solver::Solver *forced = e.index > 0 ? sv : nullptr;
     const auto alpha = static_cast<float>(op.alpha), beta = static_cast<float>(op.beta);
@@ -1100,7 +1103,9 @@ void check_engine(const GraphInfo &g, EngineInfo &e) {
             F32Operand ops[3];
             std::size_t unused = 0;
             const conv::Problem p = problem_of(mixed_types(*op) ? as_float(*op, ops, unused, nullptr) : *op);
-            const solver::Solver *s = solver_for(e, p, op->direction());
+            const solver::Weights w =
+                g.handle ? conv::weights_assumption(*g.handle, fp32(p), false) : solver::Weights::change;
+            const solver::Solver *s = solver_for(e, p, op->direction(), w);
             if (first == nullptr) first = s, first_p = fp32(p), first_d = op->direction();
         } else if (op->kind == OpKind::matmul) {
             check_matmul(*op);
@@ -1117,12 +1122,13 @@ void check_engine(const GraphInfo &g, EngineInfo &e) {
     }
 }
 
-std::vector<uint32_t> ranked_solvers(const OpInfo &op) {
+std::vector<uint32_t> ranked_solvers(const OpInfo &op, dnncompatContext *h) {
     std::vector<uint32_t> r;
     F32Operand ops[3];
     std::size_t unused = 0;
-    const conv::Problem p = problem_of(mixed_types(op) ? as_float(op, ops, unused, nullptr) : op);
-    for (const auto &s : solver::preference(fp32(p), op.direction())) r.push_back(s.solver->id());
+    const conv::Problem p = fp32(problem_of(mixed_types(op) ? as_float(op, ops, unused, nullptr) : op));
+    const solver::Weights w = h ? conv::weights_assumption(*h, p, true) : solver::Weights::change;
+    for (const auto &s : solver::preference(p, op.direction(), w)) r.push_back(s.solver->id());
     return r;
 }
 

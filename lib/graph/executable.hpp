@@ -58,8 +58,9 @@ void check_norm_op(const OpInfo &op);
 void check_resample_op(const OpInfo &op);
 
 // The solvers of convolution operation op, best first, as immediate mode ranks them
-// (solver::preference over its FP32 problem). NOT_SUPPORTED when op's problem is not one
-// dnncompat runs.
-std::vector<uint32_t> ranked_solvers(const OpInfo &op);
+// (solver::preference over its FP32 problem, for the weights conv::weights_assumption expects on
+// handle h with its history; weights that change when h is null). NOT_SUPPORTED when op's
+// problem is not one dnncompat runs.
+std::vector<uint32_t> ranked_solvers(const OpInfo &op, dnncompatContext *h);
 
 } // namespace dnncompat::graph

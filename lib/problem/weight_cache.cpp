@@ -232,6 +232,7 @@ struct WeightCache::Entry {
     dnnl::memory::desc user_md, inner_md;
     bool flip = false;
     Fingerprint fp;
+    bool reuse_noted = false; // reused_ holds this entry's problem as reused
     std::size_t bytes = 0;
     std::unique_ptr<char, AlignedFree> data;
     dnnl::memory mem; // inner_md over data, made once (no allocation on a hit)
@@ -313,10 +314,14 @@ dnnl::memory WeightCache::get(dnnl::stream &s, const dnnl::engine &e, const Prob
     const Fingerprint fp = fingerprint(user, user_bytes);
     if (it != lru_.end() && it->fp == fp) {
         ++stats_.hits;
+        if (!it->reuse_noted) reused_[p.key()] = it->reuse_noted = true; // once per entry: off the hot path
         lru_.splice(lru_.begin(), lru_, it);
         return it->mem;
     }
-    if (it == lru_.end()) {
+    if (it != lru_.end()) { // the same filter with other content: the caller changes its weights
+        reused_[p.key()] = it->reuse_noted = false;
+        lru_.splice(lru_.begin(), lru_, it);
+    } else {
         make_room(bytes);
         Entry fresh;
         fresh.user = user;
@@ -332,8 +337,6 @@ dnnl::memory WeightCache::get(dnnl::stream &s, const dnnl::engine &e, const Prob
         by_ptr_.emplace(user, it);
         stats_.bytes += bytes;
         ++stats_.entries;
-    } else {
-        lru_.splice(lru_.begin(), lru_, it);
     }
     ++stats_.misses;
     try {
@@ -346,6 +349,12 @@ dnnl::memory WeightCache::get(dnnl::stream &s, const dnnl::engine &e, const Prob
         erase(it); // never leave a half-written entry that could match later
         throw;
     }
+}
+
+bool WeightCache::seen_reused(const Problem &p) const {
+    if (reused_.empty()) return false;
+    auto it = reused_.find(p.key());
+    return it != reused_.end() && it->second;
 }
 
 WeightCache &weight_cache(dnncompatContext &h) {

@@ -56,6 +56,7 @@
 #include <cstdint>
 #include <list>
 #include <memory>
+#include <string>
 #include <unordered_map>
 
 namespace dnncompat::conv {
@@ -120,6 +121,11 @@ public:
     void invalidate(const void *user);
     std::size_t cap() const { return cap_; }
     const WeightCacheStats &stats() const { return stats_; }
+    // Whether the caller reused p's weights when this cache last saw them change or stay: true
+    // after a VERIFIED call was served from an entry of p (same filter, same content), false after
+    // a call found p's filter with other content, or when p's weights were never cached. Kept
+    // across clear(); what immediate mode's "weights stay" rule reads (conv/solver_pick.hpp).
+    bool seen_reused(const Problem &p) const;
     // Drops every entry (memory returned), statistics kept.
     void clear();
 
@@ -136,6 +142,7 @@ private:
     WeightCacheStats stats_;
     List lru_; // most recently used first
     std::unordered_multimap<const void *, List::iterator> by_ptr_;
+    std::unordered_map<std::string, bool> reused_; // by Problem::key()
 };
 
 // The handle's cache, created on first use with the environment's settings.

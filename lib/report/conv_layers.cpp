@@ -106,6 +106,7 @@ void add_conv_call(ConvLayers &out, std::unordered_map<std::string, std::size_t>
     }
     ConvLayer &l = out.layers[it->second];
     ++l.calls;
+    if (const ApiEntry *e = api_entry(lc.api); e && e->compute) ++l.runs;
     bool have = false;
     for (auto e : l.directions) have = have || e == *d;
     if (!have) l.directions.push_back(*d);

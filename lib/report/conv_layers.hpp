@@ -25,6 +25,7 @@ struct ConvLayer {
     /// the trace calls them (compute call, _v7 query, workspace query or Find) on this problem.
     std::vector<solver::Direction> directions;
     std::size_t calls = 0;      ///< convolution calls of the trace on this problem, all directions
+    std::size_t runs = 0;       ///< of them, the calls that compute (not queries, not Find)
     std::size_t first_call = 0; ///< index (in trace["calls"]) of the first of them
 };
 

@@ -16,6 +16,7 @@
 #include <limits>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace dnncompat::report {
@@ -133,10 +134,23 @@ struct ConvChoice {
     bool own = true; // the solver serves the algorithm asked for
 };
 
+// What the trace's calls do with their weights, as far as read (solver::Weights): the first call
+// of a problem transforms its weights; later calls find them in the weight cache unless the
+// trace trains (a backward-filter call seen: the weights change every step).
+struct WeightsSeen {
+    bool training = false;
+    std::unordered_set<std::string> problems;
+    solver::Weights next(const conv::Problem &p, solver::Direction d) {
+        training = training || d == solver::Direction::bwd_filter;
+        const bool again = !problems.insert(p.key()).second;
+        return again && !training ? solver::Weights::stay : solver::Weights::change;
+    }
+};
+
 // Solver, WTI and flop of a convolution call (flop / (peak x WTI) when the WTI is known).
-// `memo` holds the choices already made for (direction, algorithm, problem) in this trace.
+// `memo` holds the choices already made for (direction, algorithm, weights, problem) in this trace.
 void estimate_conv(const std::string &api, solver::Direction d, const trace::RecordedArgs &args,
-                   const solver::Machine &machine, std::unordered_map<std::string, ConvChoice> &memo,
+                   const solver::Machine &machine, std::unordered_map<std::string, ConvChoice> &memo, WeightsSeen &seen,
                    LayerEstimate &l) {
     // A missing algorithm runs the overall winner (-1 is served by no solver).
     const auto algo = args.find_integer("algo");
@@ -155,14 +169,16 @@ void estimate_conv(const std::string &api, solver::Direction d, const trace::Rec
         return; // descriptors the library rejects: estimated by bandwidth, no solver
     }
     l.flop = p.flops();
-    const std::string key = fmt::format("{}|{}|{}", static_cast<int>(d), algo_value, p.key());
+    const solver::Weights w = seen.next(p, d);
+    l.weights = solver::weights_name(w);
+    const std::string key = fmt::format("{}|{}|{}|{}", static_cast<int>(d), algo_value, *l.weights, p.key());
     auto it = memo.find(key);
     if (it == memo.end()) {
         ConvChoice c;
-        const solver::Selected s = solver::for_algo(p, d, algo_value);
+        const solver::Selected s = solver::for_algo(p, d, algo_value, w);
         if (s.solver) {
             c.solver = s.solver;
-            c.wti = s.solver->wti(p, d, machine);
+            c.wti = s.solver->wti(p, d, machine, w);
             c.own = s.own;
         }
         it = memo.emplace(key, c).first;
@@ -193,6 +209,7 @@ std::vector<LayerEstimate> estimate_layers(const json &trace, const solver::Mach
     const json &calls = trace["calls"];
     const json no_args = json::object();
     std::unordered_map<std::string, ConvChoice> memo;
+    WeightsSeen seen;
     // Call i of `api`, computed as `as_api` with `args_json` (the call itself, or one convolution
     // of a graph-API execute as the legacy call that computes the same).
     auto estimate = [&](std::size_t i, const json &call, const std::string &api, const std::string &as_api,
@@ -209,7 +226,8 @@ std::vector<LayerEstimate> estimate_layers(const json &trace, const solver::Mach
             l.recorded_status = call["status"].get<std::string>();
         try {
             measure_buffers(*spec, args, l);
-            if (const auto d = trace::conv_call_direction(as_api)) estimate_conv(as_api, *d, args, machine, memo, l);
+            if (const auto d = trace::conv_call_direction(as_api))
+                estimate_conv(as_api, *d, args, machine, memo, seen, l);
         } catch (const std::exception &) {
             // Whatever was estimated stands; the rest of the call is unreadable.
         }
@@ -248,6 +266,7 @@ json to_json(const LayerEstimate &l) {
                 {"solver", opt(l.solver)},
                 {"cudnn_algo", opt(l.cudnn_algo)},
                 {"wti", opt(l.wti)},
+                {"weights", opt(l.weights)},
                 {"flop", opt(l.flop)},
                 {"bytes", l.bytes},
                 {"estimated_ms", l.estimated_ms},

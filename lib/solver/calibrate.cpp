@@ -65,7 +65,7 @@ std::size_t llc_bytes() {
 
 // Estimated ms of solver s for p in direction d on machine m; -1 when the model has no estimate.
 double estimate_ms(const Solver &s, const conv::Problem &p, Direction d, const Machine &m) {
-    const double w = s.wti(p, d, m);
+    const double w = s.wti(p, d, m, Weights::stay); // measure() times the steady state
     if (w <= 0) return -1.0;
     return wti_to_ms(p, d, w, m);
 }

@@ -443,7 +443,7 @@ public:
 
     std::size_t kernel_workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
 
-    double wti(const conv::Problem &p, Direction d, const Machine &m) const override {
+    double wti(const conv::Problem &p, Direction d, const Machine &m, Weights) const override {
         const double eff = scale(m, name(), kSgemmScale) * gemm_shape(p);
         const double col_total = static_cast<double>(p.n) * image_bytes(p, Direction::fwd);
         // The matrix of a chunk is written and read back (counted once more at memory
@@ -566,7 +566,7 @@ public:
 
     std::size_t kernel_workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
 
-    double wti(const conv::Problem &p, Direction d, const Machine &m) const override {
+    double wti(const conv::Problem &p, Direction d, const Machine &m, Weights) const override {
         const double eff = scale(m, name(), kSgemmScale) * gemm_shape(p);
         double calls = kCallSeconds, serial = 0, moved = 0;
         if (d == Direction::bwd_filter) {

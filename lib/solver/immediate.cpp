@@ -15,8 +15,8 @@ namespace dnncompat::solver {
 
 namespace {
 
-Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m,
-                      std::optional<std::size_t> workspace_limit);
+Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m, std::optional<std::size_t> workspace_limit,
+                      Weights w);
 
 const char *disable_variable() {
     const char *v = std::getenv("DNNCOMPAT_DISABLE_SOLVERS");
@@ -60,14 +60,16 @@ std::vector<uint32_t> disabled_solvers() {
     return ids;
 }
 
-Ranking rank(const conv::Problem &p, Direction d, const Machine &m, std::optional<std::size_t> workspace_limit) {
+Ranking rank(const conv::Problem &p, Direction d, const Machine &m, std::optional<std::size_t> workspace_limit,
+             Weights w) {
     // The process's machine model never changes: its rankings are kept (solvers are
     // stateless), so the algorithm queries and plan builds pay a lookup, not a ranking.
-    if (&m != &current_machine()) return rank_uncached(p, d, m, workspace_limit);
+    if (&m != &current_machine()) return rank_uncached(p, d, m, workspace_limit, w);
     static std::mutex mu;
     static std::map<std::string, Ranking> memo;
     std::string key = p.key();
     key += direction_name(d);
+    key += weights_name(w);
     if (workspace_limit) key += "/" + std::to_string(*workspace_limit);
     if (const char *off = disable_variable(); *off != '\0') key += std::string("/off:") + off;
     {
@@ -75,7 +77,7 @@ Ranking rank(const conv::Problem &p, Direction d, const Machine &m, std::optiona
         auto it = memo.find(key);
         if (it != memo.end()) return it->second;
     }
-    Ranking r = rank_uncached(p, d, m, workspace_limit);
+    Ranking r = rank_uncached(p, d, m, workspace_limit, w);
     std::lock_guard<std::mutex> lock(mu);
     if (memo.size() >= 4096) memo.clear();
     memo.emplace(std::move(key), r);
@@ -84,8 +86,8 @@ Ranking rank(const conv::Problem &p, Direction d, const Machine &m, std::optiona
 
 namespace {
 
-Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m,
-                      std::optional<std::size_t> workspace_limit) {
+Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m, std::optional<std::size_t> workspace_limit,
+                      Weights w) {
     Ranking r;
     const std::vector<uint32_t> off = disabled_solvers();
     for (const Solver *s : all()) {
@@ -104,8 +106,11 @@ Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m,
         }
         if (auto i = s->onednn_impl(p, d)) c.impl = i->name;
         c.workspace = s->workspace(p, d);
-        c.wti = s->wti(p, d, m);
-        c.est_ms = wti_to_ms(p, d, c.wti, m);
+        const double change = s->wti(p, d, m, Weights::change), stay = s->wti(p, d, m, Weights::stay);
+        c.change_ms = wti_to_ms(p, d, change, m);
+        c.stay_ms = wti_to_ms(p, d, stay, m);
+        c.wti = w == Weights::stay ? stay : change;
+        c.est_ms = w == Weights::stay ? c.stay_ms : c.change_ms;
         if (workspace_limit && c.workspace > *workspace_limit) {
             c.reason = fmt::format("needs {} bytes of workspace, over the limit of {}", c.workspace, *workspace_limit);
             r.excluded.push_back(std::move(c));

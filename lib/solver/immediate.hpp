@@ -13,8 +13,10 @@ namespace dnncompat::solver {
 struct Candidate {
     const Solver *solver = nullptr;
     std::string impl;          // oneDNN implementation behind it ("" for others)
-    double wti = kWtiUnknown;  // estimated work-time index
-    double est_ms = -1;        // estimated milliseconds (-1 when WTI is unknown)
+    double wti = kWtiUnknown;  // estimated work-time index, under the ranking's Weights
+    double est_ms = -1;        // estimated milliseconds of that (-1 when WTI is unknown)
+    double change_ms = -1;     // estimated milliseconds of a call that transforms the weights
+    double stay_ms = -1;       // estimated milliseconds of a call whose weights the cache serves
     std::size_t workspace = 0; // bytes
     std::string reason;        // why it was left out (excluded list only)
 };
@@ -24,7 +26,8 @@ struct Ranking {
     std::vector<Candidate> excluded; // not applicable or over the workspace limit, with reasons
 };
 
-// Ranks every solver for p in direction d on machine m: applicable solvers by WTI (highest
+// Ranks every solver for p in direction d on machine m, for a caller whose weights do w
+// (solver.hpp: Weights): applicable solvers by WTI (highest
 // first; unknown WTI after every known one; last-resort solvers after all others), ties broken
 // by smaller workspace, then by id. Solvers that do not apply, or whose workspace exceeds
 // workspace_limit bytes (when given), go to `excluded` with the reason. Never throws for a
@@ -34,7 +37,7 @@ struct Ranking {
 // "disabled by DNNCOMPAT_DISABLE_SOLVERS": to work around a solver, or to see what runs without it.
 // The variable is read at every ranking; plans already built for a handle keep their solver.
 Ranking rank(const conv::Problem &p, Direction d, const Machine &m,
-             std::optional<std::size_t> workspace_limit = std::nullopt);
+             std::optional<std::size_t> workspace_limit = std::nullopt, Weights w = Weights::change);
 
 // The solvers DNNCOMPAT_DISABLE_SOLVERS disables now (ids); unknown names are warned about once
 // and ignored.

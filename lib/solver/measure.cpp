@@ -1,6 +1,7 @@
 #include "solver/measure.hpp"
 
 #include "core/error.hpp"
+#include "problem/weight_cache.hpp"
 
 #include <dnnl.hpp>
 
@@ -46,6 +47,8 @@ Measurement measure(const conv::Problem &problem, Direction d, const Solver &s, 
         // handle's): the first run builds the kernel and fills the weight cache, as a library
         // call does; later runs are what the library's repeated calls with unchanged weights cost.
         dnncompatContext context;
+        if (o.weights == Weights::change)
+            context.weight_cache = std::make_shared<conv::WeightCache>(DNNCOMPAT_WEIGHT_CACHE_OFF, 0);
         const InvokerPtr inv = s.prepare(p, d, 1.0f, 0.0f, context.engine);
         const std::size_t ws_bytes = inv->workspace_bytes();
         std::vector<char> ws(ws_bytes);

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <set>
+#include <utility>
 
 namespace dnncompat::solver::onednn {
 
@@ -177,6 +178,9 @@ std::vector<Impl> enumerate(const conv::Problem &p, Direction d) {
                     i.relayout_mid = *mid;
                     i.relayout_w = bytes_if_relaid(pd.w(), user.w);
                     i.relayout = bytes_if_relaid(pd.x(), user.x) + i.relayout_w + bytes_if_relaid(pd.y(), user.y);
+                    i.wino_weights = pd.w().data.format_kind == dnnl_format_kind_wino;
+                    for (const auto &[chosen, mine] : {std::pair{pd.x(), user.x}, {pd.w(), user.w}, {pd.y(), user.y}})
+                        i.copies += chosen == mine ? 0 : 1;
                     if (i.relayout == 0) i.user_layout = true; // any resolved to the user's layout
                 }
                 out.push_back(std::move(i));

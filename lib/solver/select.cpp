@@ -10,9 +10,9 @@
 
 namespace dnncompat::solver {
 
-std::vector<Selected> preference(const conv::Problem &p, Direction d) {
+std::vector<Selected> preference(const conv::Problem &p, Direction d, Weights w) {
     const Machine &m = current_machine();
-    const Ranking r = rank(p, d, m);
+    const Ranking r = rank(p, d, m, std::nullopt, w);
     std::vector<Selected> out;
     for (const Candidate &c : r.ranked) {
         Selected s;
@@ -72,8 +72,8 @@ bool serves(const Solver &s, Direction d, int algo) {
     return implicit_family(d, algo) && direct_or_gemm(s, d);
 }
 
-Selected for_algo(const conv::Problem &p, Direction d, int algo) {
-    const std::vector<Selected> order = preference(p, d);
+Selected for_algo(const conv::Problem &p, Direction d, int algo, Weights w) {
+    const std::vector<Selected> order = preference(p, d, w);
     for (const Selected &s : order)
         if (serves(*s.solver, d, algo)) {
             Selected own = s;

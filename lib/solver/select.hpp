@@ -30,12 +30,13 @@ struct Selected {
 // meaning: only a solver standing for them serves them.
 bool serves(const Solver &s, Direction d, int algo);
 
-// The applicable solvers of p in direction d, best first (see above). Empty for problems no
-// solver takes (integer data). Never throws for a valid problem.
-std::vector<Selected> preference(const conv::Problem &p, Direction d);
+// The applicable solvers of p in direction d, best first (see above), immediate mode ranking
+// them for a caller whose weights do w (solver.hpp). Empty for problems no solver takes (integer
+// data). Never throws for a valid problem.
+std::vector<Selected> preference(const conv::Problem &p, Direction d, Weights w = Weights::change);
 
 // The solver that runs cuDNN algorithm `algo` for p in direction d (see above).
-Selected for_algo(const conv::Problem &p, Direction d, int algo);
+Selected for_algo(const conv::Problem &p, Direction d, int algo, Weights w = Weights::change);
 
 // The support-catalogue row the library emits when cuDNN algorithm `algo` (direction d) runs on
 // a solver that does not serve it (for_algo(...).own == false): the FFT rows (no solver stands

@@ -32,6 +32,14 @@ using conv::direction_name;
 
 constexpr double kWtiUnknown = -2.0;
 
+// What a caller's weights do between calls, which decides the cost a WTI estimates. `change`:
+// every call pays the weights' transform into the solver's layout (a first call, every training
+// step: w changes). `stay`: the handle's weight cache (problem/weight_cache.hpp) serves the
+// transformed weights, so a call costs its steady state (the handle is in CONSTANT mode, or its
+// cache has seen these weights reused). Backward filter writes w: the same either way.
+enum class Weights { change, stay };
+const char *weights_name(Weights w); // "change" / "stay"
+
 // The oneDNN implementations reachable for one problem and direction (see implementations()).
 struct Impl {
     std::string name;             // oneDNN's implementation name, e.g. "jit:avx2", "x64:gemm:jit"
@@ -43,6 +51,9 @@ struct Impl {
                                   // across calls, problem/weight_cache.hpp)
     std::size_t relayout_mid = 0; // plain intermediates of copies oneDNN cannot make in one
                                   // reorder (conv::util::Relayout), bytes
+    int copies = 0;               // tensors copied to or from oneDNN's layouts per call (w included)
+    bool wino_weights = false;    // w in oneDNN's Winograd layout: its copy is oneDNN's scalar
+                                  // wino_reorder, not a streaming reorder
 };
 
 // The buffers of one call, as cudnnConvolutionForward / BackwardData / BackwardFilter take them
@@ -94,8 +105,9 @@ public:
     // Workspace (bytes) run() needs, at any alignment (e.g. oneDNN scratchpad plus layout copies,
     // or an im2col buffer). Only when applicable.
     virtual std::size_t workspace(const conv::Problem &p, Direction d) const = 0;
-    // Estimated WTI on machine m (kWtiUnknown when no model covers p). Only when applicable.
-    virtual double wti(const conv::Problem &p, Direction d, const Machine &m) const = 0;
+    // Estimated WTI on machine m of one call whose weights do w (kWtiUnknown when no model
+    // covers p). Only when applicable.
+    virtual double wti(const conv::Problem &p, Direction d, const Machine &m, Weights w) const = 0;
     // The solver's invoker for p in direction d with blending alpha / beta (solver/invoker.hpp),
     // built on engine e (it runs on a handle of that engine). Its workspace is at most
     // workspace(p, d) and the same for every alpha and beta. Throws dnncompat::Error:

@@ -45,6 +45,22 @@ double largest_tensor_bytes(const conv::Problem &p) {
 // relayout above the GEMM solvers on plain NCHW 1x1 layers, where they measure 1.3-2.2x slower.
 constexpr double kRelayoutCost = 6.0;
 
+// Fixed cost of one primitive execution (the convolution, each layout copy): oneDNN's argument
+// checks, the threads' fork and join. What decides the 1x1-spatial layers of squeeze-and-excite
+// blocks (a few microseconds each), where every FLOP term is far smaller.
+constexpr double kPrimitiveSeconds = 3e-6;
+// brgemm's own set-up per call on top of that (its kernels' per-thread initialisation): 4-8 us on
+// the squeeze-and-excite layers of EfficientNet where oneDNN's gemm takes 2.
+constexpr double kBrgemmSeconds = 4e-6;
+
+// oneDNN 2.6's reorder into its Winograd weights layout (wino_reorder) runs scalar loops, partly
+// threaded: per weight element it takes the time of about 400 operations at the machine's peak
+// over its SIMD lanes (one lane's rate). Measured with DNNL_VERBOSE=1 at 2 threads: Zen 4
+// (190 GFLOP/s, 16 lanes) 20.4 ms for 256x256x3x3 and 80.9 ms for 512x512x3x3; Zen 5 (332 GFLOP/s)
+// 8.0 and 44-52 ms (../shared/measurements/avx512-zen5/winograd-breakdown.txt); 200-300 at 64-128
+// channels, where the transform is small beside the kernel anyway.
+constexpr double kWinoReorderOps = 400.0;
+
 // A solver backed by oneDNN implementations whose names match a family.
 class OnednnSolver : public Solver {
 public:
@@ -93,32 +109,37 @@ public:
         return make_onednn_invoker(p, d, *pick(p, d), alpha, beta, e);
     }
 
-    double wti(const conv::Problem &p, Direction d, const Machine &m) const override {
+    double wti(const conv::Problem &p, Direction d, const Machine &m, Weights w) const override {
         auto i = pick(p, d);
         if (!i) return kWtiUnknown;
-        // Immediate mode estimates one call, so the weights' copy (relayout_w) is counted: a
-        // first call, and every training step (w changes), pays it. The handle's weight cache
-        // skips it on later calls with unchanged w, which Find mode measures (it times repeated
-        // calls) and the find-db then records. Counting it matched measured single calls on the
-        // shared logs' layers (bench/solver_regret_bench: regret geomean 1.04-1.11 per log with
-        // it, up to 1.27 without).
-        const double relayout =
-            i->user_layout ? 0.0 : kRelayoutCost * static_cast<double>(i->relayout + i->relayout_mid);
-        return model(p, d, m, io_bytes(p) + relayout);
+        // A call whose weights change pays their copy into the kernel's layout (relayout_w; into
+        // Winograd's layout the scalar wino_reorder, kWinoReorderOps); the handle's weight cache
+        // serves it to a call whose weights stay (backward filter writes w: its copy back is paid
+        // either way). Find mode and the find-db measure the steady state.
+        const bool cached = w == Weights::stay && d != Direction::bwd_filter && i->relayout_w > 0;
+        const double copied = static_cast<double>(i->relayout + i->relayout_mid - (cached ? i->relayout_w : 0));
+        const double relayout = i->user_layout ? 0.0 : kRelayoutCost * copied;
+        // A cached copy is a lookup that reads w once (VERIFIED mode's fingerprint) instead.
+        double fixed_s = kPrimitiveSeconds * (1 + i->copies);
+        if (i->wino_weights && !cached && d != Direction::bwd_filter)
+            fixed_s += static_cast<double>(w_elems(p)) * kWinoReorderOps / (m.peak_gflops * 1e9 / lanes(m));
+        return model(p, d, m, io_bytes(p) + relayout + (cached ? bytes_of(p, w_elems(p)) : 0.0), fixed_s);
     }
 
 protected:
     virtual bool matches(const std::string &impl) const { return impl.rfind(family_, 0) == 0; }
     virtual bool limit_32bit() const { return true; }
-    // WTI given the bytes moved (x, w, y and layout copies).
-    virtual double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const = 0;
+    // WTI given the bytes moved (x, w, y and layout copies) and the fixed seconds of the call
+    // (primitive executions, the Winograd weights' reorder).
+    virtual double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const = 0;
     // The model of a kernel vectorised over the output channels of a group: efficiency = the
     // solver's scale (builtin, or calibrated) x SIMD fill of those channels x red (the reduction
-    // channels' factor) x the direction's factor; effective_flop is what the kernel computes.
+    // channels' factor) x the direction's factor; effective_flop is what the kernel computes,
+    // extra_s its fixed seconds.
     double vectorised(const conv::Problem &p, Direction d, const Machine &m, double builtin, double red,
-                      double effective_flop, double bytes) const {
+                      double effective_flop, double bytes, double extra_s = 0.0) const {
         const double eff = scale(m, name(), builtin) * fill(roles(p, d).out_ch, lanes(m)) * red * direction_factor(d);
-        return wti_from(p, m, eff, effective_flop, bytes);
+        return wti_from(p, m, eff, effective_flop, bytes, extra_s);
     }
 
     const char *family_;
@@ -131,13 +152,13 @@ public:
     using OnednnSolver::OnednnSolver;
 
 protected:
-    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
+    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
         const Roles r = roles(p, d);
         const int simd = lanes(m);
         // Few reduction channels (the first layer's C=3): oneDNN has a kernel for a plain
         // source that reduces over the filter taps instead, nearly as efficient (measured on
         // the shared logs' first layers: 2.2x faster than the GEMM solvers at C=3).
-        return vectorised(p, d, m, 0.8, r.red_ch >= simd ? fill(r.red_ch, simd) : 0.9, flop(p), bytes);
+        return vectorised(p, d, m, 0.8, r.red_ch >= simd ? fill(r.red_ch, simd) : 1.2, flop(p), bytes, fixed_s);
     }
 };
 
@@ -147,9 +168,9 @@ public:
     using OnednnSolver::OnednnSolver;
 
 protected:
-    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
+    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
         const double red = std::min(1.0, static_cast<double>(roles(p, d).red_ch) / (2.0 * lanes(m)));
-        return vectorised(p, d, m, 0.85, red, flop(p), bytes);
+        return vectorised(p, d, m, 0.85, red, flop(p), bytes, fixed_s);
     }
 };
 
@@ -159,9 +180,9 @@ public:
     using OnednnSolver::OnednnSolver;
 
 protected:
-    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
+    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
         const double eff = scale(m, name(), 0.5) * fill(p.groups, lanes(m)) * direction_factor(d);
-        return wti_from(p, m, eff, flop(p), bytes);
+        return wti_from(p, m, eff, flop(p), bytes, fixed_s);
     }
 };
 
@@ -172,15 +193,20 @@ public:
 
 protected:
     bool matches(const std::string &impl) const override { return impl.find("brg") != std::string::npos; }
-    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
+    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
         const int64_t red_ch = roles(p, d).red_ch;
         const int simd = lanes(m);
-        return vectorised(p, d, m, 0.85, red_ch >= simd ? fill(red_ch, simd) : 0.4, flop(p), bytes);
+        // Its scale sits just under the jit kernels' (0.78 vs 0.8 / 0.85): brgemm measured 1.1-2x
+        // slower than jit-1x1 / jit-direct on Zen 4 (which runs 512-bit vectors as two halves)
+        // and 0.83-1.15x of them on Zen 5, so a tie goes to the jit kernels, and a brgemm kernel
+        // wins where its reduction blocking counts (few input channels per SIMD block).
+        return vectorised(p, d, m, 0.78, red_ch >= simd ? fill(red_ch, simd) : 0.4, flop(p), bytes,
+                          fixed_s + kBrgemmSeconds);
     }
 };
 
-// Winograd F(4x4, 3x3): 36 multiplications for 16 outputs instead of 144; the weight transform
-// (16/9 of the weights, written and read) is paid by every call.
+// Winograd F(4x4, 3x3): 36 multiplications for 16 outputs instead of 144, plus the data's
+// transforms; the weights' transform is the layout copy OnednnSolver::wti counts (kWinoReorderOps).
 class Winograd final : public OnednnSolver {
 public:
     using OnednnSolver::OnednnSolver;
@@ -209,12 +235,24 @@ protected:
         if (i && i->name.find("wino_4x3") != std::string::npos) n = n.with(NumericalNote::winograd_tile_4x4);
         return n;
     }
-    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
-        const double transform = 2.0 * (36.0 / 9.0) * bytes_of(p, w_elems(p)) +
-                                 2.0 * (36.0 / 16.0) * (bytes_of(p, x_elems(p)) + bytes_of(p, y_elems(p)));
-        return vectorised(p, d, m, 0.45, fill(roles(p, d).red_ch, lanes(m)), flop(p) * 36.0 / 144.0, bytes + transform);
+    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
+        // The data's transforms: x into 6x6 tiles, the 6x6 products back into 4x4 outputs.
+        const double transform = 2.0 * (36.0 / 16.0) * (bytes_of(p, x_elems(p)) + bytes_of(p, y_elems(p)));
+        // The 36 products per tile are GEMMs over N x tiles rows: few tiles leave them short
+        // (Zen 5, 3x3 512 channels: at N x tiles = 16 the kernel runs at a quarter of its speed on
+        // 100 or more, at 32 under half).
+        double tiles = static_cast<double>(p.n);
+        for (int k = 0; k < p.nsp; ++k) tiles *= std::ceil(static_cast<double>(p.out[k]) / 4.0);
+        const double rows = std::pow(std::min(1.0, tiles / 100.0), 0.5);
+        return vectorised(p, d, m, 0.45, fill(roles(p, d).red_ch, lanes(m)) * rows, flop(p) * 36.0 / 144.0,
+                          bytes + transform, fixed_s);
     }
 };
+
+// Bytes charged per byte of oneDNN's im2col matrix: written and read back, the writes a gather
+// (strided and padded source rows). 6 (as a layout copy) ranked it right against jit-direct on the
+// shared logs' strided 3x3 and 1x1 layers, where 2 put it 1.2-1.5x too high on AVX-512.
+constexpr double kIm2colCost = 6.0;
 
 // oneDNN's gemm-based convolution: im2col per image (unless 1x1 / stride 1) + sgemm.
 class OnednnGemm final : public OnednnSolver {
@@ -224,13 +262,13 @@ public:
 protected:
     bool matches(const std::string &impl) const override { return impl.find("gemm") != std::string::npos; }
     bool limit_32bit() const override { return false; }
-    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes) const override {
+    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
         const double eff = scale(m, name(), 0.75) * gemm_shape(p) * direction_factor(d);
         bool im2col = false;
         for (int i = 0; i < p.nsp; ++i)
             im2col = im2col || p.filt[i] != 1 || p.stride[i] != 1 || p.pad_l[i] != 0 || p.pad_r[i] != 0;
-        const double col = im2col ? 2.0 * bytes_of(p, p.n * p.c * spatial(p.filt) * spatial(p.out)) : 0.0;
-        return wti_from(p, m, eff, flop(p), bytes + col);
+        const double col = im2col ? kIm2colCost * bytes_of(p, p.n * p.c * spatial(p.filt) * spatial(p.out)) : 0.0;
+        return wti_from(p, m, eff, flop(p), bytes + col, fixed_s);
     }
 };
 
@@ -242,8 +280,8 @@ public:
 
 protected:
     bool limit_32bit() const override { return false; }
-    double model(const conv::Problem &p, Direction, const Machine &m, double bytes) const override {
-        return wti_from(p, m, scale(m, name(), 0.02), flop(p), bytes);
+    double model(const conv::Problem &p, Direction, const Machine &m, double bytes, double fixed_s) const override {
+        return wti_from(p, m, scale(m, name(), 0.02), flop(p), bytes, fixed_s);
     }
 };
 
@@ -313,6 +351,8 @@ std::vector<Impl> implementations(const conv::Problem &p, Direction d) {
     cache.emplace(key, list);
     return list;
 }
+
+const char *weights_name(Weights w) { return w == Weights::stay ? "stay" : "change"; }
 
 double wti_to_ms(const conv::Problem &p, Direction, double wti, const Machine &m) {
     if (wti <= 0 || m.peak_gflops <= 0) return -1.0;

@@ -10,7 +10,9 @@
 #include "support/reference.hpp"
 #include "support/reference_conv_backward.hpp"
 
+#include "conv/solver_pick.hpp"
 #include "problem/weight_cache.hpp"
+#include "solver/solver.hpp"
 
 #include <dnncompat/dnncompat.h>
 
@@ -334,3 +336,68 @@ TEST(WeightCache, FingerprintFoldsChunksInOrder) {
 }
 
 } // namespace
+
+// What immediate mode assumes of the weights (conv::weights_assumption): a fresh VERIFIED handle
+// expects them to change; once its cache has served the same weights again the algorithm
+// queries (history) expect them to stay, while plans keep expecting change (a workspace queried
+// before the first call stays valid); new content in the same filter brings change back;
+// CONSTANT mode is the caller's promise that they stay.
+TEST(WeightCache, TellsImmediateModeWhetherTheWeightsStay) {
+    using dnncompat::solver::Weights;
+    dt::Handle h;
+    Conv c(DNNCOMPAT_CROSS_CORRELATION);
+    const dnncompat::conv::Problem p = dnncompat::conv::make_problem(*c.xd.get(), *c.wd.get(), *c.cd.get(), c.yd.get());
+    EXPECT_EQ(dnncompat::conv::weights_assumption(*h.get(), p, true), Weights::change);
+    std::vector<float> w = dt::random_vector(dt::element_count(c.w), 8);
+    c.forward(h, w);
+    if (stats(h).misses == 0) GTEST_SKIP() << "no weight relayout on this CPU";
+    EXPECT_FALSE(dnncompat::conv::weight_cache(*h.get()).seen_reused(p)) << "one call is no reuse";
+    EXPECT_EQ(dnncompat::conv::weights_assumption(*h.get(), p, true), Weights::change);
+    c.forward(h, w);
+    EXPECT_TRUE(dnncompat::conv::weight_cache(*h.get()).seen_reused(p));
+    EXPECT_EQ(dnncompat::conv::weights_assumption(*h.get(), p, true), Weights::stay);
+    EXPECT_EQ(dnncompat::conv::weights_assumption(*h.get(), p, false), Weights::change);
+    w[3] += 1.0f; // a training step: same filter, new content
+    c.forward(h, w);
+    EXPECT_EQ(dnncompat::conv::weights_assumption(*h.get(), p, true), Weights::change);
+    c.forward(h, w);
+    EXPECT_EQ(dnncompat::conv::weights_assumption(*h.get(), p, true), Weights::stay) << "reused again";
+    dt::Handle k;
+    ASSERT_OK(dnncompatSetWeightCacheMode(k, DNNCOMPAT_WEIGHT_CACHE_CONSTANT));
+    EXPECT_EQ(dnncompat::conv::weights_assumption(*k.get(), p, false), Weights::stay);
+    ASSERT_OK(dnncompatSetWeightCacheMode(k, DNNCOMPAT_WEIGHT_CACHE_OFF));
+    EXPECT_EQ(dnncompat::conv::weights_assumption(*k.get(), p, true), Weights::change);
+}
+
+// cudnnGetConvolutionForwardAlgorithm_v7 lists algorithms by the cost the handle's caller pays:
+// with a 512-channel 3x3 layer, Winograd's weight reorder (tens of ms on AVX-512) puts it behind
+// the direct kernels for weights that change, and first for weights that stay (CONSTANT mode).
+// Only where oneDNN has a Winograd-layout kernel.
+TEST(WeightCache, ForwardAlgorithmQueryFollowsTheWeightsAssumption) {
+    const dt::Dims x{2, 512, 28, 28}, w{512, 512, 3, 3}, y{2, 512, 28, 28};
+    dt::TensorDesc xd, yd;
+    dt::FilterDesc wd;
+    dt::ConvDesc cd;
+    ASSERT_OK(xd.set(x, dt::packed_strides(x)));
+    ASSERT_OK(yd.set(y, dt::packed_strides(y)));
+    ASSERT_OK(wd.set(w, DNNCOMPAT_TENSOR_NCHW));
+    ASSERT_OK(cd.set({1, 1}, {1, 1}, {1, 1}, DNNCOMPAT_CROSS_CORRELATION));
+    const dnncompat::conv::Problem p = dnncompat::conv::make_problem(*xd.get(), *wd.get(), *cd.get(), yd.get());
+    const dnncompat::solver::Solver *wino = nullptr;
+    for (const dnncompat::solver::Solver *s : dnncompat::solver::all())
+        if (std::string(s->name()) == "onednn.winograd") wino = s;
+    ASSERT_NE(wino, nullptr);
+    const auto impl = wino->onednn_impl(p, dnncompat::solver::Direction::fwd);
+    if (!impl || !impl->wino_weights) GTEST_SKIP() << "no Winograd-layout kernel on this CPU";
+    auto first = [&](dnncompatWeightCacheMode_t mode) {
+        dt::Handle h;
+        EXPECT_OK(dnncompatSetWeightCacheMode(h, mode));
+        dnncompatConvolutionFwdAlgoPerf_t perf[8];
+        int n = 0;
+        EXPECT_OK(dnncompatGetConvolutionForwardAlgorithm_v7(h, xd, wd, cd, yd, 8, &n, perf));
+        EXPECT_GT(n, 0);
+        return perf[0].algo;
+    };
+    EXPECT_NE(first(DNNCOMPAT_WEIGHT_CACHE_VERIFIED), DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED);
+    EXPECT_EQ(first(DNNCOMPAT_WEIGHT_CACHE_CONSTANT), DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED);
+}

@@ -117,10 +117,11 @@ TEST(ConvLayers, Resnet18TrainingHasElevenLayersWithTheirBackwardDirections) {
     EXPECT_EQ(conv1.stride, (dims_t{2, 2}));
     EXPECT_EQ(conv1.pad_l, (dims_t{3, 3}));
     EXPECT_EQ(got.layers.front().directions, (std::vector<Direction>{Direction::fwd, Direction::bwd_filter}));
-    std::size_t calls = 0, directions = 0;
-    for (const auto &l : got.layers) calls += l.calls, directions += l.directions.size();
+    std::size_t calls = 0, runs = 0, directions = 0;
+    for (const auto &l : got.layers) calls += l.calls, runs += l.runs, directions += l.directions.size();
     // 20 forward + 19 backward-data + 20 backward-filter calls and 11 + 10 + 11 _v7 queries.
     EXPECT_EQ(calls, 91u);
+    EXPECT_EQ(runs, 59u);
     EXPECT_EQ(directions, 32u);
 }
 

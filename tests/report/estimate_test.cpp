@@ -185,6 +185,22 @@ TEST(Estimate, Resnet50ExampleConvolutionsByWtiBatchNormByBandwidth) {
     EXPECT_EQ(convs, conv_calls);
     EXPECT_EQ(bns, bn_calls);
 
+    // An inference trace: a problem's first call transforms its weights, the later calls of the
+    // same descriptors find them cached (the trace never trains).
+    std::set<std::string> seen;
+    std::size_t stays = 0;
+    for (const rp::LayerEstimate &l : layers) {
+        if (l.api != "cudnnConvolutionForward") continue;
+        const json &a = trace["calls"][l.index]["args"];
+        const std::string key = a["xDesc"]["fields"].dump() + a["wDesc"]["fields"].dump() +
+                                a["convDesc"]["fields"].dump() + a["yDesc"]["fields"].dump();
+        const bool again = !seen.insert(key).second;
+        EXPECT_EQ(l.weights, std::optional<std::string>(again ? "stay" : "change")) << l.index;
+        stays += again;
+    }
+    EXPECT_EQ(stays, conv_calls - seen.size());
+    EXPECT_GT(stays, 0u);
+
     // The stem and its batch norm, by hand.
     EXPECT_EQ(layers[0].shapes, "x 4x3x224x224 w 64x3x7x7 -> y 4x64x112x112");
     EXPECT_EQ(layers[0].cudnn_algo, std::optional<std::string>("CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM"));
@@ -350,3 +366,29 @@ TEST(Estimate, EveryLogGetsAnEntryPerComputeCall) {
                     log.filename().string().c_str(), compute, convs, total, took_ms);
     }
 }
+
+namespace {
+
+// A training log: once a backward-filter call has been seen, every convolution is estimated
+// with weights that change (each step updates them); before it, as inference.
+TEST(Estimate, TrainingTracesChangeTheirWeights) {
+    const json trace =
+        dnncompat::trace::read_trace_file(DNNCOMPAT_SOURCE_DIR "/tests/data/logs/resnet18-train-b2-fp32.log.xz");
+    const auto layers = rp::estimate_layers(trace, solver::builtin_machine());
+    std::optional<std::size_t> first_bwd_filter;
+    for (std::size_t i = 0; i < trace["calls"].size() && !first_bwd_filter; ++i)
+        if (trace["calls"][i]["api"] == "cudnnConvolutionBackwardFilter") first_bwd_filter = i;
+    ASSERT_TRUE(first_bwd_filter);
+    std::size_t after = 0;
+    for (const rp::LayerEstimate &l : layers) {
+        if (l.op.rfind("conv-", 0) != 0 || l.op == "conv-bwd-bias" || !l.flop) continue;
+        ASSERT_TRUE(l.weights) << l.index;
+        if (l.index >= *first_bwd_filter) {
+            EXPECT_EQ(*l.weights, "change") << l.index << " " << l.api;
+            ++after;
+        }
+    }
+    EXPECT_GT(after, 10u);
+}
+
+} // namespace

@@ -114,12 +114,14 @@ TEST(PerfDbEntry, LoadMachineCarriesTheStoredModel) {
         auto ms = [&](double eff) {
             solver::Machine x = m;
             x.efficiency["onednn.jit-direct"] = eff;
-            return solver::wti_to_ms(p, solver::Direction::fwd, jit->wti(p, solver::Direction::fwd, x), x);
+            return solver::wti_to_ms(p, solver::Direction::fwd,
+                                     jit->wti(p, solver::Direction::fwd, x, solver::Weights::stay), x);
         };
         const double t1 = ms(1.0), t2 = ms(0.5), compute = t2 - t1, fixed = t1 - compute;
         EXPECT_GT(compute, 0);
         EXPECT_NEAR(ms(0.42), compute / 0.42 + fixed, 1e-9 * t1);
-        EXPECT_NEAR(solver::wti_to_ms(p, solver::Direction::fwd, jit->wti(p, solver::Direction::fwd, m), m),
+        EXPECT_NEAR(solver::wti_to_ms(p, solver::Direction::fwd,
+                                      jit->wti(p, solver::Direction::fwd, m, solver::Weights::stay), m),
                     compute / 0.42 + fixed, 1e-9 * t1);
     }
 }

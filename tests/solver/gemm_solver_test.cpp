@@ -234,7 +234,8 @@ TEST(GemmSolvers, OneByOneRanksAboveIm2colOnOneByOneLayers) {
     const conv::Problem p = solver::parse_problem("n=32,c=256,h=28,k=1,o=64");
     const auto &m = solver::current_machine();
     for (Direction d : kDirs)
-        EXPECT_GT(solver::gemm_1x1_solver().wti(p, d, m), solver::gemm_im2col_solver().wti(p, d, m))
+        EXPECT_GT(solver::gemm_1x1_solver().wti(p, d, m, solver::Weights::change),
+                  solver::gemm_im2col_solver().wti(p, d, m, solver::Weights::change))
             << solver::direction_name(d);
 }
 

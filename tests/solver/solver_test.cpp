@@ -212,6 +212,54 @@ TEST(Immediate, WtiIsRelativeToPeakAndTimesFollowIt) {
     for (std::size_t i = 1; i < r.ranked.size(); ++i) EXPECT_GE(r.ranked[i - 1].wti, r.ranked[i].wti);
 }
 
+// Weights that stay (the weight cache serves their transform) and weights that change (every
+// call pays it) give the same estimate wherever a solver copies no weights: backward filter
+// (it writes w), and any solver on the caller's layouts; elsewhere staying is never dearer.
+TEST(Immediate, WeightsThatStayCostLessOnlyWhereWeightsAreCopied) {
+    const auto &m = solver::current_machine();
+    for (const char *text : {"n=2,c=64,h=28,k=3", "n=2,c=32,h=14,k=1,o=64", "n=4,c=96,h=28,k=3,g=96"}) {
+        const conv::Problem p = solver::parse_problem(text);
+        for (Direction d : kDirs)
+            for (const solver::Solver *s : solver::all()) {
+                if (!s->applicable(p, d).ok) continue;
+                const double change = s->wti(p, d, m, solver::Weights::change);
+                const double stay = s->wti(p, d, m, solver::Weights::stay);
+                const auto impl = s->onednn_impl(p, d);
+                const bool copies_w = impl && !impl->user_layout && impl->relayout_w > 0;
+                if (d == Direction::bwd_filter || !copies_w)
+                    EXPECT_EQ(change, stay) << s->name() << " " << text << " " << solver::direction_name(d);
+                else EXPECT_LT(change, stay) << s->name() << " " << text << " " << solver::direction_name(d);
+            }
+    }
+}
+
+// oneDNN's Winograd weights layout is filled by a scalar reorder (37-81 ms for 512x512x3x3 on
+// the AVX-512 machines measured): a caller whose weights change pays it on every call, and
+// immediate mode then ranks a direct kernel first; one whose weights stay gets Winograd's
+// kernel (2x the direct kernels there). Only where oneDNN has such a kernel (AVX-512).
+TEST(Immediate, WinogradRanksByTheCostTheCallerPays) {
+    const auto &m = solver::current_machine();
+    const conv::Problem p = solver::parse_problem("n=2,c=512,h=28,k=3,o=512,p=1");
+    const solver::Solver *wino = nullptr;
+    for (const solver::Solver *s : solver::all())
+        if (std::string(s->name()) == "onednn.winograd") wino = s;
+    ASSERT_NE(wino, nullptr);
+    const auto impl = wino->onednn_impl(p, Direction::fwd);
+    if (!impl || !impl->wino_weights) GTEST_SKIP() << "oneDNN has no Winograd-layout kernel here (" << m.isa << ")";
+    const auto change = solver::rank(p, Direction::fwd, m, std::nullopt, solver::Weights::change);
+    const auto stay = solver::rank(p, Direction::fwd, m, std::nullopt, solver::Weights::stay);
+    ASSERT_FALSE(change.ranked.empty());
+    EXPECT_STREQ(stay.ranked.front().solver->name(), "onednn.winograd");
+    EXPECT_STRNE(change.ranked.front().solver->name(), "onednn.winograd");
+    for (const auto &c : change.ranked)
+        if (c.solver == wino) {
+            // The reorder's share: 512 x 512 x 9 elements at 400 operations of one lane each.
+            const double reorder_ms = 512.0 * 512 * 9 * 400 / (m.peak_gflops * 1e9 / 16) * 1e3;
+            EXPECT_GT(c.change_ms - c.stay_ms, reorder_ms);
+            EXPECT_EQ(c.est_ms, c.change_ms);
+        }
+}
+
 TEST(Measure, TimesTheChosenSolver) {
     const conv::Problem p = solver::parse_problem("n=1,c=8,h=8,k=3");
     const auto r = solver::rank(p, Direction::fwd, solver::current_machine());

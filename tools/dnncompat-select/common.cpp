@@ -17,29 +17,58 @@ constexpr const char *kSchema = "select-report.schema.json";
 
 } // namespace
 
+Rankings rank_both(const conv::Problem &p, solver::Direction d, const solver::Machine &m,
+                   std::optional<std::size_t> workspace_limit) {
+    return {solver::rank(p, d, m, workspace_limit, solver::Weights::change),
+            solver::rank(p, d, m, workspace_limit, solver::Weights::stay)};
+}
+
+const Timing *Timings::of(const solver::Solver &s) const {
+    auto it = by_solver.find(s.id());
+    return it == by_solver.end() ? nullptr : &it->second;
+}
+
+std::pair<const solver::Solver *, double> Timings::best(solver::Weights w) const {
+    std::pair<const solver::Solver *, double> b{nullptr, -1.0};
+    for (const auto &[id, t] : by_solver)
+        if (t.ms(w) > 0 && (b.second < 0 || t.ms(w) < b.second)) b = {solver::by_id(id), t.ms(w)};
+    return b;
+}
+
+double Timings::regret(const solver::Ranking &r, solver::Weights w) const {
+    if (r.ranked.empty()) return -1;
+    const Timing *t = of(*r.ranked.front().solver);
+    const double best_ms = best(w).second;
+    return t && t->ms(w) > 0 && best_ms > 0 ? t->ms(w) / best_ms : -1;
+}
+
 Timings time_ranked(const conv::Problem &p, solver::Direction d, const solver::Ranking &r, int runs) {
     Timings t;
-    t.ms.assign(r.ranked.size(), -1.0);
-    t.errors.resize(r.ranked.size());
-    solver::MeasureOptions mo;
-    mo.runs = runs;
     for (std::size_t i = 0; i < r.ranked.size(); ++i) {
-        if (r.ranked[i].solver->last_resort() && i > 0) continue;
+        const solver::Candidate &c = r.ranked[i];
+        if (c.solver->last_resort() && i > 0) continue;
+        Timing &out = t.by_solver[c.solver->id()];
         // A run estimated far beyond the measurement cap (a huge problem) is not started: it
         // would hold the tool for minutes with nothing printed.
         constexpr double kSkipAboveMs = 60000.0;
-        if (r.ranked[i].est_ms > kSkipAboveMs) {
-            t.errors[i] = fmt::format("not measured: estimated {:.0f} ms per run, over the {:.0f} ms limit",
-                                      r.ranked[i].est_ms, kSkipAboveMs);
+        if (std::max(c.change_ms, c.stay_ms) > kSkipAboveMs) {
+            out.error = fmt::format("not measured: estimated {:.0f} ms per run, over the {:.0f} ms limit",
+                                    std::max(c.change_ms, c.stay_ms), kSkipAboveMs);
             continue;
         }
-        const solver::Measurement m = solver::measure(p, d, *r.ranked[i].solver, mo);
-        if (!m.ok) {
-            t.errors[i] = m.error.empty() ? std::string("not measured") : m.error;
+        solver::MeasureOptions mo;
+        mo.runs = runs;
+        const solver::Measurement stay = solver::measure(p, d, *c.solver, mo);
+        if (!stay.ok) {
+            out.error = stay.error.empty() ? std::string("not measured") : stay.error;
             continue;
         }
-        t.ms[i] = m.median_ms;
-        if (t.best_ms < 0 || m.median_ms < t.best_ms) t.best_ms = m.median_ms, t.best = i;
+        out.stay_ms = out.change_ms = stay.median_ms;
+        if (c.change_ms == c.stay_ms) continue; // the solver transforms no weights
+        mo.weights = solver::Weights::change;
+        const solver::Measurement change = solver::measure(p, d, *c.solver, mo);
+        if (change.ok) out.change_ms = change.median_ms;
+        else out.error = change.error.empty() ? std::string("not measured") : change.error;
     }
     return t;
 }
@@ -72,7 +101,7 @@ std::string notes_text(const solver::Solver &s, const conv::Problem &p, solver::
 }
 
 json candidate_json(std::size_t i, const solver::Candidate &c, const conv::Problem &p, solver::Direction d,
-                    const Timings *timings) {
+                    solver::Weights w, const Timings *timings) {
     json e;
     e["rank"] = i + 1;
     e["solver"] = c.solver->name();
@@ -81,14 +110,31 @@ json candidate_json(std::size_t i, const solver::Candidate &c, const conv::Probl
     e["cudnn_algo"] = cudnn_algo_name(d, c.solver->cudnn_algo(d));
     e["wti"] = c.wti;
     e["est_ms"] = c.est_ms;
+    e["est_change_ms"] = c.change_ms;
+    e["est_stay_ms"] = c.stay_ms;
     e["workspace_bytes"] = c.workspace;
     e["numerical_notes"] = solver::note_names(c.solver->numerical_notes(p, d));
     e["behavior_notes"] = solver::note_names(c.solver->behavior_notes());
     if (timings) {
-        e["measured_ms"] = timings->ms[i] < 0 ? json(nullptr) : json(timings->ms[i]);
-        if (!timings->errors[i].empty()) e["error"] = timings->errors[i];
+        const Timing *t = timings->of(*c.solver);
+        auto ms = [](double v) { return v < 0 ? json(nullptr) : json(v); };
+        e["measured_ms"] = ms(t ? t->ms(w) : -1);
+        e["measured_change_ms"] = ms(t ? t->change_ms : -1);
+        e["measured_stay_ms"] = ms(t ? t->stay_ms : -1);
+        if (t && !t->error.empty()) e["error"] = t->error;
     }
     return e;
+}
+
+void both_choices(const Rankings &r, const Timings *timings, json &j) {
+    for (solver::Weights w : {solver::Weights::change, solver::Weights::stay}) {
+        const solver::Ranking &rw = r.of(w);
+        const std::string name = solver::weights_name(w);
+        j["choice_if_weights_" + name] = rw.ranked.empty() ? json(nullptr) : json(rw.ranked.front().solver->name());
+        if (!timings) continue;
+        const double regret = timings->regret(rw, w);
+        if (regret > 0) j["regret_if_weights_" + name] = regret;
+    }
 }
 
 std::FILE *text_stream(const std::string &json_path) { return json_path == "-" ? stderr : stdout; }

@@ -12,6 +12,9 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <map>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -19,17 +22,36 @@ namespace dnncompat::select {
 
 using json = nlohmann::ordered_json;
 
-// --measure: the times of a ranking's solvers, in its order.
+// The two rankings of one problem and direction (solver::rank): for a caller whose weights
+// change between calls and for one whose weights stay (solver::Weights).
+struct Rankings {
+    solver::Ranking change, stay;
+    const solver::Ranking &of(solver::Weights w) const { return w == solver::Weights::stay ? stay : change; }
+};
+Rankings rank_both(const conv::Problem &p, solver::Direction d, const solver::Machine &m,
+                   std::optional<std::size_t> workspace_limit);
+
+// --measure: the times of a ranking's solvers, by solver id.
+struct Timing {
+    double stay_ms = -1;   // median ms of repeated calls, the weights' transform cached; -1 not timed
+    double change_ms = -1; // median ms of calls that each transform the weights; -1 not timed
+    std::string error;     // why timing failed ("" when it did not)
+    double ms(solver::Weights w) const { return w == solver::Weights::stay ? stay_ms : change_ms; }
+};
 struct Timings {
-    std::vector<double> ms;          // median ms per ranked solver; -1 when not timed or failed
-    std::vector<std::string> errors; // why timing failed ("" when it did not)
-    double best_ms = -1;             // the fastest time; -1 when nothing was timed
-    std::size_t best = 0;            // its index in the ranking
+    std::map<uint32_t, Timing> by_solver;
+    const Timing *of(const solver::Solver &s) const;
+    // The fastest timed solver for weights w and its ms; {nullptr, -1} when none was timed.
+    std::pair<const solver::Solver *, double> best(solver::Weights w) const;
+    // Measured ms of r's choice for weights w over the fastest's (>= 1); -1 when either is untimed.
+    double regret(const solver::Ranking &r, solver::Weights w) const;
 };
 
-// Times every solver of r (runs timed runs each, median) on p in direction d. The last-resort
-// reference kernel is timed only when it is the choice: it runs 30-100x slower than any real
-// kernel, and immediate mode never picks it while another solver applies.
+// Times every solver of r (runs timed runs each, median) on p in direction d, both with the
+// weights' transform cached (stay) and, where the two estimates differ, paid by every call
+// (change; else the same time). The last-resort reference kernel is timed only when it is the
+// choice: it runs 30-100x slower than any real kernel, and immediate mode never picks it while
+// another solver applies.
 Timings time_ranked(const conv::Problem &p, solver::Direction d, const solver::Ranking &r, int runs);
 
 // "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM" and the like, from the enum table.
@@ -42,11 +64,16 @@ json report_head(const char *mode);
 json machine_json(const solver::Machine &m);
 
 // One ranked solver of p in direction d: rank (1 = the choice), solver, solver_id, impl,
-// cudnn_algo, wti, est_ms, workspace_bytes, numerical_notes and behavior_notes (cuDNN 9's names);
-// with timings (--measure) also measured_ms (null when not timed) and the error when timing failed.
-// i is the candidate's index in the ranking.
+// cudnn_algo, wti and est_ms (for weights w, the ranking's), est_change_ms, est_stay_ms,
+// workspace_bytes, numerical_notes and behavior_notes (cuDNN 9's names); with timings (--measure)
+// also measured_ms (for w), measured_change_ms, measured_stay_ms (null when not timed) and the
+// error when timing failed. i is the candidate's index in the ranking.
 json candidate_json(std::size_t i, const solver::Candidate &c, const conv::Problem &p, solver::Direction d,
-                    const Timings *timings);
+                    solver::Weights w, const Timings *timings);
+
+// The choice and, with timings, the regret under each weights assumption, into j:
+// choice_if_weights_change / _stay and regret_if_weights_change / _stay.
+void both_choices(const Rankings &r, const Timings *timings, json &j);
 
 // The cuDNN 9 notes of solver s running p in direction d, short, for the text report: the
 // numerical then the behaviour notes without their CUDNN_*_NOTE_ prefix, comma-separated

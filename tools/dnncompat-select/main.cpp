@@ -40,7 +40,8 @@ struct Options {
     int runs = 5;
     bool calibrate = false;
     double calibrate_budget = 60.0;
-    std::string trace; // --trace FILE
+    std::string trace;   // --trace FILE
+    std::string weights; // --weights: change, stay, or (--trace; the default there) auto
 };
 
 void say(const std::string &m) { std::fputs(("dnncompat-select: " + m + "\n").c_str(), stderr); }
@@ -48,25 +49,40 @@ void say(const std::string &m) { std::fputs(("dnncompat-select: " + m + "\n").c_
 std::string ms_str(double ms) { return ms < 0 ? "-" : fmt::format("{:.3f}", ms); }
 std::string wti_str(double w) { return w == solver::kWtiUnknown ? "unknown" : fmt::format("{:.3f}", w); }
 
+solver::Weights weights_of(const std::string &w) {
+    return w == "stay" ? solver::Weights::stay : solver::Weights::change;
+}
+
 json rank_direction(const conv::Problem &p, solver::Direction d, const Options &o, const solver::Machine &m) {
     std::FILE *out = select::text_stream(o.json_path);
-    const solver::Ranking r = solver::rank(p, d, m, o.workspace_limit);
+    const solver::Weights weights = weights_of(o.weights);
+    const select::Rankings both = select::rank_both(p, d, m, o.workspace_limit);
+    const solver::Ranking &r = both.of(weights);
     json j;
     j["direction"] = solver::direction_name(d);
-    fmt::print(out, "\n{} ({} GFLOP)\n", solver::direction_name(d), p.flops() / 1e9);
+    j["weights"] = solver::weights_name(weights);
+    fmt::print(out, "\n{} ({} GFLOP), ranked for weights that {} between calls\n", solver::direction_name(d),
+               p.flops() / 1e9, solver::weights_name(weights));
     std::optional<select::Timings> timed;
     if (o.measure) timed = select::time_ranked(p, d, r, o.runs);
-    const std::vector<double> measured = timed ? timed->ms : std::vector<double>(r.ranked.size(), -1.0);
-    fmt::print(out, "  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>14}{}  {}\n", "rank", "solver", "oneDNN impl",
-               "cuDNN algorithm", "WTI", "est. ms", "workspace B", o.measure ? "   meas. ms" : "", "notes");
+    auto measured = [&](const solver::Candidate &c, solver::Weights w) {
+        const select::Timing *t = timed ? timed->of(*c.solver) : nullptr;
+        return t ? t->ms(w) : -1.0;
+    };
+    fmt::print(out, "  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>10} {:>14}{}  {}\n", "rank", "solver", "oneDNN impl",
+               "cuDNN algorithm", "WTI", "est. chg", "est. stay", "workspace B",
+               o.measure ? fmt::format(" {:>10} {:>10}", "meas. chg", "meas. stay") : "", "notes");
     json ranked = json::array();
     for (std::size_t i = 0; i < r.ranked.size(); ++i) {
         const auto &c = r.ranked[i];
         const std::string algo = select::cudnn_algo_name(d, c.solver->cudnn_algo(d));
-        fmt::print(out, "  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>14}{}  {}\n", i + 1, c.solver->name(), c.impl,
-                   algo, wti_str(c.wti), ms_str(c.est_ms), c.workspace,
-                   o.measure ? fmt::format(" {:>10}", ms_str(measured[i])) : "", select::notes_text(*c.solver, p, d));
-        ranked.push_back(select::candidate_json(i, c, p, d, timed ? &*timed : nullptr));
+        fmt::print(out, "  {:>4}  {:<22} {:<14} {:<48} {:>8} {:>10} {:>10} {:>14}{}  {}\n", i + 1, c.solver->name(),
+                   c.impl, algo, wti_str(c.wti), ms_str(c.change_ms), ms_str(c.stay_ms), c.workspace,
+                   o.measure ? fmt::format(" {:>10} {:>10}", ms_str(measured(c, solver::Weights::change)),
+                                           ms_str(measured(c, solver::Weights::stay)))
+                             : "",
+                   select::notes_text(*c.solver, p, d));
+        ranked.push_back(select::candidate_json(i, c, p, d, weights, timed ? &*timed : nullptr));
     }
     json excluded = json::array();
     for (const auto &c : r.excluded) {
@@ -82,15 +98,28 @@ json rank_direction(const conv::Problem &p, solver::Direction d, const Options &
         return j;
     }
     const auto &top = r.ranked.front();
-    fmt::print(out, "  choice: {} ({}, WTI {})\n", top.solver->name(),
-               select::cudnn_algo_name(d, top.solver->cudnn_algo(d)), wti_str(top.wti));
     j["choice"] = top.solver->name();
-    if (timed && timed->best_ms > 0 && measured[0] > 0) {
-        const double regret = measured[0] / timed->best_ms;
-        fmt::print(out, "  measured best: {} {:.3f} ms; regret of the choice {:.3f}x\n",
-                   r.ranked[timed->best].solver->name(), timed->best_ms, regret);
-        j["measured_best"] = r.ranked[timed->best].solver->name();
-        j["regret"] = regret;
+    select::both_choices(both, timed ? &*timed : nullptr, j);
+    for (solver::Weights w : {solver::Weights::change, solver::Weights::stay}) {
+        const auto &c = both.of(w).ranked.front();
+        std::string line =
+            fmt::format("  choice if weights {}: {} ({}, est. {} ms)", solver::weights_name(w), c.solver->name(),
+                        select::cudnn_algo_name(d, c.solver->cudnn_algo(d)), ms_str(c.est_ms));
+        if (timed) {
+            const auto [best, best_ms] = timed->best(w);
+            const double regret = timed->regret(both.of(w), w);
+            if (best && regret > 0)
+                line += fmt::format("; measured best {} {:.3f} ms, regret {:.3f}x", best->name(), best_ms, regret);
+        }
+        fmt::print(out, "{}\n", line);
+    }
+    if (timed) {
+        const auto [best, best_ms] = timed->best(weights);
+        const double regret = timed->regret(r, weights);
+        if (best && regret > 0) {
+            j["measured_best"] = best->name();
+            j["regret"] = regret;
+        }
     }
     return j;
 }
@@ -186,6 +215,12 @@ int main(int argc, char **argv) {
         "--trace", o.trace,
         "rank every distinct convolution layer of FILE (JSON trace or cuDNN API log, plain, xz or "
         "gzip; - reads standard input) in the directions it calls; with --measure, --runs, --json, --workspace-limit");
+    app.add_option("--weights", o.weights,
+                   "rank for weights that change between calls (every call pays their transform: a first call, "
+                   "training) or stay (the handle's weight cache serves them: repeated inference, "
+                   "DNNCOMPAT_WEIGHT_CACHE=constant); both costs are shown either way. Default: change with --conv; "
+                   "auto with --trace (change in a trace that trains or on a layer run once, else stay)")
+        ->check(CLI::IsMember({"change", "stay", "auto"}));
     std::string limit;
     auto *lim =
         app.add_option("--workspace-limit", limit, "leave out solvers needing more workspace (bytes)")
@@ -213,12 +248,18 @@ int main(int argc, char **argv) {
         say("--dir and --explain apply to --conv: --trace ranks the directions the trace calls");
         return 2;
     }
+    if (!o.conv.empty() && o.weights == "auto") {
+        say("--weights auto applies to --trace: with --conv say change or stay");
+        return 2;
+    }
+    if (o.weights.empty()) o.weights = o.trace.empty() ? "change" : "auto";
     try {
         if (o.calibrate) {
             const int rc = calibrate(o);
             if (rc != 0 || (o.conv.empty() && o.trace.empty())) return rc;
         }
-        if (!o.trace.empty()) return select::run_trace({o.trace, o.measure, o.runs, o.json_path, o.workspace_limit});
+        if (!o.trace.empty())
+            return select::run_trace({o.trace, o.measure, o.runs, o.json_path, o.workspace_limit, o.weights});
         return run(o);
     } catch (const std::exception &e) {
         say(std::string("error: ") + e.what());

@@ -38,23 +38,32 @@ struct RegretStats {
 
 // One layer in one direction: the top-3 table, the choice, and with --measure the measured
 // times of every ranked solver (see time_ranked).
-json rank_one(const conv::Problem &p, solver::Direction d, const TraceOptions &o, const solver::Machine &m,
-              RegretStats &stats) {
+json rank_one(const conv::Problem &p, solver::Direction d, solver::Weights weights, const TraceOptions &o,
+              const solver::Machine &m, RegretStats &stats) {
     std::FILE *out = text_stream(o.json_path);
-    const solver::Ranking r = solver::rank(p, d, m, o.workspace_limit);
+    const Rankings both = rank_both(p, d, m, o.workspace_limit);
+    const solver::Ranking &r = both.of(weights);
     json j;
     j["direction"] = solver::direction_name(d);
+    j["weights"] = solver::weights_name(weights);
     std::optional<Timings> timed;
     if (o.measure) timed = time_ranked(p, d, r, o.runs);
-    const std::vector<double> measured = timed ? timed->ms : std::vector<double>(r.ranked.size(), -1.0);
+    auto measured = [&](const solver::Candidate &c, solver::Weights w) {
+        const Timing *t = timed ? timed->of(*c.solver) : nullptr;
+        return t ? t->ms(w) : -1.0;
+    };
     json ranked = json::array();
     for (std::size_t i = 0; i < r.ranked.size() && i < kTop; ++i) {
         const auto &c = r.ranked[i];
         const std::string algo = cudnn_algo_name(d, c.solver->cudnn_algo(d));
-        fmt::print(out, "  {:<10} {:>2}  {:<22} {:>8} {:>10}{}  {:<48}  {}\n", i == 0 ? solver::direction_name(d) : "",
-                   i + 1, c.solver->name(), wti_str(c.wti), ms_str(c.est_ms),
-                   o.measure ? fmt::format(" {:>10}", ms_str(measured[i])) : "", algo, notes_text(*c.solver, p, d));
-        ranked.push_back(candidate_json(i, c, p, d, timed ? &*timed : nullptr));
+        fmt::print(out, "  {:<10} {:>2}  {:<22} {:>8} {:>10} {:>10}{}  {:<48}  {}\n",
+                   i == 0 ? solver::direction_name(d) : "", i + 1, c.solver->name(), wti_str(c.wti),
+                   ms_str(c.change_ms), ms_str(c.stay_ms),
+                   o.measure ? fmt::format(" {:>10} {:>10}", ms_str(measured(c, solver::Weights::change)),
+                                           ms_str(measured(c, solver::Weights::stay)))
+                             : "",
+                   algo, notes_text(*c.solver, p, d));
+        ranked.push_back(candidate_json(i, c, p, d, weights, timed ? &*timed : nullptr));
     }
     j["ranked"] = ranked;
     j["applicable"] = r.ranked.size();
@@ -71,20 +80,27 @@ json rank_one(const conv::Problem &p, solver::Direction d, const TraceOptions &o
     }
     const auto &top = r.ranked.front();
     const std::string top_algo = cudnn_algo_name(d, top.solver->cudnn_algo(d));
-    std::string line = fmt::format("  {:<10}     -> {} ({})", "", top.solver->name(), top_algo);
+    std::string line = fmt::format("  {:<10}     -> {} ({}; weights {})", "", top.solver->name(), top_algo,
+                                   solver::weights_name(weights));
     j["choice"] = top.solver->name();
     j["choice_cudnn_algo"] = top_algo;
-    if (timed && timed->best_ms > 0 && measured[0] > 0) {
-        const double regret = measured[0] / timed->best_ms;
-        const std::string best = r.ranked[timed->best].solver->name();
+    both_choices(both, timed ? &*timed : nullptr, j);
+    const solver::Weights other = weights == solver::Weights::stay ? solver::Weights::change : solver::Weights::stay;
+    if (both.of(other).ranked.front().solver != top.solver)
+        line +=
+            fmt::format(" (weights {}: {})", solver::weights_name(other), both.of(other).ranked.front().solver->name());
+    const Timing *top_t = timed ? timed->of(*top.solver) : nullptr;
+    const auto [best, best_ms] = timed ? timed->best(weights) : std::pair<const solver::Solver *, double>{nullptr, -1};
+    const double regret = timed ? timed->regret(r, weights) : -1;
+    if (best && regret > 0) {
         stats.add(regret);
-        line += fmt::format("; measured best {} {:.3f} ms, regret {:.3f}x", best, timed->best_ms, regret);
-        j["measured_best"] = best;
-        j["measured_best_ms"] = timed->best_ms;
+        line += fmt::format("; measured best {} {:.3f} ms, regret {:.3f}x", best->name(), best_ms, regret);
+        j["measured_best"] = best->name();
+        j["measured_best_ms"] = best_ms;
         j["regret"] = regret;
-    } else if (timed && !timed->errors[0].empty()) {
-        line += "; the choice could not be measured: " + timed->errors[0];
-        j["error"] = timed->errors[0];
+    } else if (top_t && !top_t->error.empty()) {
+        line += "; the choice could not be measured: " + top_t->error;
+        j["error"] = top_t->error;
     }
     fmt::print(out, "{}\n", line);
     return j;
@@ -114,14 +130,19 @@ int run_trace(const TraceOptions &o) {
     report["machine"] = machine_json(m);
     json jl = json::array();
     RegretStats stats;
+    bool training = false; // a backward-filter call anywhere: the weights change every step
+    for (const trace::ConvLayer &l : layers.layers)
+        for (solver::Direction d : l.directions) training = training || d == solver::Direction::bwd_filter;
+    report["weights"] = o.weights;
     std::size_t directions = 0;
     for (std::size_t i = 0; i < layers.layers.size(); ++i) {
         const trace::ConvLayer &l = layers.layers[i];
         const std::string canon = solver::canonical(l.problem);
         fmt::print(out, "\nlayer {}/{}: {} ({} call{}, {:.3f} GFLOP)\n", i + 1, layers.layers.size(), canon, l.calls,
                    l.calls == 1 ? "" : "s", l.problem.flops() / 1e9);
-        fmt::print(out, "  {:<10} {:>2}  {:<22} {:>8} {:>10}{}  {:<48}  {}\n", "dir", "#", "solver", "WTI", "est. ms",
-                   o.measure ? fmt::format(" {:>10}", "meas. ms") : "", "cuDNN algorithm", "notes");
+        fmt::print(out, "  {:<10} {:>2}  {:<22} {:>8} {:>10} {:>10}{}  {:<48}  {}\n", "dir", "#", "solver", "WTI",
+                   "est. chg", "est. stay", o.measure ? fmt::format(" {:>10} {:>10}", "meas. chg", "meas. stay") : "",
+                   "cuDNN algorithm", "notes");
         json e;
         e["layer"] = i + 1;
         e["problem"] = canon;
@@ -129,8 +150,11 @@ int run_trace(const TraceOptions &o) {
         e["calls"] = l.calls;
         e["first_call"] = l.first_call;
         json dirs = json::array();
+        const solver::Weights w = o.weights == "stay"                               ? solver::Weights::stay
+                                  : o.weights == "change" || training || l.runs < 2 ? solver::Weights::change
+                                                                                    : solver::Weights::stay;
         for (solver::Direction d : l.directions) {
-            dirs.push_back(rank_one(l.problem, d, o, m, stats));
+            dirs.push_back(rank_one(l.problem, d, w, o, m, stats));
             ++directions;
         }
         e["directions"] = dirs;

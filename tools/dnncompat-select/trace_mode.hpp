@@ -15,6 +15,10 @@ struct TraceOptions {
     int runs = 5;          // timed runs per solver (median)
     std::string json_path; // write the report as JSON here when not empty ("-": standard output)
     std::optional<std::size_t> workspace_limit;
+    // What the ranking assumes of the weights (solver::Weights): "change", "stay", or "auto":
+    // change on every layer of a trace that trains (calls backward filter) and on a layer called
+    // once, else stay (the calls after the first find the weights cached).
+    std::string weights = "auto";
 };
 
 // Prints the per-layer tables to text_stream(json_path). Returns the exit code: 0 ranked (layers whose calls
