@@ -12,7 +12,9 @@
 //            --runs N (timed runs per measurement, median)  --rounds N (interleaved rounds, best
 //            median kept; steadier on a loaded machine)  --kernel RxS (only those filters)
 //            --traces (also *.json traces)  --latency-reps N  --isas native,AVX2,...;
-//            --benchmark_* go to Google Benchmark.
+//            --times FILE (measured times kept by ISA, problem, direction and solver: read
+//            first, the missing ones measured and written back; ranks a changed model against
+//            the same times in seconds); --benchmark_* go to Google Benchmark.
 #include "problem/onednn_util.hpp"
 #include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
@@ -22,6 +24,7 @@
 
 #include <benchmark/benchmark.h>
 #include <dnnl.hpp>
+#include <nlohmann/json.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -31,6 +34,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -53,7 +58,26 @@ struct Options {
     int latency_reps = 200;
     bool traces = false;
     std::vector<std::string> isas; // --isas: DNNL_MAX_CPU_ISA values to re-run under ("native": as is)
+    std::string times;             // --times FILE: the store of measured times
 };
+
+// --times: measured medians (ms) by "isa|problem|direction" then "solver/weights" ("auto" for
+// convolution_auto, with "auto_impl"), so that a model change is ranked against the same times.
+nlohmann::json times_store = nlohmann::json::object();
+
+// The stored time of `what` for layer `key`, or measure() (stored when it succeeds).
+double stored_ms(const std::string &key, const std::string &what, const std::function<solver::Measurement()> &measure,
+                 std::string &error) {
+    nlohmann::json &slot = times_store[key];
+    if (slot.contains(what)) return slot[what].get<double>();
+    const solver::Measurement m = measure();
+    if (!m.ok) {
+        error = m.error;
+        return -1;
+    }
+    slot[what] = m.median_ms;
+    return m.median_ms;
+}
 
 // One row of the table: a layer in one direction.
 struct Row {
@@ -221,29 +245,34 @@ Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const
         auto keep = [](double &slot, double v) {
             if (slot < 0 || v < slot) slot = v;
         };
+        const std::string key = fmt::format("{}|{}|{}", mach.isa, solver::canonical(p), solver::direction_name(d));
         for (int round = 0; round < std::max(1, o.rounds); ++round) {
+            const std::string tag = fmt::format("#{}", round);
             for (std::size_t i = 0; i < n; ++i) {
                 const solver::Candidate &c = r.ranked[i];
                 if (c.solver->last_resort() && n > 1) continue;
-                mo.weights = solver::Weights::stay;
-                const solver::Measurement m = solver::measure(p, d, *c.solver, mo);
-                if (!m.ok) {
-                    errors[i] = m.error;
-                    continue;
-                }
-                keep(best_of[i], m.median_ms);
+                const std::string name = c.solver->name();
+                if (!o.times.empty()) // the model's estimates beside the times, for fitting it
+                    times_store[key]["estimate"][name] = {c.change_ms, c.stay_ms};
+                auto timed = [&](solver::Weights w) {
+                    mo.weights = w;
+                    return [&p, d, &c, mo] { return solver::measure(p, d, *c.solver, mo); };
+                };
+                const double stay = stored_ms(key, name + "/stay" + tag, timed(solver::Weights::stay), errors[i]);
+                if (stay < 0) continue;
+                keep(best_of[i], stay);
                 if (c.change_ms == c.stay_ms) {
-                    keep(best_change_of[i], m.median_ms);
+                    keep(best_change_of[i], stay);
                     continue;
                 }
-                mo.weights = solver::Weights::change;
-                const solver::Measurement mc = solver::measure(p, d, *c.solver, mo);
-                if (mc.ok) keep(best_change_of[i], mc.median_ms);
-                else errors[i] = mc.error;
+                const double change = stored_ms(key, name + "/change" + tag, timed(solver::Weights::change), errors[i]);
+                if (change > 0) keep(best_change_of[i], change);
             }
-            const solver::Measurement a = measure_auto(p, d, mo, row.auto_impl);
-            if (!a.ok) auto_error = a.error;
-            else keep(row.auto_ms, a.median_ms);
+            const double a = stored_ms(
+                key, "auto" + tag, [&] { return measure_auto(p, d, mo, row.auto_impl); }, auto_error);
+            if (a > 0) keep(row.auto_ms, a);
+            if (!row.auto_impl.empty()) times_store[key]["auto_impl"] = row.auto_impl;
+            else if (times_store[key].contains("auto_impl")) row.auto_impl = times_store[key]["auto_impl"];
         }
         for (std::size_t i = 0; i < n; ++i) {
             const char *name = r.ranked[i].solver->name();
@@ -359,6 +388,7 @@ bool parse(int &argc, char **argv, Options &o) {
         else if (auto v6 = value("--latency-reps")) o.latency_reps = static_cast<int>(number(*v6, "--latency-reps", 1));
         else if (auto v7 = value("--rounds")) o.rounds = static_cast<int>(number(*v7, "--rounds", 1));
         else if (auto v8 = value("--kernel")) o.kernel = *v8;
+        else if (auto v10 = value("--times")) o.times = *v10;
         else if (auto v9 = value("--isas")) {
             o.isas.clear();
             for (std::size_t at = 0; at <= v9->size();) {
@@ -423,6 +453,14 @@ int main(int argc, char **argv) {
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
+    if (!o.times.empty() && fs::exists(o.times)) {
+        std::ifstream in(o.times);
+        times_store = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+        if (!times_store.is_object()) {
+            std::fprintf(stderr, "solver_regret_bench: --times: %s is not a JSON object\n", o.times.c_str());
+            return 2;
+        }
+    }
     const solver::Machine &m = solver::current_machine();
     fmt::print("machine: {} ({}, {} threads, oneDNN {}) [{}]\n", m.cpu, m.isa, m.threads, m.onednn_version, m.source);
     fmt::print("logs: {}{}{}{}; runs per measurement: {} (median, 1 warm-up), best of {} round(s)\n", o.logs,
@@ -529,6 +567,11 @@ int main(int argc, char **argv) {
                imm_change.worst, imm_change.within5, imm_change.n, aut.geomean(), aut.worst, aut.within5, aut.n,
                speed.geomean(), speed_r50.n ? fmt::format("{:.3f}", speed_r50.geomean()) : "n/a", p50, p99);
     std::fflush(stdout);
+    if (!o.times.empty()) {
+        const std::string tmp = o.times + ".tmp";
+        std::ofstream(tmp) << times_store.dump(1) << "\n";
+        fs::rename(tmp, o.times);
+    }
 
     // Google Benchmark: rank() per layer-direction on a warm cache.
     for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -44,6 +44,10 @@ double largest_tensor_bytes(const conv::Problem &p) {
 // bench/solver_regret_bench: 2 (write + read at full bandwidth) ranked the jit kernels with
 // relayout above the GEMM solvers on plain NCHW 1x1 layers, where they measure 1.3-2.2x slower.
 constexpr double kRelayoutCost = 6.0;
+// The same at 8 lanes (AVX2): oneDNN's reorders into nChw8c move half a vector per channel block
+// and measured 10 against the GEMM solvers on the shared logs' NCHW 1x1 and 3x3 layers
+// (bench/solver_regret_bench --isas AVX2 on Zen 5: regret geomean 1.028 with 10, 1.042 with 6).
+constexpr double kRelayoutCost8 = 10.0;
 
 // Fixed cost of one primitive execution (the convolution, each layout copy): oneDNN's argument
 // checks, the threads' fork and join. What decides the 1x1-spatial layers of squeeze-and-excite
@@ -118,7 +122,7 @@ public:
         // either way). Find mode and the find-db measure the steady state.
         const bool cached = w == Weights::stay && d != Direction::bwd_filter && i->relayout_w > 0;
         const double copied = static_cast<double>(i->relayout + i->relayout_mid - (cached ? i->relayout_w : 0));
-        const double relayout = i->user_layout ? 0.0 : kRelayoutCost * copied;
+        const double relayout = i->user_layout ? 0.0 : (lanes(m) == 8 ? kRelayoutCost8 : kRelayoutCost) * copied;
         // A cached copy is a lookup that reads w once (VERIFIED mode's fingerprint) instead.
         double fixed_s = kPrimitiveSeconds * (1 + i->copies);
         if (i->wino_weights && !cached && d != Direction::bwd_filter)
@@ -158,7 +162,12 @@ protected:
         // Few reduction channels (the first layer's C=3): oneDNN has a kernel for a plain
         // source that reduces over the filter taps instead, nearly as efficient (measured on
         // the shared logs' first layers: 2.2x faster than the GEMM solvers at C=3).
-        return vectorised(p, d, m, 0.8, r.red_ch >= simd ? fill(r.red_ch, simd) : 1.2, flop(p), bytes, fixed_s);
+        // At 8 lanes (AVX2: 16 registers) the kernel holds too few output pixels of a row to
+        // hide its FMA latency on rows narrower than 7: ResNet-18's 4x4 layers ran 2.5-2.9x
+        // slower than oneDNN's gemm there, against 1.2x at 16 lanes (32 registers).
+        const double narrow = simd == 8 ? std::min(1.0, static_cast<double>(p.out[p.nsp - 1]) / 7.0) : 1.0;
+        return vectorised(p, d, m, 0.8 * narrow, r.red_ch >= simd ? fill(r.red_ch, simd) : 1.2, flop(p), bytes,
+                          fixed_s);
     }
 };
 
@@ -254,6 +263,9 @@ protected:
 // shared logs' strided 3x3 and 1x1 layers, where 2 put it 1.2-1.5x too high on AVX-512.
 constexpr double kIm2colCost = 6.0;
 
+// oneDNN's gemm convolution's backward-filter efficiency relative to its forward (below).
+constexpr double kOnednnGemmBwdFilter = 0.6;
+
 // oneDNN's gemm-based convolution: im2col per image (unless 1x1 / stride 1) + sgemm.
 class OnednnGemm final : public OnednnSolver {
 public:
@@ -263,7 +275,10 @@ protected:
     bool matches(const std::string &impl) const override { return impl.find("gemm") != std::string::npos; }
     bool limit_32bit() const override { return false; }
     double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
-        const double eff = scale(m, name(), 0.75) * gemm_shape(p) * direction_factor(d);
+        // Backward filter runs one gemm per image and sums the images' gradients: measured at
+        // 0.5-0.6 of the forward's efficiency on the shared training log's layers (both ISAs).
+        const double bwd_filter = d == Direction::bwd_filter ? kOnednnGemmBwdFilter : 1.0;
+        const double eff = scale(m, name(), 0.75) * gemm_shape(p) * direction_factor(d) * bwd_filter;
         bool im2col = false;
         for (int i = 0; i < p.nsp; ++i)
             im2col = im2col || p.filt[i] != 1 || p.stride[i] != 1 || p.pad_l[i] != 0 || p.pad_r[i] != 0;
