@@ -288,98 +288,136 @@ Calibration calibrate(const CalibrationOptions &o) {
         last_pass_s = seconds_since(pass_t0);
     }
 
-    struct Sample {
-        FitSample fit;
-        double before_ms; // the built-in model's estimate
-        const conv::Problem *p;
-        Direction d;
-    };
-    std::map<std::string, std::vector<Sample>> by_solver;
-    std::map<std::string, double> builtin_scale;
+    // The measured cases, then one fit of every solver's scale per machine base: the peak and
+    // bandwidth measured here, and the built-in ones (the definitions the model's constants were
+    // set against: a copy beyond a core's L2, where the measured bandwidth is beyond the
+    // last-level cache).
     std::vector<const conv::Problem *> case_problem;
     for (const auto &[pi, d] : cases) {
-        const conv::Problem &p = problems[pi];
         CalibrationCase cc;
-        cc.problem = canonical(p);
+        cc.problem = canonical(problems[pi]);
         cc.dir = d;
-        for (const Item &it : items) {
-            if (it.problem != pi || it.d != d || it.ms < 0) continue;
-            const Solver &s = *it.s;
-            cc.measured.emplace_back(s.name(), it.ms);
-            // The model's split: t(scale) = compute / scale + fixed, from two scales.
-            Machine m1 = base, m2 = base;
-            m1.efficiency[s.name()] = 1.0;
-            m2.efficiency[s.name()] = 0.5;
-            const double t1 = estimate_ms(s, p, d, m1), t2 = estimate_ms(s, p, d, m2);
-            const double tb = estimate_ms(s, p, d, base);
-            const double compute = t2 - t1, fixed = t1 - (t2 - t1);
-            if (t1 <= 0 || t2 <= 0 || compute <= 1e-12 * t1) {
-                say(fmt::format("{}: its model has no efficiency scale for {} {}; not fitted there", s.name(),
-                                cc.problem, direction_name(d)));
-                continue;
-            }
-            if (tb > fixed && !builtin_scale.count(s.name())) builtin_scale[s.name()] = compute / (tb - fixed);
-            by_solver[s.name()].push_back({{compute, fixed, it.ms}, estimate_ms(s, p, d, cal.before), &p, d});
-        }
-        if (!cc.measured.empty()) {
-            cal.cases.push_back(cc);
-            case_problem.push_back(&p);
-        }
-    }
-
-    // The fit.
-    cal.after = base;
-    cal.after.calibrated = utc_now();
-    for (const Solver *s : all()) {
-        SolverFit f;
-        f.name = s->name();
-        auto bs = builtin_scale.find(f.name);
-        if (bs != builtin_scale.end()) f.builtin = bs->second;
-        auto it = by_solver.find(f.name);
-        if (s->last_resort() || it == by_solver.end() || it->second.empty()) {
-            cal.solvers.push_back(f);
-            continue;
-        }
-        std::vector<FitSample> fs;
-        for (const auto &x : it->second) fs.push_back(x.fit);
-        f.calibrated = fit_scale(fs, f.builtin > 0 ? f.builtin : 1.0);
-        f.samples = static_cast<int>(fs.size());
-        cal.after.efficiency[f.name] = f.calibrated;
-        cal.after.samples[f.name] = f.samples;
-        cal.solvers.push_back(f);
-    }
-    for (SolverFit &f : cal.solvers) {
-        auto it = by_solver.find(f.name);
-        if (f.samples == 0 || it == by_solver.end()) continue;
-        const Solver *s = nullptr;
-        for (const Solver *x : all())
-            if (f.name == x->name()) s = x;
-        std::vector<std::pair<double, double>> before, after;
-        for (const auto &x : it->second) {
-            before.emplace_back(x.before_ms, x.fit.measured_ms);
-            after.emplace_back(estimate_ms(*s, *x.p, x.d, cal.after), x.fit.measured_ms);
-        }
-        f.error_before = error_factor(before);
-        f.error_after = error_factor(after);
-    }
-
-    // The immediate-mode choice of each model on each case, and its regret.
-    for (std::size_t i = 0; i < cal.cases.size(); ++i) {
-        CalibrationCase &cc = cal.cases[i];
+        for (const Item &it : items)
+            if (it.problem == pi && it.d == d && it.ms >= 0) cc.measured.emplace_back(it.s->name(), it.ms);
+        if (cc.measured.empty()) continue;
         double best = std::numeric_limits<double>::infinity();
         for (const auto &[name, ms] : cc.measured)
             if (ms < best) best = ms, cc.best = name;
-        auto choose = [&](const Machine &m, std::string &choice, double &regret) {
-            for (const Candidate &c : rank(*case_problem[i], cc.dir, m).ranked)
-                for (const auto &[name, ms] : cc.measured)
-                    if (name == c.solver->name()) {
-                        choice = name;
-                        regret = ms / best;
-                        return;
-                    }
+        cal.cases.push_back(cc);
+        case_problem.push_back(&problems[pi]);
+    }
+    // The choice of model m on case i (measure() times the steady state: weights that stay) and
+    // its regret.
+    auto choose = [&](const Machine &m, std::size_t i, std::string &choice, double &regret) {
+        const CalibrationCase &cc = cal.cases[i];
+        double best = std::numeric_limits<double>::infinity();
+        for (const auto &[name, ms] : cc.measured) best = std::min(best, ms);
+        for (const Candidate &c : rank(*case_problem[i], cc.dir, m, std::nullopt, Weights::stay).ranked)
+            for (const auto &[name, ms] : cc.measured)
+                if (name == c.solver->name()) {
+                    choice = name;
+                    regret = ms / best;
+                    return;
+                }
+    };
+    auto regret_geomean = [&](const Machine &m) {
+        double sum = 0;
+        int n = 0;
+        for (std::size_t i = 0; i < cal.cases.size(); ++i) {
+            std::string choice;
+            double regret = -1;
+            choose(m, i, choice, regret);
+            if (regret > 0) sum += std::log(regret), ++n;
+        }
+        return n ? std::exp(sum / n) : 1.0;
+    };
+    struct Fit {
+        Machine after;
+        std::vector<SolverFit> solvers;
+    };
+    auto fit_on = [&](const Machine &on) {
+        Fit out;
+        struct Sample {
+            FitSample fit;
+            double before_ms; // the built-in model's estimate
+            const conv::Problem *p;
+            Direction d;
         };
-        choose(cal.before, cc.choice_before, cc.regret_before);
-        choose(cal.after, cc.choice_after, cc.regret_after);
+        std::map<std::string, std::vector<Sample>> by_solver;
+        std::map<std::string, double> builtin_scale;
+        for (const Item &it : items) {
+            if (it.ms < 0) continue;
+            const conv::Problem &p = problems[it.problem];
+            const Solver &s = *it.s;
+            // The model's split: t(scale) = compute / scale + fixed, from two scales.
+            Machine m1 = on, m2 = on;
+            m1.efficiency[s.name()] = 1.0;
+            m2.efficiency[s.name()] = 0.5;
+            const double t1 = estimate_ms(s, p, it.d, m1), t2 = estimate_ms(s, p, it.d, m2);
+            const double tb = estimate_ms(s, p, it.d, on);
+            const double compute = t2 - t1, fixed = t1 - (t2 - t1);
+            if (t1 <= 0 || t2 <= 0 || compute <= 1e-12 * t1) continue; // no efficiency scale there
+            if (tb > fixed && !builtin_scale.count(s.name())) builtin_scale[s.name()] = compute / (tb - fixed);
+            by_solver[s.name()].push_back({{compute, fixed, it.ms}, estimate_ms(s, p, it.d, cal.before), &p, it.d});
+        }
+        out.after = on;
+        out.after.calibrated = utc_now();
+        for (const Solver *s : all()) {
+            SolverFit f;
+            f.name = s->name();
+            auto bs = builtin_scale.find(f.name);
+            if (bs != builtin_scale.end()) f.builtin = bs->second;
+            auto it = by_solver.find(f.name);
+            if (s->last_resort() || it == by_solver.end() || it->second.empty()) {
+                out.solvers.push_back(f);
+                continue;
+            }
+            std::vector<FitSample> fs;
+            for (const auto &x : it->second) fs.push_back(x.fit);
+            f.calibrated = fit_scale(fs, f.builtin > 0 ? f.builtin : 1.0);
+            f.samples = static_cast<int>(fs.size());
+            out.after.efficiency[f.name] = f.calibrated;
+            out.after.samples[f.name] = f.samples;
+            std::vector<std::pair<double, double>> before, after;
+            for (const auto &x : it->second) {
+                before.emplace_back(x.before_ms, x.fit.measured_ms);
+                after.emplace_back(estimate_ms(*s, *x.p, x.d, out.after), x.fit.measured_ms);
+            }
+            f.error_before = error_factor(before);
+            f.error_after = error_factor(after);
+            out.solvers.push_back(f);
+        }
+        return out;
+    };
+    Machine builtin_base = cal.before;
+    builtin_base.efficiency.clear();
+    builtin_base.samples.clear();
+    const Fit measured_fit = fit_on(base), builtin_fit = fit_on(builtin_base);
+    // Adopted: the model whose choices lose least on what was measured here; a calibration never
+    // makes immediate mode worse on its own set. Ties go to the measured machine.
+    const double r_measured = regret_geomean(measured_fit.after), r_builtin_fit = regret_geomean(builtin_fit.after),
+                 r_builtin = regret_geomean(cal.before);
+    const Fit *adopted = &measured_fit;
+    cal.adopted = "scales fitted on the measured peak and bandwidth";
+    if (r_builtin_fit < r_measured - 1e-9) {
+        adopted = &builtin_fit;
+        cal.adopted = "scales fitted on the built-in peak and bandwidth";
+    }
+    cal.after = adopted->after;
+    cal.solvers = adopted->solvers;
+    if (r_builtin < std::min(r_measured, r_builtin_fit) - 1e-9) {
+        // The built-in model chose better: it is what the perf-db keeps (marked calibrated).
+        cal.after = cal.before;
+        cal.after.efficiency.clear();
+        cal.after.samples.clear();
+        cal.after.calibrated = utc_now();
+        cal.adopted = "the built-in model (no fit chose better on the calibration set)";
+        for (SolverFit &f : cal.solvers) f.calibrated = -1, f.samples = 0, f.error_after = f.error_before;
+    }
+    for (std::size_t i = 0; i < cal.cases.size(); ++i) {
+        CalibrationCase &cc = cal.cases[i];
+        choose(cal.before, i, cc.choice_before, cc.regret_before);
+        choose(cal.after, i, cc.choice_after, cc.regret_after);
     }
     cal.seconds = seconds_since(t0);
     return cal;
@@ -426,6 +464,7 @@ std::string format_report(const Calibration &c) {
         r += fmt::format("\n  regret on the calibration set: geometric mean {:.3f}x (max {:.2f}x) built-in -> "
                          "{:.3f}x (max {:.2f}x) calibrated\n",
                          std::exp(lb / n), mb, std::exp(la / n), ma);
+    if (!c.adopted.empty()) r += fmt::format("  adopted: {}\n", c.adopted);
     double eb = 0, ea = 0;
     int k = 0;
     for (const SolverFit &f : c.solvers)

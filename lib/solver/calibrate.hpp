@@ -80,7 +80,11 @@ struct CalibrationCase {
 
 struct Calibration {
     Machine before; // the built-in model
-    Machine after;  // measured peak, bandwidth and efficiencies (the perf-db entry)
+    Machine after;  // the adopted model (the perf-db entry): see `adopted`
+    // Which model `after` is: efficiency scales fitted on the peak and bandwidth measured here,
+    // or on the built-in ones, or the built-in model itself, whichever chooses best (least regret
+    // geomean) on the calibration set; the fits' ties go to the measured machine.
+    std::string adopted;
     std::vector<SolverFit> solvers;
     std::vector<CalibrationCase> cases;
     int measurements = 0;
@@ -90,8 +94,10 @@ struct Calibration {
 };
 
 // Runs the calibration within about o.budget_s seconds (problems measured in order; when the
-// budget runs out, solvers without samples keep their built-in scale). The last-resort reference
-// kernel is not calibrated. Does not write the perf-db. Throws std::runtime_error when the peak
+// budget runs out, solvers without samples keep their built-in scale), fits the scales on the
+// measured and on the built-in peak and bandwidth, and adopts whichever model (those two or the
+// built-in one) chooses best on the measured cases (Calibration::adopted). The last-resort
+// reference kernel is not calibrated. Does not write the perf-db. Throws std::runtime_error when the peak
 // or bandwidth cannot be measured or a problem string is invalid.
 Calibration calibrate(const CalibrationOptions &o = {});
 

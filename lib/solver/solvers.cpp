@@ -166,7 +166,7 @@ protected:
         // hide its FMA latency on rows narrower than 7: ResNet-18's 4x4 layers ran 2.5-2.9x
         // slower than oneDNN's gemm there, against 1.2x at 16 lanes (32 registers).
         const double narrow = simd == 8 ? std::min(1.0, static_cast<double>(p.out[p.nsp - 1]) / 7.0) : 1.0;
-        return vectorised(p, d, m, 0.8 * narrow, r.red_ch >= simd ? fill(r.red_ch, simd) : 1.2, flop(p), bytes,
+        return vectorised(p, d, m, 0.8, (r.red_ch >= simd ? fill(r.red_ch, simd) : 1.2) * narrow, flop(p), bytes,
                           fixed_s);
     }
 };

@@ -216,6 +216,10 @@ TEST(Calibrate, TinyRunFitsAndStoresAValidEntry) {
     EXPECT_FALSE(c.cases[0].best.empty());
     EXPECT_GE(c.cases[0].regret_before, 1.0);
     EXPECT_GE(c.cases[0].regret_after, 1.0);
+    // The adopted model chooses at least as well as the built-in one on what was measured.
+    EXPECT_LE(c.cases[0].regret_after, c.cases[0].regret_before);
+    EXPECT_FALSE(c.adopted.empty());
+    const bool builtin_adopted = c.adopted.rfind("the built-in model", 0) == 0;
     int fitted = 0;
     for (const auto &f : c.solvers) {
         const solver::Solver *s = nullptr;
@@ -237,8 +241,10 @@ TEST(Calibrate, TinyRunFitsAndStoresAValidEntry) {
         EXPECT_GT(f.builtin, 0) << f.name;
         EXPECT_GT(f.error_after, 0);
     }
-    EXPECT_GE(fitted, 1);
+    if (builtin_adopted) EXPECT_TRUE(c.after.efficiency.empty());
+    else EXPECT_GE(fitted, 1);
     EXPECT_NE(solver::format_report(c).find("peak FP32 GFLOP/s"), std::string::npos);
+    EXPECT_NE(solver::format_report(c).find("adopted: " + c.adopted), std::string::npos);
     // What --calibrate stores passes the schema on the way back.
     const fs::path path = temp_dir("calib_e2e") / "perf-db.json";
     solver::store_machine(path.string(), c.after);
