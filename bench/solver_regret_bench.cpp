@@ -12,6 +12,8 @@
 //            --runs N (timed runs per measurement, median)  --rounds N (interleaved rounds, best
 //            median kept; steadier on a loaded machine)  --kernel RxS (only those filters)
 //            --traces (also *.json traces)  --latency-reps N  --isas native,AVX2,...;
+//            (--logs also takes *.problems files: bench/problems/, one problem a line with the
+//            directions to rank)
 //            --times FILE (measured times kept by ISA, problem, direction and solver: read
 //            first, the missing ones measured and written back; ranks a changed model against
 //            the same times in seconds); --benchmark_* go to Google Benchmark.
@@ -37,6 +39,8 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -303,7 +307,8 @@ bool wanted_file(const fs::path &f, const Options &o) {
         const std::string t = s;
         return name.size() >= t.size() && name.compare(name.size() - t.size(), t.size(), t) == 0;
     };
-    const bool kind = ends(".log") || ends(".log.xz") || ends(".log.gz") || (o.traces && ends(".json"));
+    const bool kind =
+        ends(".log") || ends(".log.xz") || ends(".log.gz") || ends(".problems") || (o.traces && ends(".json"));
     return kind && (o.only.empty() || name.find(o.only) != std::string::npos);
 }
 
@@ -314,6 +319,41 @@ std::vector<fs::path> input_files(const Options &o) {
     for (fs::recursive_directory_iterator it(o.logs, ec), end; !ec && it != end; it.increment(ec))
         if (it->is_regular_file(ec) && wanted_file(it->path(), o)) out.push_back(it->path());
     std::sort(out.begin(), out.end());
+    return out;
+}
+
+// A problem list (*.problems): one problem a line in dnncompat-select's grammar, optionally
+// followed by the directions to rank ("fwd", "bwd-data", "bwd-filter", comma separated; fwd when
+// absent); '#' starts a comment. Throws std::runtime_error naming the line.
+trace::ConvLayers problem_layers(const fs::path &path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path.string());
+    trace::ConvLayers out;
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        line = line.substr(0, line.find('#'));
+        std::istringstream words(line);
+        std::string text, dirs = "fwd";
+        if (!(words >> text)) continue;
+        words >> dirs;
+        trace::ConvLayer l;
+        try {
+            l.problem = solver::parse_problem(text);
+        } catch (const std::exception &e) {
+            throw std::runtime_error(fmt::format("{}:{}: {}", path.string(), number, e.what()));
+        }
+        l.key = l.problem.key();
+        for (std::size_t at = 0; at <= dirs.size();) {
+            const std::size_t comma = std::min(dirs.find(',', at), dirs.size());
+            const std::string d = dirs.substr(at, comma - at);
+            if (d == "fwd") l.directions.push_back(Direction::fwd);
+            else if (d == "bwd-data") l.directions.push_back(Direction::bwd_data);
+            else if (d == "bwd-filter") l.directions.push_back(Direction::bwd_filter);
+            else throw std::runtime_error(fmt::format("{}:{}: '{}' is no direction", path.string(), number, d));
+            at = comma + 1;
+        }
+        out.layers.push_back(std::move(l));
+    }
     return out;
 }
 
@@ -479,7 +519,8 @@ int main(int argc, char **argv) {
         try {
             trace::ConvLayerOptions lo;
             lo.batch = o.batch;
-            layers = trace::conv_layers(trace::read_trace_file(f.string()), lo);
+            layers = f.extension() == ".problems" ? problem_layers(f)
+                                                  : trace::conv_layers(trace::read_trace_file(f.string()), lo);
         } catch (const std::exception &e) {
             skipped.push_back({log, "the whole log", e.what()});
             continue;

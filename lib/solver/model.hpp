@@ -71,8 +71,15 @@ inline double sgemm_shape(int64_t v) { return std::min(1.0, 0.5 + static_cast<do
 // which only lengthens a dimension already counted). The three directions multiply the same
 // three sizes in other roles. Call overheads are the solver's own term (one per primitive
 // execution).
+//
+// The output pixels are also the columns the sgemm kernels take in panels of 16: a ragged last
+// panel computes padding (a 7x7 layer's 49 pixels fill 49 of 64 columns). Measured on the shared
+// logs' NCHW 1x1 layers, where oneDNN's gemm lost to jit-1x1 at 7x7 and won at 8x8, 14x14 and
+// above; 16 fit both ISAs (AVX2 and AVX-512) better than their SIMD widths.
 inline double gemm_shape(const conv::Problem &p) {
-    return sgemm_shape(p.k / p.groups) * sgemm_shape(p.c / p.groups * spatial(p.filt)) * sgemm_shape(spatial(p.out));
+    const int64_t pixels = spatial(p.out);
+    const double panels = pixels >= 16 ? fill(pixels, 16) : 1.0;
+    return panels * sgemm_shape(p.k / p.groups) * sgemm_shape(p.c / p.groups * spatial(p.filt)) * sgemm_shape(pixels);
 }
 
 // The problem's dense FLOP count (direct algorithm), the same in all three directions.

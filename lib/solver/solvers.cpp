@@ -65,6 +65,13 @@ constexpr double kBrgemmSeconds = 4e-6;
 // channels, where the transform is small beside the kernel anyway.
 constexpr double kWinoReorderOps = 400.0;
 
+// Bytes of memory traffic charged per byte of w for the weight cache's VERIFIED lookup (its
+// fingerprint of every byte of w, AES rounds on the library's threads): 64x64x3x3 weights (147 KB)
+// cost 5.7 us a call on Zen 5 (bench/solver_overhead_bench), a quarter of the copy bandwidth the
+// model runs at and more on larger filters. A handle in CONSTANT mode skips it; the estimate for
+// weights that stay charges it all the same.
+constexpr double kFingerprintCost = 4.0;
+
 // A solver backed by oneDNN implementations whose names match a family.
 class OnednnSolver : public Solver {
 public:
@@ -127,7 +134,8 @@ public:
         double fixed_s = kPrimitiveSeconds * (1 + i->copies);
         if (i->wino_weights && !cached && d != Direction::bwd_filter)
             fixed_s += static_cast<double>(w_elems(p)) * kWinoReorderOps / (m.peak_gflops * 1e9 / lanes(m));
-        return model(p, d, m, io_bytes(p) + relayout + (cached ? bytes_of(p, w_elems(p)) : 0.0), fixed_s);
+        return model(p, d, m, io_bytes(p) + relayout + (cached ? kFingerprintCost * bytes_of(p, w_elems(p)) : 0.0),
+                     fixed_s);
     }
 
 protected:
@@ -253,7 +261,10 @@ protected:
         double tiles = static_cast<double>(p.n);
         for (int k = 0; k < p.nsp; ++k) tiles *= std::ceil(static_cast<double>(p.out[k]) / 4.0);
         const double rows = std::pow(std::min(1.0, tiles / 100.0), 0.5);
-        return vectorised(p, d, m, 0.45, fill(roles(p, d).red_ch, lanes(m)) * rows, flop(p) * 36.0 / 144.0,
+        // Their reduction runs over the channels (C forward, K backward data): short under 64
+        // (Inception's and DenseNet's 32-channel layers ran 1.2-1.7x slower than jit-direct).
+        const double reduction = std::min(1.0, static_cast<double>(roles(p, d).red_ch) / 64.0);
+        return vectorised(p, d, m, 0.45, fill(roles(p, d).red_ch, lanes(m)) * rows * reduction, flop(p) * 36.0 / 144.0,
                           bytes + transform, fixed_s);
     }
 };
