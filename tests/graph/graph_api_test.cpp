@@ -9,6 +9,9 @@
 #include "support/reference_conv_backward.hpp"
 #include "support/scoped.hpp"
 
+#include "problem/grammar.hpp"
+#include "solver/solver.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -311,6 +314,48 @@ TEST_F(GraphApi, PyTorchConvolutionSequence) {
     std::fill(yv.begin(), yv.end(), 5.0f);
     OK(execute(h, *plan0, {{120, xv.data()}, {119, wv.data()}, {121, yv.data()}}, ws));
     EXPECT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, yd));
+}
+
+// The heuristics rank for the weights the handle expects: a 512-channel 3x3 layer's Winograd
+// engine pays oneDNN's scalar reorder into its weights layout (tens of ms) on every call whose
+// weights change, so a fresh handle gets a direct engine first; a handle in CONSTANT mode
+// (weights that stay) gets Winograd's kernel first. Only where oneDNN has a Winograd-layout kernel.
+TEST_F(GraphApi, HeuristicsRankForTheWeightsTheHandleExpects) {
+    const dt::Dims xd{2, 512, 28, 28}, wd{512, 512, 3, 3};
+    namespace sv = dnncompat::solver;
+    const sv::Solver *wino = nullptr;
+    for (const sv::Solver *s : sv::all())
+        if (std::string(s->name()) == "onednn.winograd") wino = s;
+    ASSERT_NE(wino, nullptr);
+    const auto impl = wino->onednn_impl(sv::parse_problem("n=2,c=512,h=28,k=3,o=512,p=1"), sv::Direction::fwd);
+    if (!impl || !impl->wino_weights) GTEST_SKIP() << "no Winograd-layout kernel on this CPU";
+    auto first_is_winograd = [&](cudnnHandle_t handle) {
+        auto x = tensor(1, xd), w = tensor(2, wd), y = tensor(3, xd);
+        auto conv = conv_desc(2, 1, 1, 1);
+        D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+        EXPECT_EQ(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}), 0);
+        EXPECT_EQ(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}), 0);
+        EXPECT_EQ(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}), 0);
+        EXPECT_EQ(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}), 0);
+        EXPECT_EQ(op.finalize(), CUDNN_STATUS_SUCCESS) << last_error();
+        auto graph = graph_of(handle, {op.get()});
+        auto cfgs = heuristics(*graph);
+        EXPECT_FALSE(cfgs.empty());
+        if (cfgs.empty()) return false;
+        D engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
+        auto e = engine.get();
+        int64_t n = 0;
+        EXPECT_EQ(cudnnBackendGetAttribute(cfgs.front()->get(), CUDNN_ATTR_ENGINECFG_ENGINE,
+                                           CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &e),
+                  CUDNN_STATUS_SUCCESS);
+        return engine.get_i64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX) == static_cast<int64_t>(wino->id());
+    };
+    EXPECT_FALSE(first_is_winograd(h)) << "weights that change: the reorder costs more than Winograd saves";
+    cudnnHandle_t constant = nullptr;
+    ASSERT_EQ(cudnnCreate(&constant), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(dnncompatSetWeightCacheMode(constant, DNNCOMPAT_WEIGHT_CACHE_CONSTANT), DNNCOMPAT_STATUS_SUCCESS);
+    EXPECT_TRUE(first_is_winograd(constant)) << "weights that stay: Winograd's kernel";
+    cudnnDestroy(constant);
 }
 
 // Every solver engine the heuristics return runs the graph and gives the reference's values, in
