@@ -274,7 +274,8 @@ protected:
 // shared logs' strided 3x3 and 1x1 layers, where 2 put it 1.2-1.5x too high on AVX-512.
 constexpr double kIm2colCost = 6.0;
 
-// oneDNN's gemm convolution's backward-filter efficiency relative to its forward (below).
+// oneDNN's gemm convolution's backward-filter efficiency through im2col relative to its forward
+// (below).
 constexpr double kOnednnGemmBwdFilter = 0.6;
 
 // oneDNN's gemm-based convolution: im2col per image (unless 1x1 / stride 1) + sgemm.
@@ -286,13 +287,14 @@ protected:
     bool matches(const std::string &impl) const override { return impl.find("gemm") != std::string::npos; }
     bool limit_32bit() const override { return false; }
     double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
-        // Backward filter runs one gemm per image and sums the images' gradients: measured at
-        // 0.5-0.6 of the forward's efficiency on the shared training log's layers (both ISAs).
-        const double bwd_filter = d == Direction::bwd_filter ? kOnednnGemmBwdFilter : 1.0;
-        const double eff = scale(m, name(), 0.75) * gemm_shape(p) * direction_factor(d) * bwd_filter;
         bool im2col = false;
         for (int i = 0; i < p.nsp; ++i)
             im2col = im2col || p.filt[i] != 1 || p.stride[i] != 1 || p.pad_l[i] != 0 || p.pad_r[i] != 0;
+        // Backward filter through im2col runs one gemm per image on its column matrix and sums
+        // the images' gradients: measured at 0.5-0.6 of the forward's efficiency on the shared
+        // training log's 3x3 and strided 1x1 layers (both ISAs); a plain 1x1 is one gemm.
+        const double bwd_filter = d == Direction::bwd_filter && im2col ? kOnednnGemmBwdFilter : 1.0;
+        const double eff = scale(m, name(), 0.75) * gemm_shape(p) * direction_factor(d) * bwd_filter;
         const double col = im2col ? kIm2colCost * bytes_of(p, p.n * p.c * spatial(p.filt) * spatial(p.out)) : 0.0;
         return wti_from(p, m, eff, flop(p), bytes + col, fixed_s);
     }
