@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -81,8 +82,9 @@ std::optional<solver::Direction> conv_call_direction(const std::string &api) {
 namespace {
 
 // One convolution call (a legacy one, or one of a graph-API execute's) into the layers.
-void add_conv_call(ConvLayers &out, std::unordered_map<std::string, std::size_t> &by_key, const json &call,
-                   std::size_t i, const std::string &api, const LegacyConv &lc, const ConvLayerOptions &options) {
+void add_conv_call(ConvLayers &out, std::unordered_map<std::string, std::size_t> &by_key,
+                   std::set<std::pair<std::size_t, std::string>> &filters, const json &call, std::size_t i,
+                   const std::string &api, const LegacyConv &lc, const ConvLayerOptions &options) {
     const auto d = conv_call_direction(lc.api);
     conv::Problem p;
     try {
@@ -106,7 +108,11 @@ void add_conv_call(ConvLayers &out, std::unordered_map<std::string, std::size_t>
     }
     ConvLayer &l = out.layers[it->second];
     ++l.calls;
-    if (const ApiEntry *e = api_entry(lc.api); e && e->compute) ++l.runs;
+    if (const ApiEntry *e = api_entry(lc.api); e && e->compute) {
+        ++l.runs;
+        const auto w = read_weights_address(lc.api, RecordedArgs(&lc.args, "", lc.api));
+        if (w && !filters.emplace(it->second, *w).second) ++l.reuses;
+    }
     bool have = false;
     for (auto e : l.directions) have = have || e == *d;
     if (!have) l.directions.push_back(*d);
@@ -119,6 +125,7 @@ ConvLayers conv_layers(const json &trace, const ConvLayerOptions &options) {
     if (!trace.is_object() || !trace.contains("calls") || !trace["calls"].is_array()) return out;
     const json &calls = trace["calls"];
     std::unordered_map<std::string, std::size_t> by_key;
+    std::set<std::pair<std::size_t, std::string>> filters; // (layer, filter address) read so far
     for (std::size_t i = 0; i < calls.size(); ++i) {
         const json &call = calls[i];
         if (!call.is_object() || !call.contains("api") || !call["api"].is_string()) continue;
@@ -138,7 +145,7 @@ ConvLayers conv_layers(const json &trace, const ConvLayerOptions &options) {
         } else if (conv_call_direction(api)) {
             convs.push_back({api, args});
         }
-        for (const LegacyConv &lc : convs) add_conv_call(out, by_key, call, i, api, lc, options);
+        for (const LegacyConv &lc : convs) add_conv_call(out, by_key, filters, call, i, api, lc, options);
     }
     // fwd, bwd-data, bwd-filter whatever order the trace asked in.
     for (ConvLayer &l : out.layers)

@@ -24,8 +24,12 @@ struct ConvLayer {
     /// fwd always (a layer is a forward convolution first), then bwd-data and bwd-filter when
     /// the trace calls them (compute call, _v7 query, workspace query or Find) on this problem.
     std::vector<solver::Direction> directions;
-    std::size_t calls = 0;      ///< convolution calls of the trace on this problem, all directions
-    std::size_t runs = 0;       ///< of them, the calls that compute (not queries, not Find)
+    std::size_t calls = 0; ///< convolution calls of the trace on this problem, all directions
+    std::size_t runs = 0;  ///< of them, the calls that compute (not queries, not Find)
+    /// Of those, the ones that read a filter (same recorded address, trace::read_weights_address)
+    /// an earlier compute call of this problem read: the weight cache's hits when the weights
+    /// stay. Other layers of the same shape read other filters and do not count.
+    std::size_t reuses = 0;
     std::size_t first_call = 0; ///< index (in trace["calls"]) of the first of them
 };
 

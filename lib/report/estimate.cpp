@@ -134,16 +134,19 @@ struct ConvChoice {
     bool own = true; // the solver serves the algorithm asked for
 };
 
-// What the trace's calls do with their weights, as far as read (solver::Weights): the first call
-// of a problem transforms its weights; later calls find them in the weight cache unless the
-// trace trains (a backward-filter call seen: the weights change every step).
+// What the trace's calls do with their weights (solver::Weights): in a trace that trains (it calls
+// backward filter anywhere) every step updates them, so every call transforms them; otherwise a
+// call that reads a filter (by recorded address) an earlier call of the same problem read finds
+// its transform in the weight cache, and any other call (a layer's first, another layer of the
+// same shape) transforms its own.
 struct WeightsSeen {
     bool training = false;
-    std::unordered_set<std::string> problems;
-    solver::Weights next(const conv::Problem &p, solver::Direction d) {
-        training = training || d == solver::Direction::bwd_filter;
-        const bool again = !problems.insert(p.key()).second;
-        return again && !training ? solver::Weights::stay : solver::Weights::change;
+    std::unordered_set<std::string> filters; // problem key + filter address, read so far
+    solver::Weights next(const conv::Problem &p, const std::string &api, const trace::RecordedArgs &args) {
+        if (training) return solver::Weights::change;
+        const auto w = trace::read_weights_address(api, args);
+        if (!w) return solver::Weights::change;
+        return filters.insert(p.key() + "|" + *w).second ? solver::Weights::change : solver::Weights::stay;
     }
 };
 
@@ -169,7 +172,7 @@ void estimate_conv(const std::string &api, solver::Direction d, const trace::Rec
         return; // descriptors the library rejects: estimated by bandwidth, no solver
     }
     l.flop = p.flops();
-    const solver::Weights w = seen.next(p, d);
+    const solver::Weights w = seen.next(p, api, args);
     l.weights = solver::weights_name(w);
     const std::string key = fmt::format("{}|{}|{}|{}", static_cast<int>(d), algo_value, *l.weights, p.key());
     auto it = memo.find(key);
@@ -210,6 +213,21 @@ std::vector<LayerEstimate> estimate_layers(const json &trace, const solver::Mach
     const json no_args = json::object();
     std::unordered_map<std::string, ConvChoice> memo;
     WeightsSeen seen;
+    for (const json &call : calls) {
+        if (!call.is_object() || !call.contains("api") || !call["api"].is_string()) continue;
+        const std::string &api = call["api"].get_ref<const std::string &>();
+        if (api == "cudnnBackendExecute") {
+            try {
+                for (const trace::LegacyConv &lc :
+                     trace::executed_convs(call.contains("args") ? call["args"] : no_args))
+                    seen.training =
+                        seen.training || trace::conv_call_direction(lc.api) == solver::Direction::bwd_filter;
+            } catch (const std::exception &) {}
+        } else {
+            seen.training = seen.training || trace::conv_call_direction(api) == solver::Direction::bwd_filter;
+        }
+        if (seen.training) break;
+    }
     // Call i of `api`, computed as `as_api` with `args_json` (the call itself, or one convolution
     // of a graph-API execute as the legacy call that computes the same).
     auto estimate = [&](std::size_t i, const json &call, const std::string &api, const std::string &as_api,

@@ -30,9 +30,10 @@ struct LayerEstimate {
     /// (solver::for_algo), and that algorithm's cuDNN name ("CUDNN_CONVOLUTION_FWD_ALGO_...").
     std::optional<std::string> solver, cudnn_algo;
     std::optional<double> wti; ///< the solver's WTI on the machine (when known, > 0)
-    /// Convolutions: what the estimate assumes the call's weights do (solver::Weights): "change"
-    /// for a problem's first call and every call of a trace that trains (a backward-filter call
-    /// seen so far), else "stay" (the handle's weight cache serves their transform).
+    /// Convolutions: what the estimate assumes the call's weights do (solver::Weights): "stay" for
+    /// a call that reads a filter (same recorded address) an earlier call of the same problem
+    /// read, in a trace that does not train (no backward-filter call anywhere): the handle's weight
+    /// cache serves their transform; else "change".
     std::optional<std::string> weights;
     /// Convolutions whose solver does not serve the recorded algorithm (FFT; Winograd or GEMM
     /// where theirs does not apply): the catalogue row the library will emit (solver::substitution_row).

@@ -1,5 +1,7 @@
 #include "trace/api_table.hpp"
 
+#include "trace/recorded_call.hpp"
+
 namespace dnncompat::trace {
 
 namespace {
@@ -188,6 +190,18 @@ const ApiEntry *api_entry(std::string_view api) {
     const auto &t = api_table();
     auto it = t.find(api);
     return it == t.end() ? nullptr : &it->second;
+}
+
+std::optional<std::string> read_weights_address(std::string_view api, const RecordedArgs &args) noexcept {
+    const ApiEntry *e = api_entry(api);
+    if (e == nullptr || !e->direction || *e->direction == conv::Direction::bwd_filter) return std::nullopt;
+    for (const ApiBuffer &b : e->buffers)
+        if (std::string_view(b.pointer) == "w" && b.access == Access::read) try {
+                return args.pointer("w");
+            } catch (...) {
+                return std::nullopt;
+            }
+    return std::nullopt;
 }
 
 } // namespace dnncompat::trace

@@ -80,4 +80,12 @@ const std::map<std::string, ApiEntry, std::less<>> &api_table();
 /// The entry of `api`; nullptr when the table does not have it.
 const ApiEntry *api_entry(std::string_view api);
 
+class RecordedArgs;
+/// The recorded address of the filter convolution call `api` reads (its "w": forward and
+/// backward data, their Find and fused forms), with the call's arguments `args`; nullopt for
+/// backward filter (it writes its filter), for any other call, and when the address is NULL or
+/// unreadable. What tells a layer that runs again on the same weights from another layer of the
+/// same shape (the weight cache keys its copies by this address). Never throws.
+std::optional<std::string> read_weights_address(std::string_view api, const RecordedArgs &args) noexcept;
+
 } // namespace dnncompat::trace

@@ -2,6 +2,7 @@
 // sets are computed here from the raw descriptor fields of the imported calls, independently of
 // the descriptor -> problem path under test.
 #include "report/conv_layers.hpp"
+#include "trace/backend_graph.hpp"
 #include "trace/log_importer.hpp"
 #include "trace/trace_file.hpp"
 
@@ -281,3 +282,57 @@ TEST(ConvLayers, GraphApiExecutesAreTheSameLayersAsTheLegacyLog) {
     EXPECT_EQ(l.size(), 23u);
     EXPECT_EQ(g, l);
 }
+
+namespace {
+
+// A layer's weight reuses count the compute calls that read a filter (by its recorded address)
+// an earlier call of the layer read: one forward pass reads every filter once; a call repeated
+// with the same filter is a reuse, one with another filter (another layer of that shape) is not.
+// Legacy calls carry the address as their "w" argument, graph-API executes in their variant pack.
+TEST(ConvLayers, WeightReusesFollowTheFilterAddress) {
+    for (const char *log : {"vgg16-eval-b2-fp32.log.xz", "resnet50-eval-b4-fp32-backend-api.log.xz"}) {
+        SCOPED_TRACE(log);
+        json trace = imported(log);
+        const std::string api =
+            std::string(log).find("backend") != std::string::npos ? "cudnnBackendExecute" : "cudnnConvolutionForward";
+        std::size_t reuses = 0;
+        for (const auto &l : tr::conv_layers(trace).layers) reuses += l.reuses;
+        EXPECT_EQ(reuses, 0u) << "one forward pass";
+        std::size_t first = 0;
+        while (trace["calls"][first]["api"] != api) ++first;
+        const json call = trace["calls"][first];
+        trace["calls"].push_back(call); // the first layer again, on its own filter
+        tr::ConvLayers got = tr::conv_layers(trace);
+        ASSERT_FALSE(got.layers.empty());
+        EXPECT_EQ(got.layers[0].reuses, 1u);
+        // Once more on another filter of that shape: a run, no reuse.
+        json other = call;
+        std::string text = other.dump();
+        bool moved = false;
+        // The filter's address is the only pointer the layer's calls and the variant pack name by
+        // "w" (legacy) or by the filter's uid (graph): change every occurrence of the address.
+        const std::string addr =
+            api == "cudnnBackendExecute" ? std::string() : call["args"]["w"]["addr"].get<std::string>();
+        if (!addr.empty()) {
+            other["args"]["w"]["addr"] = "0xdead0000";
+            moved = true;
+        } else {
+            const tr::ConvLayers one = tr::conv_layers(json{{"calls", json::array({call})}});
+            ASSERT_EQ(one.layers.size(), 1u);
+            for (const auto &lc : tr::executed_convs(call["args"])) {
+                const std::string w = lc.args["w"]["addr"].get<std::string>();
+                for (std::size_t at = text.find(w); at != std::string::npos; at = text.find(w, at + 1))
+                    text.replace(at, w.size(), "0xdead0000"), moved = true;
+                break;
+            }
+            other = json::parse(text);
+        }
+        ASSERT_TRUE(moved);
+        trace["calls"].push_back(other);
+        got = tr::conv_layers(trace);
+        EXPECT_EQ(got.layers[0].reuses, 1u);
+        EXPECT_EQ(got.layers[0].runs, tr::conv_layers(imported(log)).layers[0].runs + 2);
+    }
+}
+
+} // namespace

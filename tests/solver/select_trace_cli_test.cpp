@@ -95,21 +95,26 @@ TEST(SelectTraceCli, RanksTheConvolutionGraphsOfAGraphApiLog) {
     const tr::ConvLayers layers = tr::conv_layers(tr::read_trace_file(log));
     const json &jl = r.report["layers"];
     ASSERT_EQ(jl.size(), 23u);
-    std::size_t calls = 0;
+    std::size_t calls = 0, reuses = 0;
     for (std::size_t i = 0; i < jl.size(); ++i) {
         EXPECT_EQ(jl[i]["key"], layers.layers[i].key);
         calls += jl[i]["calls"].get<std::size_t>();
         ASSERT_EQ(jl[i]["directions"].size(), 1u);
-        // An inference log: a layer run more than once is ranked for weights that stay (the
-        // weight cache serves their transform after the first call), one run once for change.
+        // An inference log: a layer run again on the same filter is ranked for weights that stay
+        // (the weight cache serves their transform), any other for weights that change.
         const json &d = jl[i]["directions"][0];
-        const sv::Weights w = layers.layers[i].runs > 1 ? sv::Weights::stay : sv::Weights::change;
+        EXPECT_EQ(jl[i]["runs"], layers.layers[i].runs);
+        EXPECT_EQ(jl[i]["weight_reuses"], layers.layers[i].reuses);
+        reuses += layers.layers[i].reuses;
+        const sv::Weights w = layers.layers[i].reuses > 0 ? sv::Weights::stay : sv::Weights::change;
         EXPECT_EQ(d["weights"], sv::weights_name(w));
         const sv::Ranking want =
             sv::rank(layers.layers[i].problem, sv::Direction::fwd, sv::current_machine(), std::nullopt, w);
         EXPECT_EQ(d["choice"], want.ranked.at(0).solver->name());
     }
     EXPECT_EQ(calls, 53u);
+    // One forward pass: ResNet-50's 53 convolutions read 53 filters, none twice.
+    EXPECT_EQ(reuses, 0u);
     EXPECT_TRUE(r.report["skipped"].empty());
 }
 

@@ -219,7 +219,8 @@ int main(int argc, char **argv) {
                    "rank for weights that change between calls (every call pays their transform: a first call, "
                    "training) or stay (the handle's weight cache serves them: repeated inference, "
                    "DNNCOMPAT_WEIGHT_CACHE=constant); both costs are shown either way. Default: change with --conv; "
-                   "auto with --trace (change in a trace that trains or on a layer run once, else stay)")
+                   "auto with --trace (change in a trace that trains or on a layer no call runs again with the same "
+                   "weights, else stay)")
         ->check(CLI::IsMember({"change", "stay", "auto"}));
     std::string limit;
     auto *lim =

@@ -138,8 +138,8 @@ int run_trace(const TraceOptions &o) {
     for (std::size_t i = 0; i < layers.layers.size(); ++i) {
         const trace::ConvLayer &l = layers.layers[i];
         const std::string canon = solver::canonical(l.problem);
-        fmt::print(out, "\nlayer {}/{}: {} ({} call{}, {:.3f} GFLOP)\n", i + 1, layers.layers.size(), canon, l.calls,
-                   l.calls == 1 ? "" : "s", l.problem.flops() / 1e9);
+        fmt::print(out, "\nlayer {}/{}: {} ({} call{}, {} run{}, {:.3f} GFLOP)\n", i + 1, layers.layers.size(), canon,
+                   l.calls, l.calls == 1 ? "" : "s", l.runs, l.runs == 1 ? "" : "s", l.problem.flops() / 1e9);
         fmt::print(out, "  {:<10} {:>2}  {:<22} {:>8} {:>10} {:>10}{}  {:<48}  {}\n", "dir", "#", "solver", "WTI",
                    "est. chg", "est. stay", o.measure ? fmt::format(" {:>10} {:>10}", "meas. chg", "meas. stay") : "",
                    "cuDNN algorithm", "notes");
@@ -148,11 +148,13 @@ int run_trace(const TraceOptions &o) {
         e["problem"] = canon;
         e["key"] = l.key;
         e["calls"] = l.calls;
+        e["runs"] = l.runs;
+        e["weight_reuses"] = l.reuses;
         e["first_call"] = l.first_call;
         json dirs = json::array();
-        const solver::Weights w = o.weights == "stay"                               ? solver::Weights::stay
-                                  : o.weights == "change" || training || l.runs < 2 ? solver::Weights::change
-                                                                                    : solver::Weights::stay;
+        const solver::Weights w = o.weights == "stay"                                  ? solver::Weights::stay
+                                  : o.weights == "change" || training || l.reuses == 0 ? solver::Weights::change
+                                                                                       : solver::Weights::stay;
         for (solver::Direction d : l.directions) {
             dirs.push_back(rank_one(l.problem, d, w, o, m, stats));
             ++directions;
