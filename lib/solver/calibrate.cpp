@@ -17,6 +17,8 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
+#include <tuple>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -293,6 +295,7 @@ Calibration calibrate(const CalibrationOptions &o) {
     // set against: a copy beyond a core's L2, where the measured bandwidth is beyond the
     // last-level cache).
     std::vector<const conv::Problem *> case_problem;
+    std::vector<std::size_t> case_index; // the problem of each case
     for (const auto &[pi, d] : cases) {
         CalibrationCase cc;
         cc.problem = canonical(problems[pi]);
@@ -305,6 +308,7 @@ Calibration calibrate(const CalibrationOptions &o) {
             if (ms < best) best = ms, cc.best = name;
         cal.cases.push_back(cc);
         case_problem.push_back(&problems[pi]);
+        case_index.push_back(pi);
     }
     // The choice of model m on case i (measure() times the steady state: weights that stay) and
     // its regret.
@@ -320,22 +324,28 @@ Calibration calibrate(const CalibrationOptions &o) {
                     return;
                 }
     };
-    auto regret_geomean = [&](const Machine &m) {
+    struct Regret {
+        double geomean = 1.0, worst = 1.0;
+    };
+    auto regret_of = [&](const Machine &m) {
         double sum = 0;
+        Regret r;
         int n = 0;
         for (std::size_t i = 0; i < cal.cases.size(); ++i) {
             std::string choice;
             double regret = -1;
             choose(m, i, choice, regret);
-            if (regret > 0) sum += std::log(regret), ++n;
+            if (regret > 0) sum += std::log(regret), r.worst = std::max(r.worst, regret), ++n;
         }
-        return n ? std::exp(sum / n) : 1.0;
+        if (n) r.geomean = std::exp(sum / n);
+        return r;
     };
     struct Fit {
         Machine after;
         std::vector<SolverFit> solvers;
     };
-    auto fit_on = [&](const Machine &on) {
+    // The scales fitted on machine `on` from every measured problem but `left_out` (none: all).
+    auto fit_on = [&](const Machine &on, std::optional<std::size_t> left_out = std::nullopt) {
         Fit out;
         struct Sample {
             FitSample fit;
@@ -346,7 +356,7 @@ Calibration calibrate(const CalibrationOptions &o) {
         std::map<std::string, std::vector<Sample>> by_solver;
         std::map<std::string, double> builtin_scale;
         for (const Item &it : items) {
-            if (it.ms < 0) continue;
+            if (it.ms < 0 || it.problem == left_out) continue;
             const conv::Problem &p = problems[it.problem];
             const Solver &s = *it.s;
             // The model's split: t(scale) = compute / scale + fixed, from two scales.
@@ -392,27 +402,90 @@ Calibration calibrate(const CalibrationOptions &o) {
     Machine builtin_base = cal.before;
     builtin_base.efficiency.clear();
     builtin_base.samples.clear();
-    const Fit measured_fit = fit_on(base), builtin_fit = fit_on(builtin_base);
-    // Adopted: the model whose choices lose least on what was measured here; a calibration never
-    // makes immediate mode worse on its own set. Ties go to the measured machine.
-    const double r_measured = regret_geomean(measured_fit.after), r_builtin_fit = regret_geomean(builtin_fit.after),
-                 r_builtin = regret_geomean(cal.before);
-    const Fit *adopted = &measured_fit;
-    cal.adopted = "scales fitted on the measured peak and bandwidth";
-    if (r_builtin_fit < r_measured - 1e-9) {
-        adopted = &builtin_fit;
-        cal.adopted = "scales fitted on the built-in peak and bandwidth";
+    // One factor on the built-in model's peak from every measured problem but `left_out`: every
+    // solver's compute term scaled alike (the estimates in milliseconds move to this machine's,
+    // the ranking keeps the built-in model's shape).
+    auto peak_fit_on = [&](std::optional<std::size_t> left_out = std::nullopt) {
+        std::vector<FitSample> fs;
+        Machine twice = builtin_base;
+        twice.peak_gflops *= 2;
+        for (const Item &it : items) {
+            if (it.ms < 0 || it.problem == left_out) continue;
+            const conv::Problem &p = problems[it.problem];
+            const double t1 = estimate_ms(*it.s, p, it.d, builtin_base), t2 = estimate_ms(*it.s, p, it.d, twice);
+            if (t1 <= 0 || t2 <= 0 || t1 - t2 <= 1e-12 * t1) continue;
+            fs.push_back({2 * (t1 - t2), t1 - 2 * (t1 - t2), it.ms});
+        }
+        Fit out;
+        out.after = builtin_base;
+        out.after.peak_gflops = builtin_base.peak_gflops * fit_scale(fs, 1.0);
+        out.after.calibrated = utc_now();
+        return out;
+    };
+    const Fit measured_fit = fit_on(base), builtin_fit = fit_on(builtin_base), peak_fit = peak_fit_on();
+    // Adopted (Calibration::adopted): per-solver scales that choose clearly better than the
+    // built-in model, else the peak factor where it chooses no worse, else the built-in model.
+    // Each fit is judged on problems it was not fitted on (leave one problem out: the scales fitted on the others
+    // choose for its cases): scales that only memorise a few measurements, disturbed by other processes or not, choose
+    // worse on the layers of real programs. A calibration never makes immediate mode worse on its own set.
+    auto held_out_regret = [&](const Machine *on) {
+        std::vector<double> regrets(cal.cases.size(), -1.0);
+        for (std::size_t pi = 0; pi < problems.size(); ++pi) {
+            const Fit f = on ? fit_on(*on, pi) : peak_fit_on(pi);
+            for (std::size_t i = 0; i < cal.cases.size(); ++i) {
+                if (case_index[i] != pi) continue;
+                std::string choice;
+                choose(f.after, i, choice, regrets[i]);
+            }
+        }
+        Regret r;
+        double sum = 0;
+        int n = 0;
+        for (double x : regrets)
+            if (x > 0) sum += std::log(x), r.worst = std::max(r.worst, x), ++n;
+        if (n) r.geomean = std::exp(sum / n);
+        return r;
+    };
+    const Regret builtin = regret_of(cal.before);
+    auto judged = [&](const Fit &fit, const Machine *on) {
+        // Under 3 problems no fit can be judged on problems it has not seen: on its own cases.
+        return problems.size() >= 3 ? held_out_regret(on) : regret_of(fit.after);
+    };
+    const Fit *adopted = nullptr;
+    Regret best = builtin;
+    // Per-solver scales shift the ranking: adopted only when they choose clearly better (a
+    // geometric mean 2 % under the built-in model's, measurement noise being a few percent).
+    for (const auto &[fit, on, what] :
+         {std::tuple{&measured_fit, &base, "per-solver scales fitted on the measured peak and bandwidth"},
+          std::tuple{&builtin_fit, &builtin_base, "per-solver scales fitted on the built-in peak and bandwidth"}}) {
+        const Regret r = judged(*fit, on);
+        if (r.geomean > builtin.geomean / 1.02 || r.worst > builtin.worst + 1e-9) continue;
+        if (adopted != nullptr && r.geomean >= best.geomean - 1e-9) continue;
+        adopted = fit, best = r, cal.adopted = what;
     }
-    cal.after = adopted->after;
-    cal.solvers = adopted->solvers;
-    if (r_builtin < std::min(r_measured, r_builtin_fit) - 1e-9) {
+    if (adopted == nullptr) {
+        const Regret r = judged(peak_fit, nullptr);
+        if (r.geomean <= builtin.geomean + 1e-9 && r.worst <= builtin.worst + 1e-9) {
+            adopted = &peak_fit;
+            cal.adopted = fmt::format("the built-in model with its peak scaled by {:.3f} (per-solver scales did not "
+                                      "choose clearly better on problems left out of their fit)",
+                                      peak_fit.after.peak_gflops / builtin_base.peak_gflops);
+            cal.solvers = measured_fit.solvers;
+            for (SolverFit &f : cal.solvers) f.calibrated = -1, f.samples = 0, f.error_before = f.error_after = -1;
+        }
+    }
+    if (adopted != nullptr) {
+        cal.after = adopted->after;
+        if (adopted != &peak_fit) cal.solvers = adopted->solvers;
+    } else {
         // The built-in model chose better: it is what the perf-db keeps (marked calibrated).
         cal.after = cal.before;
         cal.after.efficiency.clear();
         cal.after.samples.clear();
         cal.after.calibrated = utc_now();
-        cal.adopted = "the built-in model (no fit chose better on the calibration set)";
-        for (SolverFit &f : cal.solvers) f.calibrated = -1, f.samples = 0, f.error_after = f.error_before;
+        cal.adopted = "the built-in model (no fit chose as well on the calibration set)";
+        cal.solvers = measured_fit.solvers;
+        for (SolverFit &f : cal.solvers) f.calibrated = -1, f.samples = 0, f.error_before = f.error_after = -1;
     }
     for (std::size_t i = 0; i < cal.cases.size(); ++i) {
         CalibrationCase &cc = cal.cases[i];

@@ -81,9 +81,11 @@ struct CalibrationCase {
 struct Calibration {
     Machine before; // the built-in model
     Machine after;  // the adopted model (the perf-db entry): see `adopted`
-    // Which model `after` is: efficiency scales fitted on the peak and bandwidth measured here,
-    // or on the built-in ones, or the built-in model itself, whichever chooses best (least regret
-    // geomean) on the calibration set; the fits' ties go to the measured machine.
+    // Which model `after` is: per-solver efficiency scales fitted on the peak and bandwidth
+    // measured here or on the built-in ones, where they choose clearly better than the built-in
+    // model on the calibration set's problems left out of their fit (regret geomean 2 % lower,
+    // worst case no higher); else the built-in model with its peak fitted to the measured times,
+    // where that chooses no worse; else the built-in model itself.
     std::string adopted;
     std::vector<SolverFit> solvers;
     std::vector<CalibrationCase> cases;
@@ -95,8 +97,8 @@ struct Calibration {
 
 // Runs the calibration within about o.budget_s seconds (problems measured in order; when the
 // budget runs out, solvers without samples keep their built-in scale), fits the scales on the
-// measured and on the built-in peak and bandwidth, and adopts whichever model (those two or the
-// built-in one) chooses best on the measured cases (Calibration::adopted). The last-resort
+// measured and on the built-in peak and bandwidth, and one factor on the built-in peak, and
+// adopts one of them or the built-in model (Calibration::adopted). The last-resort
 // reference kernel is not calibrated. Does not write the perf-db. Throws std::runtime_error when the peak
 // or bandwidth cannot be measured or a problem string is invalid.
 Calibration calibrate(const CalibrationOptions &o = {});

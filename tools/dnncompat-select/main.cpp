@@ -20,7 +20,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -182,7 +184,7 @@ int calibrate(const Options &o) {
         say(std::string("cannot write the perf-db: ") + e.what());
         return 1;
     }
-    fmt::print(out, "perf-db: stored the calibrated model of \"{}\" in {}\n", c.after.signature(), path);
+    fmt::print(out, "perf-db: stored the adopted model of \"{}\" in {}\n", c.after.signature(), path);
     std::fflush(out);
     return 0;
 }
@@ -210,7 +212,13 @@ int main(int argc, char **argv) {
                  "measure this machine (peak, bandwidth, per-solver efficiency) and store the model in the "
                  "perf-db ($XDG_CACHE_HOME/dnncompat/perf-db.json; DNNCOMPAT_CACHE_DIR overrides)");
     app.add_option("--calibrate-budget", o.calibrate_budget, "time budget of --calibrate, seconds")
-        ->check(CLI::Range(1.0, 3600.0));
+        ->check(CLI::Number & CLI::Range(1.0, 3600.0))
+        ->check(CLI::Validator(
+            [](std::string &v) {
+                const double d = std::strtod(v.c_str(), nullptr);
+                return std::isfinite(d) ? std::string() : "--calibrate-budget must be a finite number of seconds";
+            },
+            "SECONDS"));
     app.add_option(
         "--trace", o.trace,
         "rank every distinct convolution layer of FILE (JSON trace or cuDNN API log, plain, xz or "
@@ -249,8 +257,8 @@ int main(int argc, char **argv) {
         say("--dir and --explain apply to --conv: --trace ranks the directions the trace calls");
         return 2;
     }
-    if (!o.conv.empty() && o.weights == "auto") {
-        say("--weights auto applies to --trace: with --conv say change or stay");
+    if (o.weights == "auto" && o.trace.empty()) {
+        say("--weights auto applies to --trace: otherwise say change or stay");
         return 2;
     }
     if (o.weights.empty()) o.weights = o.trace.empty() ? "change" : "auto";
