@@ -16,7 +16,9 @@
 // plan's layouts (a backward direction whose forward hint then differs) is reported as left out.
 //
 // Each pair runs in blocks of calls alternating sides (the order swapped every block); the
-// table gives the medians of the per-call times and their differences: what dnncompat adds
+// table gives the medians of the per-call times, the medians of the blocks' differences and the
+// spread of the CONSTANT one (a pair whose spread exceeds its overhead is marked NOISY: another
+// process disturbed it, run again on an idle machine): what dnncompat adds
 // (argument and variant-pack checks, the plan's steps, memory objects, the fingerprint in
 // VERIFIED mode). About 40 s:
 //
@@ -33,6 +35,7 @@
 
 #include <dnnl.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -358,8 +361,9 @@ int main() {
             for (Direction d : {Direction::fwd, Direction::bwd_data, Direction::bwd_filter}) add_pairs(pairs, g, d);
         std::printf("per call, medians of %d alternating blocks of ~%.0f ms (microseconds)\n", kBlocks,
                     kBlockSeconds * 1e3);
-        std::printf("%-46s %10s %10s %10s %9s %9s  %s\n", "solver direction problem", "verified", "constant", "direct",
-                    "+verified", "+constant", "oneDNN impl (same?)");
+        std::printf("%-46s %10s %10s %10s %9s %9s %7s  %s\n", "solver direction problem", "verified", "constant",
+                    "direct", "+verified", "+constant", "spread", "oneDNN impl (same?)");
+        int noisy_pairs = 0;
         double worst = 0;
         std::string worst_at;
         for (Pair &p : pairs) {
@@ -374,12 +378,27 @@ int main() {
                                                       [&] { return per_call(p.constant, calls); },
                                                       [&] { return per_call(p.direct, calls); }});
             const double v = bench::median(t[0]), c = bench::median(t[1]), dir = bench::median(t[2]);
-            std::printf("%-46s %10.2f %10.2f %10.2f %9.2f %9.2f  %s (%s)\n", p.name.c_str(), v, c, dir, v - dir,
-                        c - dir, p.impl.c_str(), p.why_not.empty() ? "yes" : p.why_not.c_str());
-            if (p.why_not.empty() && c - dir > worst) worst = c - dir, worst_at = p.name;
+            // The overheads block by block (each side's block against the direct one run beside
+            // it), their medians and the spread of the CONSTANT one (interquartile range): a
+            // spread above the overhead itself means another process disturbed the run.
+            std::vector<double> dv, dc;
+            for (std::size_t b = 0; b < t[2].size(); ++b)
+                dv.push_back(t[0][b] - t[2][b]), dc.push_back(t[1][b] - t[2][b]);
+            std::sort(dc.begin(), dc.end());
+            const double spread = dc[dc.size() * 3 / 4] - dc[dc.size() / 4];
+            const double ov = bench::median(dv), oc = bench::median(dc);
+            const bool noisy = spread > std::max(1.0, std::fabs(oc));
+            noisy_pairs += noisy;
+            std::printf("%-46s %10.2f %10.2f %10.2f %9.2f %9.2f %7.2f  %s (%s)%s\n", p.name.c_str(), v, c, dir, ov, oc,
+                        spread, p.impl.c_str(), p.why_not.empty() ? "yes" : p.why_not.c_str(), noisy ? " NOISY" : "");
+            if (p.why_not.empty() && oc > worst) worst = oc, worst_at = p.name;
             std::fflush(stdout);
         }
-        std::printf("SUMMARY pairs=%zu worst_constant_overhead_us=%.2f at %s\n", pairs.size(), worst, worst_at.c_str());
+        std::printf("SUMMARY pairs=%zu worst_constant_overhead_us=%.2f at %s noisy_pairs=%d\n", pairs.size(), worst,
+                    worst_at.c_str(), noisy_pairs);
+        if (noisy_pairs > 0)
+            std::printf(
+                "(NOISY: the blocks' overheads spread wider than the overhead; run again on an idle machine)\n");
     } catch (const std::exception &e) {
         std::fprintf(stderr, "solver_overhead_bench: %s\n", e.what());
         return 1;

@@ -31,6 +31,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -322,37 +323,54 @@ std::vector<fs::path> input_files(const Options &o) {
     return out;
 }
 
+// A problem list (*.problems) that cannot be read: the run stops (exit 2) rather than measure
+// part of what was asked.
+struct BadProblemList : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // A problem list (*.problems): one problem a line in dnncompat-select's grammar, optionally
 // followed by the directions to rank ("fwd", "bwd-data", "bwd-filter", comma separated; fwd when
-// absent); '#' starts a comment. Throws std::runtime_error naming the line.
+// absent); '#' starts a comment. A problem listed again (in either grammar) adds its directions
+// to the first listing. Throws BadProblemList naming the line.
 trace::ConvLayers problem_layers(const fs::path &path) {
     std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot read " + path.string());
+    if (!in) throw BadProblemList("cannot read " + path.string());
     trace::ConvLayers out;
+    std::unordered_map<std::string, std::size_t> by_key;
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
+        auto bad = [&](const std::string &why) {
+            return BadProblemList(fmt::format("{}:{}: {}", path.string(), number, why));
+        };
         line = line.substr(0, line.find('#'));
         std::istringstream words(line);
-        std::string text, dirs = "fwd";
+        std::string text, dirs = "fwd", extra;
         if (!(words >> text)) continue;
         words >> dirs;
+        if (words >> extra) throw bad(fmt::format("'{}' after the directions", extra));
         trace::ConvLayer l;
         try {
             l.problem = solver::parse_problem(text);
         } catch (const std::exception &e) {
-            throw std::runtime_error(fmt::format("{}:{}: {}", path.string(), number, e.what()));
+            throw bad(e.what());
         }
         l.key = l.problem.key();
+        auto [it, fresh] = by_key.emplace(l.key, out.layers.size());
+        if (fresh) out.layers.push_back(std::move(l));
+        trace::ConvLayer &layer = out.layers[it->second];
         for (std::size_t at = 0; at <= dirs.size();) {
             const std::size_t comma = std::min(dirs.find(',', at), dirs.size());
-            const std::string d = dirs.substr(at, comma - at);
-            if (d == "fwd") l.directions.push_back(Direction::fwd);
-            else if (d == "bwd-data") l.directions.push_back(Direction::bwd_data);
-            else if (d == "bwd-filter") l.directions.push_back(Direction::bwd_filter);
-            else throw std::runtime_error(fmt::format("{}:{}: '{}' is no direction", path.string(), number, d));
+            const std::string word = dirs.substr(at, comma - at);
+            Direction d;
+            if (word == "fwd") d = Direction::fwd;
+            else if (word == "bwd-data") d = Direction::bwd_data;
+            else if (word == "bwd-filter") d = Direction::bwd_filter;
+            else throw bad(fmt::format("'{}' is no direction (fwd, bwd-data, bwd-filter)", word));
+            if (std::find(layer.directions.begin(), layer.directions.end(), d) == layer.directions.end())
+                layer.directions.push_back(d);
             at = comma + 1;
         }
-        out.layers.push_back(std::move(l));
     }
     return out;
 }
@@ -448,8 +466,21 @@ bool parse(int &argc, char **argv, Options &o) {
 // --isas: runs this bench again under each DNNL_MAX_CPU_ISA named (its output follows), with the
 // same arguments less --isas; "native" runs in this process. Returns whether this process should
 // go on and run the native table itself.
-bool run_isas(int argc, char **argv, const Options &o) {
-    if (o.isas.empty()) return true;
+// DNNL_MAX_CPU_ISA's values in oneDNN 2.6 (upper case; the variable takes either case).
+bool known_isa(std::string isa) {
+    for (char &c : isa) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (const char *k : {"SSE41", "AVX", "AVX2", "AVX2_VNNI", "AVX512_MIC", "AVX512_MIC_4OPS", "AVX512_CORE",
+                          "AVX512_CORE_VNNI", "AVX512_CORE_BF16", "AVX512_CORE_FP16", "AVX512_CORE_AMX", "ALL"})
+        if (isa == k) return true;
+    return false;
+}
+
+// --isas: runs this bench again under each DNNL_MAX_CPU_ISA named (its output follows), with the
+// same arguments less --isas; "native" runs in this process (run_native set). Returns 0, or 1
+// when a run failed.
+int run_isas(int argc, char **argv, const Options &o, bool &run_native) {
+    run_native = o.isas.empty();
+    if (o.isas.empty()) return 0;
     std::string args;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -462,26 +493,46 @@ bool run_isas(int argc, char **argv, const Options &o) {
         for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
         args += " " + quoted + "'";
     }
-    bool native = false;
+    int rc = 0;
     for (const std::string &isa : o.isas) {
         if (isa == "native") {
-            native = true;
+            run_native = true;
             continue;
-        }
-        if (isa.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") !=
-            std::string::npos) {
-            std::fprintf(stderr, "solver_regret_bench: --isas: '%s' is not a DNNL_MAX_CPU_ISA value\n", isa.c_str());
-            std::exit(2);
         }
         std::fflush(stdout);
         fmt::print("\n==== DNNL_MAX_CPU_ISA={} ====\n", isa);
         std::fflush(stdout);
         const std::string cmd = "DNNL_MAX_CPU_ISA=" + isa + " '" + std::string(argv[0]) + "'" + args;
-        if (std::system(cmd.c_str()) != 0)
+        if (std::system(cmd.c_str()) != 0) {
             std::fprintf(stderr, "solver_regret_bench: the %s run failed\n", isa.c_str());
+            rc = 1;
+        }
     }
-    if (native) fmt::print("\n==== native ====\n");
-    return native;
+    if (run_native) fmt::print("\n==== native ====\n");
+    return rc;
+}
+
+// --times: the store read back, checked: an object of layers, each an object of medians (ms, > 0)
+// by "solver/weights#round" and "auto#round", "auto_impl" (a string) and "estimate" (an object
+// of [change ms, stay ms] by solver). Returns "" or what is wrong.
+std::string check_times(const nlohmann::json &t) {
+    if (!t.is_object()) return "is not a JSON object";
+    for (const auto &[key, layer] : t.items()) {
+        if (!layer.is_object()) return fmt::format("/{} is not an object", key);
+        for (const auto &[what, v] : layer.items()) {
+            if (what == "auto_impl") {
+                if (!v.is_string()) return fmt::format("/{}/auto_impl is not a string", key);
+            } else if (what == "estimate") {
+                if (!v.is_object()) return fmt::format("/{}/estimate is not an object", key);
+                for (const auto &[solver_name, e] : v.items())
+                    if (!e.is_array() || e.size() != 2 || !e[0].is_number() || !e[1].is_number())
+                        return fmt::format("/{}/estimate/{} is not [change ms, stay ms]", key, solver_name);
+            } else if (!v.is_number() || !(v.get<double>() > 0)) {
+                return fmt::format("/{}/{} is not a time in ms above 0", key, what);
+            }
+        }
+    }
+    return "";
 }
 
 int main(int argc, char **argv) {
@@ -489,18 +540,40 @@ int main(int argc, char **argv) {
     const int full_argc = argc;
     std::vector<char *> full_argv(argv, argv + argc);
     parse(argc, argv, o);
-    if (!run_isas(full_argc, full_argv.data(), o)) return 0;
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-
-    if (!o.times.empty() && fs::exists(o.times)) {
-        std::ifstream in(o.times);
-        times_store = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-        if (!times_store.is_object()) {
-            std::fprintf(stderr, "solver_regret_bench: --times: %s is not a JSON object\n", o.times.c_str());
+    for (const std::string &isa : o.isas)
+        if (isa != "native" && !known_isa(isa)) {
+            std::fprintf(stderr, "solver_regret_bench: --isas: '%s' is not a DNNL_MAX_CPU_ISA value\n", isa.c_str());
             return 2;
         }
+    if (!o.times.empty()) {
+        // Checked before anything is measured: a store that cannot be read or written back.
+        std::error_code ec;
+        const fs::path parent = fs::absolute(o.times, ec).parent_path();
+        if (fs::is_directory(o.times, ec) || !fs::is_directory(parent, ec)) {
+            std::fprintf(stderr, "solver_regret_bench: --times: %s is not a file in an existing folder\n",
+                         o.times.c_str());
+            return 2;
+        }
+        if (fs::exists(o.times, ec)) {
+            std::ifstream in(o.times);
+            times_store = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+            const std::string wrong = check_times(times_store);
+            if (!wrong.empty()) {
+                std::fprintf(stderr, "solver_regret_bench: --times: %s %s\n", o.times.c_str(), wrong.c_str());
+                return 2;
+            }
+        } else if (!std::ofstream(o.times)) {
+            std::fprintf(stderr, "solver_regret_bench: --times: %s cannot be written\n", o.times.c_str());
+            return 2;
+        } else {
+            fs::remove(o.times, ec); // written at the end
+        }
     }
+    bool run_native = true;
+    const int isa_rc = run_isas(full_argc, full_argv.data(), o, run_native);
+    if (!run_native) return isa_rc;
     const solver::Machine &m = solver::current_machine();
     fmt::print("machine: {} ({}, {} threads, oneDNN {}) [{}]\n", m.cpu, m.isa, m.threads, m.onednn_version, m.source);
     fmt::print("logs: {}{}{}{}; runs per measurement: {} (median, 1 warm-up), best of {} round(s)\n", o.logs,
@@ -521,6 +594,9 @@ int main(int argc, char **argv) {
             lo.batch = o.batch;
             layers = f.extension() == ".problems" ? problem_layers(f)
                                                   : trace::conv_layers(trace::read_trace_file(f.string()), lo);
+        } catch (const BadProblemList &e) {
+            std::fprintf(stderr, "solver_regret_bench: %s\n", e.what());
+            return 2;
         } catch (const std::exception &e) {
             skipped.push_back({log, "the whole log", e.what()});
             continue;
@@ -610,8 +686,18 @@ int main(int argc, char **argv) {
     std::fflush(stdout);
     if (!o.times.empty()) {
         const std::string tmp = o.times + ".tmp";
-        std::ofstream(tmp) << times_store.dump(1) << "\n";
-        fs::rename(tmp, o.times);
+        std::error_code ec;
+        {
+            std::ofstream out(tmp);
+            out << times_store.dump(1) << "\n";
+            if (!out.flush()) ec = std::make_error_code(std::errc::io_error);
+        }
+        if (!ec) fs::rename(tmp, o.times, ec);
+        if (ec) {
+            std::fprintf(stderr, "solver_regret_bench: --times: cannot write %s: %s\n", o.times.c_str(),
+                         ec.message().c_str());
+            return 1;
+        }
     }
 
     // Google Benchmark: rank() per layer-direction on a warm cache.
@@ -633,5 +719,5 @@ int main(int argc, char **argv) {
     }
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    return 0;
+    return isa_rc;
 }
