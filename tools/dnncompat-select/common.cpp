@@ -133,7 +133,12 @@ void both_choices(const Rankings &r, const Timings *timings, json &j) {
         j["choice_if_weights_" + name] = rw.ranked.empty() ? json(nullptr) : json(rw.ranked.front().solver->name());
         if (!timings) continue;
         const double regret = timings->regret(rw, w);
-        if (regret > 0) j["regret_if_weights_" + name] = regret;
+        if (regret > 0) {
+            const auto [best, best_ms] = timings->best(w);
+            j["regret_if_weights_" + name] = regret;
+            j["measured_best_if_weights_" + name] = best->name();
+            j["measured_best_if_weights_" + name + "_ms"] = best_ms;
+        }
     }
 }
 

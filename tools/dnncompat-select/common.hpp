@@ -72,7 +72,8 @@ json candidate_json(std::size_t i, const solver::Candidate &c, const conv::Probl
                     solver::Weights w, const Timings *timings);
 
 // The choice and, with timings, the regret under each weights assumption, into j:
-// choice_if_weights_change / _stay and regret_if_weights_change / _stay.
+// choice_if_weights_change / _stay and regret_if_weights_change / _stay, with the fastest timed
+// solver behind each regret (measured_best_if_weights_change / _stay and its _ms).
 void both_choices(const Rankings &r, const Timings *timings, json &j);
 
 // The cuDNN 9 notes of solver s running p in direction d, short, for the text report: the
