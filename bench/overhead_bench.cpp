@@ -166,69 +166,21 @@ struct GraphConvPair {
     std::string impl, why_not;
     bool match = false;
 
-    static dnncompatBackendDescriptor_t make(dnncompatBackendDescriptorType_t t) { return bench::make_desc(t); }
-    static constexpr auto set = bench::set_attr;
-    static dnncompatBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims) {
-        return bench::backend_tensor(uid, std::move(dims));
-    }
-
     GraphConvPair(int n_, int c_, int hw_, int k_) : n(n_), c(c_), hw(hw_), k(k_) {
-        auto xd = tensor(1, {n, c, hw, hw}), wd = tensor(2, {k, c, 3, 3}), yd = tensor(3, {n, k, hw, hw});
-        auto cd = make(DNNCOMPAT_BACKEND_CONVOLUTION_DESCRIPTOR);
-        const auto f = DNNCOMPAT_DATA_FLOAT;
-        const auto mode = DNNCOMPAT_CROSS_CORRELATION;
-        const int64_t nsp = 2, one[2] = {1, 1};
-        set(cd, DNNCOMPAT_ATTR_CONVOLUTION_COMP_TYPE, DNNCOMPAT_TYPE_DATA_TYPE, 1, &f);
-        set(cd, DNNCOMPAT_ATTR_CONVOLUTION_CONV_MODE, DNNCOMPAT_TYPE_CONVOLUTION_MODE, 1, &mode);
-        set(cd, DNNCOMPAT_ATTR_CONVOLUTION_SPATIAL_DIMS, DNNCOMPAT_TYPE_INT64, 1, &nsp);
-        for (auto attr : {DNNCOMPAT_ATTR_CONVOLUTION_PRE_PADDINGS, DNNCOMPAT_ATTR_CONVOLUTION_POST_PADDINGS,
-                          DNNCOMPAT_ATTR_CONVOLUTION_FILTER_STRIDES, DNNCOMPAT_ATTR_CONVOLUTION_DILATIONS})
-            set(cd, attr, DNNCOMPAT_TYPE_INT64, 2, one);
-        check(dnncompatBackendFinalize(cd));
-        auto op = make(DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-        set(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_X, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &xd);
-        set(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_W, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &wd);
-        set(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &yd);
-        set(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &cd);
-        check(dnncompatBackendFinalize(op));
-        auto graph = make(DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
-        set(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &a.h);
-        set(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &op);
-        check(dnncompatBackendFinalize(graph));
         // The engine of the solver ConvPair's IMPLICIT_PRECOMP_GEMM call runs, so that both pairs
         // run one implementation.
         const auto p = problem();
         const auto *s = dnncompat::solver::by_id(
             dnncompat::conv::forward_plan(*a.h, p, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, 1.0f, 0.0f)
                 ->solver_id);
-        auto engine = make(DNNCOMPAT_BACKEND_ENGINE_DESCRIPTOR);
-        const int64_t index = s->id();
-        set(engine, DNNCOMPAT_ATTR_ENGINE_OPERATION_GRAPH, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &graph);
-        set(engine, DNNCOMPAT_ATTR_ENGINE_GLOBAL_INDEX, DNNCOMPAT_TYPE_INT64, 1, &index);
-        check(dnncompatBackendFinalize(engine));
-        auto cfg = make(DNNCOMPAT_BACKEND_ENGINECFG_DESCRIPTOR);
-        set(cfg, DNNCOMPAT_ATTR_ENGINECFG_ENGINE, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &engine);
-        check(dnncompatBackendFinalize(cfg));
-        plan = make(DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-        set(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &a.h);
-        set(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &cfg);
-        check(dnncompatBackendFinalize(plan));
-        int64_t bytes = 0, count = 0;
-        check(dnncompatBackendGetAttribute(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, DNNCOMPAT_TYPE_INT64, 1,
-                                           &count, &bytes));
+        int64_t bytes = 0;
+        plan = bench::conv_graph_plan(a.h, dnncompat::solver::Direction::fwd, n, c, hw, k, 3, 1, s->id(), &bytes);
         ws.resize(static_cast<std::size_t>(bytes) + 1);
         x = filled(static_cast<std::size_t>(n) * c * hw * hw, 1);
         w = filled(static_cast<std::size_t>(k) * c * 9, 2);
         y.assign(static_cast<std::size_t>(n) * k * hw * hw, 0.0f);
         y_direct = y;
-        pack = make(DNNCOMPAT_BACKEND_VARIANT_PACK_DESCRIPTOR);
-        const int64_t uids[3] = {1, 2, 3};
-        void *ptrs[3] = {x.data(), w.data(), y.data()};
-        void *wsp = ws.data();
-        set(pack, DNNCOMPAT_ATTR_VARIANT_PACK_UNIQUE_IDS, DNNCOMPAT_TYPE_INT64, 3, uids);
-        set(pack, DNNCOMPAT_ATTR_VARIANT_PACK_DATA_POINTERS, DNNCOMPAT_TYPE_VOID_PTR, 3, ptrs);
-        set(pack, DNNCOMPAT_ATTR_VARIANT_PACK_WORKSPACE, DNNCOMPAT_TYPE_VOID_PTR, 1, &wsp);
-        check(dnncompatBackendFinalize(pack));
+        pack = bench::conv_variant_pack(x.data(), w.data(), y.data(), ws.data());
         run_compat();
         impl = a.last_impl();
         direct = std::make_unique<bench::DirectConv>(a.engine(), conv3x3(n, c, hw, k), impl);

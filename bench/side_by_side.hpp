@@ -65,6 +65,90 @@ inline dnncompatBackendDescriptor_t backend_tensor(int64_t uid, std::vector<int6
     return d;
 }
 
+/// A finalized graph-API execution plan on handle h of one FLOAT convolution in direction d: x
+/// [n, c, hw, hw], w [k, c, r, r], y [n, k, out, out] (uids 1, 2, 3, packed), padding pad on
+/// every side, stride 1, dilation 1, cross-correlation, on engine `engine_index` (0: immediate
+/// mode's choice; k: solver k). Its workspace size (bytes) in *workspace.
+inline dnncompatBackendDescriptor_t conv_graph_plan(dnncompatHandle_t h, dnncompat::conv::Direction d, int64_t n,
+                                                    int64_t c, int64_t hw, int64_t k, int64_t r, int64_t pad,
+                                                    int64_t engine_index, int64_t *workspace) {
+    using D = dnncompat::conv::Direction;
+    const int64_t out = hw + 2 * pad - r + 1;
+    auto xd = backend_tensor(1, {n, c, hw, hw}), wd = backend_tensor(2, {k, c, r, r}),
+         yd = backend_tensor(3, {n, k, out, out});
+    auto cd = make_desc(DNNCOMPAT_BACKEND_CONVOLUTION_DESCRIPTOR);
+    const auto f = DNNCOMPAT_DATA_FLOAT;
+    const auto mode = DNNCOMPAT_CROSS_CORRELATION;
+    const int64_t nsp = 2, one[2] = {1, 1}, pads[2] = {pad, pad};
+    set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_COMP_TYPE, DNNCOMPAT_TYPE_DATA_TYPE, 1, &f);
+    set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_CONV_MODE, DNNCOMPAT_TYPE_CONVOLUTION_MODE, 1, &mode);
+    set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_SPATIAL_DIMS, DNNCOMPAT_TYPE_INT64, 1, &nsp);
+    set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_PRE_PADDINGS, DNNCOMPAT_TYPE_INT64, 2, pads);
+    set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_POST_PADDINGS, DNNCOMPAT_TYPE_INT64, 2, pads);
+    set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_FILTER_STRIDES, DNNCOMPAT_TYPE_INT64, 2, one);
+    set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_DILATIONS, DNNCOMPAT_TYPE_INT64, 2, one);
+    check(dnncompatBackendFinalize(cd));
+    const auto bd = DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR;
+    // The operation's x, w, y and convolution attributes, per direction.
+    struct Names {
+        dnncompatBackendDescriptorType_t type;
+        dnncompatBackendAttributeName_t x, w, y, conv;
+    };
+    const Names names = d == D::fwd        ? Names{DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
+                                            DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_X,
+                                            DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
+                                            DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_Y,
+                                            DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC}
+                        : d == D::bwd_data ? Names{DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
+                                                   DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX,
+                                                   DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
+                                                   DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY,
+                                                   DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC}
+                                           : Names{DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR,
+                                                   DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X,
+                                                   DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW,
+                                                   DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY,
+                                                   DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC};
+    auto op = make_desc(names.type);
+    set_attr(op, names.x, bd, 1, &xd);
+    set_attr(op, names.w, bd, 1, &wd);
+    set_attr(op, names.y, bd, 1, &yd);
+    set_attr(op, names.conv, bd, 1, &cd);
+    check(dnncompatBackendFinalize(op));
+    auto graph = make_desc(DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    set_attr(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &h);
+    set_attr(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS, bd, 1, &op);
+    check(dnncompatBackendFinalize(graph));
+    auto engine = make_desc(DNNCOMPAT_BACKEND_ENGINE_DESCRIPTOR);
+    set_attr(engine, DNNCOMPAT_ATTR_ENGINE_OPERATION_GRAPH, bd, 1, &graph);
+    set_attr(engine, DNNCOMPAT_ATTR_ENGINE_GLOBAL_INDEX, DNNCOMPAT_TYPE_INT64, 1, &engine_index);
+    check(dnncompatBackendFinalize(engine));
+    auto cfg = make_desc(DNNCOMPAT_BACKEND_ENGINECFG_DESCRIPTOR);
+    set_attr(cfg, DNNCOMPAT_ATTR_ENGINECFG_ENGINE, bd, 1, &engine);
+    check(dnncompatBackendFinalize(cfg));
+    auto plan = make_desc(DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+    set_attr(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &h);
+    set_attr(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, bd, 1, &cfg);
+    check(dnncompatBackendFinalize(plan));
+    int64_t count = 0;
+    check(dnncompatBackendGetAttribute(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, DNNCOMPAT_TYPE_INT64, 1,
+                                       &count, workspace));
+    return plan;
+}
+
+/// A finalized variant pack of x, w and y (uids 1, 2, 3, as conv_graph_plan names them) and a
+/// workspace.
+inline dnncompatBackendDescriptor_t conv_variant_pack(void *x, void *w, void *y, void *workspace) {
+    auto pack = make_desc(DNNCOMPAT_BACKEND_VARIANT_PACK_DESCRIPTOR);
+    const int64_t uids[3] = {1, 2, 3};
+    void *ptrs[3] = {x, w, y};
+    set_attr(pack, DNNCOMPAT_ATTR_VARIANT_PACK_UNIQUE_IDS, DNNCOMPAT_TYPE_INT64, 3, uids);
+    set_attr(pack, DNNCOMPAT_ATTR_VARIANT_PACK_DATA_POINTERS, DNNCOMPAT_TYPE_VOID_PTR, 3, ptrs);
+    set_attr(pack, DNNCOMPAT_ATTR_VARIANT_PACK_WORKSPACE, DNNCOMPAT_TYPE_VOID_PTR, 1, &workspace);
+    check(dnncompatBackendFinalize(pack));
+    return pack;
+}
+
 /// The median of v (the mean of the middle two for an even count; 0 when v is empty).
 inline double median(std::vector<double> v) {
     if (v.empty()) return 0.0;

@@ -94,73 +94,12 @@ struct GraphSide {
 
     GraphSide(const Geometry &g, Direction d, int64_t solver_id, dnncompatWeightCacheMode_t mode, float *x, float *w,
               float *y) {
-        using bench::make_desc;
-        using bench::set_attr;
         check(dnncompatCreate(&h));
         check(dnncompatSetWeightCacheMode(h, mode));
-        auto xd = bench::backend_tensor(1, {g.n, g.c, g.hw, g.hw}), wd = bench::backend_tensor(2, {g.k, g.c, g.r, g.r}),
-             yd = bench::backend_tensor(3, {g.n, g.k, g.out(), g.out()});
-        auto cd = make_desc(DNNCOMPAT_BACKEND_CONVOLUTION_DESCRIPTOR);
-        const auto f = DNNCOMPAT_DATA_FLOAT;
-        const auto mode_cc = DNNCOMPAT_CROSS_CORRELATION;
-        const int64_t nsp = 2, one[2] = {1, 1}, pad[2] = {g.pad, g.pad};
-        set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_COMP_TYPE, DNNCOMPAT_TYPE_DATA_TYPE, 1, &f);
-        set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_CONV_MODE, DNNCOMPAT_TYPE_CONVOLUTION_MODE, 1, &mode_cc);
-        set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_SPATIAL_DIMS, DNNCOMPAT_TYPE_INT64, 1, &nsp);
-        set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_PRE_PADDINGS, DNNCOMPAT_TYPE_INT64, 2, pad);
-        set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_POST_PADDINGS, DNNCOMPAT_TYPE_INT64, 2, pad);
-        set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_FILTER_STRIDES, DNNCOMPAT_TYPE_INT64, 2, one);
-        set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_DILATIONS, DNNCOMPAT_TYPE_INT64, 2, one);
-        check(dnncompatBackendFinalize(cd));
-        const auto bd = DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR;
-        dnncompatBackendDescriptor_t op = nullptr;
-        if (d == Direction::fwd) {
-            op = make_desc(DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-            set_attr(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_X, bd, 1, &xd);
-            set_attr(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_W, bd, 1, &wd);
-            set_attr(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, bd, 1, &yd);
-            set_attr(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, bd, 1, &cd);
-        } else if (d == Direction::bwd_data) {
-            op = make_desc(DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR);
-            set_attr(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, bd, 1, &xd);
-            set_attr(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, bd, 1, &wd);
-            set_attr(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, bd, 1, &yd);
-            set_attr(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, bd, 1, &cd);
-        } else {
-            op = make_desc(DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR);
-            set_attr(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X, bd, 1, &xd);
-            set_attr(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW, bd, 1, &wd);
-            set_attr(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY, bd, 1, &yd);
-            set_attr(op, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC, bd, 1, &cd);
-        }
-        check(dnncompatBackendFinalize(op));
-        auto graph = make_desc(DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
-        set_attr(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &h);
-        set_attr(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS, bd, 1, &op);
-        check(dnncompatBackendFinalize(graph));
-        auto engine = make_desc(DNNCOMPAT_BACKEND_ENGINE_DESCRIPTOR);
-        set_attr(engine, DNNCOMPAT_ATTR_ENGINE_OPERATION_GRAPH, bd, 1, &graph);
-        set_attr(engine, DNNCOMPAT_ATTR_ENGINE_GLOBAL_INDEX, DNNCOMPAT_TYPE_INT64, 1, &solver_id);
-        check(dnncompatBackendFinalize(engine));
-        auto cfg = make_desc(DNNCOMPAT_BACKEND_ENGINECFG_DESCRIPTOR);
-        set_attr(cfg, DNNCOMPAT_ATTR_ENGINECFG_ENGINE, bd, 1, &engine);
-        check(dnncompatBackendFinalize(cfg));
-        plan = make_desc(DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-        set_attr(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &h);
-        set_attr(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, bd, 1, &cfg);
-        check(dnncompatBackendFinalize(plan));
-        int64_t bytes = 0, count = 0;
-        check(dnncompatBackendGetAttribute(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, DNNCOMPAT_TYPE_INT64, 1,
-                                           &count, &bytes));
+        int64_t bytes = 0;
+        plan = bench::conv_graph_plan(h, d, g.n, g.c, g.hw, g.k, g.r, g.pad, solver_id, &bytes);
         ws.resize(static_cast<std::size_t>(bytes) + 1);
-        pack = make_desc(DNNCOMPAT_BACKEND_VARIANT_PACK_DESCRIPTOR);
-        const int64_t uids[3] = {1, 2, 3};
-        void *ptrs[3] = {x, w, y};
-        void *wsp = ws.data();
-        set_attr(pack, DNNCOMPAT_ATTR_VARIANT_PACK_UNIQUE_IDS, DNNCOMPAT_TYPE_INT64, 3, uids);
-        set_attr(pack, DNNCOMPAT_ATTR_VARIANT_PACK_DATA_POINTERS, DNNCOMPAT_TYPE_VOID_PTR, 3, ptrs);
-        set_attr(pack, DNNCOMPAT_ATTR_VARIANT_PACK_WORKSPACE, DNNCOMPAT_TYPE_VOID_PTR, 1, &wsp);
-        check(dnncompatBackendFinalize(pack));
+        pack = bench::conv_variant_pack(x, w, y, ws.data());
     }
 
     void run() const { check(dnncompatBackendExecute(h, plan, pack)); }
