@@ -85,46 +85,19 @@ struct Case {
              zd = tensor(4, {n, K, hw, hw}), yd = tensor(5, {n, K, hw, hw});
         auto v1 = tensor(100, {n, K, hw, hw}, true), v2 = tensor(101, {n, K, hw, hw}, true),
              v3 = tensor(102, {n, K, hw, hw}, true);
-        auto cd = make(DNNCOMPAT_BACKEND_CONVOLUTION_DESCRIPTOR);
-        const auto f = DNNCOMPAT_DATA_FLOAT;
-        const auto mode = DNNCOMPAT_CROSS_CORRELATION;
-        const int64_t nsp = 2, one[2] = {1, 1};
-        set(cd, DNNCOMPAT_ATTR_CONVOLUTION_COMP_TYPE, DNNCOMPAT_TYPE_DATA_TYPE, 1, &f);
-        set(cd, DNNCOMPAT_ATTR_CONVOLUTION_CONV_MODE, DNNCOMPAT_TYPE_CONVOLUTION_MODE, 1, &mode);
-        set(cd, DNNCOMPAT_ATTR_CONVOLUTION_SPATIAL_DIMS, DNNCOMPAT_TYPE_INT64, 1, &nsp);
-        for (auto attr : {DNNCOMPAT_ATTR_CONVOLUTION_PRE_PADDINGS, DNNCOMPAT_ATTR_CONVOLUTION_POST_PADDINGS,
-                          DNNCOMPAT_ATTR_CONVOLUTION_FILTER_STRIDES, DNNCOMPAT_ATTR_CONVOLUTION_DILATIONS})
-            set(cd, attr, DNNCOMPAT_TYPE_INT64, 2, one);
-        check(dnncompatBackendFinalize(cd));
+        auto cd = bench::conv_descriptor(1);
         auto conv = make(DNNCOMPAT_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
         set(conv, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_X, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &xd);
         set(conv, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_W, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &wd);
         set(conv, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &v1);
         set(conv, DNNCOMPAT_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &cd);
         check(dnncompatBackendFinalize(conv));
-        Desc ops[4] = {conv, pointwise(DNNCOMPAT_POINTWISE_ADD, v1, bd, v2),
-                       pointwise(DNNCOMPAT_POINTWISE_ADD, v2, zd, v3),
-                       pointwise(DNNCOMPAT_POINTWISE_RELU_FWD, v3, nullptr, yd)};
-        auto graph = make(DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
-        set(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &h);
-        set(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 4, ops);
-        check(dnncompatBackendFinalize(graph));
-        auto engine = make(DNNCOMPAT_BACKEND_ENGINE_DESCRIPTOR);
-        const int64_t index = 0;
-        set(engine, DNNCOMPAT_ATTR_ENGINE_OPERATION_GRAPH, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &graph);
-        set(engine, DNNCOMPAT_ATTR_ENGINE_GLOBAL_INDEX, DNNCOMPAT_TYPE_INT64, 1, &index);
-        check(dnncompatBackendFinalize(engine));
-        auto cfg = make(DNNCOMPAT_BACKEND_ENGINECFG_DESCRIPTOR);
-        set(cfg, DNNCOMPAT_ATTR_ENGINECFG_ENGINE, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &engine);
-        check(dnncompatBackendFinalize(cfg));
-        auto p = make(DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-        set(p, DNNCOMPAT_ATTR_EXECUTION_PLAN_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &h);
-        set(p, DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR, 1, &cfg);
-        check(dnncompatBackendFinalize(p));
-        unsetenv("DNNCOMPAT_GRAPH_FUSION");
+        const std::vector<Desc> ops = {conv, pointwise(DNNCOMPAT_POINTWISE_ADD, v1, bd, v2),
+                                       pointwise(DNNCOMPAT_POINTWISE_ADD, v2, zd, v3),
+                                       pointwise(DNNCOMPAT_POINTWISE_RELU_FWD, v3, nullptr, yd)};
         int64_t bytes = 0, count = 0;
-        check(dnncompatBackendGetAttribute(p, DNNCOMPAT_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, DNNCOMPAT_TYPE_INT64, 1,
-                                           &count, &bytes));
+        auto p = bench::graph_plan(h, ops, 0, &bytes);
+        unsetenv("DNNCOMPAT_GRAPH_FUSION");
         ws.resize(static_cast<std::size_t>(bytes) + 1);
         if (fusion) {
             check(dnncompatBackendGetAttribute(p, DNNCOMPAT_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION,

@@ -65,17 +65,9 @@ inline dnncompatBackendDescriptor_t backend_tensor(int64_t uid, std::vector<int6
     return d;
 }
 
-/// A finalized graph-API execution plan on handle h of one FLOAT convolution in direction d: x
-/// [n, c, hw, hw], w [k, c, r, r], y [n, k, out, out] (uids 1, 2, 3, packed), padding pad on
-/// every side, stride 1, dilation 1, cross-correlation, on engine `engine_index` (0: immediate
-/// mode's choice; k: solver k). Its workspace size (bytes) in *workspace.
-inline dnncompatBackendDescriptor_t conv_graph_plan(dnncompatHandle_t h, dnncompat::conv::Direction d, int64_t n,
-                                                    int64_t c, int64_t hw, int64_t k, int64_t r, int64_t pad,
-                                                    int64_t engine_index, int64_t *workspace) {
-    using D = dnncompat::conv::Direction;
-    const int64_t out = hw + 2 * pad - r + 1;
-    auto xd = backend_tensor(1, {n, c, hw, hw}), wd = backend_tensor(2, {k, c, r, r}),
-         yd = backend_tensor(3, {n, k, out, out});
+/// A finalized FLOAT cross-correlation descriptor of 2 spatial dimensions: padding pad on every
+/// side, stride 1, dilation 1 (the graph API's convolution descriptor).
+inline dnncompatBackendDescriptor_t conv_descriptor(int64_t pad) {
     auto cd = make_desc(DNNCOMPAT_BACKEND_CONVOLUTION_DESCRIPTOR);
     const auto f = DNNCOMPAT_DATA_FLOAT;
     const auto mode = DNNCOMPAT_CROSS_CORRELATION;
@@ -88,6 +80,49 @@ inline dnncompatBackendDescriptor_t conv_graph_plan(dnncompatHandle_t h, dnncomp
     set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_FILTER_STRIDES, DNNCOMPAT_TYPE_INT64, 2, one);
     set_attr(cd, DNNCOMPAT_ATTR_CONVOLUTION_DILATIONS, DNNCOMPAT_TYPE_INT64, 2, one);
     check(dnncompatBackendFinalize(cd));
+    return cd;
+}
+
+/// A finalized execution plan on handle h of the operation graph of `ops` (finalized operations)
+/// on engine `engine_index` (0: dnncompat's automatic engine; k: solver k). Its workspace size
+/// (bytes) in *workspace.
+inline dnncompatBackendDescriptor_t graph_plan(dnncompatHandle_t h,
+                                               const std::vector<dnncompatBackendDescriptor_t> &ops,
+                                               int64_t engine_index, int64_t *workspace) {
+    const auto bd = DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR;
+    auto graph = make_desc(DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    set_attr(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &h);
+    set_attr(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS, bd, static_cast<int64_t>(ops.size()), ops.data());
+    check(dnncompatBackendFinalize(graph));
+    auto engine = make_desc(DNNCOMPAT_BACKEND_ENGINE_DESCRIPTOR);
+    set_attr(engine, DNNCOMPAT_ATTR_ENGINE_OPERATION_GRAPH, bd, 1, &graph);
+    set_attr(engine, DNNCOMPAT_ATTR_ENGINE_GLOBAL_INDEX, DNNCOMPAT_TYPE_INT64, 1, &engine_index);
+    check(dnncompatBackendFinalize(engine));
+    auto cfg = make_desc(DNNCOMPAT_BACKEND_ENGINECFG_DESCRIPTOR);
+    set_attr(cfg, DNNCOMPAT_ATTR_ENGINECFG_ENGINE, bd, 1, &engine);
+    check(dnncompatBackendFinalize(cfg));
+    auto plan = make_desc(DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+    set_attr(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &h);
+    set_attr(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, bd, 1, &cfg);
+    check(dnncompatBackendFinalize(plan));
+    int64_t count = 0;
+    check(dnncompatBackendGetAttribute(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, DNNCOMPAT_TYPE_INT64, 1,
+                                       &count, workspace));
+    return plan;
+}
+
+/// A finalized graph-API execution plan on handle h of one FLOAT convolution in direction d: x
+/// [n, c, hw, hw], w [k, c, r, r], y [n, k, out, out] (uids 1, 2, 3, packed), padding pad on
+/// every side, stride 1, dilation 1, cross-correlation, on engine `engine_index` (0: immediate
+/// mode's choice; k: solver k). Its workspace size (bytes) in *workspace.
+inline dnncompatBackendDescriptor_t conv_graph_plan(dnncompatHandle_t h, dnncompat::conv::Direction d, int64_t n,
+                                                    int64_t c, int64_t hw, int64_t k, int64_t r, int64_t pad,
+                                                    int64_t engine_index, int64_t *workspace) {
+    using D = dnncompat::conv::Direction;
+    const int64_t out = hw + 2 * pad - r + 1;
+    auto xd = backend_tensor(1, {n, c, hw, hw}), wd = backend_tensor(2, {k, c, r, r}),
+         yd = backend_tensor(3, {n, k, out, out});
+    auto cd = conv_descriptor(pad);
     const auto bd = DNNCOMPAT_TYPE_BACKEND_DESCRIPTOR;
     // The operation's x, w, y and convolution attributes, per direction.
     struct Names {
@@ -115,25 +150,7 @@ inline dnncompatBackendDescriptor_t conv_graph_plan(dnncompatHandle_t h, dnncomp
     set_attr(op, names.y, bd, 1, &yd);
     set_attr(op, names.conv, bd, 1, &cd);
     check(dnncompatBackendFinalize(op));
-    auto graph = make_desc(DNNCOMPAT_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
-    set_attr(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &h);
-    set_attr(graph, DNNCOMPAT_ATTR_OPERATIONGRAPH_OPS, bd, 1, &op);
-    check(dnncompatBackendFinalize(graph));
-    auto engine = make_desc(DNNCOMPAT_BACKEND_ENGINE_DESCRIPTOR);
-    set_attr(engine, DNNCOMPAT_ATTR_ENGINE_OPERATION_GRAPH, bd, 1, &graph);
-    set_attr(engine, DNNCOMPAT_ATTR_ENGINE_GLOBAL_INDEX, DNNCOMPAT_TYPE_INT64, 1, &engine_index);
-    check(dnncompatBackendFinalize(engine));
-    auto cfg = make_desc(DNNCOMPAT_BACKEND_ENGINECFG_DESCRIPTOR);
-    set_attr(cfg, DNNCOMPAT_ATTR_ENGINECFG_ENGINE, bd, 1, &engine);
-    check(dnncompatBackendFinalize(cfg));
-    auto plan = make_desc(DNNCOMPAT_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-    set_attr(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_HANDLE, DNNCOMPAT_TYPE_HANDLE, 1, &h);
-    set_attr(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, bd, 1, &cfg);
-    check(dnncompatBackendFinalize(plan));
-    int64_t count = 0;
-    check(dnncompatBackendGetAttribute(plan, DNNCOMPAT_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, DNNCOMPAT_TYPE_INT64, 1,
-                                       &count, workspace));
-    return plan;
+    return graph_plan(h, {op}, engine_index, workspace);
 }
 
 /// A finalized variant pack of x, w and y (uids 1, 2, 3, as conv_graph_plan names them) and a

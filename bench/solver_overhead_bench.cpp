@@ -124,15 +124,19 @@ public:
         const auto alg = winograd ? dnnl::algorithm::convolution_winograd : dnnl::algorithm::convolution_direct;
         dnnl::primitive_attr attr;
         attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-        auto found = [&](const dnnl::primitive_desc_base &pd) { return pd.impl_info_str() == info.impl; };
+        // pd moved to the implementation named info.impl; throws when oneDNN lists none.
+        auto find = [&](auto &pd) {
+            while (pd && pd.impl_info_str() != info.impl && pd.next_impl()) {}
+            if (!pd || pd.impl_info_str() != info.impl)
+                throw std::runtime_error("oneDNN lists no " + info.impl + " here");
+            return pd;
+        };
         md scratch;
         if (d == Direction::fwd) {
             dnnl::convolution_forward::primitive_desc pd(
                 {dnnl::prop_kind::forward_inference, alg, inner_[0], inner_[1], inner_[2], stride, dil, pad, pad}, attr,
                 e, true);
-            while (pd && !found(pd) && pd.next_impl()) {}
-            if (!pd || !found(pd)) throw std::runtime_error("oneDNN lists no " + info.impl + " here");
-            prim_ = dnnl::convolution_forward(pd);
+            prim_ = dnnl::convolution_forward(find(pd));
             scratch = pd.scratchpad_desc();
             arg_[0] = DNNL_ARG_SRC, arg_[1] = DNNL_ARG_WEIGHTS, arg_[2] = DNNL_ARG_DST, out_ = 2;
         } else {
@@ -141,17 +145,13 @@ public:
             if (d == Direction::bwd_data) {
                 dnnl::convolution_backward_data::primitive_desc pd(
                     {alg, inner_[0], inner_[1], inner_[2], stride, dil, pad, pad}, attr, e, hint, true);
-                while (pd && !found(pd) && pd.next_impl()) {}
-                if (!pd || !found(pd)) throw std::runtime_error("oneDNN lists no " + info.impl + " here");
-                prim_ = dnnl::convolution_backward_data(pd);
+                prim_ = dnnl::convolution_backward_data(find(pd));
                 scratch = pd.scratchpad_desc();
                 arg_[0] = DNNL_ARG_DIFF_SRC, arg_[1] = DNNL_ARG_WEIGHTS, arg_[2] = DNNL_ARG_DIFF_DST, out_ = 0;
             } else {
                 dnnl::convolution_backward_weights::primitive_desc pd(
                     {alg, inner_[0], inner_[1], inner_[2], stride, dil, pad, pad}, attr, e, hint, true);
-                while (pd && !found(pd) && pd.next_impl()) {}
-                if (!pd || !found(pd)) throw std::runtime_error("oneDNN lists no " + info.impl + " here");
-                prim_ = dnnl::convolution_backward_weights(pd);
+                prim_ = dnnl::convolution_backward_weights(find(pd));
                 scratch = pd.scratchpad_desc();
                 arg_[0] = DNNL_ARG_SRC, arg_[1] = DNNL_ARG_DIFF_WEIGHTS, arg_[2] = DNNL_ARG_DIFF_DST, out_ = 1;
             }
