@@ -12,6 +12,7 @@
 #include <mutex>
 #include <new>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -100,9 +101,78 @@ __attribute__((target("aes,sse2"))) Fingerprint aes_fingerprint(const unsigned c
     return {out[0], out[1]};
 }
 
-bool has_aes() {
-    static const bool yes = __builtin_cpu_supports("aes");
-    return yes;
+// Wide forms (VAES, the 8-lane form's step on 2 (ymm) or 4 (zmm) blocks an instruction, eight
+// registers): 16-byte block i into lane i % 16 (ymm) or i % 32 (zmm); the tail zero-padded to
+// whole registers, its j-th register into register lane j; every 16-byte lane finalised by two
+// rounds, all combined with xor, the length mixed in by one step. A single-block change still
+// changes exactly one lane's state through bijections, so it is always seen.
+__attribute__((target("avx2,vaes,aes"))) inline __m256i vaes_step(__m256i lane, __m256i block, __m256i k1, __m256i k2) {
+    return _mm256_aesenc_epi128(_mm256_aesenc_epi128(_mm256_xor_si256(lane, block), k1), k2);
+}
+
+__attribute__((target("avx2,vaes,aes"))) Fingerprint vaes256_fingerprint(const unsigned char *p, std::size_t n) {
+    const __m256i k1 = _mm256_set_epi64x(static_cast<long long>(kP1), static_cast<long long>(kP2),
+                                         static_cast<long long>(kP1), static_cast<long long>(kP2));
+    const __m256i k2 = _mm256_set_epi64x(static_cast<long long>(kP3), static_cast<long long>(kP1 ^ kP3),
+                                         static_cast<long long>(kP3), static_cast<long long>(kP1 ^ kP3));
+    constexpr std::size_t kStride = 8 * 32;
+    __m256i a[8];
+    for (int l = 0; l < 8; ++l) a[l] = _mm256_add_epi64(k2, _mm256_set_epi64x(0, 2 * l + 2, 0, 2 * l + 1));
+    std::size_t i = 0;
+    for (; i + kStride <= n; i += kStride)
+        for (int l = 0; l < 8; ++l)
+            a[l] = vaes_step(a[l], _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + i + 32 * l)), k1, k2);
+    if (i < n) {
+        alignas(32) unsigned char tail[kStride] = {};
+        std::memcpy(tail, p + i, n - i);
+        for (std::size_t l = 0; 32 * l < n - i; ++l)
+            a[l] = vaes_step(a[l], _mm256_load_si256(reinterpret_cast<const __m256i *>(tail + 32 * l)), k1, k2);
+    }
+    __m256i h = _mm256_setzero_si256();
+    for (int j = 0; j < 8; ++j) h = _mm256_xor_si256(h, _mm256_aesenc_epi128(_mm256_aesenc_epi128(a[j], k2), k1));
+    __m128i r = _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    r = aes_step(r, _mm_set_epi64x(16, static_cast<long long>(n)), _mm256_castsi256_si128(k1),
+                 _mm256_castsi256_si128(k2));
+    alignas(16) uint64_t out[2];
+    _mm_store_si128(reinterpret_cast<__m128i *>(out), r);
+    return {out[0], out[1]};
+}
+
+__attribute__((target("avx512f,vaes,aes"))) inline __m512i vaes_step(__m512i lane, __m512i block, __m512i k1,
+                                                                     __m512i k2) {
+    return _mm512_aesenc_epi128(_mm512_aesenc_epi128(_mm512_xor_si512(lane, block), k1), k2);
+}
+
+__attribute__((target("avx512f,vaes,aes"))) Fingerprint vaes512_fingerprint(const unsigned char *p, std::size_t n) {
+    const auto h1 = static_cast<long long>(kP1), l1 = static_cast<long long>(kP2);
+    const auto h2 = static_cast<long long>(kP3), l2 = static_cast<long long>(kP1 ^ kP3);
+    const __m512i k1 = _mm512_set_epi64(h1, l1, h1, l1, h1, l1, h1, l1);
+    const __m512i k2 = _mm512_set_epi64(h2, l2, h2, l2, h2, l2, h2, l2);
+    constexpr std::size_t kStride = 8 * 64;
+    __m512i a[8];
+    for (int l = 0; l < 8; ++l)
+        a[l] = _mm512_add_epi64(k2, _mm512_set_epi64(0, 4 * l + 4, 0, 4 * l + 3, 0, 4 * l + 2, 0, 4 * l + 1));
+    std::size_t i = 0;
+    for (; i + kStride <= n; i += kStride)
+        for (int l = 0; l < 8; ++l) a[l] = vaes_step(a[l], _mm512_loadu_si512(p + i + 64 * l), k1, k2);
+    if (i < n) {
+        alignas(64) unsigned char tail[kStride] = {};
+        std::memcpy(tail, p + i, n - i);
+        for (std::size_t l = 0; 64 * l < n - i; ++l) a[l] = vaes_step(a[l], _mm512_load_si512(tail + 64 * l), k1, k2);
+    }
+    __m512i h = _mm512_setzero_si512();
+    for (int j = 0; j < 8; ++j) h = _mm512_xor_si512(h, _mm512_aesenc_epi128(_mm512_aesenc_epi128(a[j], k2), k1));
+    // The four 16-byte lanes of h combined through memory (GCC 12's 512-bit extract intrinsics
+    // read an undefined operand its -Wuninitialized reports).
+    alignas(64) unsigned char quarters[64];
+    _mm512_store_si512(quarters, h);
+    __m128i r = _mm_load_si128(reinterpret_cast<const __m128i *>(quarters));
+    for (int q = 1; q < 4; ++q)
+        r = _mm_xor_si128(r, _mm_load_si128(reinterpret_cast<const __m128i *>(quarters + 16 * q)));
+    r = aes_step(r, _mm_set_epi64x(32, static_cast<long long>(n)), _mm_set_epi64x(h1, l1), _mm_set_epi64x(h2, l2));
+    alignas(16) uint64_t out[2];
+    _mm_store_si128(reinterpret_cast<__m128i *>(out), r);
+    return {out[0], out[1]};
 }
 #endif
 
@@ -171,17 +241,51 @@ Fingerprint chunked(const unsigned char *p, std::size_t n, Form form, Fold fold)
 
 } // namespace
 
-Fingerprint fingerprint(const void *data, std::size_t bytes) {
-    const auto *p = static_cast<const unsigned char *>(data);
+bool fingerprint_form_runs(FingerprintForm form) {
+    switch (form) {
+    case FingerprintForm::portable: return true;
 #ifdef DNNCOMPAT_AES_FINGERPRINT
-    if (has_aes()) return chunked(p, bytes, aes_fingerprint, aes_fold);
+    case FingerprintForm::aes: return __builtin_cpu_supports("aes");
+    case FingerprintForm::vaes256:
+        return __builtin_cpu_supports("aes") && __builtin_cpu_supports("vaes") && __builtin_cpu_supports("avx2");
+    case FingerprintForm::vaes512:
+        return __builtin_cpu_supports("aes") && __builtin_cpu_supports("vaes") && __builtin_cpu_supports("avx512f");
+#else
+    default: return false;
 #endif
-    return chunked(p, bytes, portable_form, portable_fold);
+    }
+    return false;
 }
 
-Fingerprint portable_fingerprint(const void *data, std::size_t bytes) {
-    return chunked(static_cast<const unsigned char *>(data), bytes, portable_form, portable_fold);
+FingerprintForm fingerprint_form() {
+    static const FingerprintForm chosen = [] {
+        // 512-bit registers only where oneDNN itself would use them (DNNL_MAX_CPU_ISA=AVX2 shows
+        // an AVX2 machine's costs on this one).
+        const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+        const auto avx512 = static_cast<unsigned>(dnnl::cpu_isa::avx512_core);
+        if ((isa & avx512) == avx512 && fingerprint_form_runs(FingerprintForm::vaes512))
+            return FingerprintForm::vaes512;
+        if (fingerprint_form_runs(FingerprintForm::vaes256)) return FingerprintForm::vaes256;
+        if (fingerprint_form_runs(FingerprintForm::aes)) return FingerprintForm::aes;
+        return FingerprintForm::portable;
+    }();
+    return chosen;
 }
+
+Fingerprint fingerprint(const void *data, std::size_t bytes, FingerprintForm form) {
+    const auto *p = static_cast<const unsigned char *>(data);
+    if (!fingerprint_form_runs(form)) throw std::invalid_argument("fingerprint: this CPU cannot run the form asked");
+    switch (form) {
+#ifdef DNNCOMPAT_AES_FINGERPRINT
+    case FingerprintForm::aes: return chunked(p, bytes, aes_fingerprint, aes_fold);
+    case FingerprintForm::vaes256: return chunked(p, bytes, vaes256_fingerprint, aes_fold);
+    case FingerprintForm::vaes512: return chunked(p, bytes, vaes512_fingerprint, aes_fold);
+#endif
+    default: return chunked(p, bytes, portable_form, portable_fold);
+    }
+}
+
+Fingerprint fingerprint(const void *data, std::size_t bytes) { return fingerprint(data, bytes, fingerprint_form()); }
 
 namespace {
 

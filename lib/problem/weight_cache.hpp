@@ -8,8 +8,9 @@
 // is served only when a fingerprint of every byte of the caller's w, computed on this call,
 // equals the fingerprint of the bytes it was made from; otherwise the weights are transformed
 // again and the entry updated. The fingerprint reads the whole tensor (no sampling). On x86-64
-// CPUs with AES instructions it is 128 bits: 16-byte blocks go into eight lanes, each step two
-// AES rounds of (lane xor block); elsewhere 64 bits: 8-byte words into four lanes through
+// CPUs with AES instructions it is 128 bits: 16-byte blocks go into eight lanes (16 or 32 on
+// VAES's 256- or 512-bit registers), each step two AES rounds of (lane xor block); elsewhere
+// 64 bits: 8-byte words into four lanes through
 // xxHash64's multiply-rotate round. Inputs over 64 KiB are fingerprinted that way chunk by
 // chunk (64 KiB each; on OpenMP's threads when the library is built with OpenMP, GCC builds),
 // and the chunks' fingerprints folded in order by the same kind of step; the value does not
@@ -69,8 +70,18 @@ struct Fingerprint {
     bool operator!=(const Fingerprint &o) const { return !(*this == o); }
 };
 Fingerprint fingerprint(const void *data, std::size_t bytes);
-// The portable form, which fingerprint() uses on CPUs without AES instructions (for tests).
-Fingerprint portable_fingerprint(const void *data, std::size_t bytes);
+
+// The forms fingerprint() chooses from, fastest first where the CPU runs it: vaes512 (VAES on
+// 512-bit registers, only where oneDNN's effective ISA is AVX-512), vaes256, aes (AES-NI), portable.
+// Each has its own values; every one reads every byte with the guarantees above.
+enum class FingerprintForm { portable, aes, vaes256, vaes512 };
+// Whether this CPU runs `form`.
+bool fingerprint_form_runs(FingerprintForm form);
+// The form fingerprint() uses in this process (chosen once).
+FingerprintForm fingerprint_form();
+// Fingerprint in a given form (tests, benches); throws std::invalid_argument where
+// !fingerprint_form_runs(form).
+Fingerprint fingerprint(const void *data, std::size_t bytes, FingerprintForm form);
 
 // The mode DNNCOMPAT_WEIGHT_CACHE asks for: OFF for "0", "off" or "false", CONSTANT for
 // "constant", else VERIFIED (read on every call; handles read it once, when their cache is

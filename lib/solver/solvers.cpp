@@ -11,6 +11,7 @@
 #include "solver/solver.hpp"
 
 #include "problem/onednn_util.hpp"
+#include "problem/weight_cache.hpp"
 #include "core/error.hpp"
 #include "solver/model.hpp"
 #include "solver/onednn_impls.hpp"
@@ -66,11 +67,20 @@ constexpr double kBrgemmSeconds = 4e-6;
 constexpr double kWinoReorderOps = 400.0;
 
 // Bytes of memory traffic charged per byte of w for the weight cache's VERIFIED lookup (its
-// fingerprint of every byte of w, AES rounds on the library's threads): 64x64x3x3 weights (147 KB)
-// cost 5.7 us a call on Zen 5 (bench/solver_overhead_bench), a quarter of the copy bandwidth the
-// model runs at and more on larger filters. A handle in CONSTANT mode skips it; the estimate for
-// weights that stay charges it all the same.
-constexpr double kFingerprintCost = 4.0;
+// fingerprint of every byte of w, AES rounds): with VAES (16 or 32 lanes) 64x64x3x3 weights
+// (147 KB) cost 1.9 us a call on Zen 5 (bench/solver_overhead_bench: verified - constant), about
+// 1.5x the time of a copy at the model's bandwidth; with AES-NI's 8 lanes 5.7 us (4x); the
+// portable form twice that. A handle in CONSTANT mode skips it; the estimate for weights that
+// stay charges it all the same.
+double fingerprint_cost() {
+    switch (conv::fingerprint_form()) {
+    case conv::FingerprintForm::vaes512:
+    case conv::FingerprintForm::vaes256: return 1.5;
+    case conv::FingerprintForm::aes: return 4.0;
+    case conv::FingerprintForm::portable: return 8.0;
+    }
+    return 4.0;
+}
 
 // A solver backed by oneDNN implementations whose names match a family.
 class OnednnSolver : public Solver {
@@ -134,7 +144,7 @@ public:
         double fixed_s = kPrimitiveSeconds * (1 + i->copies);
         if (i->wino_weights && !cached && d != Direction::bwd_filter)
             fixed_s += static_cast<double>(w_elems(p)) * kWinoReorderOps / (m.peak_gflops * 1e9 / lanes(m));
-        return model(p, d, m, io_bytes(p) + relayout + (cached ? kFingerprintCost * bytes_of(p, w_elems(p)) : 0.0),
+        return model(p, d, m, io_bytes(p) + relayout + (cached ? fingerprint_cost() * bytes_of(p, w_elems(p)) : 0.0),
                      fixed_s);
     }
 

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -295,12 +296,37 @@ TEST(WeightCache, EvictionUnderTinyCap) {
     }
 }
 
-// Both fingerprint forms read every byte: a one-byte change anywhere (block starts and ends,
-// the odd tail) or another length changes them.
+using dnncompat::conv::FingerprintForm;
+
+// The fingerprint forms this CPU runs; the one fingerprint() chose is among them.
+std::vector<FingerprintForm> runnable_forms() {
+    std::vector<FingerprintForm> out;
+    for (FingerprintForm f :
+         {FingerprintForm::portable, FingerprintForm::aes, FingerprintForm::vaes256, FingerprintForm::vaes512})
+        if (dnncompat::conv::fingerprint_form_runs(f)) out.push_back(f);
+    return out;
+}
+
+TEST(WeightCache, FingerprintUsesAFormThisCpuRuns) {
+    const std::vector<FingerprintForm> forms = runnable_forms();
+    EXPECT_NE(std::find(forms.begin(), forms.end(), dnncompat::conv::fingerprint_form()), forms.end());
+    std::vector<unsigned char> buf(1000, 3);
+    EXPECT_TRUE(dnncompat::conv::fingerprint(buf.data(), buf.size()) ==
+                dnncompat::conv::fingerprint(buf.data(), buf.size(), dnncompat::conv::fingerprint_form()));
+    for (FingerprintForm f : {FingerprintForm::aes, FingerprintForm::vaes256, FingerprintForm::vaes512})
+        if (!dnncompat::conv::fingerprint_form_runs(f)) {
+            EXPECT_THROW(dnncompat::conv::fingerprint(buf.data(), buf.size(), f), std::invalid_argument);
+        }
+}
+
+// Every fingerprint form this CPU runs (the one in use among them) reads every byte: a one-byte
+// change anywhere (block starts and ends, the odd tail) or another length changes them.
 TEST(WeightCache, FingerprintSeesEveryByte) {
     std::vector<unsigned char> buf(3 * 1048576 / 2 + 13);
     for (size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<unsigned char>(i * 31 + 7);
-    for (auto fp : {dnncompat::conv::fingerprint, dnncompat::conv::portable_fingerprint}) {
+    for (FingerprintForm form : runnable_forms()) {
+        SCOPED_TRACE(static_cast<int>(form));
+        const auto fp = [form](const void *d, size_t n) { return dnncompat::conv::fingerprint(d, n, form); };
         const dnncompat::conv::Fingerprint base = fp(buf.data(), buf.size());
         EXPECT_TRUE(fp(buf.data(), buf.size()) == base);
         for (size_t pos : {size_t{0}, size_t{7}, size_t{8}, size_t{15}, size_t{16}, size_t{127}, size_t{128},
@@ -313,6 +339,25 @@ TEST(WeightCache, FingerprintSeesEveryByte) {
     }
 }
 
+// The tails: at every length around the forms' strides (16-byte blocks; 128, 256 and 512 bytes a
+// round of registers) every byte is seen, and zero bytes added at the end change the value.
+TEST(WeightCache, FingerprintSeesEveryByteOfTheTail) {
+    for (FingerprintForm form : runnable_forms()) {
+        SCOPED_TRACE(static_cast<int>(form));
+        for (size_t n : {1, 15, 16, 17, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 1100}) {
+            std::vector<unsigned char> buf(n + 1, 0);
+            const auto fp = [&](size_t len) { return dnncompat::conv::fingerprint(buf.data(), len, form); };
+            const dnncompat::conv::Fingerprint base = fp(n);
+            EXPECT_TRUE(fp(n + 1) != base) << "one zero byte more, length " << n;
+            for (size_t pos = 0; pos < n; ++pos) {
+                buf[pos] = 0x80;
+                EXPECT_TRUE(fp(n) != base) << "byte " << pos << " of " << n;
+                buf[pos] = 0;
+            }
+        }
+    }
+}
+
 // Inputs longer than 64 KiB are fingerprinted chunk by chunk (on several threads where the
 // library has OpenMP) and the chunks folded in order: the same chunks in another order, or the
 // same change made in two chunks, give another fingerprint, and the value does not depend on
@@ -322,7 +367,9 @@ TEST(WeightCache, FingerprintFoldsChunksInOrder) {
     std::vector<unsigned char> buf(6 * kChunk + 100), moved(buf.size() + 1);
     for (size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
     std::memcpy(moved.data() + 1, buf.data(), buf.size());
-    for (auto fp : {dnncompat::conv::fingerprint, dnncompat::conv::portable_fingerprint}) {
+    for (FingerprintForm form : runnable_forms()) {
+        SCOPED_TRACE(static_cast<int>(form));
+        const auto fp = [form](const void *d, size_t n) { return dnncompat::conv::fingerprint(d, n, form); };
         const dnncompat::conv::Fingerprint base = fp(buf.data(), buf.size());
         EXPECT_TRUE(fp(moved.data() + 1, buf.size()) == base);
         std::vector<unsigned char> swapped = buf;
