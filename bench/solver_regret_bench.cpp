@@ -273,9 +273,17 @@ Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const
                 const double change = stored_ms(key, name + "/change" + tag, timed(solver::Weights::change), errors[i]);
                 if (change > 0) keep(best_change_of[i], change);
             }
-            const double a = stored_ms(
-                key, "auto" + tag, [&] { return measure_auto(p, d, mo, row.auto_impl); }, auto_error);
-            if (a > 0) keep(row.auto_ms, a);
+            // convolution_auto can land on oneDNN's reference kernel (AVX2, channels-last: 1000x
+            // slower, seconds a call): its runs stop after kAutoCapMs of timed runs and it is
+            // not timed again in later rounds once slower than that; its regret is then plain.
+            constexpr double kAutoCapMs = 2000.0;
+            if (round == 0 || row.auto_ms < 0 || row.auto_ms < kAutoCapMs) {
+                solver::MeasureOptions ao = mo;
+                ao.cap_ms = kAutoCapMs;
+                const double a = stored_ms(
+                    key, "auto" + tag, [&] { return measure_auto(p, d, ao, row.auto_impl); }, auto_error);
+                if (a > 0) keep(row.auto_ms, a);
+            }
             if (!row.auto_impl.empty()) times_store[key]["auto_impl"] = row.auto_impl;
             else if (times_store[key].contains("auto_impl")) row.auto_impl = times_store[key]["auto_impl"];
         }
@@ -685,6 +693,16 @@ int main(int argc, char **argv) {
                speed.geomean(), speed_r50.n ? fmt::format("{:.3f}", speed_r50.geomean()) : "n/a", p50, p99);
     std::fflush(stdout);
     if (!o.times.empty()) {
+        // What another process wrote meanwhile (--isas: the other ISAs' runs, before this one
+        // writes) is kept: entries this run does not have are merged in from the file.
+        {
+            std::ifstream in(o.times);
+            const nlohmann::json disk = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+            if (check_times(disk).empty())
+                for (const auto &[key, layer] : disk.items())
+                    for (const auto &[what, v] : layer.items())
+                        if (!times_store[key].contains(what)) times_store[key][what] = v;
+        }
         const std::string tmp = o.times + ".tmp";
         std::error_code ec;
         {
