@@ -168,6 +168,12 @@ protected:
     bool winograd_;
 };
 
+// jit-direct's efficiency relative to its scale on few reduction channels (the first layer's
+// C=3), where oneDNN runs a kernel that reduces over the filter taps instead: 1.2 (the first
+// fit) still left oneDNN's gemm ahead of it on the stems of ResNet (7x7), VGG and SqueezeNet
+// (3x3), where it measured 1.2-1.4x faster on both ISAs.
+constexpr double kFewChannels = 1.5;
+
 // jit direct kernels: blocked over output channels, vectorised over the SIMD width.
 class JitDirect final : public OnednnSolver {
 public:
@@ -184,8 +190,15 @@ protected:
         // hide its FMA latency on rows narrower than 7: ResNet-18's 4x4 layers ran 2.5-2.9x
         // slower than oneDNN's gemm there, against 1.2x at 16 lanes (32 registers).
         const double narrow = simd == 8 ? std::min(1.0, static_cast<double>(p.out[p.nsp - 1]) / 7.0) : 1.0;
-        return vectorised(p, d, m, 0.8, (r.red_ch >= simd ? fill(r.red_ch, simd) : 1.2) * narrow, flop(p), bytes,
-                          fixed_s);
+        // At 16 lanes its forward ran 10-30 % behind brgemm on strided windows that overlap
+        // (ResNet's 3x3 stride-2 layers on Zen 5, batch 2 to 32), not on 2x2 / 4x4 patchify
+        // windows; the few-channel kernel above is another kernel.
+        bool overlapping_strides = false;
+        for (int k = 0; k < p.nsp; ++k)
+            overlapping_strides = overlapping_strides || (p.stride[k] > 1 && p.filt[k] > p.stride[k]);
+        const double strided = simd == 16 && overlapping_strides && d == Direction::fwd && r.red_ch >= simd ? 0.9 : 1.0;
+        return vectorised(p, d, m, 0.8, (r.red_ch >= simd ? fill(r.red_ch, simd) : kFewChannels) * narrow * strided,
+                          flop(p), bytes, fixed_s);
     }
 };
 
@@ -232,6 +245,10 @@ protected:
     }
 };
 
+// jit_fp32_wino_2x3's own set-up per call, on top of the primitive's: what its 7x7 128 -> 32
+// layer at batch 2 (48 us) takes beyond its multiplications (see Winograd::model).
+constexpr double kWino2x3Seconds = 25e-6;
+
 // Winograd F(4x4, 3x3): 36 multiplications for 16 outputs instead of 144, plus the data's
 // transforms; the weights' transform is the layout copy OnednnSolver::wti counts (kWinoReorderOps).
 class Winograd final : public OnednnSolver {
@@ -250,6 +267,14 @@ public:
     }
 
 protected:
+    // The products of each tile position are GEMMs over N x tiles rows (tiles of `out` x `out`
+    // outputs): few tiles leave them short (Zen 5, 3x3 512 channels, F(4x4, 3x3): at N x tiles
+    // = 16 the kernel runs at a quarter of its speed on 100 or more, at 32 under half).
+    static double short_rows(const conv::Problem &p, int out) {
+        double tiles = static_cast<double>(p.n);
+        for (int k = 0; k < p.nsp; ++k) tiles *= std::ceil(static_cast<double>(p.out[k]) / out);
+        return std::pow(std::min(1.0, tiles / 100.0), 0.5);
+    }
     bool matches(const std::string &) const override { return true; }
     // F(4x4, 3x3) is cuDNN's WINOGRAD_TILE_4x4; oneDNN's other Winograd kernel, jit_fp32_wino_2x3
     // (F(2x2, 3x3)), has no cuDNN tile note.
@@ -263,18 +288,30 @@ protected:
         return n;
     }
     double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
-        // The data's transforms: x into 6x6 tiles, the 6x6 products back into 4x4 outputs.
+        const std::optional<Impl> i = pick(p, d);
+        const Roles r = roles(p, d);
+        if (i && i->name.find("2x3") != std::string::npos) {
+            // jit_fp32_wino_2x3 (forward inference, small maps): F(2x2, 3x3), 16 multiplications
+            // for 4 outputs instead of 36. It blocks over the channels and transforms tile by
+            // tile in cache, so few tiles do not leave it short and its transforms move no
+            // memory of their own; it runs its multiplications near the jit kernels' efficiency,
+            // after a set-up of its own per call (kWino2x3Seconds). Zen 5, batch 2: Inception-v3's
+            // 8x8 448 -> 384 layer 0.56 ms (1.8x faster than jit-direct), 14x14 128 -> 32 50 us
+            // (1.9x), ResNet's 7x7 256-channel layer 0.21 ms (1.2x); a 7x7 128 -> 32 layer 48 us,
+            // twice jit-direct's.
+            return vectorised(p, d, m, 0.6, fill(r.red_ch, lanes(m)), flop(p) * 16.0 / 36.0, bytes,
+                              fixed_s + kWino2x3Seconds);
+        }
+        // F(4x4, 3x3): the data's transforms, x into 6x6 tiles, the 6x6 products back into 4x4
+        // outputs.
         const double transform = 2.0 * (36.0 / 16.0) * (bytes_of(p, x_elems(p)) + bytes_of(p, y_elems(p)));
-        // The 36 products per tile are GEMMs over N x tiles rows: few tiles leave them short
-        // (Zen 5, 3x3 512 channels: at N x tiles = 16 the kernel runs at a quarter of its speed on
-        // 100 or more, at 32 under half).
-        double tiles = static_cast<double>(p.n);
-        for (int k = 0; k < p.nsp; ++k) tiles *= std::ceil(static_cast<double>(p.out[k]) / 4.0);
-        const double rows = std::pow(std::min(1.0, tiles / 100.0), 0.5);
-        // Their reduction runs over the channels (C forward, K backward data): short under 64
-        // (Inception's and DenseNet's 32-channel layers ran 1.2-1.7x slower than jit-direct).
-        const double reduction = std::min(1.0, static_cast<double>(roles(p, d).red_ch) / 64.0);
-        return vectorised(p, d, m, 0.45, fill(roles(p, d).red_ch, lanes(m)) * rows * reduction, flop(p) * 36.0 / 144.0,
+        const double rows = short_rows(p, 4);
+        // Their reduction runs over the channels forward (C) and backward data (K): short under
+        // 64 (Inception's and DenseNet's 32-channel layers ran 1.2-1.7x slower than jit-direct).
+        // Backward filter reduces over the N x tiles rows instead, which `rows` counts (GoogLeNet's
+        // 16-channel layer at batch 8: 0.09 ms, 1.5x faster than jit-direct).
+        const double reduction = d == Direction::bwd_filter ? 1.0 : std::min(1.0, static_cast<double>(r.red_ch) / 64.0);
+        return vectorised(p, d, m, 0.45, fill(r.red_ch, lanes(m)) * rows * reduction, flop(p) * 36.0 / 144.0,
                           bytes + transform, fixed_s);
     }
 };
@@ -304,7 +341,14 @@ protected:
         // the images' gradients: measured at 0.5-0.6 of the forward's efficiency on the shared
         // training log's 3x3 and strided 1x1 layers (both ISAs); a plain 1x1 is one gemm.
         const double bwd_filter = d == Direction::bwd_filter && im2col ? kOnednnGemmBwdFilter : 1.0;
-        const double eff = scale(m, name(), 0.75) * gemm_shape(p) * direction_factor(d) * bwd_filter;
+        // A plain 1x1 on NCHW is one sgemm per image on the caller's buffers, with nothing
+        // copied: measured 1.2x more efficient than the same products through im2col (the shared
+        // logs' and Inception's / DenseNet's NCHW 1x1 layers on both ISAs, where the blocked
+        // kernels pay their layout copies). Channels-last x leaves it no such edge over brgemm
+        // and jit-1x1, which run on that layout too (ShuffleNet's and YOLOv5's 1x1 layers).
+        const bool channels_last = p.x_strides.size() > 2 && p.x_strides[1] == 1 && p.c > 1;
+        const double plain = !im2col && !channels_last ? 1.2 : 1.0;
+        const double eff = scale(m, name(), 0.75) * plain * gemm_shape(p) * direction_factor(d) * bwd_filter;
         const double col = im2col ? kIm2colCost * bytes_of(p, p.n * p.c * spatial(p.filt) * spatial(p.out)) : 0.0;
         return wti_from(p, m, eff, flop(p), bytes + col, fixed_s);
     }
