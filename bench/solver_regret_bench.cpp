@@ -316,6 +316,14 @@ Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const
             again.insert(again.end(), {change_choice, best_change});
         if (!again.empty())
             for (int round = 0; round < o.confirm; ++round) round_of(fmt::format("#confirm{}", round), again, false);
+        for (std::size_t i = 0; i < n; ++i) {
+            const char *name = r.ranked[i].solver->name();
+            if (best_of[i] > 0 && (row.best_ms < 0 || best_of[i] < row.best_ms))
+                row.best_ms = best_of[i], row.best = name;
+            if (best_change_of[i] > 0 && (row.best_change_ms < 0 || best_change_of[i] < row.best_change_ms))
+                row.best_change_ms = best_change_of[i], row.best_change = name;
+            if (r.ranked[i].solver == rc.ranked.front().solver) row.chosen_change_ms = best_change_of[i];
+        }
         row.chosen_ms = best_of[0];
         if (best_of[0] < 0) row.error = "the choice " + row.chosen + " failed: " + errors[0];
         else if (row.best_ms < 0) row.error = "no solver could be measured";

@@ -1,0 +1,41 @@
+#!/bin/bash
+# Smoke test of bench/solver_regret_bench (speed is not tested here): on three small problems it
+# must rank and time every layer-direction without errors, print regrets of at least 1, keep its
+# times in --times (every key it measured), and rank a second time from the kept times alone
+# with the same summary.
+#   regret_bench_smoke.sh BENCH
+set -u
+bench=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+export DNNCOMPAT_CACHE_DIR=$dir/cache OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+cat > "$dir/small.problems" <<'LIST'
+# two forward layers and one in every direction
+mb1ic16ih8oc16kh3ph1 fwd
+mb1ic32ih7oc16kh1ph0 fwd,bwd-data,bwd-filter
+n=1,c=8,h=6,k=3,layout=nhwc fwd
+LIST
+run() {
+    "$bench" --logs "$dir/small.problems" --runs 1 --rounds 1 --confirm 1 --latency-reps 1 --times "$dir/times.json" \
+        --benchmark_filter=none > "$dir/out$1.txt" 2>&1
+}
+fail() { echo "FAIL: $*"; cat "$dir/out1.txt"; exit 1; }
+run 1 || fail "first run exited $?"
+summary=$(grep '^SUMMARY' "$dir/out1.txt") || fail "no SUMMARY line"
+echo "$summary"
+[[ $summary == *" layers=5 errors=0 "* ]] || fail "expected 5 layer-directions without errors"
+geo=$(sed -n 's/.* regret_geomean=\([0-9.]*\) .*/\1/p' <<< "$summary")
+worst=$(sed -n 's/.* regret_worst=\([0-9.]*\) .*/\1/p' <<< "$summary")
+awk -v g="$geo" -v w="$worst" 'BEGIN { exit !(g >= 1.0 && w >= g) }' || fail "regret geomean $geo / worst $worst"
+python3 - "$dir/times.json" <<'PY' || fail "the kept times"
+import json, sys
+t = json.load(open(sys.argv[1]))
+assert len(t) == 5, f"{len(t)} layer-directions kept"
+for key, layer in t.items():
+    assert any(k.endswith('#0') and '/stay' in k for k in layer), key + ": no solver time"
+    assert 'auto#0' in layer and 'estimate' in layer, key
+PY
+run 2 || fail "second run exited $?"
+[[ $(grep '^SUMMARY' "$dir/out2.txt" | sed 's/ select_p.*//') == "$(sed 's/ select_p.*//' <<< "$summary")" ]] ||
+    fail "the second run, from the kept times, differs: $(grep '^SUMMARY' "$dir/out2.txt")"
+echo PASS
