@@ -340,7 +340,17 @@ protected:
         // Backward filter through im2col runs one gemm per image on its column matrix and sums
         // the images' gradients: measured at 0.5-0.6 of the forward's efficiency on the shared
         // training log's 3x3 and strided 1x1 layers (both ISAs); a plain 1x1 is one gemm.
-        const double bwd_filter = d == Direction::bwd_filter && im2col ? kOnednnGemmBwdFilter : 1.0;
+        double bwd_filter = d == Direction::bwd_filter && im2col ? kOnednnGemmBwdFilter : 1.0;
+        // At 16 lanes its backward filter falls behind as the reduction (N x output pixels)
+        // outgrows the gradient it sums into (K x C x R x S per group): YOLOv5's 160x160 layers
+        // (a reduction 6-25x the gradient) ran 1.6-2.9x slower than the model's estimate on Zen 5
+        // (jit-1x1 2.5x faster on the 1x1), while its AVX2 kernels kept their pace there.
+        if (d == Direction::bwd_filter && lanes(m) == 16) {
+            const double gradient = static_cast<double>(p.k / p.groups) * static_cast<double>(p.c / p.groups) *
+                                    static_cast<double>(spatial(p.filt));
+            const double reduction = static_cast<double>(p.n) * static_cast<double>(spatial(p.out));
+            bwd_filter /= std::pow(1.0 + reduction / gradient, 0.3);
+        }
         // A plain 1x1 on NCHW is one sgemm per image on the caller's buffers, with nothing
         // copied: measured 1.2x more efficient than the same products through im2col (the shared
         // logs' and Inception's / DenseNet's NCHW 1x1 layers on both ISAs, where the blocked
