@@ -1,6 +1,7 @@
 #include "problem/weight_cache.hpp"
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -99,6 +100,13 @@ __attribute__((target("aes,sse2"))) Fingerprint aes_fingerprint(const unsigned c
     alignas(16) uint64_t out[2];
     _mm_store_si128(reinterpret_cast<__m128i *>(out), h);
     return {out[0], out[1]};
+}
+
+// VAES (CPUID leaf 7, ECX bit 9), read directly: clang's __builtin_cpu_supports does not know
+// "vaes". The registers' OS support is __builtin_cpu_supports("avx2") / ("avx512f")'s part.
+bool has_vaes() {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) != 0 && (c & (1u << 9)) != 0;
 }
 
 // Wide forms (VAES, the 8-lane form's step on 2 (ymm) or 4 (zmm) blocks an instruction, eight
@@ -246,10 +254,9 @@ bool fingerprint_form_runs(FingerprintForm form) {
     case FingerprintForm::portable: return true;
 #ifdef DNNCOMPAT_AES_FINGERPRINT
     case FingerprintForm::aes: return __builtin_cpu_supports("aes");
-    case FingerprintForm::vaes256:
-        return __builtin_cpu_supports("aes") && __builtin_cpu_supports("vaes") && __builtin_cpu_supports("avx2");
+    case FingerprintForm::vaes256: return __builtin_cpu_supports("aes") && has_vaes() && __builtin_cpu_supports("avx2");
     case FingerprintForm::vaes512:
-        return __builtin_cpu_supports("aes") && __builtin_cpu_supports("vaes") && __builtin_cpu_supports("avx512f");
+        return __builtin_cpu_supports("aes") && has_vaes() && __builtin_cpu_supports("avx512f");
 #else
     default: return false;
 #endif
