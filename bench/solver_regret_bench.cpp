@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -41,6 +42,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -381,8 +383,9 @@ struct BadProblemList : std::runtime_error {
 // A problem list (*.problems): one problem a line in dnncompat-select's grammar, optionally
 // followed by the directions to rank ("fwd", "bwd-data", "bwd-filter", comma separated; fwd when
 // absent); '#' starts a comment. A problem listed again (in either grammar) adds its directions
-// to the first listing. Throws BadProblemList naming the line.
-trace::ConvLayers problem_layers(const fs::path &path) {
+// to the first listing; `batch` (--batch) replaces every problem's N. Throws BadProblemList
+// naming the line.
+trace::ConvLayers problem_layers(const fs::path &path, std::optional<int64_t> batch) {
     std::ifstream in(path);
     if (!in) throw BadProblemList("cannot read " + path.string());
     trace::ConvLayers out;
@@ -404,6 +407,7 @@ trace::ConvLayers problem_layers(const fs::path &path) {
         } catch (const std::exception &e) {
             throw bad(e.what());
         }
+        if (batch) l.problem.n = *batch; // --batch, as for the logs' layers
         l.key = l.problem.key();
         auto [it, fresh] = by_key.emplace(l.key, out.layers.size());
         if (fresh) out.layers.push_back(std::move(l));
@@ -479,10 +483,11 @@ bool parse(int &argc, char **argv, Options &o) {
         };
         auto number = [&](const std::string &v, const char *name, long lo) {
             char *end = nullptr;
+            errno = 0;
             const long n = std::strtol(v.c_str(), &end, 10);
-            if (v.empty() || *end || n < lo) {
-                std::fprintf(stderr, "solver_regret_bench: %s wants an integer >= %ld, got '%s'\n", name, lo,
-                             v.c_str());
+            if (v.empty() || *end || errno == ERANGE || n < lo || n > std::numeric_limits<int>::max()) {
+                std::fprintf(stderr, "solver_regret_bench: %s wants an integer from %ld to %d, got '%s'\n", name, lo,
+                             std::numeric_limits<int>::max(), v.c_str());
                 std::exit(2);
             }
             return n;
@@ -635,6 +640,11 @@ int main(int argc, char **argv) {
     std::vector<Row> rows;
     std::vector<Skipped> skipped;
     std::vector<double> latencies;
+    std::error_code exists_error;
+    if (!fs::exists(o.logs, exists_error)) {
+        std::fprintf(stderr, "solver_regret_bench: --logs: %s does not exist\n", o.logs.c_str());
+        return 2;
+    }
     const std::vector<fs::path> files = input_files(o);
     if (files.empty()) fmt::print("no log under {} matches\n", o.logs);
     for (const fs::path &f : files) {
@@ -643,7 +653,7 @@ int main(int argc, char **argv) {
         try {
             trace::ConvLayerOptions lo;
             lo.batch = o.batch;
-            layers = f.extension() == ".problems" ? problem_layers(f)
+            layers = f.extension() == ".problems" ? problem_layers(f, o.batch)
                                                   : trace::conv_layers(trace::read_trace_file(f.string()), lo);
         } catch (const BadProblemList &e) {
             std::fprintf(stderr, "solver_regret_bench: %s\n", e.what());

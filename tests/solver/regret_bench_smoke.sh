@@ -2,7 +2,7 @@
 # Smoke test of bench/solver_regret_bench (speed is not tested here): on three small problems it
 # must rank and time every layer-direction without errors, print regrets of at least 1, keep its
 # times in --times (every key it measured), and rank a second time from the kept times alone
-# with the same summary.
+# with the same summary; --batch reaches the problems and a missing --logs path exits 2.
 #   regret_bench_smoke.sh BENCH
 set -u
 bench=$1
@@ -38,4 +38,12 @@ PY
 run 2 || fail "second run exited $?"
 [[ $(grep '^SUMMARY' "$dir/out2.txt" | sed 's/ select_p.*//') == "$(sed 's/ select_p.*//' <<< "$summary")" ]] ||
     fail "the second run, from the kept times, differs: $(grep '^SUMMARY' "$dir/out2.txt")"
+# --batch replaces the problems' N; a --logs path that does not exist stops the run (exit 2).
+"$bench" --logs "$dir/small.problems" --batch 2 --runs 1 --confirm 0 --latency-reps 1 --benchmark_filter=none \
+    > "$dir/out3.txt" 2>&1 || fail "--batch 2 exited $?"
+[[ $(grep -c ' g1mb2ic' "$dir/out3.txt") -ge 5 && $(grep -c ' g1mb1ic' "$dir/out3.txt") -eq 0 ]] ||
+    fail "--batch 2 did not reach the problems: $(grep -m1 ' g1mb' "$dir/out3.txt")"
+"$bench" --logs "$dir/missing.problems" > /dev/null 2>&1
+rc=$?
+[[ $rc -eq 2 ]] || fail "a missing --logs path exited $rc"
 echo PASS
