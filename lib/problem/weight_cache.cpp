@@ -104,9 +104,13 @@ __attribute__((target("aes,sse2"))) Fingerprint aes_fingerprint(const unsigned c
 
 // VAES (CPUID leaf 7, ECX bit 9), read directly: clang's __builtin_cpu_supports does not know
 // "vaes". The registers' OS support is __builtin_cpu_supports("avx2") / ("avx512f")'s part.
+// Read once: CPUID is slow, and a VM exit under a hypervisor.
 bool has_vaes() {
-    unsigned a = 0, b = 0, c = 0, d = 0;
-    return __get_cpuid_count(7, 0, &a, &b, &c, &d) != 0 && (c & (1u << 9)) != 0;
+    static const bool yes = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        return __get_cpuid_count(7, 0, &a, &b, &c, &d) != 0 && (c & (1u << 9)) != 0;
+    }();
+    return yes;
 }
 
 // Wide forms (VAES, the 8-lane form's step on 2 (ymm) or 4 (zmm) blocks an instruction, eight
@@ -279,9 +283,11 @@ FingerprintForm fingerprint_form() {
     return chosen;
 }
 
-Fingerprint fingerprint(const void *data, std::size_t bytes, FingerprintForm form) {
+namespace {
+
+// The fingerprint in `form`, which the CPU runs.
+Fingerprint in_form(const void *data, std::size_t bytes, FingerprintForm form) {
     const auto *p = static_cast<const unsigned char *>(data);
-    if (!fingerprint_form_runs(form)) throw std::invalid_argument("fingerprint: this CPU cannot run the form asked");
     switch (form) {
 #ifdef DNNCOMPAT_AES_FINGERPRINT
     case FingerprintForm::aes: return chunked(p, bytes, aes_fingerprint, aes_fold);
@@ -292,7 +298,15 @@ Fingerprint fingerprint(const void *data, std::size_t bytes, FingerprintForm for
     }
 }
 
-Fingerprint fingerprint(const void *data, std::size_t bytes) { return fingerprint(data, bytes, fingerprint_form()); }
+} // namespace
+
+Fingerprint fingerprint(const void *data, std::size_t bytes, FingerprintForm form) {
+    if (!fingerprint_form_runs(form)) throw std::invalid_argument("fingerprint: this CPU cannot run the form asked");
+    return in_form(data, bytes, form);
+}
+
+// Every VERIFIED lookup: the form chosen once, no checks on the way.
+Fingerprint fingerprint(const void *data, std::size_t bytes) { return in_form(data, bytes, fingerprint_form()); }
 
 namespace {
 
