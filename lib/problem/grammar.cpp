@@ -271,8 +271,8 @@ std::string canonical(const conv::Problem &p) {
     for (int i = 0; i < p.nsp; ++i) s += fmt::format("p{}{}", ax[off + i], p.pad_l[i]);
     for (int i = 0; i < p.nsp; ++i) s += fmt::format("d{}{}", ax[off + i], p.dilation[i] - 1);
     const char *dt = p.dtype == DNNCOMPAT_DATA_HALF ? "f16" : p.dtype == DNNCOMPAT_DATA_BFLOAT16 ? "bf16" : "f32";
-    const bool nhwc = p.x_strides.size() > 2 && p.x_strides[1] == 1 && p.c > 1;
-    return s + fmt::format(" {} {}", dt, nhwc ? (p.nsp == 3 ? "ndhwc" : "nhwc") : (p.nsp == 3 ? "ncdhw" : "nchw"));
+    return s + fmt::format(" {} {}", dt,
+                           p.x_channels_last() ? (p.nsp == 3 ? "ndhwc" : "nhwc") : (p.nsp == 3 ? "ncdhw" : "nchw"));
 }
 
 } // namespace dnncompat::solver

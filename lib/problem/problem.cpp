@@ -139,6 +139,8 @@ Problem make_problem(const dnncompatTensorStruct &x, const dnncompatFilterStruct
 
 bool Problem::integer() const { return integer_type(dtype); }
 
+bool Problem::x_channels_last() const { return x_strides.size() > 2 && x_strides[1] == 1 && c > 1; }
+
 void Problem::add_to(PlanKey &key) const {
     for (int64_t v : {int64_t{nsp}, n, c, k, groups}) key.add(v);
     for (const dims_t *d : {&in, &filt, &out, &pad_l, &pad_r, &stride, &dilation, &x_strides, &y_strides, &w_dims})

@@ -39,6 +39,8 @@ struct Problem {
 
     // True for the integer configurations (x INT8, UINT8, INT8x4, UINT8x4 or INT8x32).
     bool integer() const;
+    // True when x is channels-last (NHWC / NDHWC strides: channel stride 1, more than one channel).
+    bool x_channels_last() const;
 
     // Canonical benchdnn-style string ("mb4ic64ih56iw56oc64oh56ow56kh3kw3ph1pw1sh1sw1dh0dw0g1"),
     // plus layouts and data type: used as the plan-cache key and in messages.

@@ -144,16 +144,17 @@ public:
         double fixed_s = kPrimitiveSeconds * (1 + i->copies);
         if (i->wino_weights && !cached && d != Direction::bwd_filter)
             fixed_s += static_cast<double>(w_elems(p)) * kWinoReorderOps / (m.peak_gflops * 1e9 / lanes(m));
-        return model(p, d, m, io_bytes(p) + relayout + (cached ? fingerprint_cost() * bytes_of(p, w_elems(p)) : 0.0),
-                     fixed_s);
+        return model(p, d, *i, m,
+                     io_bytes(p) + relayout + (cached ? fingerprint_cost() * bytes_of(p, w_elems(p)) : 0.0), fixed_s);
     }
 
 protected:
     virtual bool matches(const std::string &impl) const { return impl.rfind(family_, 0) == 0; }
     virtual bool limit_32bit() const { return true; }
-    // WTI given the bytes moved (x, w, y and layout copies) and the fixed seconds of the call
-    // (primitive executions, the Winograd weights' reorder).
-    virtual double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const = 0;
+    // WTI given the implementation that runs, the bytes moved (x, w, y and layout copies) and the
+    // fixed seconds of the call (primitive executions, the Winograd weights' reorder).
+    virtual double model(const conv::Problem &p, Direction d, const Impl &impl, const Machine &m, double bytes,
+                         double fixed_s) const = 0;
     // The model of a kernel vectorised over the output channels of a group: efficiency = the
     // solver's scale (builtin, or calibrated) x SIMD fill of those channels x red (the reduction
     // channels' factor) x the direction's factor; effective_flop is what the kernel computes,
@@ -180,7 +181,8 @@ public:
     using OnednnSolver::OnednnSolver;
 
 protected:
-    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
+    double model(const conv::Problem &p, Direction d, const Impl &, const Machine &m, double bytes,
+                 double fixed_s) const override {
         const Roles r = roles(p, d);
         const int simd = lanes(m);
         // Few reduction channels (the first layer's C=3): oneDNN has a kernel for a plain
@@ -208,7 +210,8 @@ public:
     using OnednnSolver::OnednnSolver;
 
 protected:
-    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
+    double model(const conv::Problem &p, Direction d, const Impl &, const Machine &m, double bytes,
+                 double fixed_s) const override {
         const double red = std::min(1.0, static_cast<double>(roles(p, d).red_ch) / (2.0 * lanes(m)));
         return vectorised(p, d, m, 0.85, red, flop(p), bytes, fixed_s);
     }
@@ -220,7 +223,8 @@ public:
     using OnednnSolver::OnednnSolver;
 
 protected:
-    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
+    double model(const conv::Problem &p, Direction d, const Impl &, const Machine &m, double bytes,
+                 double fixed_s) const override {
         const double eff = scale(m, name(), 0.5) * fill(p.groups, lanes(m)) * direction_factor(d);
         return wti_from(p, m, eff, flop(p), bytes, fixed_s);
     }
@@ -233,7 +237,8 @@ public:
 
 protected:
     bool matches(const std::string &impl) const override { return impl.find("brg") != std::string::npos; }
-    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
+    double model(const conv::Problem &p, Direction d, const Impl &, const Machine &m, double bytes,
+                 double fixed_s) const override {
         const int64_t red_ch = roles(p, d).red_ch;
         const int simd = lanes(m);
         // Its scale sits just under the jit kernels' (0.78 vs 0.8 / 0.85): brgemm measured 1.1-2x
@@ -287,10 +292,10 @@ protected:
         if (i && i->name.find("wino_4x3") != std::string::npos) n = n.with(NumericalNote::winograd_tile_4x4);
         return n;
     }
-    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
-        const std::optional<Impl> i = pick(p, d);
+    double model(const conv::Problem &p, Direction d, const Impl &impl, const Machine &m, double bytes,
+                 double fixed_s) const override {
         const Roles r = roles(p, d);
-        if (i && i->name.find("2x3") != std::string::npos) {
+        if (impl.name.find("2x3") != std::string::npos) {
             // jit_fp32_wino_2x3 (forward inference, small maps): F(2x2, 3x3), 16 multiplications
             // for 4 outputs instead of 36. It blocks over the channels and transforms tile by
             // tile in cache, so few tiles do not leave it short and its transforms move no
@@ -333,7 +338,8 @@ public:
 protected:
     bool matches(const std::string &impl) const override { return impl.find("gemm") != std::string::npos; }
     bool limit_32bit() const override { return false; }
-    double model(const conv::Problem &p, Direction d, const Machine &m, double bytes, double fixed_s) const override {
+    double model(const conv::Problem &p, Direction d, const Impl &, const Machine &m, double bytes,
+                 double fixed_s) const override {
         bool im2col = false;
         for (int i = 0; i < p.nsp; ++i)
             im2col = im2col || p.filt[i] != 1 || p.stride[i] != 1 || p.pad_l[i] != 0 || p.pad_r[i] != 0;
@@ -356,8 +362,7 @@ protected:
         // logs' and Inception's / DenseNet's NCHW 1x1 layers on both ISAs, where the blocked
         // kernels pay their layout copies). Channels-last x leaves it no such edge over brgemm
         // and jit-1x1, which run on that layout too (ShuffleNet's and YOLOv5's 1x1 layers).
-        const bool channels_last = p.x_strides.size() > 2 && p.x_strides[1] == 1 && p.c > 1;
-        const double plain = !im2col && !channels_last ? 1.2 : 1.0;
+        const double plain = !im2col && !p.x_channels_last() ? 1.2 : 1.0;
         const double eff = scale(m, name(), 0.75) * plain * gemm_shape(p) * direction_factor(d) * bwd_filter;
         const double col = im2col ? kIm2colCost * bytes_of(p, p.n * p.c * spatial(p.filt) * spatial(p.out)) : 0.0;
         return wti_from(p, m, eff, flop(p), bytes + col, fixed_s);
@@ -372,7 +377,8 @@ public:
 
 protected:
     bool limit_32bit() const override { return false; }
-    double model(const conv::Problem &p, Direction, const Machine &m, double bytes, double fixed_s) const override {
+    double model(const conv::Problem &p, Direction, const Impl &, const Machine &m, double bytes,
+                 double fixed_s) const override {
         return wti_from(p, m, scale(m, name(), 0.02), flop(p), bytes, fixed_s);
     }
 };
