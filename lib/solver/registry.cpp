@@ -144,4 +144,10 @@ const Solver *by_id(uint32_t id) {
     return nullptr;
 }
 
+const Solver *by_name(const std::string &name) {
+    for (const Solver *s : all())
+        if (name == s->name()) return s;
+    return nullptr;
+}
+
 } // namespace dnncompat::solver

@@ -138,6 +138,8 @@ const std::vector<const Solver *> &all();
 // The live solver with this id, or nullptr (a retired id, or one never given out:
 // missing_reason(id) says which).
 const Solver *by_id(uint32_t id);
+// The live solver with this name ("onednn.winograd"), or nullptr.
+const Solver *by_name(const std::string &name);
 
 // The distinct oneDNN implementations for p in direction d (on the caller's layouts first, then
 // those that need oneDNN's own layouts), in oneDNN's order, deduplicated by name. Cached per

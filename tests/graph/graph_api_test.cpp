@@ -323,9 +323,7 @@ TEST_F(GraphApi, PyTorchConvolutionSequence) {
 TEST_F(GraphApi, HeuristicsRankForTheWeightsTheHandleExpects) {
     const dt::Dims xd{2, 512, 28, 28}, wd{512, 512, 3, 3};
     namespace sv = dnncompat::solver;
-    const sv::Solver *wino = nullptr;
-    for (const sv::Solver *s : sv::all())
-        if (std::string(s->name()) == "onednn.winograd") wino = s;
+    const sv::Solver *wino = sv::by_name("onednn.winograd");
     ASSERT_NE(wino, nullptr);
     const auto impl = wino->onednn_impl(sv::parse_problem("n=2,c=512,h=28,k=3,o=512,p=1"), sv::Direction::fwd);
     if (!impl || !impl->wino_weights) GTEST_SKIP() << "no Winograd-layout kernel on this CPU";

@@ -430,9 +430,7 @@ TEST(WeightCache, ForwardAlgorithmQueryFollowsTheWeightsAssumption) {
     ASSERT_OK(wd.set(w, DNNCOMPAT_TENSOR_NCHW));
     ASSERT_OK(cd.set({1, 1}, {1, 1}, {1, 1}, DNNCOMPAT_CROSS_CORRELATION));
     const dnncompat::conv::Problem p = dnncompat::conv::make_problem(*xd.get(), *wd.get(), *cd.get(), yd.get());
-    const dnncompat::solver::Solver *wino = nullptr;
-    for (const dnncompat::solver::Solver *s : dnncompat::solver::all())
-        if (std::string(s->name()) == "onednn.winograd") wino = s;
+    const dnncompat::solver::Solver *wino = dnncompat::solver::by_name("onednn.winograd");
     ASSERT_NE(wino, nullptr);
     const auto impl = wino->onednn_impl(p, dnncompat::solver::Direction::fwd);
     if (!impl || !impl->wino_weights) GTEST_SKIP() << "no Winograd-layout kernel on this CPU";

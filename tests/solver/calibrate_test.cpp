@@ -106,9 +106,7 @@ TEST(PerfDbEntry, LoadMachineCarriesTheStoredModel) {
     // The estimates follow the stored scale: a jit-direct estimate scales with 1 / efficiency
     // once the bandwidth term is taken out.
     const conv::Problem p = solver::parse_problem("n=8,c=64,h=28,k=3");
-    const solver::Solver *jit = nullptr;
-    for (const solver::Solver *s : solver::all())
-        if (std::string(s->name()) == "onednn.jit-direct") jit = s;
+    const solver::Solver *jit = solver::by_name("onednn.jit-direct");
     ASSERT_NE(jit, nullptr);
     if (jit->applicable(p, solver::Direction::fwd).ok) {
         auto ms = [&](double eff) {

@@ -240,9 +240,7 @@ TEST(Immediate, WeightsThatStayCostLessOnlyWhereWeightsAreCopied) {
 TEST(Immediate, WinogradRanksByTheCostTheCallerPays) {
     const auto &m = solver::current_machine();
     const conv::Problem p = solver::parse_problem("n=2,c=512,h=28,k=3,o=512,p=1");
-    const solver::Solver *wino = nullptr;
-    for (const solver::Solver *s : solver::all())
-        if (std::string(s->name()) == "onednn.winograd") wino = s;
+    const solver::Solver *wino = solver::by_name("onednn.winograd");
     ASSERT_NE(wino, nullptr);
     const auto impl = wino->onednn_impl(p, Direction::fwd);
     if (!impl || !impl->wino_weights) GTEST_SKIP() << "oneDNN has no Winograd-layout kernel here (" << m.isa << ")";
@@ -268,9 +266,7 @@ TEST(Immediate, WinogradRanksByTheCostTheCallerPays) {
 TEST(Immediate, SmallMapWinogradIsModelledAsF2x3) {
     const auto &m = solver::current_machine();
     const conv::Problem p = solver::parse_problem("mb2ic448ih8oc384kh3ph1");
-    const solver::Solver *wino = nullptr;
-    for (const solver::Solver *s : solver::all())
-        if (std::string(s->name()) == "onednn.winograd") wino = s;
+    const solver::Solver *wino = solver::by_name("onednn.winograd");
     ASSERT_NE(wino, nullptr);
     const auto impl = wino->onednn_impl(p, Direction::fwd);
     if (!impl || impl->name.find("2x3") == std::string::npos)
