@@ -886,6 +886,7 @@ typedef dnncompatTensorTransformDescriptor_t cudnnTensorTransformDescriptor_t;
 #define CUDNN_NORM_FWD_TRAINING DNNCOMPAT_NORM_FWD_TRAINING
 
 #define cudnnGetVersion dnncompatGetVersion
+#define cudnnGetProperty dnncompatGetProperty
 #define cudnnGetErrorString dnncompatGetErrorString
 #define cudnnGetLastErrorString dnncompatGetLastErrorString
 #define cudnnCreate dnncompatCreate

@@ -374,6 +374,13 @@ typedef struct dnncompatConvolutionBwdFilterAlgoPerfStruct {
 /* As cudnnGetVersion: the cuDNN version whose API this library implements (91900). */
 size_t dnncompatGetVersion(void);
 
+/* As cudnnGetProperty (cuDNN 9 API reference; the type is CUDA's libraryPropertyType from
+ * library_types.h): *value = the major (MAJOR_VERSION = 0), minor (MINOR_VERSION = 1) or patch
+ * (PATCH_LEVEL = 2) number of the cuDNN version this library implements, 9, 19 and 0 (as
+ * dnncompatGetVersion). PyTorch's graph-API path asks for all three at start-up. Returns
+ * BAD_PARAM for a null value or any other type (*value is then left as it was). */
+dnncompatStatus_t dnncompatGetProperty(int type, int *value);
+
 /* As cudnnGetErrorString: a static, never-null string naming the status with cuDNN's spelling
  * ("CUDNN_STATUS_BAD_PARAM"); unknown values give "CUDNN_STATUS_UNKNOWN". */
 const char *dnncompatGetErrorString(dnncompatStatus_t status);

@@ -31,6 +31,19 @@ extern "C" {
 
 size_t dnncompatGetVersion(void) { return DNNCOMPAT_CUDNN_VERSION; }
 
+dnncompatStatus_t dnncompatGetProperty(int type, int *value) {
+    return guarded("cudnnGetProperty", [&] {
+        check_not_null(value, "value");
+        // libraryPropertyType (CUDA's library_types.h): MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL.
+        constexpr int kNumbers[] = {DNNCOMPAT_CUDNN_MAJOR, DNNCOMPAT_CUDNN_MINOR, DNNCOMPAT_CUDNN_PATCHLEVEL};
+        check(type >= 0 && type < 3, DNNCOMPAT_STATUS_BAD_PARAM,
+              "cudnnGetProperty: type {} is not a libraryPropertyType (MAJOR_VERSION 0, MINOR_VERSION 1, "
+              "PATCH_LEVEL 2)",
+              type);
+        *value = kNumbers[type];
+    });
+}
+
 const char *dnncompatGetErrorString(dnncompatStatus_t status) {
     // Names live in the static enum table, so the pointer stays valid.
     for (const auto &e : enums::all())

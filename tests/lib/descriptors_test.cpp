@@ -48,6 +48,22 @@ TEST(Library, VersionIs91900) {
     EXPECT_EQ(DNNCOMPAT_CUDNN_VERSION, 91900);
 }
 
+// cuDNN 9 API reference, cudnnGetProperty: libraryPropertyType MAJOR_VERSION (0), MINOR_VERSION
+// (1), PATCH_LEVEL (2); the numbers agree with cudnnGetVersion (9 * 10000 + 19 * 100 + 0).
+TEST(Library, GetPropertyGivesTheVersionNumbers) {
+    int v[3] = {-1, -1, -1};
+    for (int type = 0; type < 3; ++type) EXPECT_EQ(dnncompatGetProperty(type, &v[type]), DNNCOMPAT_STATUS_SUCCESS);
+    EXPECT_EQ(v[0], 9);
+    EXPECT_EQ(v[1], 19);
+    EXPECT_EQ(v[2], 0);
+    EXPECT_EQ(static_cast<size_t>(v[0] * 10000 + v[1] * 100 + v[2]), dnncompatGetVersion());
+    int untouched = 77;
+    EXPECT_EQ(dnncompatGetProperty(3, &untouched), DNNCOMPAT_STATUS_BAD_PARAM);
+    EXPECT_EQ(dnncompatGetProperty(-1, &untouched), DNNCOMPAT_STATUS_BAD_PARAM);
+    EXPECT_EQ(untouched, 77);
+    EXPECT_EQ(dnncompatGetProperty(0, nullptr), DNNCOMPAT_STATUS_BAD_PARAM);
+}
+
 TEST(Library, ErrorStringsUseCudnnSpelling) {
     EXPECT_STREQ(dnncompatGetErrorString(DNNCOMPAT_STATUS_BAD_PARAM), "CUDNN_STATUS_BAD_PARAM");
     EXPECT_STREQ(dnncompatGetErrorString(DNNCOMPAT_STATUS_SUCCESS), "CUDNN_STATUS_SUCCESS");

@@ -139,6 +139,7 @@ std::vector<ng::Entry> make_table() {
         entry("dnncompatSetStream", dnncompatSetStream, ARGS(w.h, reinterpret_cast<dnncompatStream_t>(w.buffer())))
             .with({allow(Mut::null, "streamId", "the null stream is cuDNN's default stream")}));
     t.push_back(entry("dnncompatGetStream", dnncompatGetStream, ARGS(w.h, w.out<dnncompatStream_t>())));
+    t.push_back(entry("dnncompatGetProperty", dnncompatGetProperty, ARGS(1, w.out<int>())));
     t.push_back(entry("dnncompatGetLastRunInfo", dnncompatGetLastRunInfo, [](World &w) {
         const float two = 2.0f;
         dnncompatScaleTensor(w.h, w.x, w.buf(), &two); // a compute call to report on

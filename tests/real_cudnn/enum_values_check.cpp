@@ -17,6 +17,12 @@ static_assert(CUDNN_LRN_MIN_K == DNNCOMPAT_LRN_MIN_K, "CUDNN_LRN_MIN_K");
 static_assert(CUDNN_LRN_MIN_BETA == DNNCOMPAT_LRN_MIN_BETA, "CUDNN_LRN_MIN_BETA");
 static_assert(CUDNN_BN_MIN_EPSILON == DNNCOMPAT_BN_MIN_EPSILON, "CUDNN_BN_MIN_EPSILON");
 DC_SAME(CUDNN_MAJOR, DNNCOMPAT_CUDNN_MAJOR);
+DC_SAME(CUDNN_MINOR, DNNCOMPAT_CUDNN_MINOR);
+DC_SAME(CUDNN_PATCHLEVEL, DNNCOMPAT_CUDNN_PATCHLEVEL);
+// dnncompatGetProperty's type: CUDA's libraryPropertyType (library_types.h, included by cudnn.h).
+DC_SAME(MAJOR_VERSION, 0);
+DC_SAME(MINOR_VERSION, 1);
+DC_SAME(PATCH_LEVEL, 2);
 static_assert(sizeof(cudnnConvolutionFwdAlgoPerf_t) == sizeof(dnncompatConvolutionFwdAlgoPerf_t), "perf struct");
 static_assert(sizeof(cudnnConvolutionBwdDataAlgoPerf_t) == sizeof(dnncompatConvolutionBwdDataAlgoPerf_t),
               "perf struct");

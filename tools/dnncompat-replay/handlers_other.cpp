@@ -1,5 +1,6 @@
-// Library-level queries: cudnnGetVersion, cudnnGetErrorString, cudnnGetLastErrorString.
-// They return no status in cuDNN; a successful call is recorded as SUCCESS.
+// Library-level queries: cudnnGetVersion, cudnnGetProperty, cudnnGetErrorString,
+// cudnnGetLastErrorString. All but GetProperty return no status in cuDNN; a successful call is
+// recorded as SUCCESS.
 #include "dnncompat-replay/handlers.hpp"
 
 #include <fmt/format.h>
@@ -12,6 +13,15 @@ namespace {
 dnncompatStatus_t get_version(Call &c) {
     c.record.info = fmt::format("version {}", dnncompatGetVersion());
     return DNNCOMPAT_STATUS_SUCCESS;
+}
+
+// cuDNN's log gives the type (libraryPropertyType as an int), not the number it returned.
+dnncompatStatus_t get_property(Call &c) {
+    int value = -1;
+    const dnncompatStatus_t s =
+        dnncompatGetProperty(c.args.has("type") ? static_cast<int>(c.args.integer("type")) : -1, &value);
+    if (s == DNNCOMPAT_STATUS_SUCCESS) c.record.info = fmt::format("property {}", value);
+    return s;
 }
 
 dnncompatStatus_t get_error_string(Call &c) {
@@ -34,6 +44,7 @@ dnncompatStatus_t get_last_error_string(Call &c) {
 
 void register_other_handlers(HandlerTable &t) {
     t["cudnnGetVersion"] = {get_version};
+    t["cudnnGetProperty"] = {get_property};
     t["cudnnGetErrorString"] = {get_error_string};
     t["cudnnGetLastErrorString"] = {get_last_error_string};
 }
