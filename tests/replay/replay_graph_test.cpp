@@ -121,6 +121,44 @@ TEST(ReplayGraph, Resnet50GraphApiLogRunsEveryConvolutionAndBatchNormWithItsReco
     EXPECT_NE(r.out.find("graphs executed, by pattern:"), std::string::npos);
 }
 
+// VGG-11-BN, one training step at batch 2 on 128x128 images, recorded with PyTorch 2.11's defaults
+// (scripts/record-pytorch-logs.py): every convolution in all three directions goes through the
+// graph API, and the process asks cudnnGetProperty for the version numbers first.
+TEST(ReplayGraph, TrainingStepThroughTheGraphApiRunsEveryDirection) {
+    const Result r = replay(DNNCOMPAT_TEST_DATA "/logs/vgg11bn-train-b2-fp32.log.xz");
+    EXPECT_EQ(r.rc, 0) << r.out.substr(0, 4000) << r.err.substr(0, 4000);
+    expect_valid_report(r.report);
+    const json &s = r.report["summary"];
+    // 8 forward and 8 weight-gradient convolutions; no data gradient for the image.
+    EXPECT_EQ(s["graphs_by_pattern"], json({{"conv_fprop", 8}, {"conv_dgrad", 7}, {"conv_wgrad", 8}}));
+    EXPECT_EQ(s["compute_by_api"]["cudnnBatchNormalizationBackwardEx"], 8);
+    EXPECT_EQ(s["mismatches"], 0);
+    EXPECT_EQ(s["malformed"], 0);
+    EXPECT_EQ(s["unsupported"], 0);
+    EXPECT_EQ(s["failures"], 0);
+    // Forward: 2 x N x sum over layers of K x C x 9 x H x W (3x3, pad 1, stride 1, pools between):
+    // 64x3 at 128^2, 128x64 at 64^2, 256x128 and 256x256 at 32^2, 512x256 and 512x512 at 16^2,
+    // 2 x 512x512 at 8^2 = 9.7772 GFLOP; every direction costs the same, less the first layer's
+    // data gradient (0.1132 GFLOP).
+    constexpr double kFwd = 2.0 * 2 * 9 *
+                            (64 * 3 * 16384.0 + 128 * 64 * 4096.0 + (256 * 128 + 256 * 256) * 1024.0 +
+                             (512 * 256 + 512 * 512) * 256.0 + 2 * 512 * 512 * 64.0);
+    constexpr double kFirstLayer = 2.0 * 2 * 9 * 64 * 3 * 16384.0;
+    EXPECT_NEAR(s["conv_gflop"].get<double>(), (3 * kFwd - kFirstLayer) / 1e9, 1e-6);
+    std::vector<std::string> properties;
+    for (const auto &c : r.report["calls"]) {
+        if (c["api"] == "cudnnGetProperty") {
+            EXPECT_EQ(c["outcome"], "match") << c.dump();
+            properties.push_back(c["info"]);
+        }
+        if (c["api"] == "cudnnBackendExecute" && c["graph_pattern"] == "conv_dgrad" &&
+            c["shapes"] == "conv_dgrad dy 2x512x16x16 w 512x256x3x3 -> dx 2x256x16x16") {
+            EXPECT_DOUBLE_EQ(c["flop"].get<double>(), 2.0 * 2 * 512 * 256 * 9 * 256); // K = 512, not C = 256
+        }
+    }
+    EXPECT_EQ(properties, (std::vector<std::string>{"property 9", "property 19", "property 0"}));
+}
+
 TEST(ReplayGraph, AnExecuteWhosePlanWasNeverFinalizedIsReportedWithItsLine) {
     Records rec = split(text_of(kExcerpt));
     std::vector<std::string> kept;

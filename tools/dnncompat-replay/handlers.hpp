@@ -49,6 +49,11 @@ using Args = trace::RecordedArgs;
 
 /// Bytes a strided tensor spans (0 when a dimension is below 1); NCHW_VECT_C counts vectors.
 std::size_t tensor_bytes(const TensorFields &t);
+/// Floating-point operations of a convolution, the same in every direction (fwd, bwd-data,
+/// bwd-filter): 2 * N * K * prod(out spatial) * C/groups * prod(filter spatial), from y (dy in the
+/// backward directions: [N, K, out spatial...]) and w ([K, C/groups, filter spatial...]). 0 when
+/// either has fewer than 3 dimensions.
+double conv_flop(const TensorFields &y, const FilterFields &w);
 /// Bytes a packed filter occupies.
 std::size_t filter_bytes(const FilterFields &f);
 /// "4x64x56x56".

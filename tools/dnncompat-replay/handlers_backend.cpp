@@ -346,12 +346,7 @@ void note_plan(Call &c) {
             build(a.conv(n.conv), conv) != DNNCOMPAT_STATUS_SUCCESS || build(yf, y) != DNNCOMPAT_STATUS_SUCCESS)
             continue;
         c.note_solver_ranking(x.d, w.d, conv.d, y.d, static_cast<int>(*entry->direction), -1, fwd_algo_name);
-        // The flop of the convolution, every direction alike: 2 * (output or input) * C/g * R * S.
-        const TensorFields &big = *entry->direction == conv::Direction::bwd_data ? xf : yf;
-        double f = 2.0;
-        for (int d : big.dims) f *= d;
-        for (std::size_t i = 1; i < wf.dims.size(); ++i) f *= wf.dims[i];
-        c.record.flop += f;
+        c.record.flop += conv_flop(yf, wf); // y: dy in the backward directions
     }
 }
 

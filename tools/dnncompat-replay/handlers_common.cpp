@@ -17,6 +17,14 @@ namespace dnncompat::replay {
 
 // ---- sizes and names -------------------------------------------------------------------------
 
+double conv_flop(const TensorFields &y, const FilterFields &w) {
+    if (y.dims.size() < 3 || w.dims.size() < 3) return 0;
+    double f = 2.0 * y.dims[0] * w.dims[0];                         // 2 * N * K
+    for (std::size_t i = 2; i < y.dims.size(); ++i) f *= y.dims[i]; // output spatial
+    for (std::size_t i = 1; i < w.dims.size(); ++i) f *= w.dims[i]; // C/groups, filter spatial
+    return f;
+}
+
 std::size_t tensor_bytes(const TensorFields &t) {
     if (t.dims.empty()) return 0;
     const int v = vect_c_lanes(t);

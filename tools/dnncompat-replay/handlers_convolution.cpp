@@ -33,15 +33,6 @@ dnncompatStatus_t setup(Call &c, ConvSetup &s, const char *x, const char *w, con
     return st;
 }
 
-/// Floating-point operations of one forward convolution: 2*N*K*prod(out spatial)*(C/g)*prod(R,S).
-double conv_flop(const TensorFields &y, const FilterFields &w) {
-    if (y.dims.size() < 3 || w.dims.size() < 3) return 0;
-    double f = 2.0 * y.dims[0] * w.dims[0];                         // 2 * N * K
-    for (std::size_t i = 2; i < y.dims.size(); ++i) f *= y.dims[i]; // output spatial
-    for (std::size_t i = 1; i < w.dims.size(); ++i) f *= w.dims[i]; // C/groups, filter spatial
-    return f;
-}
-
 dnncompatStatus_t output_dim_2d(Call &c) {
     TensorDesc x;
     FilterDesc w;

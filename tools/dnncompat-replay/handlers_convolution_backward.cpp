@@ -48,15 +48,6 @@ dnncompatStatus_t setup(Call &c, Setup &s, const char *a, const char *w, const c
     return st;
 }
 
-/// Floating-point operations of the forward convolution the backward pass belongs to.
-double conv_flop(const TensorFields &y, const FilterFields &w) {
-    if (y.dims.size() < 3 || w.dims.size() < 3) return 0;
-    double f = 2.0 * y.dims[0] * w.dims[0];
-    for (std::size_t i = 2; i < y.dims.size(); ++i) f *= y.dims[i];
-    for (std::size_t i = 1; i < w.dims.size(); ++i) f *= w.dims[i];
-    return f;
-}
-
 /// alpha/beta as the call recorded them (double for DOUBLE data).
 struct Scalars {
     double d[2] = {0, 0};
