@@ -46,6 +46,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -380,11 +381,11 @@ struct BadProblemList : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// A problem list (*.problems): one problem a line in dnncompat-select's grammar, optionally
-// followed by the directions to rank ("fwd", "bwd-data", "bwd-filter", comma separated; fwd when
-// absent); '#' starts a comment. A problem listed again (in either grammar) adds its directions
-// to the first listing; `batch` (--batch) replaces every problem's N. Throws BadProblemList
-// naming the line.
+// A problem list (*.problems): one problem a line in dnncompat-select's grammar (its canonical
+// form "g1mb2ic64...dw0 f32 nhwc" included), optionally followed by the directions to rank ("fwd", "bwd-data",
+// "bwd-filter", comma separated; fwd when absent); '#' starts a comment. A problem listed again (in either grammar)
+// adds its directions to the first listing; `batch` (--batch) replaces every problem's N. Throws BadProblemList naming
+// the line.
 trace::ConvLayers problem_layers(const fs::path &path, std::optional<int64_t> batch) {
     std::ifstream in(path);
     if (!in) throw BadProblemList("cannot read " + path.string());
@@ -399,7 +400,13 @@ trace::ConvLayers problem_layers(const fs::path &path, std::optional<int64_t> ba
         std::istringstream words(line);
         std::string text, dirs = "fwd", extra;
         if (!(words >> text)) continue;
-        words >> dirs;
+        // dnncompat-select's canonical form: the data type and layout words belong to the problem.
+        while (words >> dirs) {
+            static const std::set<std::string> kTail = {"f32", "f16", "bf16", "nchw", "nhwc", "ncdhw", "ndhwc"};
+            if (!kTail.count(dirs)) break;
+            text += " " + dirs;
+            dirs = "fwd";
+        }
         if (words >> extra) throw bad(fmt::format("'{}' after the directions", extra));
         trace::ConvLayer l;
         try {

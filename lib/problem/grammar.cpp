@@ -119,27 +119,44 @@ conv::Problem parse_keys(const std::string &input) {
 }
 
 conv::Problem parse_benchdnn(const std::string &input) {
+    // canonical()'s trailing words, in any order: the data type and the layout.
+    std::string desc = input;
+    dnncompatDataType_t dt = DNNCOMPAT_DATA_FLOAT;
+    bool nhwc = false, dt_given = false, layout_given = false;
+    for (std::size_t space; (space = desc.find_last_of(' ')) != std::string::npos;) {
+        const std::string word = desc.substr(space + 1);
+        if (!dt_given && (word == "f32" || word == "f16" || word == "bf16")) {
+            dt = word == "f32" ? DNNCOMPAT_DATA_FLOAT : word == "f16" ? DNNCOMPAT_DATA_HALF : DNNCOMPAT_DATA_BFLOAT16;
+            dt_given = true;
+        } else if (!layout_given && (word == "nchw" || word == "ncdhw" || word == "nhwc" || word == "ndhwc")) {
+            nhwc = word == "nhwc" || word == "ndhwc";
+            layout_given = true;
+        } else {
+            break;
+        }
+        desc = trim(desc.substr(0, space));
+    }
     std::map<std::string, int64_t> v;
     std::size_t i = 0;
-    while (i < input.size()) {
-        if (input[i] == '_' || input[i] == ' ') {
+    while (i < desc.size()) {
+        if (desc[i] == '_' || desc[i] == ' ') {
             ++i;
             continue;
         }
         std::size_t j = i;
-        while (j < input.size() && std::isalpha(static_cast<unsigned char>(input[j]))) ++j;
-        const std::string key = input.substr(i, j - i);
+        while (j < desc.size() && std::isalpha(static_cast<unsigned char>(desc[j]))) ++j;
+        const std::string key = desc.substr(i, j - i);
         if (key.empty()) bad(input, fmt::format("expected a key at offset {}", i));
-        if (key == "n" && (j >= input.size() || !std::isdigit(static_cast<unsigned char>(input[j]))))
+        if (key == "n" && (j >= desc.size() || !std::isdigit(static_cast<unsigned char>(desc[j]))))
             break; // benchdnn's trailing name
         std::size_t k = j;
-        while (k < input.size() && std::isdigit(static_cast<unsigned char>(input[k]))) ++k;
+        while (k < desc.size() && std::isdigit(static_cast<unsigned char>(desc[k]))) ++k;
         static const char *const keys[] = {"g",  "mb", "ic", "id", "ih", "iw", "oc", "od", "oh", "ow", "kd",
                                            "kh", "kw", "sd", "sh", "sw", "pd", "ph", "pw", "dd", "dh", "dw"};
         bool known = false;
         for (const char *kk : keys) known = known || key == kk;
         if (!known) bad(input, fmt::format("unknown benchdnn key \"{}\"", key));
-        auto val = number(input.substr(j, k - j));
+        auto val = number(desc.substr(j, k - j));
         if (!val) bad(input, fmt::format("benchdnn key \"{}\" has no number", key));
         if (v.count(key)) bad(input, fmt::format("benchdnn key \"{}\" given twice", key));
         v[key] = *val;
@@ -173,7 +190,7 @@ conv::Problem parse_benchdnn(const std::string &input) {
     conv::Problem p;
     try {
         p = make_problem(get("mb").value_or(2), *get("ic"), *get("oc"), get("g").value_or(1), in, filt, pad, stride,
-                         dil, DNNCOMPAT_DATA_FLOAT, false);
+                         dil, dt, nhwc);
     } catch (const GrammarError &e) {
         bad(input, e.what());
     }

@@ -23,7 +23,9 @@ struct GrammarError : std::invalid_argument {
 //  - a benchdnn descriptor, e.g. "mb32ic64ih56oc64kh3ph1": g, mb (default 2), ic, id, ih, iw,
 //    oc, od, oh, ow, kd, kh, kw, sd, sh, sw, pd, ph, pw, dd, dh, dw (benchdnn's dilation, from
 //    0), an optional trailing n<name>; missing widths take the heights, output sizes are
-//    computed and, when given, checked.
+//    computed and, when given, checked. canonical()'s trailing words may follow, after a space:
+//    the data type (f32 | f16 | bf16, default f32) and the layout (nchw | nhwc, also ncdhw |
+//    ndhwc; default nchw), so that canonical() parses back whole.
 // Throws GrammarError.
 conv::Problem parse_problem(const std::string &text);
 

@@ -249,18 +249,18 @@ int fuzz_grammar(const uint8_t *data, std::size_t size) {
         return 0;
     }
     check_problem(p);
+    // The whole canonical form (descriptor, data type, layout) parses back to the same problem.
     const std::string canon = solver::canonical(p);
-    const std::string bench = canon.substr(0, canon.find(' '));
     conv::Problem q;
     try {
-        q = solver::parse_problem(bench);
+        q = solver::parse_problem(canon);
     } catch (const solver::GrammarError &e) {
         throw InvariantViolation("the canonical form does not parse back: " + std::string(e.what()));
     }
-    require(same_geometry(p, q), "the canonical form parses back to another problem: " + bench);
+    require(same_geometry(p, q) && q.dtype == p.dtype && q.x_channels_last() == p.x_channels_last(),
+            "the canonical form parses back to another problem: " + canon);
     const std::string again = solver::canonical(q);
-    require(again.substr(0, again.find(' ')) == bench,
-            "the canonical form prints back differently: " + bench + " -> " + again);
+    require(again == canon, "the canonical form prints back differently: " + canon + " -> " + again);
     return 0;
 }
 

@@ -60,6 +60,23 @@ TEST(Grammar, BenchdnnDescriptor) {
     EXPECT_NE(error_of("ic16ih10oc8oh7kh3").find("\"oh\" is 7 but the other sizes give 8"), std::string::npos);
 }
 
+// What dnncompat-select prints (its reports' "problem") reads back as the same problem: the data
+// type and layout words too, in either order.
+TEST(Grammar, CanonicalFormParsesBackWhole) {
+    for (const char *text : {"g2mb2ic8ih9iw9oc16oh5ow5kh3kw5sh2sw2ph2pw4dh1dw1 f16 nhwc",
+                             "g1mb1ic4id6ih8iw10oc4od6oh8ow10kd3kh3kw3sd1sh1sw1pd1ph1pw1dd0dh0dw0 bf16 ndhwc",
+                             "g1mb2ic3ih224iw224oc96oh56ow56kh4kw4sh4sw4ph0pw0dh0dw0 f32 nchw"})
+        EXPECT_EQ(solver::canonical(solver::parse_problem(text)), text);
+    const conv::Problem p = solver::parse_problem("mb4ic32ih28oc64kh3ph1 nhwc f16");
+    EXPECT_TRUE(p.x_channels_last());
+    EXPECT_EQ(p.dtype, DNNCOMPAT_DATA_HALF);
+    EXPECT_EQ(solver::canonical(solver::parse_problem("mb4ic32ih28oc64kh3ph1 nhwc")),
+              "g1mb4ic32ih28iw28oc64oh28ow28kh3kw3sh1sw1ph1pw1dh0dw0 f32 nhwc");
+    // Each word once; anything else is still a benchdnn key.
+    EXPECT_NE(error_of("mb4ic32ih28oc64kh3ph1 f16 f32").find("unknown benchdnn key \"f\""), std::string::npos);
+    EXPECT_NE(error_of("mb4ic32ih28oc64kh3ph1 f64").find("unknown benchdnn key \"f\""), std::string::npos);
+}
+
 TEST(Grammar, ErrorsNameTheKeyAndShowTheInput) {
     struct Case {
         const char *input, *expect;
