@@ -1,5 +1,7 @@
 #include "norm/channel_stats.hpp"
 
+#include "core/simd.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <utility>
@@ -41,13 +43,8 @@ int64_t row_offset(const std::vector<Dim> &outer, int64_t row) {
     return off;
 }
 
-// The two hot loops, compiled for AVX2 as well as the baseline where GCC can (one binary, picked
-// at load time) and vectorised with OpenMP SIMD.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define DNNCOMPAT_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define DNNCOMPAT_SIMD_CLONES
-#endif
+// The two hot loops, compiled for AVX2 as well as the baseline (core/simd.hpp) and vectorised
+// with OpenMP SIMD.
 
 // s[c] += x[c] - k[c], q[c] += (x[c] - k[c])^2 for c < C: one NHWC row.
 DNNCOMPAT_SIMD_CLONES
