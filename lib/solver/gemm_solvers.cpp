@@ -39,6 +39,7 @@
 #include "core/error.hpp"
 #include "solver/model.hpp"
 #include "solver/onednn_impls.hpp"
+#include "solver/winograd_transforms.hpp"
 
 #include <dnncompat/dnncompat.h>
 
@@ -647,6 +648,146 @@ private:
     }
 };
 
+// ---------------------------------------------------------------------------------------------
+// gemm.winograd-4x4
+// ---------------------------------------------------------------------------------------------
+
+// Built-in model constants of the Winograd solver, fitted on this solver's own runs under both
+// ISAs (bench/solver_regret_bench with DNNL_MAX_CPU_ISA=AVX2 and native): the batched matmul of
+// 36 products runs at sgemm's efficiency on its shape; the transforms at a fraction of the
+// machine's FP32 rate (adds and multiplies, not fused, on 8 lanes: the AVX2 clone).
+constexpr double kWinoGemmScale = 0.74;
+constexpr double kWinoTransformScale = 0.12;
+constexpr double kWinoInOps = 230.0;  // operations per tile and input channel (padded rows, B^T d B)
+constexpr double kWinoOutOps = 140.0; // per tile and output channel (A^T M A, blend)
+constexpr double kWinoFilterOps = 600.0;
+constexpr std::size_t kWinoChunkBytes = std::size_t(8) << 20; // V and M of one chunk of tile rows, at least
+
+class GemmWinograd final : public GemmSolver {
+public:
+    using GemmSolver::GemmSolver;
+
+    Applicability applicable(const conv::Problem &p, Direction d) const override {
+        Applicability a = common(p);
+        if (!a.ok) return a;
+        if (d == Direction::bwd_filter)
+            return {false, "this solver runs Winograd forward and backward data only, not backward filter"};
+        if (p.nsp != 2) return {false, "2-D convolutions only"};
+        if (p.groups != 1) return {false, "grouped convolutions are not supported"};
+        if (p.w_format != DNNCOMPAT_TENSOR_NCHW) return {false, "w is not in the NCHW (KCRS) filter format"};
+        for (int i = 0; i < 2; ++i) {
+            if (p.filt[i] != 3) return {false, "F(4x4, 3x3) needs a 3x3 filter"};
+            if (p.stride[i] != 1) return {false, "stride is not 1"};
+            if (p.dilation[i] != 1) return {false, "dilation is not 1"};
+            if (d == Direction::bwd_data && p.pad_l[i] > 2)
+                return {false, "backward data needs a leading padding of at most 2 (it pads dy by 2 - pad)"};
+        }
+        return {true, ""};
+    }
+
+    std::size_t kernel_workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
+
+    double wti(const conv::Problem &p, Direction d, const Machine &m, Weights) const override {
+        const wino::Geometry g = geometry(p, d);
+        const int64_t rows = chunk_rows(g), ld = rows * g.tile_w();
+        const double tiles = static_cast<double>(g.tile_rows() * g.tile_w());
+        const double in_c = static_cast<double>(g.in_c), out_c = static_cast<double>(g.out_c);
+        const double eff = scale(m, name(), kWinoGemmScale) * sgemm_shape(g.out_c) * sgemm_shape(g.in_c) *
+                           sgemm_shape(std::min<int64_t>(ld, g.tile_rows() * g.tile_w()));
+        const double gemm_flop = 2.0 * wino::kElems * in_c * out_c * tiles;
+        // x and y once; V and M written and read back; U written and read, w read.
+        const double bytes =
+            io_bytes(p) + 4.0 * wino::kElems * tiles * (in_c + out_c) * 2.0 + 4.0 * wino::kElems * in_c * out_c * 2.0;
+        // The transforms run the AVX2 clone: 8 lanes, a fraction of the peak of the ISA's lanes.
+        const double rate = m.peak_gflops * 1e9 * kWinoTransformScale * std::min(8, lanes(m)) / lanes(m);
+        const double ops = tiles * (in_c * kWinoInOps + out_c * kWinoOutOps) + in_c * out_c * kWinoFilterOps;
+        const double calls = static_cast<double>((g.tile_rows() + rows - 1) / rows) * 3.0 * kCallSeconds;
+        return wti_from(p, m, eff, gemm_flop, bytes, ops / rate + calls);
+    }
+
+    NumericalNotes numerical_notes(const conv::Problem &, Direction) const override { return entry().numerical; }
+
+    void kernel(const conv::Problem &p, Direction d, const RunArgs &a) const override {
+        check_call(*this, p, d, a, kernel_workspace(p, d));
+        const Bufs bf = bufs(name(), a);
+        const WinoLayout l = layout(p, d);
+        const wino::Geometry g = geometry(p, d);
+        char *ws = conv::util::align_ptr(a.workspace);
+        float *u = reinterpret_cast<float *>(ws + l.u);
+        float *v = reinterpret_cast<float *>(ws + l.v);
+        float *mm = reinterpret_cast<float *>(ws + l.m);
+        const float *in = d == Direction::fwd ? bf.x : bf.y;
+        float *out = d == Direction::fwd ? bf.y : bf.x;
+        wino::filter_transform(bf.w, p.k, p.c, d == Direction::bwd_data, u);
+        dnnl::stream &s = onednn::stream();
+        for (int64_t q0 = 0; q0 < g.tile_rows(); q0 += l.rows) {
+            const int64_t rows = std::min(l.rows, g.tile_rows() - q0);
+            wino::input_transform(g, in, q0, rows, v, l.ld);
+            execute(s, *matmul_for(product(g, rows, l.ld), 0.0f), u, v, mm, 1.0f, ws + l.scratch, l.scratch_bytes);
+            s.wait();
+            wino::output_transform(g, mm, q0, rows, l.ld, a.alpha, a.beta, out);
+        }
+    }
+
+private:
+    // The workspace: U, then V and M of one chunk of tile rows, then the matmul's scratchpad.
+    struct WinoLayout {
+        int64_t rows = 1, ld = 1; // tile rows per chunk; tile columns V's and M's rows hold
+        std::size_t u = 0, v = 0, m = 0, scratch = 0, scratch_bytes = 0, total = 0;
+    };
+
+    // fwd: x -> y with w; bwd-data: dy -> dx with w rotated and transposed, padded by 2 - pad.
+    static wino::Geometry geometry(const conv::Problem &p, Direction d) {
+        wino::Geometry g;
+        g.n = p.n;
+        if (d == Direction::bwd_data) {
+            g.in_c = p.k, g.in_h = p.out[0], g.in_w = p.out[1];
+            g.out_c = p.c, g.out_h = p.in[0], g.out_w = p.in[1];
+            g.pad_h = 2 - p.pad_l[0], g.pad_w = 2 - p.pad_l[1];
+        } else {
+            g.in_c = p.c, g.in_h = p.in[0], g.in_w = p.in[1];
+            g.out_c = p.k, g.out_h = p.out[0], g.out_w = p.out[1];
+            g.pad_h = p.pad_l[0], g.pad_w = p.pad_l[1];
+        }
+        return g;
+    }
+
+    // M[36][out_c][cols] = U[36][out_c][in_c] x V[36][in_c][cols], cols = rows * tile_w of ld.
+    static Product product(const wino::Geometry &g, int64_t rows, int64_t ld) {
+        const int64_t cols = rows * g.tile_w(), e = wino::kElems;
+        return {packed({e, g.out_c, g.in_c}), Mat{{e, g.in_c, cols}, {wino::plane_of(g.in_c, ld), ld, 1}},
+                Mat{{e, g.out_c, cols}, {wino::plane_of(g.out_c, ld), ld, 1}}};
+    }
+
+    // Tile rows per chunk: as many as fit V and M in the chunk's bytes, at least one. A chunk
+    // holds at least 8 MiB (cache-sized) or U's size, whichever is larger (every chunk's matmul
+    // reads all of U: 512 channels make 36 MiB of it), at most the cap (set_gemm_chunk_cap).
+    static int64_t chunk_rows(const wino::Geometry &g) {
+        const double per_row = 4.0 * wino::kElems * static_cast<double>((g.in_c + g.out_c) * g.tile_w());
+        const double u = 4.0 * wino::kElems * static_cast<double>(g.in_c * g.out_c);
+        const double chunk =
+            std::min(std::max(static_cast<double>(kWinoChunkBytes), u), static_cast<double>(chunk_cap()));
+        return std::clamp<int64_t>(static_cast<int64_t>(chunk / per_row), 1, std::max<int64_t>(g.tile_rows(), 1));
+    }
+
+    static WinoLayout layout(const conv::Problem &p, Direction d) {
+        const wino::Geometry g = geometry(p, d);
+        WinoLayout l;
+        l.rows = chunk_rows(g);
+        l.ld = l.rows * g.tile_w();
+        std::size_t cursor = 0;
+        const auto e = static_cast<std::size_t>(wino::kElems) * sizeof(float);
+        l.u = conv::util::reserve(cursor, e * static_cast<std::size_t>(g.in_c * g.out_c));
+        l.v = conv::util::reserve(cursor, e * static_cast<std::size_t>(wino::plane_of(g.in_c, l.ld)));
+        l.m = conv::util::reserve(cursor, e * static_cast<std::size_t>(wino::plane_of(g.out_c, l.ld)));
+        const int64_t tail = g.tile_rows() % l.rows;
+        l.scratch_bytes = scratch_of({product(g, l.rows, l.ld), product(g, tail ? tail : l.rows, l.ld)});
+        l.scratch = conv::util::reserve(cursor, l.scratch_bytes);
+        l.total = cursor + conv::util::kAlign;
+        return l;
+    }
+};
+
 } // namespace
 
 std::size_t set_gemm_chunk_cap(std::size_t bytes) { return g_chunk_cap.exchange(bytes); }
@@ -661,8 +802,15 @@ const Solver &make_gemm_1x1(const Entry &e) {
     return s;
 }
 
+const Solver &make_gemm_winograd(const Entry &e) {
+    static const GemmWinograd s(e);
+    return s;
+}
+
 const Solver &gemm_im2col_solver() { return *by_id(8); }
 
 const Solver &gemm_1x1_solver() { return *by_id(9); }
+
+const Solver &gemm_winograd_solver() { return *by_id(10); }
 
 } // namespace dnncompat::solver

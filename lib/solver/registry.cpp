@@ -66,6 +66,11 @@ const std::vector<Entry> &table() {
         {9, "gemm.1x1-nchw", &make_gemm_1x1,
          {DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_0, DNNCOMPAT_CONVOLUTION_BWD_FILTER_ALGO_0},
          {}, kJitted},
+        // F(4x4, 3x3) on the caller's NCHW buffers: dnncompat's transforms around oneDNN's
+        // batched matmul (jitted); Winograd below AVX-512, where oneDNN 2.6 has none.
+        {10, "gemm.winograd-4x4", &make_gemm_winograd,
+         {DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED, DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED, -1},
+         {NN::winograd, NN::winograd_tile_4x4}, kJitted},
     };
     // clang-format on
     return t;

@@ -68,5 +68,6 @@ const Solver &make_onednn_gemm(const Entry &e);
 const Solver &make_onednn_reference(const Entry &e);
 const Solver &make_gemm_im2col(const Entry &e);
 const Solver &make_gemm_1x1(const Entry &e);
+const Solver &make_gemm_winograd(const Entry &e);
 
 } // namespace dnncompat::solver

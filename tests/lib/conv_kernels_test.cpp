@@ -36,6 +36,8 @@
 
 #include <dnnl.hpp>
 #include <fmt/format.h>
+#include "solver/gemm_solvers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -390,9 +392,10 @@ struct ApiConv {
     }
 };
 
-// WINOGRAD_NONFUSED in each direction: oneDNN's Winograd runs it where oneDNN has one for the
-// problem (asked here), otherwise another solver does with the substitution reported, never
-// NOT_SUPPORTED and never a wrong value.
+// WINOGRAD_NONFUSED in each direction: a Winograd solver runs it where one applies (oneDNN's,
+// where oneDNN has one for the problem, asked here; gemm.winograd-4x4 on packed NCHW in fwd and
+// bwd-data), otherwise another solver does with the substitution reported, never NOT_SUPPORTED
+// and never a wrong value.
 TEST(WinogradApi, NonfusedRunsWinogradWhereOneDnnHasItElseSubstitutes) {
     for (const Layout &l : kLayouts) {
         SCOPED_TRACE(fmt::format("{} activations, {} filter", act_name(l.act),
@@ -410,9 +413,10 @@ TEST(WinogradApi, NonfusedRunsWinogradWhereOneDnnHasItElseSubstitutes) {
             ASSERT_OK(dnncompatGetLastRunInfo(h, &info));
             EXPECT_EQ(info.algoRequested, algo);
             const bool wino = std::strstr(info.impl, "wino") != nullptr;
-            if (onednn_has_winograd(c.p, d)) {
-                EXPECT_TRUE(wino) << solver::direction_name(d) << ": oneDNN has Winograd on " << isa_name() << ", ran "
-                                  << info.impl;
+            const bool ours = solver::gemm_winograd_solver().applicable(c.p, d).ok;
+            if (onednn_has_winograd(c.p, d) || ours) {
+                EXPECT_TRUE(wino) << solver::direction_name(d) << ": a Winograd solver applies on " << isa_name()
+                                  << " (ours: " << ours << "), ran " << info.impl;
                 EXPECT_EQ(info.algoRan, algo);
             } else {
                 EXPECT_FALSE(wino) << info.impl;

@@ -254,7 +254,8 @@ TEST(FindModes, HybridAnswersFromTheFindDbNormalMeasuresAgainFastEstimates) {
 TEST(Select, WhichSolversServeWhichAlgorithms) {
     for (const solver::Solver *s : solver::all()) {
         const std::string name = s->name();
-        const bool reference = s->last_resort(), winograd = name == "onednn.winograd";
+        const bool reference = s->last_resort();
+        const bool winograd = s->cudnn_algo(Direction::fwd) == DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
         const bool gemm = s->cudnn_algo(Direction::fwd) == DNNCOMPAT_CONVOLUTION_FWD_ALGO_GEMM;
         EXPECT_EQ(solver::serves(*s, Direction::fwd, DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM),
                   !reference && !winograd)

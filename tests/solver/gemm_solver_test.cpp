@@ -197,6 +197,79 @@ TEST(Gemm1x1, BwdFilterChunksMatchTheReference) {
     }
 }
 
+// gemm.winograd-4x4: tiles cut by the output's edge (7x6, 5x9), every leading padding bwd-data
+// takes (0, 1, 2) and a larger one forward, channel counts off any SIMD width, CONVOLUTION mode.
+// F(4x4, 3x3) in FLOAT loses a few bits to its transforms (points up to +-2, the output's
+// multiplied by up to 8): rtol 5e-4 of the output's scale.
+const Shape kWinogradShapes[] = {
+    {2, 3, 5, 1, {7, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1}},
+    {1, 13, 7, 1, {9, 11}, {3, 3}, {0, 2}, {1, 1}, {1, 1}, true},
+    {3, 8, 16, 1, {5, 9}, {3, 3}, {2, 0}, {1, 1}, {1, 1}},
+    {1, 4, 6, 1, {4, 4}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, true},
+};
+
+TEST(GemmWinograd, ForwardAndBackwardDataMatchTheReference) {
+    const solver::Solver &s = solver::gemm_winograd_solver();
+    for (const Shape &sh : kWinogradShapes)
+        for (Direction d : {Direction::fwd, Direction::bwd_data}) {
+            expect_matches_reference(s, sh, d, 1.0f, 0.0f, 5e-4);
+            expect_matches_reference(s, sh, d, 0.5f, 0.25f, 5e-4);
+            expect_matches_reference(s, sh, d, -1.5f, 1.0f, 5e-4);
+        }
+    // A forward padding beyond the filter's reach (3): rows and columns of zeros around the image.
+    expect_matches_reference(s, {2, 5, 4, 1, {6, 5}, {3, 3}, {3, 3}, {1, 1}, {1, 1}}, Direction::fwd, 1.0f, 0.0f, 5e-4);
+}
+
+// Several chunks of tile rows (the last one shorter, a smaller matmul), a chunk of one tile row.
+TEST(GemmWinograd, ChunksOfTileRowsMatchTheReference) {
+    const solver::Solver &s = solver::gemm_winograd_solver();
+    // 3 images of 10x7 outputs: 3 tile rows of 2 tiles each per image, 9 tile rows in all. One
+    // tile row of V and M: 36 x (6 + 5) x 2 floats = 3168 bytes.
+    const Shape sh{3, 6, 5, 1, {10, 7}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, true};
+    const std::size_t whole = s.workspace(problem_of(sh), Direction::fwd);
+    const ChunkCap cap(4 * 3168 + 100); // 4 tile rows a chunk: 4 + 4 + 1
+    EXPECT_LT(s.workspace(problem_of(sh), Direction::fwd), whole);
+    for (Direction d : {Direction::fwd, Direction::bwd_data}) {
+        expect_matches_reference(s, sh, d, 1.0f, 0.0f, 5e-4);
+        expect_matches_reference(s, sh, d, 0.5f, 0.25f, 5e-4);
+    }
+    const ChunkCap tiny(1); // one tile row a chunk
+    for (Direction d : {Direction::fwd, Direction::bwd_data}) expect_matches_reference(s, sh, d, -1.5f, 1.0f, 5e-4);
+}
+
+TEST(GemmWinograd, AppliesTo3x3Stride1AndSaysWhyNot) {
+    const solver::Solver &s = solver::gemm_winograd_solver();
+    EXPECT_EQ(s.id(), 10u);
+    EXPECT_STREQ(s.name(), "gemm.winograd-4x4");
+    EXPECT_EQ(s.cudnn_algo(Direction::fwd), DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED);
+    EXPECT_EQ(s.cudnn_algo(Direction::bwd_data), DNNCOMPAT_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED);
+    EXPECT_EQ(s.cudnn_algo(Direction::bwd_filter), -1);
+    const conv::Problem p = solver::parse_problem("n=2,c=8,h=6,k=3");
+    EXPECT_TRUE(s.applicable(p, Direction::fwd).ok);
+    EXPECT_TRUE(s.numerical_notes(p, Direction::fwd).has(solver::NumericalNote::winograd_tile_4x4));
+    struct Case {
+        const char *problem;
+        Direction d;
+        const char *reason;
+    } cases[] = {
+        {"n=2,c=8,h=6,k=3", Direction::bwd_filter, "not backward filter"},
+        {"n=2,c=8,h=6,k=5", Direction::fwd, "3x3"},
+        {"n=2,c=8,h=6,k=3,u=2", Direction::fwd, "stride"},
+        {"n=2,c=8,h=9,k=3,l=2", Direction::fwd, "dilation"},
+        {"n=2,c=8,h=6,k=3,g=2", Direction::fwd, "grouped"},
+        {"n=2,c=8,h=6,k=3,p=3", Direction::bwd_data, "at most 2"},
+        {"n=2,c=8,h=6,k=3,layout=nhwc", Direction::fwd, "NCHW"},
+        {"n=2,c=8,h=6,k=3,dtype=f16", Direction::fwd, "FLOAT"},
+        {"n=2,c=8,d=4,h=6,k=3", Direction::fwd, "2-D"},
+    };
+    for (const Case &c : cases) {
+        const auto a = s.applicable(solver::parse_problem(c.problem), c.d);
+        EXPECT_FALSE(a.ok) << c.problem;
+        EXPECT_NE(a.reason.find(c.reason), std::string::npos) << c.problem << ": " << a.reason;
+    }
+    EXPECT_TRUE(s.applicable(solver::parse_problem("n=2,c=8,h=6,k=3,p=3"), Direction::fwd).ok);
+}
+
 TEST(GemmSolvers, ApplicabilityGivesReasons) {
     const solver::Solver &im2col = solver::gemm_im2col_solver(), &one = solver::gemm_1x1_solver();
     EXPECT_EQ(im2col.id(), 8u);

@@ -156,9 +156,11 @@ TEST(Registry, SolversCarryTheirNotes) {
     for (const Entry &e : solver::table()) {
         if (e.tombstone()) continue;
         const std::string name = e.name;
-        // Only the Winograd solver transforms; every solver computes FLOAT in FLOAT,
-        // reproducibly: no other numerical note applies to any of them.
+        // Only the Winograd solvers transform (oneDNN's tile depends on its kernel, ours is 4x4);
+        // every solver computes FLOAT in FLOAT, reproducibly: no other numerical note applies.
         if (name == "onednn.winograd") EXPECT_EQ(e.numerical, solver::NumericalNotes{NumericalNote::winograd});
+        else if (name == "gemm.winograd-4x4")
+            EXPECT_EQ(e.numerical, (solver::NumericalNotes{NumericalNote::winograd, NumericalNote::winograd_tile_4x4}));
         else EXPECT_TRUE(e.numerical.empty()) << name;
         EXPECT_FALSE(e.numerical.has(NumericalNote::down_convert_inputs)) << name;
         EXPECT_FALSE(e.numerical.has(NumericalNote::nondeterministic)) << name;
