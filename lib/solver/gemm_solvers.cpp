@@ -652,10 +652,11 @@ private:
 // gemm.winograd-4x4
 // ---------------------------------------------------------------------------------------------
 
-// Built-in model constants of the Winograd solver, fitted on this solver's own runs under both
-// ISAs (bench/solver_regret_bench with DNNL_MAX_CPU_ISA=AVX2 and native): the batched matmul of
-// 36 products runs at sgemm's efficiency on its shape; the transforms at a fraction of the
-// machine's FP32 rate (adds and multiplies, not fused, on 8 lanes: the AVX2 clone).
+// Built-in model constants of the Winograd solver, set from dnncompat-select --measure under
+// DNNL_MAX_CPU_ISA=AVX2 on ResNet-50's, VGG's and DenseNet's 3x3 layers (Zen 5): the batched
+// matmul of 36 products runs at sgemm's efficiency on its shape; the transforms at a fraction of
+// the machine's FP32 rate (adds and multiplies, not fused, on 8 lanes: the AVX2 clone). Not yet
+// fitted under AVX-512, where they are optimistic (its regret rows, bench/solver_regret_bench).
 constexpr double kWinoGemmScale = 0.74;
 constexpr double kWinoTransformScale = 0.12;
 constexpr double kWinoInOps = 230.0;  // operations per tile and input channel (padded rows, B^T d B)
@@ -693,7 +694,7 @@ public:
         const double tiles = static_cast<double>(g.tile_rows() * g.tile_w());
         const double in_c = static_cast<double>(g.in_c), out_c = static_cast<double>(g.out_c);
         const double eff = scale(m, name(), kWinoGemmScale) * sgemm_shape(g.out_c) * sgemm_shape(g.in_c) *
-                           sgemm_shape(std::min<int64_t>(ld, g.tile_rows() * g.tile_w()));
+                           sgemm_shape(ld); // a chunk's tile columns (the whole problem's at most)
         const double gemm_flop = 2.0 * wino::kElems * in_c * out_c * tiles;
         // x and y once; V and M written and read back; U written and read, w read.
         const double bytes =
@@ -705,12 +706,10 @@ public:
         return wti_from(p, m, eff, gemm_flop, bytes, ops / rate + calls);
     }
 
-    NumericalNotes numerical_notes(const conv::Problem &, Direction) const override { return entry().numerical; }
-
     void kernel(const conv::Problem &p, Direction d, const RunArgs &a) const override {
-        check_call(*this, p, d, a, kernel_workspace(p, d));
+        const WinoLayout l = layout(p, d); // once a call: it looks up the chunks' matmuls
+        check_call(*this, p, d, a, l.total);
         const Bufs bf = bufs(name(), a);
-        const WinoLayout l = layout(p, d);
         const wino::Geometry g = geometry(p, d);
         char *ws = conv::util::align_ptr(a.workspace);
         float *u = reinterpret_cast<float *>(ws + l.u);

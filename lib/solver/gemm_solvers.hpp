@@ -23,12 +23,12 @@ const Solver &gemm_1x1_solver();
 // Id 10, "gemm.winograd-4x4" (the registry's instance): Winograd F(4x4, 3x3), fwd and bwd-data,
 // 2-D, FLOAT, packed NCHW x / y, KCRS w, stride 1, no dilation or groups (bwd-data: leading pad
 // at most 2). Per call: the filter's transform U [36][out][in]; per chunk of tile rows (V and M
-// about 8 MiB): the input transform V, one batched matmul M = U x V (oneDNN), the output
-// transform with alpha / beta (lib/solver/winograd_transforms.hpp). Workspace: U, V, M.
+// together at least 8 MiB or U's size, at most the chunk cap): the input transform V, one batched matmul M = U x V
+// (oneDNN), the output transform with alpha / beta (lib/solver/winograd_transforms.hpp). Workspace: U, V, M.
 const Solver &gemm_winograd_solver();
 
-// The largest workspace chunk (bytes) the three solvers use (gemm.winograd-4x4: its V and M, at
-// most 8 MiB whatever the cap); 0 restores the default (64 MiB).
+// The largest workspace chunk (bytes) the three solvers use (gemm.winograd-4x4: its V and M); 0
+// restores the default (64 MiB).
 // Returns the previous cap. A tuning and test hook: a small cap splits small problems into
 // several chunks. workspace() follows the cap in force when it is called.
 std::size_t set_gemm_chunk_cap(std::size_t bytes);
