@@ -199,24 +199,35 @@ void input_transform(const Geometry &g, const float *in, int64_t q0, int64_t row
 #endif
     {
         std::vector<float> prow(static_cast<std::size_t>(kAlpha * wp)), tmp(static_cast<std::size_t>(36 * tw));
+        const int64_t lo = std::min(wp, std::max<int64_t>(0, g.pad_w));
+        const int64_t hi = std::min(wp, std::max<int64_t>(lo, g.pad_w + g.in_w));
 #if defined(_OPENMP)
 #pragma omp for schedule(static)
 #endif
         for (int64_t item = 0; item < items; ++item) {
-            const int64_t q = q0 + item / g.in_c, ci = item % g.in_c;
+            // Channel-major: a thread's consecutive items are consecutive tile rows of one
+            // channel, which read overlapping input rows and write V's row ci left to right.
+            const int64_t ci = item / rows, q = q0 + item % rows;
             const int64_t img = q / th, row0 = (q % th) * kTile - g.pad_h;
             const float *src = in + (img * g.in_c + ci) * g.in_h * g.in_w;
             // Six padded input rows split by column phase (input_rows): column col = 4j + q of
-            // row i holds in[.., col - pad_w], zero outside the image.
-            std::fill(prow.begin(), prow.end(), 0.0f);
-            const int64_t lo = std::min(wp, std::max<int64_t>(0, g.pad_w));
-            const int64_t hi = std::min(wp, std::max<int64_t>(lo, g.pad_w + g.in_w));
+            // row i holds in[.., col - pad_w], zero outside the image. Only columns [lo, hi) are
+            // ever written (zeroed for rows outside the image); the others keep the zeros of the
+            // thread's first fill.
             for (int i = 0; i < kAlpha; ++i) {
                 const int64_t ih = row0 + i;
-                if (ih < 0 || ih >= g.in_h) continue;
-                const float *r = src + ih * g.in_w - g.pad_w;
+                const bool inside = ih >= 0 && ih < g.in_h;
+                const float *r = inside ? src + ih * g.in_w - g.pad_w : nullptr;
                 float *p = prow.data() + i * wp;
-                for (int64_t col = lo; col < hi; ++col) p[(col % kTile) * ph + col / kTile] = r[col];
+                for (int64_t phase = 0; phase < kTile; ++phase) {
+                    float *pq = p + phase * ph;
+                    int64_t col = lo + ((phase - lo % kTile) + kTile) % kTile;
+                    if (inside) {
+                        for (int64_t j = col / kTile; col < hi; col += kTile, ++j) pq[j] = r[col];
+                    } else {
+                        for (int64_t j = col / kTile; col < hi; col += kTile, ++j) pq[j] = 0.0f;
+                    }
+                }
             }
             input_rows(prow.data(), ph, tw, tmp.data());
             input_cols(tmp.data(), tw, v + ci * ld + (q - q0) * tw, plane_of(g.in_c, ld));
@@ -239,7 +250,8 @@ void output_transform(const Geometry &g, const float *m, int64_t q0, int64_t row
 #pragma omp for schedule(static)
 #endif
         for (int64_t item = 0; item < items; ++item) {
-            const int64_t q = q0 + item / g.out_c, co = item % g.out_c;
+            // Channel-major, as input_transform: M's row co read left to right.
+            const int64_t co = item / rows, q = q0 + item % rows;
             const int64_t img = q / th, row0 = (q % th) * kTile;
             output_cols(m + co * ld + (q - q0) * tw, plane, tw, tmp.data());
             output_rows(tmp.data(), tw, orow.data());
