@@ -445,7 +445,8 @@ public:
     std::size_t kernel_workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
 
     double wti(const conv::Problem &p, Direction d, const Machine &m, Weights) const override {
-        const double eff = scale(m, name(), kSgemmScale) * gemm_shape(p);
+        const int64_t b = chunk_images(p.n, image_bytes(p, d));
+        const double eff = scale(m, name(), kSgemmScale) * gemm_shape(p, d, b * spatial(p.out));
         const double col_total = static_cast<double>(p.n) * image_bytes(p, Direction::fwd);
         // The matrix of a chunk is written and read back (counted once more at memory
         // bandwidth); the loop that builds it (or folds it back, col2im) runs on one core, as
@@ -455,7 +456,6 @@ public:
             serial += bytes_of(p, y_elems(p)) / (kPackGbs * 1e9);
             moved += bytes_of(p, y_elems(p));
         }
-        const int64_t b = chunk_images(p.n, image_bytes(p, d));
         const double calls = static_cast<double>(chunks(p.n, b)) * kCallSeconds;
         return wti_from(p, m, eff, flop(p), io_bytes(p) + moved, serial + calls);
     }
@@ -568,13 +568,14 @@ public:
     std::size_t kernel_workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
 
     double wti(const conv::Problem &p, Direction d, const Machine &m, Weights) const override {
-        const double eff = scale(m, name(), kSgemmScale) * gemm_shape(p);
+        const int64_t b = d == Direction::bwd_filter ? chunk_images(p.n, image_bytes(p)) : p.n;
+        const double eff = scale(m, name(), kSgemmScale) * gemm_shape(p, d, b * spatial(p.out));
         double calls = kCallSeconds, serial = 0, moved = 0;
         if (d == Direction::bwd_filter) {
             // x and dy packed by one core, written and read back.
             moved = bytes_of(p, x_elems(p)) + bytes_of(p, y_elems(p));
             serial = moved / (kPackGbs * 1e9);
-            calls *= static_cast<double>(chunks(p.n, chunk_images(p.n, image_bytes(p))));
+            calls *= static_cast<double>(chunks(p.n, b));
         }
         return wti_from(p, m, eff, flop(p), io_bytes(p) + moved, serial + calls);
     }
@@ -652,16 +653,24 @@ private:
 // gemm.winograd-4x4
 // ---------------------------------------------------------------------------------------------
 
-// Built-in model constants of the Winograd solver, set from dnncompat-select --measure under
-// DNNL_MAX_CPU_ISA=AVX2 on ResNet-50's, VGG's and DenseNet's 3x3 layers (Zen 5): the batched
-// matmul of 36 products runs at sgemm's efficiency on its shape; the transforms at a fraction of
-// the machine's FP32 rate (adds and multiplies, not fused, on 8 lanes: the AVX2 clone). Not yet
-// fitted under AVX-512, where they are optimistic (its regret rows, bench/solver_regret_bench).
-constexpr double kWinoGemmScale = 0.74;
+// Built-in model constants of the Winograd solver, fitted (relative least squares) to its measured
+// times on every 3x3 stride-1 layer-direction of the shared logs and bench/problems/heldout4
+// (bench/solver_regret_bench --times, Zen 5, 2 threads; AVX2 and AVX-512 fitted apart gave the
+// same constants within 10 %, but for the matmul: 0.75 and 0.81):
+//   time = matmul FLOP / (peak x kWinoGemmScale x sgemm's shape)
+//        + (tiles x (in + out channels) x kWinoTransformOps + in x out channels x filter ops) / rate
+//        + kWinoFixedSeconds,
+// rate = the machine's FP32 peak x kWinoTransformScale over its lanes, at 8 lanes (the transforms
+// run the AVX2 clone, the same speed under AVX-512). The transforms' constants include the memory
+// traffic of V, M and U (written and read back), which outgrows the caches from 64 channels: a
+// 512 x 512 filter transform is 38 MB of U, 7-10 ms a call on two cores, all of the time of a
+// batch-2 4x4 layer.
+constexpr double kWinoGemmScale = 0.75;
 constexpr double kWinoTransformScale = 0.12;
-constexpr double kWinoInOps = 230.0;  // operations per tile and input channel (padded rows, B^T d B)
-constexpr double kWinoOutOps = 140.0; // per tile and output channel (A^T M A, blend)
-constexpr double kWinoFilterOps = 600.0;
+constexpr double kWinoTransformOps = 310.0;                   // per tile and channel: B^T d B in, A^T M A + blend out
+constexpr double kWinoFilterOps = 650.0;                      // per (in, out) channel pair: G g G^T, U written
+constexpr double kWinoFilterOpsBwd = 800.0;                   // the same, backward data: w read transposed, rotated
+constexpr double kWinoFixedSeconds = 9e-5;                    // a call's parallel regions and matmul executions
 constexpr std::size_t kWinoChunkBytes = std::size_t(8) << 20; // V and M of one chunk of tile rows, at least
 
 class GemmWinograd final : public GemmSolver {
@@ -690,20 +699,16 @@ public:
 
     double wti(const conv::Problem &p, Direction d, const Machine &m, Weights) const override {
         const wino::Geometry g = geometry(p, d);
-        const int64_t rows = chunk_rows(g), ld = rows * g.tile_w();
+        const int64_t ld = chunk_rows(g) * g.tile_w();
         const double tiles = static_cast<double>(g.tile_rows() * g.tile_w());
         const double in_c = static_cast<double>(g.in_c), out_c = static_cast<double>(g.out_c);
         const double eff = scale(m, name(), kWinoGemmScale) * sgemm_shape(g.out_c) * sgemm_shape(g.in_c) *
                            sgemm_shape(ld); // a chunk's tile columns (the whole problem's at most)
         const double gemm_flop = 2.0 * wino::kElems * in_c * out_c * tiles;
-        // x and y once; V and M written and read back; U written and read, w read.
-        const double bytes =
-            io_bytes(p) + 4.0 * wino::kElems * tiles * (in_c + out_c) * 2.0 + 4.0 * wino::kElems * in_c * out_c * 2.0;
-        // The transforms run the AVX2 clone: 8 lanes, a fraction of the peak of the ISA's lanes.
         const double rate = m.peak_gflops * 1e9 * kWinoTransformScale * std::min(8, lanes(m)) / lanes(m);
-        const double ops = tiles * (in_c * kWinoInOps + out_c * kWinoOutOps) + in_c * out_c * kWinoFilterOps;
-        const double calls = static_cast<double>((g.tile_rows() + rows - 1) / rows) * 3.0 * kCallSeconds;
-        return wti_from(p, m, eff, gemm_flop, bytes, ops / rate + calls);
+        const double filter_ops = d == Direction::bwd_data ? kWinoFilterOpsBwd : kWinoFilterOps;
+        const double ops = tiles * (in_c + out_c) * kWinoTransformOps + in_c * out_c * filter_ops;
+        return wti_from(p, m, eff, gemm_flop, 0.0, ops / rate + kWinoFixedSeconds);
     }
 
     void kernel(const conv::Problem &p, Direction d, const RunArgs &a) const override {

