@@ -754,14 +754,21 @@ int main(int argc, char **argv) {
     std::fflush(stdout);
     if (!o.times.empty()) {
         // What another process wrote meanwhile (--isas: the other ISAs' runs, before this one
-        // writes) is kept: entries this run does not have are merged in from the file.
+        // writes) is kept: another ISA's layers as the file has them (this process read them
+        // before that run ranked them again: its estimates would be stale), and of this ISA's the
+        // entries this run does not have.
         {
             std::ifstream in(o.times);
             const nlohmann::json disk = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
             if (check_times(disk).empty())
-                for (const auto &[key, layer] : disk.items())
+                for (const auto &[key, layer] : disk.items()) {
+                    if (key.rfind(m.isa + "|", 0) != 0) {
+                        times_store[key] = layer;
+                        continue;
+                    }
                     for (const auto &[what, v] : layer.items())
                         if (!times_store[key].contains(what)) times_store[key][what] = v;
+                }
         }
         const std::string tmp = o.times + ".tmp";
         std::error_code ec;
