@@ -231,8 +231,8 @@ public:
 protected:
     double model(const conv::Problem &p, Direction d, const Impl &, const Machine &m, double bytes,
                  double fixed_s) const override {
-        double red = std::min(1.0, static_cast<double>(roles(p, d).red_ch) / (2.0 * lanes(m)));
-        red *= few_pixels_bwd_filter(p, d, m);
+        const double red =
+            std::min(1.0, static_cast<double>(roles(p, d).red_ch) / (2.0 * lanes(m))) * few_pixels_bwd_filter(p, d, m);
         return vectorised(p, d, m, 0.85, red, flop(p), bytes, fixed_s);
     }
 };
@@ -365,10 +365,8 @@ protected:
         bool im2col = false;
         for (int i = 0; i < p.nsp; ++i)
             im2col = im2col || p.filt[i] != 1 || p.stride[i] != 1 || p.pad_l[i] != 0 || p.pad_r[i] != 0;
-        // Backward filter runs one gemm per image and sums the images' gradients: its reduction
-        // is one image's output pixels (gemm_shape's sgemm_reduction; a flat 0.6 for the column
-        // matrix before it measured 0.45-0.8 of the estimate from 7x7 maps up and 1.2-2x on 4x4
-        // maps, Zen 5, both ISAs, the shared training logs and heldout4).
+        // Backward filter runs one gemm per image and sums the images' gradients: its reduction,
+        // one image's output pixels, is gemm_shape's (sgemm_reduction).
         double bwd_filter = 1.0;
         // At 16 lanes its backward filter falls behind as the reduction (N x output pixels)
         // outgrows the gradient it sums into (K x C x R x S per group): YOLOv5's 160x160 layers
@@ -386,7 +384,6 @@ protected:
         // kernels pay their layout copies). Channels-last x leaves it no such edge over brgemm
         // and jit-1x1, which run on that layout too (ShuffleNet's and YOLOv5's 1x1 layers).
         const double plain = !im2col && !p.x_channels_last() ? 1.2 : 1.0;
-        // Backward filter reduces over one image's output pixels a call.
         const double eff =
             scale(m, name(), 0.75) * plain * gemm_shape(p, d, spatial(p.out)) * direction_factor(d) * bwd_filter;
         const double col = im2col ? kIm2colCost * bytes_of(p, p.n * p.c * spatial(p.filt) * spatial(p.out)) : 0.0;

@@ -222,11 +222,7 @@ void input_transform(const Geometry &g, const float *in, int64_t q0, int64_t row
                 for (int64_t phase = 0; phase < kTile; ++phase) {
                     float *pq = p + phase * ph;
                     int64_t col = lo + ((phase - lo % kTile) + kTile) % kTile;
-                    if (inside) {
-                        for (int64_t j = col / kTile; col < hi; col += kTile, ++j) pq[j] = r[col];
-                    } else {
-                        for (int64_t j = col / kTile; col < hi; col += kTile, ++j) pq[j] = 0.0f;
-                    }
+                    for (int64_t j = col / kTile; col < hi; col += kTile, ++j) pq[j] = inside ? r[col] : 0.0f;
                 }
             }
             input_rows(prow.data(), ph, tw, tmp.data());
