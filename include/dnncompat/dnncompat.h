@@ -2187,10 +2187,10 @@ typedef struct dnncompatRunInfo_t {
 dnncompatStatus_t dnncompatGetLastRunInfo(dnncompatHandle_t handle, dnncompatRunInfo_t *info);
 
 /* How a convolution whose oneDNN implementation reads w in another layout (oneDNN's blocked or
- * Winograd weights) reuses the transformed copy across calls: the handle's weight cache, for
- * forward and backward data. The copy is keyed by w's address and layouts. The default comes
- * from DNNCOMPAT_WEIGHT_CACHE when the handle first runs such a convolution: 0 / off / false
- * gives OFF, constant gives CONSTANT, anything else VERIFIED. */
+ * Winograd weights), or whose solver transforms w first (gemm.winograd-4x4's U), reuses the
+ * transformed copy across calls: the handle's weight cache, for forward and backward data. The copy is keyed by w's
+ * address and layouts. The default comes from DNNCOMPAT_WEIGHT_CACHE when the handle first runs such a convolution: 0 /
+ * off / false gives OFF, constant gives CONSTANT, anything else VERIFIED. */
 typedef enum DNNCOMPAT_ENUM_BASE {
     /* Transform w on every call, into the caller's workspace. */
     DNNCOMPAT_WEIGHT_CACHE_OFF = 0,

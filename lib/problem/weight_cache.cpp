@@ -356,22 +356,22 @@ struct WeightCache::Entry {
     const void *user = nullptr;
     dnnl::memory::desc user_md, inner_md;
     bool flip = false;
+    uint32_t own = 0; // a transform of dnncompat's own (get_own), or 0: a oneDNN reorder to inner_md
     Fingerprint fp;
     bool reuse_noted = false; // reused_ holds this entry's problem as reused
     std::size_t bytes = 0;
     std::unique_ptr<char, AlignedFree> data;
-    dnnl::memory mem; // inner_md over data, made once (no allocation on a hit)
+    dnnl::memory mem; // inner_md over data, made once (no allocation on a hit); none for own
 };
 
 WeightCache::WeightCache(dnncompatWeightCacheMode_t mode, std::size_t cap_bytes) : mode_(mode), cap_(cap_bytes) {}
 WeightCache::~WeightCache() = default;
 
-WeightCache::List::iterator WeightCache::find(const void *user, const dnnl::memory::desc &user_md,
-                                              const dnnl::memory::desc &inner_md, bool flip) {
-    auto range = by_ptr_.equal_range(user);
+WeightCache::List::iterator WeightCache::find(const Key &k) {
+    auto range = by_ptr_.equal_range(k.user);
     for (auto it = range.first; it != range.second; ++it) {
         const Entry &e = *it->second;
-        if (e.flip == flip && e.user_md == user_md && e.inner_md == inner_md) return it->second;
+        if (e.flip == k.flip && e.own == k.own && e.user_md == k.user_md && e.inner_md == k.inner_md) return it->second;
     }
     return lru_.end();
 }
@@ -420,28 +420,55 @@ dnnl::memory WeightCache::get(dnnl::stream &s, const dnnl::engine &e, const Prob
                               const dnnl::memory::desc &user_md, std::size_t user_bytes,
                               const dnnl::memory::desc &inner_md, std::size_t inner_bytes, const void *user,
                               char *flip_at, std::size_t flip_bytes, char *copy_at, char *mid_at) {
-    const std::size_t bytes = inner_bytes;
     auto oriented = [&] {
         return dnnl::memory(user_md, e, const_cast<void *>(util::oriented_filter(p, user, flip_at, flip_bytes)));
     };
-    if (mode_ == DNNCOMPAT_WEIGHT_CACHE_OFF || bytes > cap_) {
+    if (mode_ == DNNCOMPAT_WEIGHT_CACHE_OFF || inner_bytes > cap_) {
         ++stats_.bypasses;
-        return util::relaid(s, r, oriented(), inner_md, copy_at, bytes, mid_at);
+        return util::relaid(s, r, oriented(), inner_md, copy_at, inner_bytes, mid_at);
     }
-    const bool flip = flip_bytes != 0;
-    auto it = find(user, user_md, inner_md, flip);
+    const Key k{user, user_md, inner_md, flip_bytes != 0, 0};
+    return serve(p, k, user_bytes, inner_bytes, &e,
+                 [&](Entry &entry) {
+                     r.execute(s, oriented(), entry.mem, mid_at);
+                     s.wait(); // the entry is complete before it is marked fresh
+                 })
+        ->mem;
+}
+
+const void *WeightCache::get_own(const Problem &p, uint32_t own, const dnnl::memory::desc &user_md,
+                                 std::size_t user_bytes, std::size_t inner_bytes, const void *user, char *flip_at,
+                                 std::size_t flip_bytes, char *copy_at,
+                                 const std::function<void(const void *, void *)> &transform) {
+    if (mode_ == DNNCOMPAT_WEIGHT_CACHE_OFF || inner_bytes > cap_) {
+        ++stats_.bypasses;
+        if (copy_at) transform(util::oriented_filter(p, user, flip_at, flip_bytes), copy_at);
+        return copy_at;
+    }
+    static const dnnl::memory::desc kNoInner;
+    const Key k{user, user_md, kNoInner, flip_bytes != 0, own};
+    return serve(
+               p, k, user_bytes, inner_bytes, nullptr,
+               [&](Entry &entry) { transform(util::oriented_filter(p, user, flip_at, flip_bytes), entry.data.get()); })
+        ->data.get();
+}
+
+WeightCache::List::iterator WeightCache::serve(const Problem &p, const Key &k, std::size_t user_bytes,
+                                               std::size_t bytes, const dnnl::engine *e,
+                                               const std::function<void(Entry &)> &fill) {
+    auto it = find(k);
     if (it != lru_.end() && mode_ == DNNCOMPAT_WEIGHT_CACHE_CONSTANT) { // the caller's promise
         ++stats_.hits;
         ++stats_.trusted;
         lru_.splice(lru_.begin(), lru_, it);
-        return it->mem;
+        return it;
     }
-    const Fingerprint fp = fingerprint(user, user_bytes);
+    const Fingerprint fp = fingerprint(k.user, user_bytes);
     if (it != lru_.end() && it->fp == fp) {
         ++stats_.hits;
         if (!it->reuse_noted) reused_[p.key()] = it->reuse_noted = true; // once per entry: off the hot path
         lru_.splice(lru_.begin(), lru_, it);
-        return it->mem;
+        return it;
     }
     if (it != lru_.end()) { // the same filter with other content: the caller changes its weights
         reused_[p.key()] = it->reuse_noted = false;
@@ -449,27 +476,26 @@ dnnl::memory WeightCache::get(dnnl::stream &s, const dnnl::engine &e, const Prob
     } else {
         make_room(bytes);
         Entry fresh;
-        fresh.user = user;
-        fresh.user_md = user_md;
-        fresh.inner_md = inner_md;
-        fresh.flip = flip;
+        fresh.user = k.user;
+        fresh.user_md = k.user_md;
+        fresh.inner_md = k.inner_md;
+        fresh.flip = k.flip;
+        fresh.own = k.own;
         fresh.bytes = bytes;
         fresh.data.reset(static_cast<char *>(std::aligned_alloc(util::kAlign, util::align_up(bytes))));
         if (!fresh.data) throw std::bad_alloc();
-        fresh.mem = dnnl::memory(inner_md, e, fresh.data.get());
+        if (e) fresh.mem = dnnl::memory(k.inner_md, *e, fresh.data.get());
         lru_.push_front(std::move(fresh));
         it = lru_.begin();
-        by_ptr_.emplace(user, it);
+        by_ptr_.emplace(k.user, it);
         stats_.bytes += bytes;
         ++stats_.entries;
     }
     ++stats_.misses;
     try {
-        dnnl::memory src = oriented();
-        r.execute(s, src, it->mem, mid_at);
-        s.wait(); // the entry is complete before it is marked fresh
+        fill(*it);
         it->fp = fp;
-        return it->mem;
+        return it;
     } catch (...) {
         erase(it); // never leave a half-written entry that could match later
         throw;

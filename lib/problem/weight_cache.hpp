@@ -1,5 +1,6 @@
 // Transformed weights kept across calls: a per-handle cache of the weight reorder that relayout
-// plans (oneDNN's blocked or Winograd weight layouts) pay on every call, for forward and
+// plans (oneDNN's blocked or Winograd weight layouts) pay on every call, and of the filter
+// transforms of dnncompat's own kernels (gemm.winograd-4x4's U, get_own), for forward and
 // backward data (backward filter writes w, so it has nothing to reuse).
 //
 // Freshness. An entry is found by (the caller's w pointer, the caller's weights memory
@@ -55,6 +56,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <string>
@@ -124,6 +126,17 @@ public:
                      std::size_t inner_bytes, const void *user, char *flip_at, std::size_t flip_bytes, char *copy_at,
                      char *mid_at);
 
+    // The same for a transform of dnncompat's own kernels that oneDNN cannot express as a
+    // reorder (gemm.winograd-4x4's U): `own` (nonzero, one per transform) with user_md and the
+    // orientation fixes the result, transform(w, out) writes its inner_bytes bytes at out from
+    // the oriented filter w (FLOAT, user_md's layout). Returns the cached transform, or copy_at
+    // after transforming into it (cache off, or inner_bytes larger than the cap; when copy_at is
+    // null, null, nothing transformed: the kernel transforms into its own workspace). The same
+    // freshness rules, modes and statistics as get().
+    const void *get_own(const Problem &p, uint32_t own, const dnnl::memory::desc &user_md, std::size_t user_bytes,
+                        std::size_t inner_bytes, const void *user, char *flip_at, std::size_t flip_bytes, char *copy_at,
+                        const std::function<void(const void *, void *)> &transform);
+
     bool enabled() const { return mode_ != DNNCOMPAT_WEIGHT_CACHE_OFF; }
     dnncompatWeightCacheMode_t mode() const { return mode_; }
     // OFF also drops every entry.
@@ -143,8 +156,20 @@ public:
 private:
     struct Entry;
     using List = std::list<Entry>;
-    List::iterator find(const void *user, const dnnl::memory::desc &user_md, const dnnl::memory::desc &inner_md,
-                        bool flip);
+    // An entry's key: the caller's filter and layout, the transform (inner_md, or own != 0 with
+    // an empty inner_md) and whether the filter is flipped first.
+    struct Key {
+        const void *user;
+        const dnnl::memory::desc &user_md, &inner_md;
+        bool flip;
+        uint32_t own;
+    };
+    List::iterator find(const Key &k);
+    // The entry of k holding the transform of user's current content (user_bytes bytes):
+    // served as it is when the mode and the fingerprint allow, else (re)made by fill(its bytes)
+    // into an entry of `bytes` bytes (e: the engine of a oneDNN entry's memory, null for own).
+    List::iterator serve(const Problem &p, const Key &k, std::size_t user_bytes, std::size_t bytes,
+                         const dnnl::engine *e, const std::function<void(Entry &)> &fill);
     void erase(List::iterator it);
     void make_room(std::size_t bytes);
 

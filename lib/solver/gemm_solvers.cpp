@@ -35,6 +35,7 @@
 #include "solver/gemm_solvers.hpp"
 
 #include "problem/onednn_util.hpp"
+#include "problem/weight_cache.hpp"
 #include "core/blend.hpp"
 #include "core/error.hpp"
 #include "solver/model.hpp"
@@ -266,6 +267,12 @@ public:
     virtual void kernel(const conv::Problem &p, Direction d, const RunArgs &a) const = 0;
     // Bytes of workspace kernel() needs for p, alignment slack included.
     virtual std::size_t kernel_workspace(const conv::Problem &p, Direction d) const = 0;
+    // A transform of the filter that kernel() takes ready-made (RunArgs::w_transformed), so that
+    // the handle's weight cache keeps it while the caller's weights stay: its bytes for the
+    // cross-correlation problem p in direction d (0: none; fwd and bwd-data only), and
+    // transform_w(), which writes it at out from the oriented filter w.
+    virtual std::size_t w_transform_bytes(const conv::Problem &, Direction) const { return 0; }
+    virtual void transform_w(const conv::Problem &, Direction, const float *, float *) const {}
 
     struct InvokerLayout {
         conv::Problem cross; // p in CROSS_CORRELATION mode
@@ -299,6 +306,14 @@ public:
         workspace_ = l_.total;
         info_.impl = s.name();
         info_.own_kernel = true;
+        if (d != Direction::bwd_filter) {
+            u_bytes_ = s.w_transform_bytes(l_.cross, d);
+            info_.cached_w = u_bytes_;
+            if (u_bytes_) {
+                user_w_ = conv::util::weights_md(p);
+                w_bytes_ = static_cast<std::size_t>(element_count(p.w_dims)) * sizeof(float);
+            }
+        }
         if (d == Direction::bwd_filter && l_.flip_bytes) {
             user_w_ = conv::util::weights_md(p);
             sum_ = blend_sum(e, user_w_, user_w_, alpha, beta);
@@ -308,15 +323,22 @@ public:
 private:
     void run(dnncompatContext &h, const Buffers &b, void *workspace) const override {
         RunArgs a{b.x, b.w, b.y, alpha_, beta_, nullptr, l_.kernel_bytes};
+        char *ws = l_.flip_bytes ? conv::util::align_ptr(workspace) : nullptr;
+        if (u_bytes_) // the weight cache's transform, or null where it keeps none (the kernel makes it)
+            a.w_transformed = conv::weight_cache(h).get_own(
+                p_, own_id(), user_w_, w_bytes_, u_bytes_, b.w, ws ? ws + l_.flip_off : nullptr, l_.flip_bytes, nullptr,
+                [this](const void *w, void *out) {
+                    s_.transform_w(l_.cross, d_, static_cast<const float *>(w), static_cast<float *>(out));
+                });
         if (l_.flip_bytes == 0) { // the kernel takes the caller's workspace as it is
             a.workspace = workspace_ ? workspace : nullptr;
             s_.kernel(l_.cross, d_, a);
             return;
         }
-        char *ws = conv::util::align_ptr(workspace);
         a.workspace = l_.kernel_bytes ? ws + l_.kernel_off : nullptr;
         if (d_ != Direction::bwd_filter) {
-            a.w = const_cast<void *>(conv::util::oriented_filter(p_, b.w, ws + l_.flip_off, l_.flip_bytes));
+            if (!a.w_transformed)
+                a.w = const_cast<void *>(conv::util::oriented_filter(p_, b.w, ws + l_.flip_off, l_.flip_bytes));
             s_.kernel(l_.cross, d_, a);
             return;
         }
@@ -331,11 +353,15 @@ private:
         h.stream.wait();
     }
 
+    // The weight cache's key of this solver's transform in this direction.
+    uint32_t own_id() const { return s_.id() << 2 | static_cast<uint32_t>(d_); }
+
     const GemmSolver &s_;
     conv::Problem p_;
     Direction d_;
     GemmSolver::InvokerLayout l_;
     float alpha_, beta_;
+    std::size_t u_bytes_ = 0, w_bytes_ = 0; // the solver's transform of w, the caller's w (fwd, bwd-data)
     dnnl::memory::desc user_w_;
     dnnl::sum sum_;
 };
@@ -673,6 +699,12 @@ constexpr double kWinoOutOps = 290.0;       // per tile and output channel: A^T 
 constexpr double kWinoFilterOps = 660.0;    // per (in, out) channel pair: G g G^T, U written
 constexpr double kWinoFilterOpsBwd = 830.0; // the same, backward data: w read transposed, rotated
 constexpr double kWinoFixedSeconds = 8e-5;  // a call's parallel regions and matmul executions
+// Bytes of memory traffic charged per byte of a cached U read by a chunk's matmul (weights that
+// stay) when U is larger than a chunk (8 MiB, about what stays in the caches; else 1): 36 x in x
+// out floats streamed from memory at a fraction of the model's bandwidth, as a 2-core share of
+// DRAM; fitted to gemm.winograd-4x4's steady-state times (Zen 5, 2 threads: 448 ->
+// 384 channels on an 8x8 map at batch 2, 25 MB of U, 1.45 ms of which 0.3 ms multiply-adds).
+constexpr double kWinoUReadCost = 5.0;
 // The fit above is of absolute times; the other solvers' built-in models estimate 1.1-1.35x above
 // their measured times on the same machine and layers (median ratios, both ISAs), so the Winograd
 // estimate is scaled alike to rank against them on equal terms: 1.3-1.5 gave the same, lowest
@@ -705,7 +737,18 @@ public:
 
     std::size_t kernel_workspace(const conv::Problem &p, Direction d) const override { return layout(p, d).total; }
 
-    double wti(const conv::Problem &p, Direction d, const Machine &m, Weights) const override {
+    // U [36][out][in], the filter's transform (fwd: out = K, in = C; bwd-data: w rotated and
+    // transposed, out = C, in = K): what the weight cache keeps while the caller's w stays.
+    std::size_t w_transform_bytes(const conv::Problem &p, Direction) const override {
+        return static_cast<std::size_t>(wino::kElems * p.k * p.c) * sizeof(float);
+    }
+    void transform_w(const conv::Problem &p, Direction d, const float *w, float *out) const override {
+        wino::filter_transform(w, p.k, p.c, d == Direction::bwd_data, out);
+    }
+
+    // Weights that stay: the weight cache serves U (its filter transform skipped), the lookup
+    // reads w once (the fingerprint) instead.
+    double wti(const conv::Problem &p, Direction d, const Machine &m, Weights w) const override {
         const wino::Geometry g = geometry(p, d);
         const int64_t ld = chunk_rows(g) * g.tile_w();
         const double tiles = static_cast<double>(g.tile_rows() * g.tile_w());
@@ -716,8 +759,18 @@ public:
         const double gemm_flop = 2.0 * wino::kElems * in_c * out_c * tiles;
         const double rate = m.peak_gflops * 1e9 * kWinoTransformScale * std::min(8, lanes(m)) / lanes(m);
         const double filter_ops = d == Direction::bwd_data ? kWinoFilterOpsBwd : kWinoFilterOps;
-        const double ops = tiles * (in_c * kWinoInOps + out_c * kWinoOutOps) + in_c * out_c * filter_ops;
-        return wti_from(p, m, eff, gemm_flop, 0.0, ops / rate + kWinoFixedSeconds) / kWinoRankBias;
+        const bool cached = w == Weights::stay;
+        const double ops =
+            tiles * (in_c * kWinoInOps + out_c * kWinoOutOps) + (cached ? 0.0 : in_c * out_c * filter_ops);
+        // Weights that stay: the lookup reads w once (the fingerprint), and every chunk's matmul
+        // reads the cached U from memory (the filter ops above include it for a U just written).
+        const double chunks = std::ceil(static_cast<double>(g.tile_rows()) / static_cast<double>(chunk_rows(g)));
+        const double u_bytes = static_cast<double>(w_transform_bytes(p, d));
+        const double stay_bytes =
+            cached ? fingerprint_cost() * 9.0 * in_c * out_c * sizeof(float) +
+                         (u_bytes > static_cast<double>(kWinoChunkBytes) ? kWinoUReadCost : 1.0) * chunks * u_bytes
+                   : 0.0;
+        return wti_from(p, m, eff, gemm_flop, stay_bytes, ops / rate + kWinoFixedSeconds) / kWinoRankBias;
     }
 
     void kernel(const conv::Problem &p, Direction d, const RunArgs &a) const override {
@@ -726,12 +779,16 @@ public:
         const Bufs bf = bufs(name(), a);
         const wino::Geometry g = geometry(p, d);
         char *ws = conv::util::align_ptr(a.workspace);
-        float *u = reinterpret_cast<float *>(ws + l.u);
         float *v = reinterpret_cast<float *>(ws + l.v);
         float *mm = reinterpret_cast<float *>(ws + l.m);
         const float *in = d == Direction::fwd ? bf.x : bf.y;
         float *out = d == Direction::fwd ? bf.y : bf.x;
-        wino::filter_transform(bf.w, p.k, p.c, d == Direction::bwd_data, u);
+        const float *u = static_cast<const float *>(a.w_transformed); // the weight cache's U
+        if (!u) {
+            auto *own = reinterpret_cast<float *>(ws + l.u);
+            transform_w(p, d, bf.w, own);
+            u = own;
+        }
         dnnl::stream &s = onednn::stream();
         for (int64_t q0 = 0; q0 < g.tile_rows(); q0 += l.rows) {
             const int64_t rows = std::min(l.rows, g.tile_rows() - q0);

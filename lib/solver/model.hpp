@@ -4,6 +4,7 @@
 //   WTI  = (FLOP of the direct algorithm / peak) / time.
 #pragma once
 
+#include "problem/weight_cache.hpp"
 #include "solver/solver.hpp"
 
 #include <algorithm>
@@ -120,6 +121,22 @@ inline double wti_from(const conv::Problem &p, const Machine &m, double eff, dou
 inline double scale(const Machine &m, const char *name, double builtin) {
     auto it = m.efficiency.find(name);
     return it != m.efficiency.end() && it->second > 0 ? it->second : builtin;
+}
+
+// Bytes of memory traffic charged per byte of w for the weight cache's VERIFIED lookup (its
+// fingerprint of every byte of w, AES rounds): with VAES (16 or 32 lanes) 64x64x3x3 weights
+// (147 KB) cost 1.9 us a call on Zen 5 (bench/solver_overhead_bench: verified - constant), about
+// 1.5x the time of a copy at the model's bandwidth; with AES-NI's 8 lanes 5.7 us (4x); the
+// portable form twice that. A handle in CONSTANT mode skips it; the estimate for weights that
+// stay charges it all the same.
+inline double fingerprint_cost() {
+    switch (conv::fingerprint_form()) {
+    case conv::FingerprintForm::vaes512:
+    case conv::FingerprintForm::vaes256: return 1.5;
+    case conv::FingerprintForm::aes: return 4.0;
+    case conv::FingerprintForm::portable: return 8.0;
+    }
+    return 4.0;
 }
 
 } // namespace dnncompat::solver::model

@@ -66,6 +66,9 @@ struct RunArgs {
     float alpha = 1.0f, beta = 0.0f;
     void *workspace = nullptr;
     std::size_t workspace_size = 0;
+    // A solver's own transform of w made before the call (gemm.winograd-4x4's U, kept by the
+    // handle's weight cache), or null: the kernel transforms w itself.
+    const void *w_transformed = nullptr;
 };
 
 // Why a solver does or does not apply. `ok` false always comes with a reason.

@@ -66,22 +66,6 @@ constexpr double kBrgemmSeconds = 4e-6;
 // channels, where the transform is small beside the kernel anyway.
 constexpr double kWinoReorderOps = 400.0;
 
-// Bytes of memory traffic charged per byte of w for the weight cache's VERIFIED lookup (its
-// fingerprint of every byte of w, AES rounds): with VAES (16 or 32 lanes) 64x64x3x3 weights
-// (147 KB) cost 1.9 us a call on Zen 5 (bench/solver_overhead_bench: verified - constant), about
-// 1.5x the time of a copy at the model's bandwidth; with AES-NI's 8 lanes 5.7 us (4x); the
-// portable form twice that. A handle in CONSTANT mode skips it; the estimate for weights that
-// stay charges it all the same.
-double fingerprint_cost() {
-    switch (conv::fingerprint_form()) {
-    case conv::FingerprintForm::vaes512:
-    case conv::FingerprintForm::vaes256: return 1.5;
-    case conv::FingerprintForm::aes: return 4.0;
-    case conv::FingerprintForm::portable: return 8.0;
-    }
-    return 4.0;
-}
-
 // A solver backed by oneDNN implementations whose names match a family.
 class OnednnSolver : public Solver {
 public:

@@ -318,8 +318,10 @@ TEST_F(GraphApi, PyTorchConvolutionSequence) {
 
 // The heuristics rank for the weights the handle expects: a 512-channel 3x3 layer's Winograd
 // engine pays oneDNN's scalar reorder into its weights layout (tens of ms) on every call whose
-// weights change, so a fresh handle gets a direct engine first; a handle in CONSTANT mode
-// (weights that stay) gets Winograd's kernel first. Only where oneDNN has a Winograd-layout kernel.
+// weights change, so a fresh handle gets another engine first; a handle in CONSTANT mode
+// (weights that stay) gets a Winograd kernel first (oneDNN's, or gemm.winograd-4x4 with its U
+// cached: the two measure within 15 % of each other here). Only where oneDNN has a
+// Winograd-layout kernel.
 TEST_F(GraphApi, HeuristicsRankForTheWeightsTheHandleExpects) {
     const dt::Dims xd{2, 512, 28, 28}, wd{512, 512, 3, 3};
     namespace sv = dnncompat::solver;
@@ -327,7 +329,7 @@ TEST_F(GraphApi, HeuristicsRankForTheWeightsTheHandleExpects) {
     ASSERT_NE(wino, nullptr);
     const auto impl = wino->onednn_impl(sv::parse_problem("n=2,c=512,h=28,k=3,o=512,p=1"), sv::Direction::fwd);
     if (!impl || !impl->wino_weights) GTEST_SKIP() << "no Winograd-layout kernel on this CPU";
-    auto first_is_winograd = [&](cudnnHandle_t handle) {
+    auto first_engine = [&](cudnnHandle_t handle) -> int64_t {
         auto x = tensor(1, xd), w = tensor(2, wd), y = tensor(3, xd);
         auto conv = conv_desc(2, 1, 1, 1);
         D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
@@ -339,20 +341,25 @@ TEST_F(GraphApi, HeuristicsRankForTheWeightsTheHandleExpects) {
         auto graph = graph_of(handle, {op.get()});
         auto cfgs = heuristics(*graph);
         EXPECT_FALSE(cfgs.empty());
-        if (cfgs.empty()) return false;
+        if (cfgs.empty()) return -1;
         D engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
         auto e = engine.get();
         int64_t n = 0;
         EXPECT_EQ(cudnnBackendGetAttribute(cfgs.front()->get(), CUDNN_ATTR_ENGINECFG_ENGINE,
                                            CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &e),
                   CUDNN_STATUS_SUCCESS);
-        return engine.get_i64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX) == static_cast<int64_t>(wino->id());
+        return engine.get_i64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX);
     };
-    EXPECT_FALSE(first_is_winograd(h)) << "weights that change: the reorder costs more than Winograd saves";
+    const int64_t change = first_engine(h);
+    EXPECT_NE(change, static_cast<int64_t>(wino->id()))
+        << "weights that change: the reorder costs more than Winograd saves";
     cudnnHandle_t constant = nullptr;
     ASSERT_EQ(cudnnCreate(&constant), CUDNN_STATUS_SUCCESS);
     ASSERT_EQ(dnncompatSetWeightCacheMode(constant, DNNCOMPAT_WEIGHT_CACHE_CONSTANT), DNNCOMPAT_STATUS_SUCCESS);
-    EXPECT_TRUE(first_is_winograd(constant)) << "weights that stay: Winograd's kernel";
+    const int64_t stay = first_engine(constant);
+    EXPECT_TRUE(stay == static_cast<int64_t>(wino->id()) ||
+                stay == static_cast<int64_t>(sv::by_name("gemm.winograd-4x4")->id()))
+        << "weights that stay: a Winograd kernel, got engine " << stay;
     cudnnDestroy(constant);
 }
 

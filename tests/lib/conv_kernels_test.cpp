@@ -46,6 +46,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <tuple>
 #include <typeinfo>
 #include <vector>
 
@@ -537,5 +538,106 @@ INSTANTIATE_TEST_SUITE_P(Modes, WinogradWeightCache,
                          [](const ::testing::TestParamInfo<dnncompatWeightCacheMode_t> &i) {
                              return std::string(i.param == DNNCOMPAT_WEIGHT_CACHE_CONSTANT ? "constant" : "verified");
                          });
+
+// ---- the weight cache with gemm.winograd-4x4's U ------------------------------------------
+
+class GemmWinogradWeightCache
+    : public ::testing::TestWithParam<std::tuple<dnncompatWeightCacheMode_t, dnncompatConvolutionMode_t>> {};
+
+// gemm.winograd-4x4 forced, forward and backward data alternating on one handle and one filter
+// (each direction's U its own entry: with K = C the two have the same size, and serving one for
+// the other would be wrong), each call against the reference: the first call of each direction
+// transforms U into the cache, the second is served from it with the same result; then one
+// element of the filter changes in place (VERIFIED sees it; CONSTANT after
+// dnncompatInvalidateWeights) and both directions follow. CONVOLUTION mode caches the U of the
+// flipped filter.
+TEST_P(GemmWinogradWeightCache, KeepsUPerDirectionAndNeverServesItStale) {
+    const auto [mode, conv_mode] = GetParam();
+    const solver::Solver &wino = *solver::by_name("gemm.winograd-4x4");
+    for (const Shape &shape : {kShapes[0], kShapes[1]}) { // K = C; K != C with partial tiles
+        const conv::Problem p = problem_of(shape, kLayouts[0], conv_mode);
+        SCOPED_TRACE(describe(p, Direction::fwd));
+        ASSERT_TRUE(wino.applicable(p, Direction::fwd).ok && wino.applicable(p, Direction::bwd_data).ok);
+        dt::Handle handle;
+        ASSERT_OK(dnncompatSetWeightCacheMode(handle, mode));
+        dnncompatContext &h = *handle.get();
+        Buffers b = buffers_of(p, Direction::fwd, 1.0f); // x, w and dy all random: both directions read them
+        const dt::ConvParams cp{{1, 1}, {1, 1}, {1, 1}, 1, conv_mode == DNNCOMPAT_CONVOLUTION};
+        auto run = [&](Direction d) {
+            std::vector<float> out(dt::element_count(d == Direction::fwd ? b.yd : b.xd), -7.0f);
+            if (d == Direction::fwd) {
+                auto plan = conv::forward_plan(h, p, wino.cudnn_algo(d), 1.0f, 0.0f, &wino);
+                std::vector<char> ws(plan->workspace_bytes);
+                conv::forward_execute(h, p, *plan, b.x.data(), b.w.data(), out.data(), ws.data(), ws.size());
+                EXPECT_EQ(plan->invoker->info().impl, "gemm.winograd-4x4");
+                return out;
+            }
+            auto plan = conv::backward_data_plan(h, p, wino.cudnn_algo(d), 1.0f, 0.0f, &wino);
+            std::vector<char> ws(plan->workspace_bytes);
+            conv::backward_data_execute(h, p, *plan, b.w.data(), b.y.data(), out.data(), ws.data(), ws.size());
+            return out;
+        };
+        auto expect_right = [&](Direction d, const std::vector<float> &got) {
+            const dt::View xv{b.x.data(), b.xd, b.xs}, wv{b.w.data(), b.wd, b.ws}, yv{b.y.data(), b.yd, b.ys};
+            if (d == Direction::fwd)
+                EXPECT_TRUE(dt::expect_close(dt::conv_forward(xv, wv, cp, 1, 0, {}), got, 2e-3, 1.0, b.yd)) << "fwd";
+            else
+                EXPECT_TRUE(dt::expect_close(dt::conv_backward_data(wv, yv, b.xd, cp, 1, 0, {}), got, 2e-3, 1.0, b.xd))
+                    << "bwd-data";
+        };
+        auto stats = [&] { return conv::weight_cache(h).stats(); };
+
+        const std::vector<float> fwd1 = run(Direction::fwd), bwd1 = run(Direction::bwd_data);
+        expect_right(Direction::fwd, fwd1);
+        expect_right(Direction::bwd_data, bwd1);
+        ASSERT_EQ(stats().misses, 2u) << "each direction's U is transformed into the cache";
+        EXPECT_EQ(stats().entries, 2u);
+        EXPECT_EQ(run(Direction::fwd), fwd1);
+        EXPECT_EQ(run(Direction::bwd_data), bwd1);
+        EXPECT_EQ(stats().hits, 2u);
+        EXPECT_EQ(stats().trusted, mode == DNNCOMPAT_WEIGHT_CACHE_CONSTANT ? 2u : 0u);
+
+        b.w[7] += 0.75f; // one element, same pointer
+        if (mode == DNNCOMPAT_WEIGHT_CACHE_CONSTANT) {
+            ASSERT_OK(dnncompatInvalidateWeights(handle, b.w.data()));
+        }
+        const std::vector<float> fwd2 = run(Direction::fwd), bwd2 = run(Direction::bwd_data);
+        EXPECT_EQ(stats().misses, 4u) << "a changed filter is transformed again";
+        expect_right(Direction::fwd, fwd2);
+        expect_right(Direction::bwd_data, bwd2);
+        EXPECT_NE(fwd2, fwd1);
+        EXPECT_NE(bwd2, bwd1);
+    }
+}
+
+// With the cache off every call transforms U into its workspace, with the same results.
+TEST(GemmWinogradWeightCacheOff, TransformsEveryCall) {
+    const solver::Solver &wino = *solver::by_name("gemm.winograd-4x4");
+    const conv::Problem p = problem_of(kShapes[1], kLayouts[0], DNNCOMPAT_CONVOLUTION);
+    dt::Handle handle;
+    ASSERT_OK(dnncompatSetWeightCacheMode(handle, DNNCOMPAT_WEIGHT_CACHE_OFF));
+    dnncompatContext &h = *handle.get();
+    Buffers b = buffers_of(p, Direction::fwd, 0.0f);
+    auto plan = conv::forward_plan(h, p, wino.cudnn_algo(Direction::fwd), 1.0f, 0.0f, &wino);
+    std::vector<char> ws(plan->workspace_bytes);
+    std::vector<float> out(dt::element_count(b.yd));
+    for (int i = 0; i < 2; ++i) {
+        conv::forward_execute(h, p, *plan, b.x.data(), b.w.data(), out.data(), ws.data(), ws.size());
+        const dt::ConvParams cp{{1, 1}, {1, 1}, {1, 1}, 1, true};
+        EXPECT_TRUE(dt::expect_close(dt::conv_forward({b.x.data(), b.xd, b.xs}, {b.w.data(), b.wd, b.ws}, cp, 1, 0, {}),
+                                     out, 2e-3, 1.0, b.yd));
+    }
+    EXPECT_EQ(conv::weight_cache(h).stats().bypasses, 2u);
+    EXPECT_EQ(conv::weight_cache(h).stats().entries, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Modes, GemmWinogradWeightCache,
+    ::testing::Combine(::testing::Values(DNNCOMPAT_WEIGHT_CACHE_VERIFIED, DNNCOMPAT_WEIGHT_CACHE_CONSTANT),
+                       ::testing::Values(DNNCOMPAT_CROSS_CORRELATION, DNNCOMPAT_CONVOLUTION)),
+    [](const auto &i) {
+        return std::string(std::get<0>(i.param) == DNNCOMPAT_WEIGHT_CACHE_CONSTANT ? "constant" : "verified") +
+               (std::get<1>(i.param) == DNNCOMPAT_CONVOLUTION ? "_convolution" : "_cross_correlation");
+    });
 
 } // namespace

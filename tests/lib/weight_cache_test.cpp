@@ -425,8 +425,8 @@ TEST(WeightCache, TellsImmediateModeWhetherTheWeightsStay) {
 
 // cudnnGetConvolutionForwardAlgorithm_v7 lists algorithms by the cost the handle's caller pays:
 // with a 512-channel 3x3 layer, Winograd's weight reorder (tens of ms on AVX-512) puts it behind
-// the direct kernels for weights that change, and first for weights that stay (CONSTANT mode).
-// Only where oneDNN has a Winograd-layout kernel.
+// the direct kernels for weights that change, and a Winograd kernel first for weights that stay
+// (CONSTANT mode). Only where oneDNN has a Winograd-layout kernel.
 TEST(WeightCache, ForwardAlgorithmQueryFollowsTheWeightsAssumption) {
     const dt::Dims x{2, 512, 28, 28}, w{512, 512, 3, 3}, y{2, 512, 28, 28};
     dt::TensorDesc xd, yd;
@@ -459,7 +459,10 @@ TEST(WeightCache, ForwardAlgorithmQueryFollowsTheWeightsAssumption) {
     EXPECT_NE(change.front().solver, wino);
     const dnncompatConvolutionFwdAlgo_t change_first = first(DNNCOMPAT_WEIGHT_CACHE_VERIFIED);
     EXPECT_EQ(change_first, change.front().solver->cudnn_algo(sv::Direction::fwd));
+    // Weights that stay: a Winograd kernel (oneDNN's, or gemm.winograd-4x4 with its U cached; the
+    // two measure within 15 % of each other here), which _v7 lists as WINOGRAD_NONFUSED.
     const dnncompatConvolutionFwdAlgo_t stay_first = first(DNNCOMPAT_WEIGHT_CACHE_CONSTANT);
-    EXPECT_EQ(sv::preference(p, sv::Direction::fwd, sv::Weights::stay).front().solver, wino);
+    const sv::Solver *stay = sv::preference(p, sv::Direction::fwd, sv::Weights::stay).front().solver;
+    EXPECT_TRUE(stay == wino || stay == sv::by_name("gemm.winograd-4x4")) << stay->name();
     EXPECT_EQ(stay_first, DNNCOMPAT_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED);
 }

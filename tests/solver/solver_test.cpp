@@ -231,7 +231,8 @@ TEST(Immediate, WtiIsRelativeToPeakAndTimesFollowIt) {
 
 // Weights that stay (the weight cache serves their transform) and weights that change (every
 // call pays it) give the same estimate wherever a solver copies no weights: backward filter
-// (it writes w), and any solver on the caller's layouts; elsewhere staying is never dearer.
+// (it writes w), and any solver on the caller's layouts that does not transform w itself
+// (gemm.winograd-4x4 does: its U); elsewhere staying is cheaper.
 TEST(Immediate, WeightsThatStayCostLessOnlyWhereWeightsAreCopied) {
     const auto &m = solver::current_machine();
     for (const char *text : {"n=2,c=64,h=28,k=3", "n=2,c=32,h=14,k=1,o=64", "n=4,c=96,h=28,k=3,g=96"}) {
@@ -242,7 +243,8 @@ TEST(Immediate, WeightsThatStayCostLessOnlyWhereWeightsAreCopied) {
                 const double change = s->wti(p, d, m, solver::Weights::change);
                 const double stay = s->wti(p, d, m, solver::Weights::stay);
                 const auto impl = s->onednn_impl(p, d);
-                const bool copies_w = impl && !impl->user_layout && impl->relayout_w > 0;
+                const bool copies_w = (impl && !impl->user_layout && impl->relayout_w > 0) ||
+                                      std::string(s->name()) == "gemm.winograd-4x4"; // its U
                 if (d == Direction::bwd_filter || !copies_w)
                     EXPECT_EQ(change, stay) << s->name() << " " << text << " " << solver::direction_name(d);
                 else EXPECT_LT(change, stay) << s->name() << " " << text << " " << solver::direction_name(d);
@@ -264,7 +266,10 @@ TEST(Immediate, WinogradRanksByTheCostTheCallerPays) {
     const auto change = solver::rank(p, Direction::fwd, m, std::nullopt, solver::Weights::change);
     const auto stay = solver::rank(p, Direction::fwd, m, std::nullopt, solver::Weights::stay);
     ASSERT_FALSE(change.ranked.empty());
-    EXPECT_STREQ(stay.ranked.front().solver->name(), "onednn.winograd");
+    // Weights that stay: a Winograd kernel first (oneDNN's, or gemm.winograd-4x4 with its U
+    // cached; the two measure within 15 % of each other here).
+    const std::string first = stay.ranked.front().solver->name();
+    EXPECT_TRUE(first == "onednn.winograd" || first == "gemm.winograd-4x4") << first;
     EXPECT_STRNE(change.ranked.front().solver->name(), "onednn.winograd");
     for (const auto &c : change.ranked)
         if (c.solver == wino) {
