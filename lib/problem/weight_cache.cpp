@@ -416,46 +416,9 @@ void WeightCache::clear() {
     stats_.entries = 0;
 }
 
-dnnl::memory WeightCache::get(dnnl::stream &s, const dnnl::engine &e, const Problem &p, const util::Relayout &r,
-                              const dnnl::memory::desc &user_md, std::size_t user_bytes,
-                              const dnnl::memory::desc &inner_md, std::size_t inner_bytes, const void *user,
-                              char *flip_at, std::size_t flip_bytes, char *copy_at, char *mid_at) {
-    auto oriented = [&] {
-        return dnnl::memory(user_md, e, const_cast<void *>(util::oriented_filter(p, user, flip_at, flip_bytes)));
-    };
-    if (mode_ == DNNCOMPAT_WEIGHT_CACHE_OFF || inner_bytes > cap_) {
-        ++stats_.bypasses;
-        return util::relaid(s, r, oriented(), inner_md, copy_at, inner_bytes, mid_at);
-    }
-    const Key k{user, user_md, inner_md, flip_bytes != 0, 0};
-    return serve(p, k, user_bytes, inner_bytes, &e,
-                 [&](Entry &entry) {
-                     r.execute(s, oriented(), entry.mem, mid_at);
-                     s.wait(); // the entry is complete before it is marked fresh
-                 })
-        ->mem;
-}
-
-const void *WeightCache::get_own(const Problem &p, uint32_t own, const dnnl::memory::desc &user_md,
-                                 std::size_t user_bytes, std::size_t inner_bytes, const void *user, char *flip_at,
-                                 std::size_t flip_bytes, char *copy_at,
-                                 const std::function<void(const void *, void *)> &transform) {
-    if (mode_ == DNNCOMPAT_WEIGHT_CACHE_OFF || inner_bytes > cap_) {
-        ++stats_.bypasses;
-        if (copy_at) transform(util::oriented_filter(p, user, flip_at, flip_bytes), copy_at);
-        return copy_at;
-    }
-    static const dnnl::memory::desc kNoInner;
-    const Key k{user, user_md, kNoInner, flip_bytes != 0, own};
-    return serve(
-               p, k, user_bytes, inner_bytes, nullptr,
-               [&](Entry &entry) { transform(util::oriented_filter(p, user, flip_at, flip_bytes), entry.data.get()); })
-        ->data.get();
-}
-
+template <typename Fill>
 WeightCache::List::iterator WeightCache::serve(const Problem &p, const Key &k, std::size_t user_bytes,
-                                               std::size_t bytes, const dnnl::engine *e,
-                                               const std::function<void(Entry &)> &fill) {
+                                               std::size_t bytes, const dnnl::engine *e, const Fill &fill) {
     auto it = find(k);
     if (it != lru_.end() && mode_ == DNNCOMPAT_WEIGHT_CACHE_CONSTANT) { // the caller's promise
         ++stats_.hits;
@@ -500,6 +463,41 @@ WeightCache::List::iterator WeightCache::serve(const Problem &p, const Key &k, s
         erase(it); // never leave a half-written entry that could match later
         throw;
     }
+}
+
+dnnl::memory WeightCache::get(dnnl::stream &s, const dnnl::engine &e, const Problem &p, const util::Relayout &r,
+                              const dnnl::memory::desc &user_md, std::size_t user_bytes,
+                              const dnnl::memory::desc &inner_md, std::size_t inner_bytes, const void *user,
+                              char *flip_at, std::size_t flip_bytes, char *copy_at, char *mid_at) {
+    auto oriented = [&] {
+        return dnnl::memory(user_md, e, const_cast<void *>(util::oriented_filter(p, user, flip_at, flip_bytes)));
+    };
+    if (mode_ == DNNCOMPAT_WEIGHT_CACHE_OFF || inner_bytes > cap_) {
+        ++stats_.bypasses;
+        return util::relaid(s, r, oriented(), inner_md, copy_at, inner_bytes, mid_at);
+    }
+    const Key k{user, user_md, inner_md, flip_bytes != 0, 0};
+    return serve(p, k, user_bytes, inner_bytes, &e,
+                 [&](Entry &entry) {
+                     r.execute(s, oriented(), entry.mem, mid_at);
+                     s.wait(); // the entry is complete before it is marked fresh
+                 })
+        ->mem;
+}
+
+const void *WeightCache::get_own(const Problem &p, uint32_t own, const dnnl::memory::desc &user_md,
+                                 std::size_t user_bytes, std::size_t inner_bytes, const void *user, char *flip_at,
+                                 std::size_t flip_bytes, const std::function<void(const void *, void *)> &transform) {
+    if (mode_ == DNNCOMPAT_WEIGHT_CACHE_OFF || inner_bytes > cap_) {
+        ++stats_.bypasses;
+        return nullptr;
+    }
+    static const dnnl::memory::desc kNoInner;
+    const Key k{user, user_md, kNoInner, flip_bytes != 0, own};
+    return serve(
+               p, k, user_bytes, inner_bytes, nullptr,
+               [&](Entry &entry) { transform(util::oriented_filter(p, user, flip_at, flip_bytes), entry.data.get()); })
+        ->data.get();
 }
 
 bool WeightCache::seen_reused(const Problem &p) const {

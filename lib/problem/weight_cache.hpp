@@ -129,12 +129,11 @@ public:
     // The same for a transform of dnncompat's own kernels that oneDNN cannot express as a
     // reorder (gemm.winograd-4x4's U): `own` (nonzero, one per transform) with user_md and the
     // orientation fixes the result, transform(w, out) writes its inner_bytes bytes at out from
-    // the oriented filter w (FLOAT, user_md's layout). Returns the cached transform, or copy_at
-    // after transforming into it (cache off, or inner_bytes larger than the cap; when copy_at is
-    // null, null, nothing transformed: the kernel transforms into its own workspace). The same
-    // freshness rules, modes and statistics as get().
+    // the oriented filter w (FLOAT, user_md's layout). Returns the cached transform, or null
+    // (cache off, or inner_bytes larger than the cap: nothing transformed, the kernel transforms
+    // into its own workspace). The same freshness rules, modes and statistics as get().
     const void *get_own(const Problem &p, uint32_t own, const dnnl::memory::desc &user_md, std::size_t user_bytes,
-                        std::size_t inner_bytes, const void *user, char *flip_at, std::size_t flip_bytes, char *copy_at,
+                        std::size_t inner_bytes, const void *user, char *flip_at, std::size_t flip_bytes,
                         const std::function<void(const void *, void *)> &transform);
 
     bool enabled() const { return mode_ != DNNCOMPAT_WEIGHT_CACHE_OFF; }
@@ -168,8 +167,9 @@ private:
     // The entry of k holding the transform of user's current content (user_bytes bytes):
     // served as it is when the mode and the fingerprint allow, else (re)made by fill(its bytes)
     // into an entry of `bytes` bytes (e: the engine of a oneDNN entry's memory, null for own).
+    template <typename Fill>
     List::iterator serve(const Problem &p, const Key &k, std::size_t user_bytes, std::size_t bytes,
-                         const dnnl::engine *e, const std::function<void(Entry &)> &fill);
+                         const dnnl::engine *e, const Fill &fill);
     void erase(List::iterator it);
     void make_room(std::size_t bytes);
 

@@ -306,16 +306,12 @@ public:
         workspace_ = l_.total;
         info_.impl = s.name();
         info_.own_kernel = true;
+        user_w_ = conv::util::weights_md(p);
         if (d != Direction::bwd_filter) {
             u_bytes_ = s.w_transform_bytes(l_.cross, d);
             info_.cached_w = u_bytes_;
-            if (u_bytes_) {
-                user_w_ = conv::util::weights_md(p);
-                w_bytes_ = static_cast<std::size_t>(element_count(p.w_dims)) * sizeof(float);
-            }
-        }
-        if (d == Direction::bwd_filter && l_.flip_bytes) {
-            user_w_ = conv::util::weights_md(p);
+            w_bytes_ = static_cast<std::size_t>(element_count(p.w_dims)) * sizeof(float);
+        } else if (l_.flip_bytes) {
             sum_ = blend_sum(e, user_w_, user_w_, alpha, beta);
         }
     }
@@ -326,7 +322,7 @@ private:
         char *ws = l_.flip_bytes ? conv::util::align_ptr(workspace) : nullptr;
         if (u_bytes_) // the weight cache's transform, or null where it keeps none (the kernel makes it)
             a.w_transformed = conv::weight_cache(h).get_own(
-                p_, own_id(), user_w_, w_bytes_, u_bytes_, b.w, ws ? ws + l_.flip_off : nullptr, l_.flip_bytes, nullptr,
+                p_, own_id(), user_w_, w_bytes_, u_bytes_, b.w, ws ? ws + l_.flip_off : nullptr, l_.flip_bytes,
                 [this](const void *w, void *out) {
                     s_.transform_w(l_.cross, d_, static_cast<const float *>(w), static_cast<float *>(out));
                 });
@@ -767,7 +763,7 @@ public:
         const double chunks = std::ceil(static_cast<double>(g.tile_rows()) / static_cast<double>(chunk_rows(g)));
         const double u_bytes = static_cast<double>(w_transform_bytes(p, d));
         const double stay_bytes =
-            cached ? fingerprint_cost() * 9.0 * in_c * out_c * sizeof(float) +
+            cached ? fingerprint_cost() * bytes_of(p, w_elems(p)) +
                          (u_bytes > static_cast<double>(kWinoChunkBytes) ? kWinoUReadCost : 1.0) * chunks * u_bytes
                    : 0.0;
         return wti_from(p, m, eff, gemm_flop, stay_bytes, ops / rate + kWinoFixedSeconds) / kWinoRankBias;
