@@ -59,12 +59,15 @@ constexpr double kPrimitiveSeconds = 3e-6;
 constexpr double kBrgemmSeconds = 4e-6;
 
 // oneDNN 2.6's reorder into its Winograd weights layout (wino_reorder) runs scalar loops, partly
-// threaded: per weight element it takes the time of about 400 operations at the machine's peak
-// over its SIMD lanes (one lane's rate). Measured with DNNL_VERBOSE=1 at 2 threads: Zen 4
-// (190 GFLOP/s, 16 lanes) 20.4 ms for 256x256x3x3 and 80.9 ms for 512x512x3x3; Zen 5 (332 GFLOP/s)
-// 8.0 and 44-52 ms (../shared/measurements/avx512-zen5/winograd-breakdown.txt); 200-300 at 64-128
-// channels, where the transform is small beside the kernel anyway.
-constexpr double kWinoReorderOps = 400.0;
+// threaded: per weight element a call whose weights change pays the time of about 700 operations
+// at the machine's peak over its SIMD lanes (one lane's rate). Measured in the invoker (weights
+// change - weights stay, bench/solver_regret_bench, Zen 5, 370 GFLOP/s, 2 threads): 28-41 ns per
+// element on seven 3x3 layers of 64-512 channels (e.g. 512x512x3x3: 67 ms), 650-950 operations;
+// the reorder alone under DNNL_VERBOSE=1 takes about half of that (8.0 ms for 256x256x3x3 and
+// 44-52 ms for 512x512x3x3, ../shared/measurements/avx512-zen5/winograd-breakdown.txt; Zen 4,
+// 190 GFLOP/s: 20.4 and 80.9 ms). 400 (the reorder alone) ranked Winograd first for weights that
+// change on VGG-16's 128-channel 112x112 layer, 1.35x behind gemm.winograd-4x4 there.
+constexpr double kWinoReorderOps = 700.0;
 
 // A solver backed by oneDNN implementations whose names match a family.
 class OnednnSolver : public Solver {
@@ -122,8 +125,14 @@ public:
         // serves it to a call whose weights stay (backward filter writes w: its copy back is paid
         // either way). Find mode and the find-db measure the steady state.
         const bool cached = w == Weights::stay && d != Direction::bwd_filter && i->relayout_w > 0;
-        const double copied = static_cast<double>(i->relayout + i->relayout_mid - (cached ? i->relayout_w : 0));
-        const double relayout = i->user_layout ? 0.0 : (lanes(m) == 8 ? kRelayoutCost8 : kRelayoutCost) * copied;
+        const double copied = static_cast<double>(i->relayout + i->relayout_mid - i->relayout_w);
+        // The weights' copy into the kernel's layout (not backward filter's copy of dw back) at the
+        // kernel family's own rate (w_copy_factor).
+        const double w_copied =
+            cached ? 0.0
+                   : static_cast<double>(i->relayout_w) * (d == Direction::bwd_filter ? 1.0 : w_copy_factor(d, m));
+        const double relayout =
+            i->user_layout ? 0.0 : (lanes(m) == 8 ? kRelayoutCost8 : kRelayoutCost) * (copied + w_copied);
         // A cached copy is a lookup that reads w once (VERIFIED mode's fingerprint) instead.
         double fixed_s = kPrimitiveSeconds * (1 + i->copies);
         if (i->wino_weights && !cached && d != Direction::bwd_filter)
@@ -134,6 +143,9 @@ public:
 
 protected:
     virtual bool matches(const std::string &impl) const { return impl.rfind(family_, 0) == 0; }
+    // The cost of a call's copy of w into the kernel's layout (forward and backward data), per
+    // byte, relative to the other layout copies' (kRelayoutCost).
+    virtual double w_copy_factor(Direction, const Machine &) const { return 1.0; }
     virtual bool limit_32bit() const { return true; }
     // WTI given the implementation that runs, the bytes moved (x, w, y and layout copies) and the
     // fixed seconds of the call (primitive executions, the Winograd weights' reorder).
@@ -182,6 +194,13 @@ public:
     using OnednnSolver::OnednnSolver;
 
 protected:
+    // Backward data's weights copy at 16 lanes (into ABcd16a16b, w transposed per block) cost
+    // 2.2-7.2x (median 2.4) the model's layout copy in a call whose weights change; forward's, and
+    // both at 8 lanes, 0.8-1.0x: 7 and 26 3x3 layers of the shared logs (Zen 5, 2 threads,
+    // bench/solver_regret_bench, weights change - weights stay).
+    double w_copy_factor(Direction d, const Machine &m) const override {
+        return d == Direction::bwd_data && lanes(m) == 16 ? 2.4 : 1.0;
+    }
     double model(const conv::Problem &p, Direction d, const Impl &, const Machine &m, double bytes,
                  double fixed_s) const override {
         const Roles r = roles(p, d);
@@ -241,6 +260,13 @@ public:
 
 protected:
     bool matches(const std::string &impl) const override { return impl.find("brg") != std::string::npos; }
+    // Its weights' copy (into Acdb32a-like layouts, the output channel innermost) cost 4.4-8.5x
+    // (median 5.7) the model's layout copy in a call whose weights change, where jit-direct's
+    // (ABcd16b16a) cost 1.0x: 26 3x3 layers of the shared logs, 64-512 channels (Zen 5, 2 threads,
+    // bench/solver_regret_bench, weights change - weights stay). A reorder of the same tensors on
+    // its own runs at jit-direct's rate (21 GB/s); inside the call DNNL_VERBOSE=1 timed it at
+    // 0.7-3 ms for 512x512x3x3 against jit-direct's 0.5 ms.
+    double w_copy_factor(Direction, const Machine &) const override { return 5.0; }
     double model(const conv::Problem &p, Direction d, const Impl &, const Machine &m, double bytes,
                  double fixed_s) const override {
         const int64_t red_ch = roles(p, d).red_ch;
