@@ -259,7 +259,9 @@ TEST(Calibrate, AnExhaustedBudgetKeepsTheBuiltInScales) {
     o.problems = {"n=1,c=8,h=8,k=3"};
     o.directions = {solver::Direction::fwd};
     const solver::Calibration c = solver::calibrate(o);
-    EXPECT_LT(c.seconds, 5.0);
+    // No wall-clock bound: the peak and bandwidth measurements alone took 5.1 s with ctest -j2
+    // loading a 2-core machine. That the budget stops the work is what passes and measurements say.
+    EXPECT_GT(c.seconds, o.budget_s);
     EXPECT_TRUE(c.budget_hit);
     EXPECT_EQ(c.passes, 0);
     EXPECT_EQ(c.measurements, 0);
