@@ -3,7 +3,9 @@
 // directions each log calls, the measured time of immediate mode's pick (solver::rank()'s first)
 // over the best measured applicable solver (the regret), the same regret for oneDNN's own choice
 // (dnnl::algorithm::convolution_auto, first implementation on the caller's layouts), the speedup
-// of the pick over convolution_auto, and the latency of rank() itself.
+// of the pick over convolution_auto, and the latency of rank() itself. With two rounds or more it
+// also prints the measurement floor: the regret of the solver fastest in the first round, judged
+// by the second round's times, i.e. what the machine's own timing noise costs a perfect ranking.
 //
 // The table is printed from main; then Google Benchmark times rank() per layer (BM_Select/...).
 //
@@ -100,6 +102,9 @@ struct Row {
     std::string chosen_change, best_change;            // calls that each transform the weights
     double chosen_change_ms = -1, best_change_ms = -1;
     double select_p50_us = -1;
+    // The regret of a choice made on the first full round's steady-state times and judged by the
+    // second's: what this machine's measurement noise alone costs a choice (-1: one round).
+    double floor_regret = -1;
     bool measured() const { return chosen_ms > 0 && best_ms > 0; }
     bool measured_change() const { return chosen_change_ms > 0 && best_change_ms > 0; }
     double regret() const { return chosen_ms / best_ms; }
@@ -271,7 +276,9 @@ Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const
         const std::string key = fmt::format("{}|{}|{}", mach.isa, solver::canonical(p), solver::direction_name(d));
         // One round: the solvers `timed_ones` names (all when empty) and, in full rounds,
         // convolution_auto.
+        std::vector<std::vector<double>> full_rounds; // each full round's steady-state times, by solver
         auto round_of = [&](const std::string &tag, const std::vector<std::size_t> &timed_ones, bool full) {
+            if (full) full_rounds.emplace_back(n, -1.0);
             for (std::size_t i = 0; i < n; ++i) {
                 if (!timed_ones.empty() && std::find(timed_ones.begin(), timed_ones.end(), i) == timed_ones.end())
                     continue;
@@ -287,6 +294,7 @@ Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const
                 const double stay = stored_ms(key, name + "/stay" + tag, timed(solver::Weights::stay), errors[i]);
                 if (stay < 0) continue;
                 keep(best_of[i], stay);
+                if (full) full_rounds.back()[i] = stay;
                 if (c.change_ms == c.stay_ms) {
                     keep(best_change_of[i], stay);
                     continue;
@@ -340,6 +348,11 @@ Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const
             if (r.ranked[i].solver == rc.ranked.front().solver) row.chosen_change_ms = best_change_of[i];
         }
         row.chosen_ms = best_of[0];
+        if (full_rounds.size() >= 2) {
+            const std::size_t first = fastest(full_rounds[0]), second = fastest(full_rounds[1]);
+            if (first < n && second < n && full_rounds[1][first] > 0)
+                row.floor_regret = full_rounds[1][first] / full_rounds[1][second];
+        }
         if (best_of[0] < 0) row.error = "the choice " + row.chosen + " failed: " + errors[0];
         else if (row.best_ms < 0) row.error = "no solver could be measured";
         if (row.auto_ms < 0) row.error += (row.error.empty() ? "" : "; ") + auto_error;
@@ -716,7 +729,7 @@ int main(int argc, char **argv) {
         for (const auto &s : skipped) fmt::print("  {}: {}: {}\n", s.log, s.what, s.reason);
     }
 
-    Stats imm, imm_change, aut, speed, speed_r50;
+    Stats imm, imm_change, aut, speed, speed_r50, floor;
     int errors = 0;
     for (const Row &r : rows) {
         const std::string at =
@@ -724,6 +737,7 @@ int main(int argc, char **argv) {
         if (!r.error.empty()) ++errors;
         if (r.measured()) imm.add(r.regret(), at);
         if (r.measured_change()) imm_change.add(r.regret_change(), at);
+        if (r.floor_regret > 0) floor.add(r.floor_regret, at);
         if (r.best_ms > 0 && r.auto_ms > 0) aut.add(r.auto_regret(), at);
         if (r.chosen_ms > 0 && r.auto_ms > 0) {
             speed.add(r.speedup(), at);
@@ -735,6 +749,8 @@ int main(int argc, char **argv) {
     fmt::print("\nsummary over {} layer-direction(s), {} with errors:\n", rows.size(), errors);
     fmt::print("  immediate-mode regret, weights stay (steady state): {}\n", imm.line());
     fmt::print("  immediate-mode regret, weights change (one call):  {}\n", imm_change.line());
+    fmt::print("  measurement floor (the fastest of round 1, timed in round 2; steady state): {}\n",
+               floor.n ? floor.line() : std::string("n/a (--rounds 2 or more)"));
     fmt::print("  convolution_auto regret:    {}\n", aut.line());
     fmt::print("  speedup over auto, all:     {}\n",
                speed.n ? fmt::format("geomean {:.3f} over {} layer-direction(s)", speed.geomean(), speed.n)
@@ -747,10 +763,12 @@ int main(int argc, char **argv) {
     fmt::print("SUMMARY isa={} layers={} errors={} regret_geomean={:.3f} regret_worst={:.3f} within5={}/{} "
                "change_regret_geomean={:.3f} change_regret_worst={:.3f} change_within5={}/{} "
                "auto_regret_geomean={:.3f} auto_regret_worst={:.3f} auto_within5={}/{} speedup_vs_auto={:.3f} "
-               "r50_3x3_b32_speedup={} select_p50_us={:.1f} select_p99_us={:.1f}\n",
+               "r50_3x3_b32_speedup={} select_p50_us={:.1f} select_p99_us={:.1f} floor_geomean={:.3f} "
+               "floor_within5={}/{}\n",
                m.isa, rows.size(), errors, imm.geomean(), imm.worst, imm.within5, imm.n, imm_change.geomean(),
                imm_change.worst, imm_change.within5, imm_change.n, aut.geomean(), aut.worst, aut.within5, aut.n,
-               speed.geomean(), speed_r50.n ? fmt::format("{:.3f}", speed_r50.geomean()) : "n/a", p50, p99);
+               speed.geomean(), speed_r50.n ? fmt::format("{:.3f}", speed_r50.geomean()) : "n/a", p50, p99,
+               floor.geomean(), floor.within5, floor.n);
     std::fflush(stdout);
     if (!o.times.empty()) {
         // What another process wrote meanwhile (--isas: the other ISAs' runs, before this one

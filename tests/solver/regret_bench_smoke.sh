@@ -1,6 +1,7 @@
 #!/bin/bash
 # Smoke test of bench/solver_regret_bench (speed is not tested here): on three small problems it
-# must rank and time every layer-direction without errors, print regrets of at least 1, keep its
+# must rank and time every layer-direction without errors, print regrets of at least 1 (and the
+# measurement floor's, from its two rounds, over every layer-direction), keep its
 # times in --times (every key it measured), and rank a second time from the kept times alone
 # with the same summary; --batch reaches the problems and a missing --logs path exits 2.
 #   regret_bench_smoke.sh BENCH
@@ -16,7 +17,7 @@ mb1ic32ih7oc16kh1ph0 fwd,bwd-data,bwd-filter
 n=1,c=8,h=6,k=3,layout=nhwc fwd
 LIST
 run() {
-    "$bench" --logs "$dir/small.problems" --runs 1 --rounds 1 --confirm 1 --latency-reps 1 --times "$dir/times.json" \
+    "$bench" --logs "$dir/small.problems" --runs 1 --rounds 2 --confirm 1 --latency-reps 1 --times "$dir/times.json" \
         --benchmark_filter=none > "$dir/out$1.txt" 2>&1
 }
 fail() { echo "FAIL: $*"; cat "$dir/out1.txt"; exit 1; }
@@ -27,6 +28,9 @@ echo "$summary"
 geo=$(sed -n 's/.* regret_geomean=\([0-9.]*\) .*/\1/p' <<< "$summary")
 worst=$(sed -n 's/.* regret_worst=\([0-9.]*\) .*/\1/p' <<< "$summary")
 awk -v g="$geo" -v w="$worst" 'BEGIN { exit !(g >= 1.0 && w >= g) }' || fail "regret geomean $geo / worst $worst"
+floor=$(sed -n 's/.* floor_geomean=\([0-9.]*\) floor_within5=[0-9]*\/\([0-9]*\).*/\1 \2/p' <<< "$summary")
+awk -v f="$floor" 'BEGIN { split(f, a, " "); exit !(a[1] >= 1.0 && a[2] == 5) }' ||
+    fail "measurement floor: '$floor' (expected a geomean of at least 1 over 5 layer-directions)"
 # The kept times (written one key a line): five layer-directions, each with its estimates,
 # convolution_auto's time and at least one solver's.
 times=$dir/times.json
