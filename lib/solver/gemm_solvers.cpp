@@ -711,14 +711,13 @@ constexpr std::size_t kWinoChunkBytes = std::size_t(8) << 20; // V and M of one 
 
 // The data's transforms vectorise over the tile columns of a row (winograd_transforms.cpp, 8
 // lanes): on maps narrower than 32 (fewer than 8 tiles a row) part of each vector idles. Seen on
-// bench/problems/heldout6.problems and measured on Zen 5 (AVX2, 2 threads), 32 -> 32 channels: 0.161 us an output pixel
-// on CIFAR ResNet-20's 16x16 maps at batch 128 (4 tiles a row) against 0.079 us on 160x160 maps at batch 2 (40 a row),
-// where jit-direct took 0.099 and 0.097 us. The transforms' time is divided by the square root of
-// the lanes' fill (the gather of the six input rows does not vectorise): chosen on the measured
-// times of the shared logs and bench/problems/heldout{,2,3}.problems (287 layer-directions per
-// ISA), where it ranked 3 more within 5 % on AVX-512 than the model without it and as many on
-// AVX2 (SqueezeNet's 13x13 64 -> 256 one fewer, Inception-v3's 147x147 32 -> 32 one more); the full
-// 1 / fill ranked as many as without it.
+// bench/problems/heldout6.problems and measured on Zen 5 (AVX2, 2 threads), 32 -> 32 channels:
+// 0.161 us an output pixel on CIFAR ResNet-20's 16x16 maps at batch 128 (4 tiles a row) against
+// 0.079 us on 160x160 maps at batch 2 (40 a row), where jit-direct took 0.099 and 0.097 us. The transforms' time is
+// divided by the square root of the lanes' fill (the gather of the six input rows does not vectorise): chosen on the
+// measured times of the shared logs and bench/problems/heldout{,2,3}.problems (287 layer-directions per ISA), where it
+// ranked 3 more within 5 % on AVX-512 than the model without it and as many on AVX2 (SqueezeNet's 13x13 64 -> 256 one
+// fewer, Inception-v3's 147x147 32 -> 32 one more); the full 1 / fill ranked as many as without it.
 double narrow_rows(const wino::Geometry &g) { return std::sqrt(fill(g.tile_w(), 8)); }
 
 class GemmWinograd final : public GemmSolver {
