@@ -591,7 +591,10 @@ public:
 
     double wti(const conv::Problem &p, Direction d, const Machine &m, Weights) const override {
         const int64_t b = d == Direction::bwd_filter ? chunk_images(p.n, image_bytes(p)) : p.n;
-        const double eff = scale(m, name(), kSgemmScale) * gemm_shape(p, d, b * spatial(p.out));
+        // Forward and backward data are oneDNN gemm convolution's products on the same buffers:
+        // its efficiency in those directions (backward filter packs x and dy first, below).
+        const double uncopied = d == Direction::bwd_filter ? 1.0 : kUncopiedSgemm * direction_factor(d);
+        const double eff = scale(m, name(), kSgemmScale) * uncopied * gemm_shape(p, d, b * spatial(p.out));
         double calls = kCallSeconds, serial = 0, moved = 0;
         if (d == Direction::bwd_filter) {
             // x and dy packed by one core, written and read back.

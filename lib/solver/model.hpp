@@ -95,6 +95,15 @@ inline double sgemm_depth(int64_t v) {
     return std::min(1.0, 1.25 * r / (r + 16.0));
 }
 
+// sgemm's efficiency on the caller's packed NCHW buffers with nothing copied, relative to the same
+// products through an im2col matrix: a plain 1x1 layer is one product per image, W x x forward and
+// W^T x dy backward data. Measured 1.2x (the shared logs' and Inception's / DenseNet's NCHW 1x1
+// layers on both ISAs, oneDNN's gemm convolution). dnncompat's gemm.1x1-nchw runs the same
+// products on the same buffers and measures the same: 0.97-1.0x oneDNN's gemm forward on the 93
+// NCHW 1x1 forward layers of the problem sets on each ISA (Zen 5), where the model had put it 1.2x
+// behind.
+constexpr double kUncopiedSgemm = 1.2;
+
 // sgemm's efficiency on the products of a GEMM convolution, per image and group (one item of a
 // batched matmul): fwd W [K/g][C/g*R*S] x col [C/g*R*S][out pixels], bwd-data W^T x dy,
 // bwd-filter dy x col^T, which reduces over `reduction` pixels a call (the output pixels of one

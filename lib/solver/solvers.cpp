@@ -389,11 +389,10 @@ protected:
             bwd_filter /= std::pow(1.0 + reduction / gradient, 0.3);
         }
         // A plain 1x1 on NCHW is one sgemm per image on the caller's buffers, with nothing
-        // copied: measured 1.2x more efficient than the same products through im2col (the shared
-        // logs' and Inception's / DenseNet's NCHW 1x1 layers on both ISAs, where the blocked
-        // kernels pay their layout copies). Channels-last x leaves it no such edge over brgemm
-        // and jit-1x1, which run on that layout too (ShuffleNet's and YOLOv5's 1x1 layers).
-        const double plain = !im2col && !p.x_channels_last() ? 1.2 : 1.0;
+        // copied (model::kUncopiedSgemm), where the blocked kernels pay their layout copies.
+        // Channels-last x leaves it no such edge over brgemm and jit-1x1, which run on that
+        // layout too (ShuffleNet's and YOLOv5's 1x1 layers).
+        const double plain = !im2col && !p.x_channels_last() ? kUncopiedSgemm : 1.0;
         const double eff =
             scale(m, name(), 0.75) * plain * gemm_shape(p, d, spatial(p.out)) * direction_factor(d) * bwd_filter;
         const double col = im2col ? kIm2colCost * bytes_of(p, p.n * p.c * spatial(p.filt) * spatial(p.out)) : 0.0;
