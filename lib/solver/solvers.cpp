@@ -316,6 +316,24 @@ protected:
         for (int k = 0; k < p.nsp; ++k) tiles *= std::ceil(static_cast<double>(p.out[k]) / out);
         return std::pow(std::min(1.0, tiles / 100.0), 0.5);
     }
+    // The F(4x4, 3x3) kernel (jit_wino_4x3) holds a block of the N x tiles rows of its products in
+    // registers, and takes for that block the largest divisor of N x tiles under 32 (oneDNN 2.6,
+    // jit_avx512_core_f32_wino_conv_4x3_kernel: dimN_reg_block). A count with no divisor from 8 up
+    // leaves it a short block: Inception-v3's 147x147 layers at batch 2 (2 x 37 x 37 tiles, a
+    // block of 2) ran 1.1-1.3x slower than jit-direct, where 160x160 (2 x 40 x 40, 25) and
+    // 208x208 (52 x 52, 26) layers of the same channels ran 1.5-1.6x faster (Zen 5). Counts under
+    // 32 are their own block, which short_rows counts.
+    static double register_rows(const conv::Problem &p, Direction d) {
+        if (d == Direction::bwd_filter) return 1.0;
+        const dims_t &sp = d == Direction::fwd ? p.out : p.in; // the tiles of the output
+        int64_t rows = p.n;
+        for (int k = 0; k < p.nsp; ++k) rows *= (sp[k] + 3) / 4;
+        if (rows < 32) return 1.0;
+        int64_t block = 1;
+        for (int64_t b = 31; b > 1 && block == 1; --b)
+            if (rows % b == 0) block = b;
+        return std::sqrt(std::min(1.0, static_cast<double>(block) / 8.0));
+    }
     bool matches(const std::string &) const override { return true; }
     // F(4x4, 3x3) is cuDNN's WINOGRAD_TILE_4x4; oneDNN's other Winograd kernel, jit_fp32_wino_2x3
     // (F(2x2, 3x3)), has no cuDNN tile note.
@@ -348,12 +366,17 @@ protected:
         const double transform = 2.0 * (36.0 / 16.0) * (bytes_of(p, x_elems(p)) + bytes_of(p, y_elems(p)));
         const double rows = short_rows(p, 4);
         // Their reduction runs over the channels forward (C) and backward data (K): short under
-        // 64 (Inception's and DenseNet's 32-channel layers ran 1.2-1.7x slower than jit-direct).
-        // Backward filter reduces over the N x tiles rows instead, which `rows` counts (GoogLeNet's
-        // 16-channel layer at batch 8: 0.09 ms, 1.5x faster than jit-direct).
-        const double reduction = d == Direction::bwd_filter ? 1.0 : std::min(1.0, static_cast<double>(r.red_ch) / 64.0);
-        return vectorised(p, d, m, 0.45, fill(r.red_ch, lanes(m)) * rows * reduction, flop(p) * 36.0 / 144.0,
-                          bytes + transform, fixed_s);
+        // 64, as sqrt(channels / 64). Backward filter reduces over the N x tiles rows instead,
+        // which `rows` counts (GoogLeNet's 16-channel layer at batch 8: 0.09 ms, 1.5x faster than
+        // jit-direct). The reduction term was first linear (channels / 64), fitted on Inception's
+        // 32-channel 147x147 layers, which ran 1.1-1.3x slower than jit-direct; those are
+        // register_rows' layers, and with that term in place sqrt ranked the other 16- and
+        // 32-channel layers right (YOLOv5's and Darknet's 160x160 and 208x208, CIFAR's 16x16 at
+        // batch 128: Winograd 1.3-1.6x faster than the jit-direct the linear term chose).
+        const double reduction =
+            d == Direction::bwd_filter ? 1.0 : std::sqrt(std::min(1.0, static_cast<double>(r.red_ch) / 64.0));
+        return vectorised(p, d, m, 0.45, fill(r.red_ch, lanes(m)) * rows * reduction * register_rows(p, d),
+                          flop(p) * 36.0 / 144.0, bytes + transform, fixed_s);
     }
 };
 
