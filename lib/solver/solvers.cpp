@@ -312,9 +312,13 @@ protected:
     // outputs): few tiles leave them short (Zen 5, 3x3 512 channels, F(4x4, 3x3): at N x tiles
     // = 16 the kernel runs at a quarter of its speed on 100 or more, at 32 under half).
     static double short_rows(const conv::Problem &p, int out) {
-        double tiles = static_cast<double>(p.n);
-        for (int k = 0; k < p.nsp; ++k) tiles *= std::ceil(static_cast<double>(p.out[k]) / out);
-        return std::pow(std::min(1.0, tiles / 100.0), 0.5);
+        return std::pow(std::min(1.0, static_cast<double>(tile_rows(p, p.out, out)) / 100.0), 0.5);
+    }
+    // N x the tiles of `tile` x `tile` outputs that cover the map `sp`.
+    static int64_t tile_rows(const conv::Problem &p, const dims_t &sp, int64_t tile) {
+        int64_t rows = p.n;
+        for (int k = 0; k < p.nsp; ++k) rows *= (sp[k] + tile - 1) / tile;
+        return rows;
     }
     // The F(4x4, 3x3) kernel (jit_wino_4x3) holds a block of the N x tiles rows of its products in
     // registers, and takes for that block the largest divisor of N x tiles under 32 (oneDNN 2.6,
@@ -325,13 +329,10 @@ protected:
     // 32 are their own block, which short_rows counts.
     static double register_rows(const conv::Problem &p, Direction d) {
         if (d == Direction::bwd_filter) return 1.0;
-        const dims_t &sp = d == Direction::fwd ? p.out : p.in; // the tiles of the output
-        int64_t rows = p.n;
-        for (int k = 0; k < p.nsp; ++k) rows *= (sp[k] + 3) / 4;
+        const int64_t rows = tile_rows(p, d == Direction::fwd ? p.out : p.in, 4); // the direction's output
         if (rows < 32) return 1.0;
-        int64_t block = 1;
-        for (int64_t b = 31; b > 1 && block == 1; --b)
-            if (rows % b == 0) block = b;
+        int64_t block = 31;
+        while (rows % block != 0) --block; // 1 at the least
         return std::sqrt(std::min(1.0, static_cast<double>(block) / 8.0));
     }
     bool matches(const std::string &) const override { return true; }
