@@ -283,8 +283,10 @@ TEST(Immediate, WinogradRanksByTheCostTheCallerPays) {
 // oneDNN's other forward Winograd kernel, jit_fp32_wino_2x3 (F(2x2, 3x3), forward inference on
 // small maps), is modelled as itself: 16 multiplications for 4 outputs, no few-tile penalty. On
 // Inception-v3's 8x8 448 -> 384 layer at batch 2 it measured 0.56 ms against jit-direct's 0.99
-// (Zen 5): with weights that stay it ranks first, and its estimate stays within 2x of the time
-// its multiplications take at the model's peak. Only where oneDNN picks that kernel here.
+// (Zen 5): with weights that stay it ranks first, and its estimate stays within 3x of the time
+// its multiplications take at the model's peak (the layout copies, w's fingerprint and the call's
+// set-up on top; 2.1x on an Intel Xeon's model), where F(4x4, 3x3) with its few tiles (8 rows)
+// would estimate 4.4x. Only where oneDNN picks that kernel here.
 TEST(Immediate, SmallMapWinogradIsModelledAsF2x3) {
     const auto &m = solver::current_machine();
     const conv::Problem p = solver::parse_problem("mb2ic448ih8oc384kh3ph1");
@@ -298,7 +300,7 @@ TEST(Immediate, SmallMapWinogradIsModelledAsF2x3) {
     EXPECT_STREQ(stay.ranked.front().solver->name(), "onednn.winograd");
     const double multiplications_ms = p.flops() * 16.0 / 36.0 / (m.peak_gflops * 1e9) * 1e3;
     EXPECT_GT(stay.ranked.front().stay_ms, multiplications_ms);
-    EXPECT_LT(stay.ranked.front().stay_ms, 2.0 * multiplications_ms + 0.1);
+    EXPECT_LT(stay.ranked.front().stay_ms, 3.0 * multiplications_ms);
 }
 
 TEST(Measure, TimesTheChosenSolver) {
