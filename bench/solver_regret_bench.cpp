@@ -20,11 +20,21 @@
 //            directions to rank)
 //            --times FILE (measured times kept by ISA, problem, direction and solver: read
 //            first, the missing ones measured and written back; ranks a changed model against
-//            the same times in seconds); --benchmark_* go to Google Benchmark.
+//            the same times in seconds; schemas/regret-times.schema.json)
+//            --machine FILE (with --times: rank for another machine from the times kept there,
+//            measuring nothing: FILE is that machine's machine-db, schemas/machine-db.schema.json,
+//            whose entry at this process's SIMD width is the model; bench/measurements/ keeps
+//            such pairs); --benchmark_* go to Google Benchmark.
+//
+//   (an AVX-512 machine; DNNL_MAX_CPU_ISA=AVX2 in front ranks the AVX2 rows, on any machine)
+//   build/bench/solver_regret_bench --machine bench/measurements/xeon-amx/machine-db.json
+//       --times bench/measurements/xeon-amx/shared-logs.times.json
+#include "core/schemas.hpp"
 #include "problem/onednn_util.hpp"
 #include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
 #include "solver/measure.hpp"
+#include "solver/model.hpp"
 #include "report/conv_layers.hpp"
 #include "trace/trace_file.hpp"
 
@@ -72,7 +82,12 @@ struct Options {
     bool traces = false;
     std::vector<std::string> isas; // --isas: DNNL_MAX_CPU_ISA values to re-run under ("native": as is)
     std::string times;             // --times FILE: the store of measured times
+    std::string machine;           // --machine FILE: rank for that machine from --times alone
 };
+
+// --machine: the model ranked with (another machine's), else this machine's.
+std::optional<solver::Machine> other_machine;
+const solver::Machine &bench_machine() { return other_machine ? *other_machine : solver::current_machine(); }
 
 // --times: measured medians (ms) by "isa|problem|direction" then "solver/weights" ("auto" for
 // convolution_auto, with "auto_impl"), so that a model change is ranked against the same times.
@@ -83,6 +98,11 @@ double stored_ms(const std::string &key, const std::string &what, const std::fun
                  std::string &error) {
     nlohmann::json &slot = times_store[key];
     if (slot.contains(what)) return slot[what].get<double>();
+    if (other_machine) {
+        // --machine: nothing is measured here; a time the store lacks was never measured there.
+        error = fmt::format("{} of {} is not in --times (measured on that machine only)", what, key);
+        return -1;
+    }
     const solver::Measurement m = measure();
     if (!m.ok) {
         error = m.error;
@@ -225,7 +245,7 @@ solver::Measurement measure_auto(const conv::Problem &p, Direction d, const solv
 
 // Latency of rank() on a warm cache: `reps` single calls, microseconds each.
 std::vector<double> select_latency(const conv::Problem &p, Direction d, int reps) {
-    const solver::Machine &m = solver::current_machine();
+    const solver::Machine &m = bench_machine();
     benchmark::DoNotOptimize(solver::rank(p, d, m)); // warms the per-problem caches
     std::vector<double> us;
     us.reserve(reps);
@@ -245,7 +265,7 @@ Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const
     row.problem = p;
     row.dir = d;
     try {
-        const solver::Machine &mach = solver::current_machine();
+        const solver::Machine &mach = bench_machine();
         const solver::Ranking r = solver::rank(p, d, mach, std::nullopt, solver::Weights::stay);
         const solver::Ranking rc = solver::rank(p, d, mach, std::nullopt, solver::Weights::change);
         if (r.ranked.empty()) {
@@ -490,6 +510,10 @@ double percentile(std::vector<double> v, double q) {
 
 bool is_3x3(const conv::Problem &p) { return p.nsp == 2 && p.filt[0] == 3 && p.filt[1] == 3; }
 
+// Whether --confirm / --rounds were given (--machine takes 0 confirming rounds and no other, and
+// by default as many rounds as the store keeps).
+bool confirm_given = false, rounds_given = false;
+
 // Parses this bench's own options, leaving the rest (Google Benchmark's) in argv.
 bool parse(int &argc, char **argv, Options &o) {
     int out = 1;
@@ -518,10 +542,13 @@ bool parse(int &argc, char **argv, Options &o) {
         else if (auto v4 = value("--max-layers")) o.max_layers = static_cast<int>(number(*v4, "--max-layers", 0));
         else if (auto v5 = value("--runs")) o.runs = static_cast<int>(number(*v5, "--runs", 1));
         else if (auto v6 = value("--latency-reps")) o.latency_reps = static_cast<int>(number(*v6, "--latency-reps", 1));
-        else if (auto v7 = value("--rounds")) o.rounds = static_cast<int>(number(*v7, "--rounds", 1));
-        else if (auto vc = value("--confirm")) o.confirm = static_cast<int>(number(*vc, "--confirm", 0));
+        else if (auto v7 = value("--rounds"))
+            o.rounds = static_cast<int>(number(*v7, "--rounds", 1)), rounds_given = true;
+        else if (auto vc = value("--confirm"))
+            o.confirm = static_cast<int>(number(*vc, "--confirm", 0)), confirm_given = true;
         else if (auto v8 = value("--kernel")) o.kernel = *v8;
         else if (auto v10 = value("--times")) o.times = *v10;
+        else if (auto v11 = value("--machine")) o.machine = *v11;
         else if (auto v9 = value("--isas")) {
             o.isas.clear();
             for (std::size_t at = 0; at <= v9->size();) {
@@ -587,27 +614,73 @@ int run_isas(int argc, char **argv, const Options &o, bool &run_native) {
     return rc;
 }
 
-// --times: the store read back, checked: an object of layers, each an object of medians (ms, > 0)
-// by "solver/weights#round" and "auto#round", "auto_impl" (a string) and "estimate" (an object
-// of [change ms, stay ms] by solver). Returns "" or what is wrong.
+// --times: the store read back, checked against schemas/regret-times.schema.json. Returns "" or
+// what is wrong.
 std::string check_times(const nlohmann::json &t) {
-    if (!t.is_object()) return "is not a JSON object";
-    for (const auto &[key, layer] : t.items()) {
-        if (!layer.is_object()) return fmt::format("/{} is not an object", key);
-        for (const auto &[what, v] : layer.items()) {
-            if (what == "auto_impl") {
-                if (!v.is_string()) return fmt::format("/{}/auto_impl is not a string", key);
-            } else if (what == "estimate") {
-                if (!v.is_object()) return fmt::format("/{}/estimate is not an object", key);
-                for (const auto &[solver_name, e] : v.items())
-                    if (!e.is_array() || e.size() != 2 || !e[0].is_number() || !e[1].is_number())
-                        return fmt::format("/{}/estimate/{} is not [change ms, stay ms]", key, solver_name);
-            } else if (!v.is_number() || !(v.get<double>() > 0)) {
-                return fmt::format("/{}/{} is not a time in ms above 0", key, what);
-            }
-        }
+    const std::vector<schemas::SchemaError> errors = schemas::validate(t, "regret-times.schema.json");
+    if (errors.empty()) return "";
+    return fmt::format("does not match schemas/regret-times.schema.json ({} error(s)):{}", errors.size(),
+                       schemas::list_schema_errors(errors, 3));
+}
+
+// --machine: the entry of the machine-db at `path` (schemas/machine-db.schema.json) whose ISA has
+// the SIMD width of this process's (DNNL_MAX_CPU_ISA=AVX2 takes an AVX2 entry), as the model of
+// that machine; the oneDNN of its signature must be this one (their implementation lists are what
+// the solvers pick from). Returns the machine, or sets `why`.
+std::optional<solver::Machine> machine_from(const std::string &path, std::string &why) {
+    std::ifstream in(path);
+    if (!in) {
+        why = "cannot be read";
+        return std::nullopt;
     }
-    return "";
+    const nlohmann::json db = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (!db.is_object() || db.value("version", 0) != 1 || !db.contains("machines") || !db["machines"].is_object()) {
+        why = "is not a machine-db (schemas/machine-db.schema.json: version 1 and an object of machines)";
+        return std::nullopt;
+    }
+    const solver::Machine &here = solver::current_machine();
+    std::vector<solver::Machine> found;
+    std::vector<std::string> seen;
+    for (const auto &[signature, entry] : db["machines"].items()) {
+        // "CPU model|oneDNN ISA|<threads>t|onednn-<version>" (the CPU model may hold no '|').
+        std::vector<std::string> part;
+        for (std::size_t at = 0;;) {
+            const std::size_t bar = signature.find('|', at);
+            part.push_back(signature.substr(at, bar == std::string::npos ? bar : bar - at));
+            if (bar == std::string::npos) break;
+            at = bar + 1;
+        }
+        const auto number = [&](const char *k) {
+            return entry.is_object() && entry.contains(k) && entry[k].is_number() ? entry[k].get<double>() : -1.0;
+        };
+        if (part.size() != 4 || part[2].size() < 2 || part[2].back() != 't' || part[3].rfind("onednn-", 0) != 0 ||
+            !(number("peak_gflops") > 0) || !(number("bandwidth_gbs") > 0)) {
+            why = fmt::format("has an entry that is not a machine: '{}'", signature);
+            return std::nullopt;
+        }
+        seen.push_back(signature);
+        solver::Machine m;
+        m.cpu = part[0];
+        m.isa = part[1];
+        m.threads = std::atoi(part[2].c_str());
+        m.onednn_version = part[3].substr(7);
+        m.peak_gflops = number("peak_gflops");
+        m.bandwidth_gbs = number("bandwidth_gbs");
+        m.source = path;
+        if (solver::model::lanes(m) == solver::model::lanes(here)) found.push_back(m);
+    }
+    if (found.size() != 1) {
+        why = fmt::format("has {} entries at this process's SIMD width ({}, {} lanes): {} (one is needed; "
+                          "DNNL_MAX_CPU_ISA chooses a lower width)",
+                          found.size(), here.isa, solver::model::lanes(here), fmt::join(seen, ", "));
+        return std::nullopt;
+    }
+    if (found[0].onednn_version != here.onednn_version) {
+        why = fmt::format("was measured with oneDNN {}, this is {}: the solvers' implementations may differ",
+                          found[0].onednn_version, here.onednn_version);
+        return std::nullopt;
+    }
+    return found[0];
 }
 
 int main(int argc, char **argv) {
@@ -622,6 +695,20 @@ int main(int argc, char **argv) {
             std::fprintf(stderr, "solver_regret_bench: --isas: '%s' is not a DNNL_MAX_CPU_ISA value\n", isa.c_str());
             return 2;
         }
+    if (!o.machine.empty()) {
+        // Another machine's times are ranked as they are: no confirming rounds (the choices of a
+        // changed model were not confirmed there), nothing written back.
+        std::error_code ec;
+        if (o.times.empty() || !fs::is_regular_file(o.times, ec)) {
+            std::fprintf(stderr, "solver_regret_bench: --machine needs --times FILE, the times kept on that machine\n");
+            return 2;
+        }
+        if (confirm_given && o.confirm != 0) {
+            std::fprintf(stderr, "solver_regret_bench: --machine ranks kept times only: --confirm must be 0\n");
+            return 2;
+        }
+        o.confirm = 0;
+    }
     if (!o.times.empty()) {
         // Checked before anything is measured: a store that cannot be read or written back.
         std::error_code ec;
@@ -649,8 +736,32 @@ int main(int argc, char **argv) {
     bool run_native = true;
     const int isa_rc = run_isas(full_argc, full_argv.data(), o, run_native);
     if (!run_native) return isa_rc;
-    const solver::Machine &m = solver::current_machine();
-    fmt::print("machine: {} ({}, {} threads, oneDNN {}) [{}]\n", m.cpu, m.isa, m.threads, m.onednn_version, m.source);
+    if (!o.machine.empty()) {
+        std::string why;
+        other_machine = machine_from(o.machine, why);
+        if (!other_machine) {
+            std::fprintf(stderr, "solver_regret_bench: --machine: %s %s\n", o.machine.c_str(), why.c_str());
+            return 2;
+        }
+    }
+    const solver::Machine &m = bench_machine();
+    if (other_machine && !rounds_given) {
+        // The rounds the store keeps of this ISA ("solver/stay#1": two), each layer's best round
+        // as when it was measured.
+        int kept = 0;
+        for (const auto &[key, layer] : times_store.items()) {
+            if (key.rfind(m.isa + "|", 0) != 0) continue;
+            for (const auto &[what, v] : layer.items()) {
+                const std::size_t hash = what.rfind('#');
+                if (hash != std::string::npos && what.find("confirm", hash) == std::string::npos)
+                    kept = std::max(kept, std::atoi(what.c_str() + hash + 1) + 1);
+            }
+        }
+        o.rounds = std::max(1, kept);
+    }
+    fmt::print("machine: {} ({}, {} threads, oneDNN {}) [{}]{}\n", m.cpu, m.isa, m.threads, m.onednn_version, m.source,
+               other_machine ? " (ranked from the times kept in --times, measured on that machine; nothing measured)"
+                             : "");
     fmt::print("logs: {}{}{}{}; runs per measurement: {} (median, 1 warm-up), best of {} round(s), {} more for "
                "the choice and the best where the choice is > 5 % behind\n",
                o.logs, o.only.empty() ? "" : fmt::format(" (only '{}')", o.only),
@@ -770,7 +881,7 @@ int main(int argc, char **argv) {
                speed.geomean(), speed_r50.n ? fmt::format("{:.3f}", speed_r50.geomean()) : "n/a", p50, p99,
                floor.geomean(), floor.within5, floor.n);
     std::fflush(stdout);
-    if (!o.times.empty()) {
+    if (!o.times.empty() && !other_machine) {
         // What another process wrote meanwhile (--isas: the other ISAs' runs, before this one
         // writes) is kept: another ISA's layers as the file has them (this process read them
         // before that run ranked them again: its estimates would be stale), and of this ISA's the
@@ -813,7 +924,7 @@ int main(int argc, char **argv) {
         const Direction d = r.dir;
         benchmark::RegisterBenchmark(name.c_str(),
                                      [p, d](benchmark::State &state) {
-                                         const solver::Machine &mm = solver::current_machine();
+                                         const solver::Machine &mm = bench_machine();
                                          benchmark::DoNotOptimize(solver::rank(p, d, mm));
                                          for (auto _ : state) benchmark::DoNotOptimize(solver::rank(p, d, mm));
                                      })

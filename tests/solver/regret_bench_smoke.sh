@@ -3,7 +3,8 @@
 # must rank and time every layer-direction without errors, print regrets of at least 1 (and the
 # measurement floor's, from its two rounds, over every layer-direction), keep its
 # times in --times (every key it measured), and rank a second time from the kept times alone
-# with the same summary; --batch reaches the problems and a missing --logs path exits 2.
+# with the same summary; --machine ranks kept times for a machine-db's machine without measuring
+# or writing; --batch reaches the problems and a missing --logs path exits 2.
 #   regret_bench_smoke.sh BENCH
 set -u
 bench=$1
@@ -41,6 +42,34 @@ times=$dir/times.json
 run 2 || fail "second run exited $?"
 [[ $(grep '^SUMMARY' "$dir/out2.txt" | sed 's/ select_p.*//') == "$(sed 's/ select_p.*//' <<< "$summary")" ]] ||
     fail "the second run, from the kept times, differs: $(grep '^SUMMARY' "$dir/out2.txt")"
+# --machine: the kept times ranked with the model of a machine-db's machine (this one's, which the
+# runs above wrote): the summary of a re-rank from those times without confirming rounds, the
+# store left as it was; a layer the store lacks is an error of its row, not a measurement.
+cp "$dir/times.json" "$dir/kept.json"
+"$bench" --logs "$dir/small.problems" --runs 1 --rounds 2 --confirm 0 --latency-reps 1 --times "$dir/kept.json" \
+    --benchmark_filter=none > "$dir/out4.txt" 2>&1 || fail "the re-rank without confirming rounds exited $?"
+cp "$dir/times.json" "$dir/ro.json"
+"$bench" --logs "$dir/small.problems" --latency-reps 1 --machine "$dir/cache/machine-db.json" --times "$dir/ro.json" \
+    --benchmark_filter=none > "$dir/out5.txt" 2>&1 || fail "--machine exited $?"
+grep -q '^machine: .*nothing measured' "$dir/out5.txt" || fail "--machine: $(grep '^machine' "$dir/out5.txt")"
+[[ $(grep '^SUMMARY' "$dir/out5.txt" | sed 's/ select_p.*//') == "$(grep '^SUMMARY' "$dir/out4.txt" | sed 's/ select_p.*//')" ]] ||
+    fail "--machine ranked otherwise: $(grep '^SUMMARY' "$dir/out5.txt")"
+cmp -s "$dir/ro.json" "$dir/times.json" || fail "--machine wrote to its --times"
+"$bench" --logs "$dir/small.problems" --batch 3 --latency-reps 1 --machine "$dir/cache/machine-db.json" \
+    --times "$dir/ro.json" --benchmark_filter=none > "$dir/out6.txt" 2>&1
+[[ $(grep -c 'is not in --times' "$dir/out6.txt") -ge 5 && $(grep '^SUMMARY' "$dir/out6.txt") == *" errors=5 "* ]] ||
+    fail "--machine on layers the store lacks: $(grep '^SUMMARY' "$dir/out6.txt")"
+cmp -s "$dir/ro.json" "$dir/times.json" || fail "--machine wrote to its --times"
+# --machine without --times, with confirming rounds, or with no entry at this SIMD width exits 2.
+echo '{"version": 1, "machines": {"x|sse41|2t|onednn-2.6.3": {"peak_gflops": 1, "bandwidth_gbs": 1,
+  "measured": "2026-01-31T12:00:00Z"}}}' > "$dir/sse.json"
+for args in "--machine $dir/cache/machine-db.json" "--machine $dir/cache/machine-db.json --times $dir/ro.json --confirm 1" \
+    "--machine $dir/sse.json --times $dir/ro.json"; do
+    # shellcheck disable=SC2086 # the words of $args are the options
+    "$bench" --logs "$dir/small.problems" $args --benchmark_filter=none > /dev/null 2>&1
+    rc=$?
+    [[ $rc -eq 2 ]] || fail "$args exited $rc"
+done
 # --batch replaces the problems' N; a --logs path that does not exist stops the run (exit 2).
 "$bench" --logs "$dir/small.problems" --batch 2 --runs 1 --confirm 0 --latency-reps 1 --benchmark_filter=none \
     > "$dir/out3.txt" 2>&1 || fail "--batch 2 exited $?"

@@ -383,6 +383,62 @@ TEST(BuiltinMachine, TheMachineDbHoldsOneModelPerMachine) {
     }
 }
 
+// The measurements kept under bench/measurements/ (another machine's times and machine-db, which
+// bench/solver_regret_bench --machine ranks from) match their schemas, and each times file holds
+// layers of an ISA its machine-db describes.
+TEST(BenchMeasurements, MatchTheirSchemas) {
+    const fs::path root = fs::path(DNNCOMPAT_SOURCE_DIR) / "bench" / "measurements";
+    int machines = 0, stores = 0;
+    for (const auto &dir : fs::directory_iterator(root)) {
+        if (!dir.is_directory()) continue;
+        SCOPED_TRACE(dir.path().string());
+        const nlohmann::json db =
+            nlohmann::json::parse(dnncompat_test::read_text_file((dir.path() / "machine-db.json").string()));
+        const auto db_errors = schemas::validate(db, "machine-db.schema.json");
+        EXPECT_TRUE(db_errors.empty()) << schemas::list_schema_errors(db_errors);
+        std::set<std::string> isas;
+        for (const auto &[signature, entry] : db["machines"].items()) {
+            const std::size_t a = signature.find('|'), b = signature.find('|', a + 1);
+            ASSERT_NE(b, std::string::npos) << signature;
+            isas.insert(signature.substr(a + 1, b - a - 1));
+        }
+        ++machines;
+        for (const auto &f : fs::directory_iterator(dir.path())) {
+            const std::string name = f.path().filename().string();
+            if (name.size() < 11 || name.compare(name.size() - 11, 11, ".times.json") != 0) continue;
+            SCOPED_TRACE(name);
+            const nlohmann::json t = nlohmann::json::parse(dnncompat_test::read_text_file(f.path().string()));
+            const auto errors = schemas::validate(t, "regret-times.schema.json");
+            EXPECT_TRUE(errors.empty()) << schemas::list_schema_errors(errors);
+            EXPECT_FALSE(t.empty());
+            for (const auto &[key, layer] : t.items())
+                EXPECT_TRUE(isas.count(key.substr(0, key.find('|')))) << key << ": no machine-db entry of its ISA";
+            ++stores;
+        }
+    }
+    EXPECT_GE(machines, 1);
+    EXPECT_GE(stores, machines);
+}
+
+// The times store's schema takes what the bench writes and refuses a time of 0, a key without
+// its direction and an estimate that is not [change ms, stay ms].
+TEST(BenchMeasurements, TimesSchemaRefusesBadStores) {
+    const nlohmann::json good = {{"avx2|g1mb1ic16ih8iw8oc16oh8ow8kh3kw3sh1sw1ph1pw1dh0dw0 f32 nchw|fwd",
+                                  {{"auto#0", 0.01},
+                                   {"auto_impl", "x64:gemm:jit"},
+                                   {"onednn.jit-direct/stay#1", 0.02},
+                                   {"onednn.winograd/change#confirm0", 0.03},
+                                   {"estimate", {{"onednn.jit-direct", {0.02, 0.02}}}}}}};
+    EXPECT_TRUE(schemas::validate(good, "regret-times.schema.json").empty());
+    const std::string key = good.begin().key();
+    nlohmann::json zero = good, no_dir = good, estimate = good;
+    zero[key]["auto#0"] = 0.0;
+    no_dir["avx2|g1mb1ic16ih8iw8oc16oh8ow8kh3kw3sh1sw1ph1pw1dh0dw0 f32 nchw"] = good[key];
+    estimate[key]["estimate"]["onednn.jit-direct"] = {0.02};
+    for (const nlohmann::json *bad : {&zero, &no_dir, &estimate})
+        EXPECT_FALSE(schemas::validate(*bad, "regret-times.schema.json").empty()) << bad->dump();
+}
+
 TEST(PerfDb, RoundTripKeepsOtherMachines) {
     const fs::path path = temp_dir("perfdb_roundtrip") / "perf-db.json";
     solver::Machine a = solver::builtin_machine();
