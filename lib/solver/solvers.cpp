@@ -188,6 +188,10 @@ double few_pixels_bwd_filter(const conv::Problem &p, Direction d, const Machine 
 // (3x3), where it measured 1.2-1.4x faster on both ISAs.
 constexpr double kFewChannels = 1.5;
 
+// The filter taps up to which jit-direct's AVX2 backward filter on one input channel is left at
+// its efficiency; beyond, it falls as this / taps (JitDirect::model).
+constexpr double kOneChannelTaps = 25.0;
+
 // jit direct kernels: blocked over output channels, vectorised over the SIMD width.
 class JitDirect final : public OnednnSolver {
 public:
@@ -219,9 +223,19 @@ protected:
         for (int k = 0; k < p.nsp; ++k)
             overlapping_strides = overlapping_strides || (p.stride[k] > 1 && p.filt[k] > p.stride[k]);
         const double strided = simd == 16 && overlapping_strides && d == Direction::fwd && r.red_ch >= simd ? 0.9 : 1.0;
+        // At 8 lanes its backward filter on one input channel a group falls behind with the
+        // filter's taps: SRCNN's 1 -> 64 9x9 layer at batch 16 ran 4.1x behind oneDNN's gemm on
+        // Zen 5 and 4.0x on an Intel Xeon (5.4x the estimate); its 3- and 6-channel layers kept
+        // to the estimate on both machines, and its AVX-512 kernel ran SRCNN's 2.6x faster than
+        // the GEMM solvers. Up to 5x5 it is left as it was: LeNet-5's 1 -> 6 5x5 at batch 64 ran
+        // 1.25x behind im2col + sgemm on the Xeon (2x the estimate), where on Zen 5 the same layer
+        // did not call for it.
+        const double one_channel = simd == 8 && d == Direction::bwd_filter && p.c / p.groups == 1
+                                       ? std::min(1.0, kOneChannelTaps / static_cast<double>(spatial(p.filt)))
+                                       : 1.0;
         return vectorised(p, d, m, 0.8,
                           (r.red_ch >= simd ? fill(r.red_ch, simd) : kFewChannels) * narrow * strided *
-                              few_pixels_bwd_filter(p, d, m),
+                              few_pixels_bwd_filter(p, d, m) * one_channel,
                           flop(p), bytes, fixed_s);
     }
 };
