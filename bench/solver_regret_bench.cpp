@@ -243,8 +243,11 @@ solver::Measurement measure_auto(const conv::Problem &p, Direction d, const solv
 
 // ---- one layer -----------------------------------------------------------------------------
 
-// Latency of rank() on a warm cache: `reps` single calls, microseconds each.
+// Latency of rank() on a warm cache: `reps` single calls, microseconds each (none with --machine:
+// rank() on a model other than this machine's takes its uncached path, which is not what a caller
+// pays).
 std::vector<double> select_latency(const conv::Problem &p, Direction d, int reps) {
+    if (other_machine) return {};
     const solver::Machine &m = bench_machine();
     benchmark::DoNotOptimize(solver::rank(p, d, m)); // warms the per-problem caches
     std::vector<double> us;
@@ -377,7 +380,7 @@ Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const
         else if (row.best_ms < 0) row.error = "no solver could be measured";
         if (row.auto_ms < 0) row.error += (row.error.empty() ? "" : "; ") + auto_error;
         const std::vector<double> us = select_latency(p, d, o.latency_reps);
-        row.select_p50_us = median(us);
+        row.select_p50_us = us.empty() ? -1.0 : median(us);
         latencies.insert(latencies.end(), us.begin(), us.end());
     } catch (const std::exception &e) {
         row.error = e.what();
@@ -914,8 +917,8 @@ int main(int argc, char **argv) {
         }
     }
 
-    // Google Benchmark: rank() per layer-direction on a warm cache.
-    for (std::size_t i = 0; i < rows.size(); ++i) {
+    // Google Benchmark: rank() per layer-direction on a warm cache (this machine's model only).
+    for (std::size_t i = 0; i < rows.size() && !other_machine; ++i) {
         const Row &r = rows[i];
         std::string name =
             fmt::format("BM_Select/{}/{}/{}", r.log, solver::canonical(r.problem), solver::direction_name(r.dir));
