@@ -27,8 +27,8 @@
 //            such pairs); --benchmark_* go to Google Benchmark.
 //
 //   (an AVX-512 machine; DNNL_MAX_CPU_ISA=AVX2 in front ranks the AVX2 rows, on any machine)
-//   build/bench/solver_regret_bench --machine bench/measurements/xeon-amx/machine-db.json
-//       --times bench/measurements/xeon-amx/shared-logs.times.json
+//   build/bench/solver_regret_bench --machine bench/measurements/xeon-amx-2c/machine-db.json
+//       --times bench/measurements/xeon-amx-2c/shared-logs.times.json
 #include "core/schemas.hpp"
 #include "problem/onednn_util.hpp"
 #include "problem/grammar.hpp"
@@ -248,7 +248,7 @@ solver::Measurement measure_auto(const conv::Problem &p, Direction d, const solv
 // pays).
 std::vector<double> select_latency(const conv::Problem &p, Direction d, int reps) {
     if (other_machine) return {};
-    const solver::Machine &m = bench_machine();
+    const solver::Machine &m = solver::current_machine();
     benchmark::DoNotOptimize(solver::rank(p, d, m)); // warms the per-problem caches
     std::vector<double> us;
     us.reserve(reps);
@@ -637,38 +637,30 @@ std::optional<solver::Machine> machine_from(const std::string &path, std::string
         return std::nullopt;
     }
     const nlohmann::json db = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (!db.is_object() || db.value("version", 0) != 1 || !db.contains("machines") || !db["machines"].is_object()) {
-        why = "is not a machine-db (schemas/machine-db.schema.json: version 1 and an object of machines)";
+    if (const auto errors = schemas::validate(db, "machine-db.schema.json"); !errors.empty()) {
+        why = fmt::format("does not match schemas/machine-db.schema.json ({} error(s)):{}", errors.size(),
+                          schemas::list_schema_errors(errors, 3));
         return std::nullopt;
     }
     const solver::Machine &here = solver::current_machine();
     std::vector<solver::Machine> found;
     std::vector<std::string> seen;
     for (const auto &[signature, entry] : db["machines"].items()) {
-        // "CPU model|oneDNN ISA|<threads>t|onednn-<version>" (the CPU model may hold no '|').
-        std::vector<std::string> part;
-        for (std::size_t at = 0;;) {
-            const std::size_t bar = signature.find('|', at);
-            part.push_back(signature.substr(at, bar == std::string::npos ? bar : bar - at));
-            if (bar == std::string::npos) break;
-            at = bar + 1;
-        }
-        const auto number = [&](const char *k) {
-            return entry.is_object() && entry.contains(k) && entry[k].is_number() ? entry[k].get<double>() : -1.0;
-        };
-        if (part.size() != 4 || part[2].size() < 2 || part[2].back() != 't' || part[3].rfind("onednn-", 0) != 0 ||
-            !(number("peak_gflops") > 0) || !(number("bandwidth_gbs") > 0)) {
-            why = fmt::format("has an entry that is not a machine: '{}'", signature);
+        // Machine::signature(): "CPU model|oneDNN ISA|<threads>t|onednn-<version>".
+        const std::size_t a = signature.find('|'), b = signature.find('|', a + 1), c = signature.find('|', b + 1);
+        if (b == std::string::npos || c == std::string::npos || signature.find('|', c + 1) != std::string::npos ||
+            signature.compare(c + 1, 7, "onednn-") != 0) {
+            why = fmt::format("has a key that is not a machine signature: '{}'", signature);
             return std::nullopt;
         }
         seen.push_back(signature);
         solver::Machine m;
-        m.cpu = part[0];
-        m.isa = part[1];
-        m.threads = std::atoi(part[2].c_str());
-        m.onednn_version = part[3].substr(7);
-        m.peak_gflops = number("peak_gflops");
-        m.bandwidth_gbs = number("bandwidth_gbs");
+        m.cpu = signature.substr(0, a);
+        m.isa = signature.substr(a + 1, b - a - 1);
+        m.threads = std::atoi(signature.c_str() + b + 1);
+        m.onednn_version = signature.substr(c + 8);
+        m.peak_gflops = entry["peak_gflops"].get<double>();
+        m.bandwidth_gbs = entry["bandwidth_gbs"].get<double>();
         m.source = path;
         if (solver::model::lanes(m) == solver::model::lanes(here)) found.push_back(m);
     }
@@ -927,7 +919,7 @@ int main(int argc, char **argv) {
         const Direction d = r.dir;
         benchmark::RegisterBenchmark(name.c_str(),
                                      [p, d](benchmark::State &state) {
-                                         const solver::Machine &mm = bench_machine();
+                                         const solver::Machine &mm = solver::current_machine();
                                          benchmark::DoNotOptimize(solver::rank(p, d, mm));
                                          for (auto _ : state) benchmark::DoNotOptimize(solver::rank(p, d, mm));
                                      })
