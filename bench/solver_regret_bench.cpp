@@ -24,17 +24,39 @@
 //            --machine FILE (with --times: rank for another machine from the times kept there,
 //            measuring nothing: FILE is that machine's machine-db, schemas/machine-db.schema.json,
 //            whose entry at this process's SIMD width is the model; bench/measurements/ keeps
-//            such pairs); --benchmark_* go to Google Benchmark.
+//            such pairs)
+//            --refine-from FILE,... (stores as --times takes: their steady-state times at this
+//            ISA refine the model, solver/refine.hpp, as the find-db's do in the library; the
+//            ranked problem's own samples left out, so the other stores judge how the refinement
+//            carries over to layers it has not measured); --benchmark_* go to Google Benchmark.
 //
 //   (an AVX-512 machine; DNNL_MAX_CPU_ISA=AVX2 in front ranks the AVX2 rows, on any machine)
 //   build/bench/solver_regret_bench --machine bench/measurements/xeon-amx-2c/machine-db.json
 //       --times bench/measurements/xeon-amx-2c/shared-logs.times.json
+//   (the same, refined by the other sets' times: leave one set out)
+//   ... --refine-from bench/measurements/xeon-amx-2c/heldout.times.json,...heldout7.times.json
+//
+// The refinement, each kept set of the Intel Xeon ranked with the other eight sets' times as its
+// samples (regret geomean / within 5 %, built-in model -> refined; both ISAs):
+//   set            AVX2                               AVX-512 (avx512_core_amx)
+//   shared logs    1.027 128/143 -> 1.010 136/143     1.035 115/143 -> 1.023 124/143
+//   ResNet-50 b32  1.008  46/46  -> 1.004  46/46      1.024  40/46  -> 1.020  42/46
+//   heldout        1.039  43/49  -> 1.014  46/49      1.036  38/49  -> 1.008  46/49
+//   heldout2       1.028  53/59  -> 1.023  54/59      1.042  47/59  -> 1.027  51/59
+//   heldout3       1.022  32/36  -> 1.004  35/36      1.058  25/36  -> 1.017  31/36
+//   heldout4       1.015 291/309 -> 1.008 295/309     1.029 249/309 -> 1.018 271/309
+//   heldout5       1.041  40/48  -> 1.011  46/48      1.043  39/48  -> 1.028  39/48
+//   heldout6       1.056  38/50  -> 1.045  41/50      1.023  42/50  -> 1.021  43/50
+//   heldout7       1.048  41/52  -> 1.036  43/52      1.052  39/52  -> 1.042  41/52
+// The distance's weights and the prior weight were chosen on these same leave-one-set-out runs
+// (five settings of the weights, three of the kernel width, three prior weights).
 #include "core/schemas.hpp"
 #include "problem/onednn_util.hpp"
 #include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
 #include "solver/measure.hpp"
 #include "solver/model.hpp"
+#include "solver/refine.hpp"
 #include "report/conv_layers.hpp"
 #include "trace/trace_file.hpp"
 
@@ -80,13 +102,16 @@ struct Options {
     std::string kernel; // "3x3": only layers with this filter
     int latency_reps = 200;
     bool traces = false;
-    std::vector<std::string> isas; // --isas: DNNL_MAX_CPU_ISA values to re-run under ("native": as is)
-    std::string times;             // --times FILE: the store of measured times
-    std::string machine;           // --machine FILE: rank for that machine from --times alone
+    std::vector<std::string> isas;        // --isas: DNNL_MAX_CPU_ISA values to re-run under ("native": as is)
+    std::string times;                    // --times FILE: the store of measured times
+    std::string machine;                  // --machine FILE: rank for that machine from --times alone
+    std::vector<std::string> refine_from; // --refine-from FILE,...: other kept times refine the model
 };
 
 // --machine: the model ranked with (another machine's), else this machine's.
 std::optional<solver::Machine> other_machine;
+// --machine: the times are another machine's; nothing is measured or written here.
+bool elsewhere = false;
 const solver::Machine &bench_machine() { return other_machine ? *other_machine : solver::current_machine(); }
 
 // --times: measured medians (ms) by "isa|problem|direction" then "solver/weights" ("auto" for
@@ -98,7 +123,7 @@ double stored_ms(const std::string &key, const std::string &what, const std::fun
                  std::string &error) {
     nlohmann::json &slot = times_store[key];
     if (slot.contains(what)) return slot[what].get<double>();
-    if (other_machine) {
+    if (elsewhere) {
         // --machine: nothing is measured here; a time the store lacks was never measured there.
         error = fmt::format("{} of {} is not in --times (measured on that machine only)", what, key);
         return -1;
@@ -247,7 +272,7 @@ solver::Measurement measure_auto(const conv::Problem &p, Direction d, const solv
 // rank() on a model other than this machine's takes its uncached path, which is not what a caller
 // pays).
 std::vector<double> select_latency(const conv::Problem &p, Direction d, int reps) {
-    if (other_machine) return {};
+    if (elsewhere) return {};
     const solver::Machine &m = solver::current_machine();
     benchmark::DoNotOptimize(solver::rank(p, d, m)); // warms the per-problem caches
     std::vector<double> us;
@@ -552,7 +577,11 @@ bool parse(int &argc, char **argv, Options &o) {
         else if (auto v8 = value("--kernel")) o.kernel = *v8;
         else if (auto v10 = value("--times")) o.times = *v10;
         else if (auto v11 = value("--machine")) o.machine = *v11;
-        else if (auto v9 = value("--isas")) {
+        else if (auto v12 = value("--refine-from")) {
+            std::stringstream list(*v12);
+            for (std::string f; std::getline(list, f, ',');)
+                if (!f.empty()) o.refine_from.push_back(f);
+        } else if (auto v9 = value("--isas")) {
             o.isas.clear();
             for (std::size_t at = 0; at <= v9->size();) {
                 const std::size_t comma = std::min(v9->find(',', at), v9->size());
@@ -678,6 +707,59 @@ std::optional<solver::Machine> machine_from(const std::string &path, std::string
     return found[0];
 }
 
+// --refine-from: the steady-state times kept in these stores at m's ISA, as the samples of a
+// refinement of m's model (solver/refine.hpp) that leaves out the ranked problem's own samples
+// (the same layer kept in another store), so that it judges how the refinement carries over to
+// problems it has not seen. Nothing found: a message in `why`.
+std::shared_ptr<const solver::Refinement> refinement_from(const std::vector<std::string> &files,
+                                                          const solver::Machine &m, std::string &why) {
+    std::vector<solver::MeasuredSample> samples;
+    for (const std::string &f : files) {
+        std::ifstream in(f);
+        const nlohmann::json store = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+        if (const std::string wrong = check_times(store); !wrong.empty()) {
+            why = fmt::format("{} {}", f, wrong);
+            return nullptr;
+        }
+        for (const auto &[key, layer] : store.items()) {
+            if (key.rfind(m.isa + "|", 0) != 0) continue;
+            const std::size_t bar = key.rfind('|');
+            solver::MeasuredSample base;
+            try {
+                base.p = solver::parse_problem(key.substr(m.isa.size() + 1, bar - m.isa.size() - 1));
+            } catch (const std::exception &) {
+                continue;
+            }
+            bool known_direction = false;
+            for (Direction d : {Direction::fwd, Direction::bwd_data, Direction::bwd_filter})
+                if (key.compare(bar + 1, std::string::npos, solver::direction_name(d)) == 0)
+                    base.d = d, known_direction = true;
+            if (!known_direction) continue;
+            std::map<std::string, double> best; // solver name -> best round's median, weights stay
+            for (const auto &[what, v] : layer.items()) {
+                const std::size_t slash = what.find("/stay#");
+                if (slash == std::string::npos || !v.is_number()) continue;
+                const std::string name = what.substr(0, slash);
+                const double ms = v.get<double>();
+                if (ms > 0 && (!best.count(name) || ms < best[name])) best[name] = ms;
+            }
+            for (const auto &[name, ms] : best)
+                if (const solver::Solver *s = solver::by_name(name)) {
+                    solver::MeasuredSample one = base;
+                    one.solver = s->id();
+                    one.ms = ms;
+                    samples.push_back(std::move(one));
+                }
+        }
+    }
+    auto r = std::make_shared<const solver::Refinement>(samples, m, /*leave_out_own=*/true);
+    if (r->size() == 0) {
+        why = fmt::format("no steady-state time of {} in {}", m.isa, fmt::join(files, ", "));
+        return nullptr;
+    }
+    return r;
+}
+
 int main(int argc, char **argv) {
     Options o;
     const int full_argc = argc;
@@ -734,13 +816,28 @@ int main(int argc, char **argv) {
     if (!o.machine.empty()) {
         std::string why;
         other_machine = machine_from(o.machine, why);
+        elsewhere = true;
         if (!other_machine) {
             std::fprintf(stderr, "solver_regret_bench: --machine: %s %s\n", o.machine.c_str(), why.c_str());
             return 2;
         }
     }
+    if (!o.refine_from.empty()) {
+        // A copy of the model with the refinement (the process's own model would take the
+        // find-db's instead).
+        solver::Machine refined = bench_machine();
+        std::string why;
+        refined.refinement = refinement_from(o.refine_from, refined, why);
+        if (!refined.refinement) {
+            std::fprintf(stderr, "solver_regret_bench: --refine-from: %s\n", why.c_str());
+            return 2;
+        }
+        fmt::print("refined by {} steady-state times of other problems ({})\n", refined.refinement->size(),
+                   fmt::join(o.refine_from, ", "));
+        other_machine = std::move(refined);
+    }
     const solver::Machine &m = bench_machine();
-    if (other_machine && !rounds_given) {
+    if (!o.machine.empty() && !rounds_given) {
         // The rounds the store keeps of this ISA ("solver/stay#1": two), each layer's best round
         // as when it was measured.
         int kept = 0;
@@ -755,8 +852,7 @@ int main(int argc, char **argv) {
         o.rounds = std::max(1, kept);
     }
     fmt::print("machine: {} ({}, {} threads, oneDNN {}) [{}]{}\n", m.cpu, m.isa, m.threads, m.onednn_version, m.source,
-               other_machine ? " (ranked from the times kept in --times, measured on that machine; nothing measured)"
-                             : "");
+               elsewhere ? " (ranked from the times kept in --times, measured on that machine; nothing measured)" : "");
     fmt::print("logs: {}{}{}{}; runs per measurement: {} (median, 1 warm-up), best of {} round(s), {} more for "
                "the choice and the best where the choice is > 5 % behind\n",
                o.logs, o.only.empty() ? "" : fmt::format(" (only '{}')", o.only),
@@ -876,7 +972,7 @@ int main(int argc, char **argv) {
                speed.geomean(), speed_r50.n ? fmt::format("{:.3f}", speed_r50.geomean()) : "n/a", p50, p99,
                floor.geomean(), floor.within5, floor.n);
     std::fflush(stdout);
-    if (!o.times.empty() && !other_machine) {
+    if (!o.times.empty() && !elsewhere) {
         // What another process wrote meanwhile (--isas: the other ISAs' runs, before this one
         // writes) is kept: another ISA's layers as the file has them (this process read them
         // before that run ranked them again: its estimates would be stale), and of this ISA's the
@@ -910,7 +1006,7 @@ int main(int argc, char **argv) {
     }
 
     // Google Benchmark: rank() per layer-direction on a warm cache (this machine's model only).
-    for (std::size_t i = 0; i < rows.size() && !other_machine; ++i) {
+    for (std::size_t i = 0; i < rows.size() && !elsewhere; ++i) {
         const Row &r = rows[i];
         std::string name =
             fmt::format("BM_Select/{}/{}/{}", r.log, solver::canonical(r.problem), solver::direction_name(r.dir));

@@ -2,6 +2,7 @@
 
 #include "core/atomic_file.hpp"
 #include "solver/json_db.hpp"
+#include "problem/grammar.hpp"
 
 #include <fmt/format.h>
 
@@ -24,8 +25,11 @@ FindDbFile read(const std::string &path) {
     FindDbFile db;
     auto doc = read_json_db(path, "find-db.schema.json", "find-db", db.problem);
     if (!doc) return db;
-    for (const auto &[key, list] : doc->at("entries").items()) {
+    for (const auto &[key, value] : doc->at("entries").items()) {
+        // An array of records (files written before entries kept their problem) or an object.
         FindEntry e;
+        const json &list = value.is_array() ? value : value.at("results");
+        if (value.is_object()) e.problem = value.at("problem").get<std::string>();
         for (const auto &r : list)
             e.results.push_back({r.at("solver").get<uint32_t>(), r.at("name").get<std::string>(),
                                  r.at("ms").get<double>(), r.at("workspace").get<std::size_t>()});
@@ -38,7 +42,8 @@ json to_json(const FindEntry &e) {
     json list = json::array();
     for (const auto &r : e.results)
         list.push_back({{"solver", r.solver}, {"name", r.name}, {"ms", r.ms}, {"workspace", r.workspace}});
-    return list;
+    if (e.problem.empty()) return list;
+    return json{{"problem", e.problem}, {"results", std::move(list)}};
 }
 
 void warn(const std::string &m) { std::fprintf(stderr, "dnncompat warning: %s\n", m.c_str()); }
@@ -103,15 +108,21 @@ void store_find_entry(const std::string &path, const std::string &key, const Fin
     });
 }
 
+namespace {
+// Loads the file into m on first use; m.mu held.
+void ensure_loaded(Memory &m) {
+    if (m.loaded) return;
+    m.loaded = true;
+    FindDbFile db = read(find_db_path());
+    if (!db.problem.empty()) warn(db.problem + "; Find will rebuild it");
+    m.entries = std::move(db.entries);
+}
+} // namespace
+
 std::optional<FindEntry> find_db_lookup(const conv::Problem &p, Direction d) {
     Memory &m = memory();
     std::lock_guard<std::mutex> lock(m.mu);
-    if (!m.loaded) {
-        m.loaded = true;
-        FindDbFile db = read(find_db_path());
-        if (!db.problem.empty()) warn(db.problem + "; Find will rebuild it");
-        m.entries = std::move(db.entries);
-    }
+    ensure_loaded(m);
     auto it = m.entries.find(find_db_key(p, d, current_machine()));
     if (it == m.entries.end()) return std::nullopt;
     // Records of solver ids this build does not know (a newer build's, or an edited file) are
@@ -129,8 +140,10 @@ std::optional<FindEntry> find_db_lookup(const conv::Problem &p, Direction d) {
     return known;
 }
 
-void find_db_record(const conv::Problem &p, Direction d, const FindEntry &entry) {
+void find_db_record(const conv::Problem &p, Direction d, const FindEntry &given) {
     const std::string key = find_db_key(p, d, current_machine());
+    FindEntry entry = given;
+    if (entry.problem.empty()) entry.problem = canonical(p);
     Memory &m = memory();
     {
         std::lock_guard<std::mutex> lock(m.mu);
@@ -147,5 +160,26 @@ void find_db_record(const conv::Problem &p, Direction d, const FindEntry &entry)
 }
 
 uint64_t find_db_generation() { return generation.load(); }
+
+std::vector<std::pair<Direction, FindEntry>> find_db_machine_entries() {
+    std::vector<std::pair<Direction, FindEntry>> out;
+    try {
+        const std::string prefix = current_machine().signature() + "|";
+        Memory &m = memory();
+        std::lock_guard<std::mutex> lock(m.mu);
+        ensure_loaded(m);
+        for (const auto &[key, e] : m.entries) {
+            if (e.problem.empty() || key.compare(0, prefix.size(), prefix) != 0) continue;
+            const std::size_t bar = key.find('|', prefix.size());
+            if (bar == std::string::npos) continue;
+            const std::string dir = key.substr(prefix.size(), bar - prefix.size());
+            for (Direction d : {Direction::fwd, Direction::bwd_data, Direction::bwd_filter})
+                if (dir == direction_name(d)) out.emplace_back(d, e);
+        }
+    } catch (const std::exception &) {
+        out.clear(); // out of memory: no refinement
+    }
+    return out;
+}
 
 } // namespace dnncompat::solver

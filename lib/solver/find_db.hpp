@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -38,9 +39,11 @@ struct FindRecord {
     std::size_t workspace = 0; // bytes
 };
 
-// One problem's measurements, fastest first.
+// One problem's measurements, fastest first, and the problem in canonical() form (what the
+// model's refinement reads back, solver/refine.hpp; empty in entries written before it was kept).
 struct FindEntry {
     std::vector<FindRecord> results;
+    std::string problem;
 };
 
 // "<signature>|<direction>|<problem key>".
@@ -71,5 +74,9 @@ std::optional<FindEntry> find_db_lookup(const conv::Problem &p, Direction d);
 void find_db_record(const conv::Problem &p, Direction d, const FindEntry &entry);
 // Changes whenever this process records an entry: plan caches key on it so a Find takes effect.
 uint64_t find_db_generation();
+
+// The process's entries of the current machine that record their problem, with their direction
+// (loaded on first use, as find_db_lookup). Never throws.
+std::vector<std::pair<Direction, FindEntry>> find_db_machine_entries();
 
 } // namespace dnncompat::solver

@@ -1,6 +1,8 @@
 #include "solver/immediate.hpp"
 
 #include "core/logging.hpp"
+#include "solver/find_db.hpp"
+#include "solver/refine.hpp"
 
 #include <fmt/format.h>
 
@@ -16,7 +18,7 @@ namespace dnncompat::solver {
 namespace {
 
 Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m, std::optional<std::size_t> workspace_limit,
-                      Weights w);
+                      Weights w, const Refinement *refine);
 
 const char *disable_variable() {
     const char *v = std::getenv("DNNCOMPAT_DISABLE_SOLVERS");
@@ -64,9 +66,13 @@ Ranking rank(const conv::Problem &p, Direction d, const Machine &m, std::optiona
              Weights w) {
     // The process's machine model never changes: its rankings are kept (solvers are
     // stateless), so the algorithm queries and plan builds pay a lookup, not a ranking.
-    if (&m != &current_machine()) return rank_uncached(p, d, m, workspace_limit, w);
+    if (&m != &current_machine()) return rank_uncached(p, d, m, workspace_limit, w, m.refinement.get());
     static std::mutex mu;
     static std::map<std::string, Ranking> memo;
+    static uint64_t memo_generation = 0;
+    // The find-db's refinement of the model: a Find recorded since the rankings were kept
+    // changes them (find_db_generation()).
+    const uint64_t generation = find_db_generation();
     std::string key = p.key();
     key += direction_name(d);
     key += weights_name(w);
@@ -74,11 +80,14 @@ Ranking rank(const conv::Problem &p, Direction d, const Machine &m, std::optiona
     if (const char *off = disable_variable(); *off != '\0') key += std::string("/off:") + off;
     {
         std::lock_guard<std::mutex> lock(mu);
+        if (generation != memo_generation) memo.clear(), memo_generation = generation;
         auto it = memo.find(key);
         if (it != memo.end()) return it->second;
     }
-    Ranking r = rank_uncached(p, d, m, workspace_limit, w);
+    const std::shared_ptr<const Refinement> refine = find_db_refinement();
+    Ranking r = rank_uncached(p, d, m, workspace_limit, w, refine.get());
     std::lock_guard<std::mutex> lock(mu);
+    if (generation != memo_generation) return r; // a Find came in meanwhile: not kept
     if (memo.size() >= 4096) memo.clear();
     memo.emplace(std::move(key), r);
     return r;
@@ -87,7 +96,7 @@ Ranking rank(const conv::Problem &p, Direction d, const Machine &m, std::optiona
 namespace {
 
 Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m, std::optional<std::size_t> workspace_limit,
-                      Weights w) {
+                      Weights w, const Refinement *refine) {
     Ranking r;
     const std::vector<uint32_t> off = disabled_solvers();
     for (const Solver *s : all()) {
@@ -106,9 +115,21 @@ Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m, std
         }
         if (auto i = s->onednn_impl(p, d)) c.impl = i->name;
         c.workspace = s->workspace(p, d);
-        const double change = s->wti(p, d, m, Weights::change), stay = s->wti(p, d, m, Weights::stay);
+        double change = s->wti(p, d, m, Weights::change), stay = s->wti(p, d, m, Weights::stay);
         c.change_ms = wti_to_ms(p, d, change, m);
         c.stay_ms = wti_to_ms(p, d, stay, m);
+        // Measurements of this machine near p correct the steady state (what Find measures);
+        // a call whose weights change pays the same correction plus its unchanged transform.
+        if (refine != nullptr && c.stay_ms > 0 && c.change_ms > 0) {
+            c.refined = refine->factor(p, d, s->id());
+            if (c.refined != 1.0) {
+                const double stay_ms = c.stay_ms * c.refined, change_ms = c.change_ms + (stay_ms - c.stay_ms);
+                stay *= c.stay_ms / stay_ms;
+                change *= c.change_ms / change_ms;
+                c.stay_ms = stay_ms;
+                c.change_ms = change_ms;
+            }
+        }
         c.wti = w == Weights::stay ? stay : change;
         c.est_ms = w == Weights::stay ? c.stay_ms : c.change_ms;
         if (workspace_limit && c.workspace > *workspace_limit) {

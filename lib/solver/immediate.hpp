@@ -17,6 +17,7 @@ struct Candidate {
     double est_ms = -1;        // estimated milliseconds of that (-1 when WTI is unknown)
     double change_ms = -1;     // estimated milliseconds of a call that transforms the weights
     double stay_ms = -1;       // estimated milliseconds of a call whose weights the cache serves
+    double refined = 1.0;      // the factor this machine's measurements applied to stay_ms (refine.hpp)
     std::size_t workspace = 0; // bytes
     std::string reason;        // why it was left out (excluded list only)
 };
@@ -32,6 +33,8 @@ struct Ranking {
 // by smaller workspace, then by id. Solvers that do not apply, or whose workspace exceeds
 // workspace_limit bytes (when given), go to `excluded` with the reason. Never throws for a
 // valid problem (degenerate shapes included).
+// The estimates are refined by this machine's measurements near p (solver/refine.hpp): the
+// find-db's for the process's own model (current_machine()), m.refinement for another.
 // Solvers named in DNNCOMPAT_DISABLE_SOLVERS (comma-separated solver names or ids, e.g.
 // "gemm.im2col,6"; as MIOpen's MIOPEN_DEBUG_CONV_* switches) are excluded with the reason
 // "disabled by DNNCOMPAT_DISABLE_SOLVERS": to work around a solver, or to see what runs without it.

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 
 namespace dnncompat::solver {
@@ -24,6 +25,10 @@ struct Machine {
     // efficiency, by solver name. Empty for the built-in model.
     std::string calibrated;
     std::map<std::string, int> samples;
+    // Measurements that correct the model's estimates near them (solver/refine.hpp). The process's
+    // own model (current_machine()) is refined by the find-db instead and leaves this null; a
+    // caller ranking with another model may set it (bench/solver_regret_bench --refine-from).
+    std::shared_ptr<const class Refinement> refinement;
 
     // "cpu|isa|threads|onednn": the perf-db / find-db key of this machine.
     std::string signature() const;

@@ -35,8 +35,8 @@ using dnncompat_test::ScopedEnv;
 
 TEST(FindDb, RoundTripKeepsOtherEntries) {
     const std::string path = (temp_dir("finddb_roundtrip") / "find-db.json").string();
-    solver::FindEntry a{{{1, "onednn.jit-direct", 1.5, 4096}, {6, "onednn.gemm", 2.25, 0}}};
-    solver::FindEntry b{{{5, "onednn.winograd", 0.75, 123}}};
+    solver::FindEntry a{{{1, "onednn.jit-direct", 1.5, 4096}, {6, "onednn.gemm", 2.25, 0}}, ""};
+    solver::FindEntry b{{{5, "onednn.winograd", 0.75, 123}}, ""};
     solver::store_find_entry(path, "cpu|avx2|2t|onednn-2.6.3|fwd|problem-a", a);
     solver::store_find_entry(path, "cpu|avx2|2t|onednn-2.6.3|bwd-data|problem-b", b);
     const solver::FindDbFile db = solver::load_find_db(path);
@@ -70,7 +70,7 @@ TEST(FindDb, CorruptFileIsReportedSetAsideAndRebuilt) {
         std::string kept;
         ASSERT_TRUE(files::read_file(path.string() + ".corrupt", kept));
         EXPECT_EQ(kept, bad);
-        solver::store_find_entry(path.string(), "a|b|2t|o|fwd|p", {{{2, "onednn.jit-1x1", 1.0, 0}}});
+        solver::store_find_entry(path.string(), "a|b|2t|o|fwd|p", {{{2, "onednn.jit-1x1", 1.0, 0}}, ""});
         EXPECT_EQ(solver::load_find_db(path.string()).entries.size(), 1u);
         fs::remove(path);
     }
@@ -87,7 +87,7 @@ TEST(FindDb, ConcurrentWritersLoseNothing) {
         if (pid == 0) {
             for (int i = 0; i < kEach; ++i)
                 solver::store_find_entry(path, "cpu|isa|2t|onednn-x|fwd|p" + std::to_string(proc * 100 + i),
-                                         {{{1, "onednn.jit-direct", 1.0 + i, 0}}});
+                                         {{{1, "onednn.jit-direct", 1.0 + i, 0}}, ""});
             _exit(0);
         }
         kids.push_back(pid);
@@ -135,7 +135,7 @@ TEST(Select, FindDbOrderReplacesTheWtiOrder) {
     const solver::Solver *first = before[0].solver, *second = before[1].solver;
     const uint64_t gen = solver::find_db_generation();
     solver::find_db_record(p, Direction::fwd,
-                           {{{second->id(), second->name(), 0.5, 0}, {first->id(), first->name(), 2.0, 0}}});
+                           {{{second->id(), second->name(), 0.5, 0}, {first->id(), first->name(), 2.0, 0}}, ""});
     EXPECT_NE(solver::find_db_generation(), gen) << "plans key on the generation";
     const auto after = solver::preference(p, Direction::fwd);
     ASSERT_GE(after.size(), 2u);
@@ -169,12 +169,12 @@ TEST(Select, FindDbOrderReplacesTheWtiOrder) {
 // miss, so hybrid Find measures the problem again instead of trusting it forever.
 TEST(FindDb, UnknownSolverIdsAndEmptyEntriesAreMisses) {
     const conv::Problem p = solver::parse_problem("n=1,c=8,h=9,w=9,k=3");
-    solver::find_db_record(p, Direction::fwd, {{{999, "bogus", 0.001, 0}}});
+    solver::find_db_record(p, Direction::fwd, {{{999, "bogus", 0.001, 0}}, ""});
     EXPECT_FALSE(solver::find_db_lookup(p, Direction::fwd).has_value());
     solver::find_db_record(p, Direction::fwd, {});
     EXPECT_FALSE(solver::find_db_lookup(p, Direction::fwd).has_value());
     const solver::Solver *s = solver::preference(p, Direction::fwd).front().solver;
-    solver::find_db_record(p, Direction::fwd, {{{999, "bogus", 0.001, 0}, {s->id(), s->name(), 0.5, 0}}});
+    solver::find_db_record(p, Direction::fwd, {{{999, "bogus", 0.001, 0}, {s->id(), s->name(), 0.5, 0}}, ""});
     const auto e = solver::find_db_lookup(p, Direction::fwd);
     ASSERT_TRUE(e.has_value());
     ASSERT_EQ(e->results.size(), 1u);
@@ -299,7 +299,7 @@ TEST(Queries, V7FollowsTheSolverOrderThenTheFindDb) {
     ASSERT_NE(other, nullptr);
     solver::find_db_record(
         p, Direction::fwd,
-        {{{other->id(), other->name(), 0.25, 0}, {pref[0].solver->id(), pref[0].solver->name(), 1.0, 0}}});
+        {{{other->id(), other->name(), 0.25, 0}, {pref[0].solver->id(), pref[0].solver->name(), 1.0, 0}}, ""});
     const auto after = v7();
     ASSERT_FALSE(after.empty());
     EXPECT_EQ(after[0].status, DNNCOMPAT_STATUS_SUCCESS);

@@ -4,7 +4,7 @@
 # measurement floor's, from its two rounds, over every layer-direction), keep its
 # times in --times (every key it measured), and rank a second time from the kept times alone
 # with the same summary; --machine ranks kept times for a machine-db's machine without measuring
-# or writing; --batch reaches the problems and a missing --logs path exits 2.
+# or writing; --refine-from refines the model by kept times; --batch reaches the problems and a missing --logs path exits 2.
 #   regret_bench_smoke.sh BENCH
 set -u
 bench=$1
@@ -60,6 +60,25 @@ cmp -s "$dir/ro.json" "$dir/times.json" || fail "--machine wrote to its --times"
 [[ $(grep -c 'is not in --times' "$dir/out6.txt") -ge 5 && $(grep '^SUMMARY' "$dir/out6.txt") == *" errors=5 "* ]] ||
     fail "--machine on layers the store lacks: $(grep '^SUMMARY' "$dir/out6.txt")"
 cmp -s "$dir/ro.json" "$dir/times.json" || fail "--machine wrote to its --times"
+# --refine-from: the kept times refine the model (each layer's own samples left out): they are
+# read and counted, the rows rank without errors, the store is not written; a store that cannot
+# be read, or holds no time of this ISA, exits 2.
+"$bench" --logs "$dir/small.problems" --latency-reps 1 --machine "$dir/cache/machine-db.json" --times "$dir/ro.json" \
+    --refine-from "$dir/ro.json,$dir/kept.json" --benchmark_filter=none > "$dir/out7.txt" 2>&1 ||
+    fail "--refine-from exited $?"
+refined=$(sed -n 's/^refined by \([0-9]*\) steady-state times.*/\1/p' "$dir/out7.txt")
+[[ -n $refined && $refined -ge 10 ]] || fail "--refine-from: '$(grep -m1 '^refined' "$dir/out7.txt")'"
+[[ $(grep '^SUMMARY' "$dir/out7.txt") == *" layers=5 errors=0 "* ]] ||
+    fail "--refine-from: $(grep '^SUMMARY' "$dir/out7.txt")"
+cmp -s "$dir/ro.json" "$dir/times.json" || fail "--refine-from wrote to a store"
+echo '{}' > "$dir/empty.json"
+echo '{"version": 1}' > "$dir/sse.json"
+for from in "$dir/missing.json" "$dir/sse.json" "$dir/empty.json"; do
+    "$bench" --logs "$dir/small.problems" --machine "$dir/cache/machine-db.json" --times "$dir/ro.json" \
+        --refine-from "$from" --benchmark_filter=none > /dev/null 2>&1
+    rc=$?
+    [[ $rc -eq 2 ]] || fail "--refine-from $from exited $rc"
+done
 # --machine without --times, with confirming rounds, or with no entry at this SIMD width exits 2.
 echo '{"version": 1, "machines": {"x|sse41|2t|onednn-2.6.3": {"peak_gflops": 1, "bandwidth_gbs": 1,
   "measured": "2026-01-31T12:00:00Z"}}}' > "$dir/sse.json"

@@ -1,0 +1,104 @@
+#include "solver/refine.hpp"
+
+#include "problem/grammar.hpp"
+#include "solver/find_db.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+
+namespace dnncompat::solver {
+
+namespace {
+
+int64_t product(const dims_t &v, int nsp) {
+    int64_t s = 1;
+    for (int i = 0; i < nsp && i < static_cast<int>(v.size()); ++i) s *= std::max<int64_t>(v[i], 1);
+    return s;
+}
+
+// The distance's weights of the features (Refinement::features: log N x output pixels, log C/g,
+// log K/g, log taps, log output pixels a map): a batch, input or output channel count 2x away
+// weighs exp(-0.48) = 0.62, 8x away 0.013; a map of 4x the pixels at the same N x pixels 0.38.
+// Chosen leaving each kept problem set out in turn (see refine.hpp): with all weights 1, ResNet-50's
+// NCHW 1x1 layers at batch 32 took the correction of the same layers at batch 2-4 and ran
+// jit-1x1 1.1-1.2x behind oneDNN's gemm (AVX2, Xeon).
+constexpr double kDistanceWeights[5] = {2.0, 2.0, 2.0, 1.0, 1.0};
+
+double log_of(int64_t v) { return std::log(static_cast<double>(std::max<int64_t>(v, 1))); }
+
+} // namespace
+
+Refinement::Features Refinement::features(const conv::Problem &p) {
+    Features f;
+    const int64_t g = std::max<int64_t>(p.groups, 1);
+    const int64_t taps = product(p.filt, p.nsp), pixels = product(p.out, p.nsp);
+    bool strided = false;
+    for (int i = 0; i < p.nsp; ++i) strided = strided || p.stride[i] > 1;
+    bool three = p.nsp == 2 && p.filt[0] == 3 && p.filt[1] == 3;
+    const uint32_t shape = taps == 1 ? 0u : three ? 1u : 2u;
+    f.kind = shape | (strided ? 4u : 0u) | (g > 1 && g == p.c ? 8u : 0u) | (g > 1 ? 16u : 0u) |
+             (p.x_channels_last() ? 32u : 0u) | (p.nsp == 3 ? 64u : 0u) | (static_cast<uint32_t>(p.dtype) << 8);
+    f.num[0] = log_of(p.n * pixels);
+    f.num[1] = log_of(p.c / g);
+    f.num[2] = log_of(p.k / g);
+    f.num[3] = log_of(taps);
+    f.num[4] = log_of(pixels);
+    return f;
+}
+
+Refinement::Refinement(const std::vector<MeasuredSample> &samples, const Machine &m, bool leave_out_own)
+    : leave_out_own_(leave_out_own) {
+    for (const MeasuredSample &s : samples) {
+        const Solver *solver = by_id(s.solver);
+        if (solver == nullptr || !(s.ms > 0)) continue;
+        if (!solver->applicable(s.p, s.d).ok) continue;
+        const double est = wti_to_ms(s.p, s.d, solver->wti(s.p, s.d, m, Weights::stay), m);
+        if (!(est > 0)) continue;
+        by_solver_[{s.solver, static_cast<int>(s.d)}].push_back(
+            {features(s.p), std::log(s.ms / est), leave_out_own ? canonical(s.p) : std::string()});
+        ++size_;
+    }
+}
+
+double Refinement::factor(const conv::Problem &p, Direction d, uint32_t solver) const {
+    auto it = by_solver_.find({solver, static_cast<int>(d)});
+    if (it == by_solver_.end()) return 1.0;
+    const Features f = features(p);
+    const std::string own = leave_out_own_ ? canonical(p) : std::string();
+    double sum_w = 0, sum_wr = 0;
+    for (const Point &q : it->second) {
+        if (q.f.kind != f.kind || (leave_out_own_ && q.problem == own)) continue;
+        double d2 = 0;
+        for (int i = 0; i < 5; ++i) d2 += kDistanceWeights[i] * (f.num[i] - q.f.num[i]) * (f.num[i] - q.f.num[i]);
+        const double w = std::exp(-0.5 * d2);
+        sum_w += w;
+        sum_wr += w * q.log_error;
+    }
+    if (sum_w <= 0) return 1.0;
+    return std::clamp(std::exp(sum_wr / (sum_w + kPriorWeight)), 1.0 / kMaxFactor, kMaxFactor);
+}
+
+std::shared_ptr<const Refinement> find_db_refinement() {
+    static std::mutex mu;
+    static std::shared_ptr<const Refinement> built;
+    static uint64_t built_at = 0;
+    const uint64_t now = find_db_generation();
+    std::lock_guard<std::mutex> lock(mu);
+    if (built && built_at == now) return built;
+    std::vector<MeasuredSample> samples;
+    for (const auto &[d, entry] : find_db_machine_entries()) {
+        conv::Problem p;
+        try {
+            p = parse_problem(entry.problem);
+        } catch (const std::exception &) {
+            continue; // an edited or foreign entry: not a sample
+        }
+        for (const FindRecord &r : entry.results) samples.push_back({p, d, r.solver, r.ms});
+    }
+    built = std::make_shared<const Refinement>(samples, current_machine());
+    built_at = now;
+    return built;
+}
+
+} // namespace dnncompat::solver

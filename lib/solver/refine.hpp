@@ -1,0 +1,92 @@
+// Refinement of the WTI model by this machine's own measurements: what Find measured on other
+// problems corrects the estimates of the problems it has not measured (issue 19: "let a machine's
+// own measurements refine it ... the find-db as Find fills it").
+//
+// The built-in model's error is not one factor per solver: which kernel family runs faster than
+// its estimate depends on the microarchitecture and on the shape (on an Intel Xeon oneDNN's jit
+// kernels and dnncompat's own Winograd beat their estimates by more than oneDNN's gemm and its
+// Winograd do; on Zen 5 the fit was made, not). A measurement of solver s on problem q says how
+// wrong s's estimate is near q. For a new problem p the correction of s is a kernel-weighted mean
+// (Nadaraya-Watson) of the log errors ln(measured / estimated) of s's samples in the same
+// direction and of the same kind (pointwise, 3x3, other; strided or not; depthwise; grouped;
+// channels-last x; data type; 2-D or 3-D), by their distance in log N x output pixels, log C/g,
+// log K/g (weighted 2), log filter taps and log output pixels a map (weighted 1), shrunk towards
+// no correction by a prior weight (few or far samples correct little):
+//   factor(p, s) = exp( sum_i w_i r_i / (sum_i w_i + kPriorWeight) ),  w_i = exp(-|f(p) - f(q_i)|^2 / 2).
+// The estimates are the model's own at the time of ranking (weights that stay: Find measures the
+// steady state), so a model change or a calibration keeps the samples meaningful.
+//
+// Its constants were chosen leaving each kept problem set out in turn (bench/solver_regret_bench
+// --refine-from: the other sets' kept times as the samples; bench/measurements/xeon-amx-2c/),
+// where it ranked every set as well as the built-in model or better on both ISAs: see the
+// bench's header for the numbers. With no measurement it changes nothing.
+#pragma once
+
+#include "solver/solver.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dnncompat::solver {
+
+// One measurement: solver `solver` ran problem p in direction d in `ms` milliseconds (median,
+// weights that stay).
+struct MeasuredSample {
+    conv::Problem p;
+    Direction d = Direction::fwd;
+    uint32_t solver = 0;
+    double ms = -1;
+};
+
+class Refinement {
+public:
+    // Weight of the built-in model against the samples (in units of one sample at distance 0).
+    static constexpr double kPriorWeight = 0.3;
+    // The largest correction either way.
+    static constexpr double kMaxFactor = 8.0;
+
+    Refinement() = default;
+    // The samples' log errors against machine m's model (their estimates for weights that stay).
+    // Samples of unknown solver ids, of solvers that no longer apply to their problem, or with
+    // a non-positive time or an unknown estimate are left out. leave_out_own: factor() ignores
+    // the samples of the very problem it corrects (a benchmark judging how the refinement
+    // generalises; Find's own measurements of a problem decide it anyway, select.hpp).
+    // Never throws for valid problems.
+    Refinement(const std::vector<MeasuredSample> &samples, const Machine &m, bool leave_out_own = false);
+
+    // The factor by which solver `solver`'s estimated time for p in direction d is to be
+    // multiplied: 1 where no sample of that solver and direction is of p's kind; within
+    // [1 / kMaxFactor, kMaxFactor].
+    double factor(const conv::Problem &p, Direction d, uint32_t solver) const;
+
+    // Samples kept.
+    std::size_t size() const { return size_; }
+
+    // The features of a problem (public for tests).
+    struct Features {
+        uint32_t kind = 0;   // the categories above, packed
+        double num[5] = {0}; // the distances' coordinates
+    };
+    static Features features(const conv::Problem &p);
+
+private:
+    struct Point {
+        Features f;
+        double log_error = 0;
+        std::string problem; // canonical(), with leave_out_own only
+    };
+    bool leave_out_own_ = false;
+    std::map<std::pair<uint32_t, int>, std::vector<Point>> by_solver_; // (solver id, direction)
+    std::size_t size_ = 0;
+};
+
+// The refinement of the process's model (current_machine()) by the find-db's entries of this
+// machine (their problems as the entries record them: entries written before they did are
+// skipped). Rebuilt when Find records an entry (find_db_generation()); shared, never null.
+std::shared_ptr<const Refinement> find_db_refinement();
+
+} // namespace dnncompat::solver
