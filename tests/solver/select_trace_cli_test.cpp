@@ -2,6 +2,7 @@
 // tests/data and checks its exit code, text output and --json report against the layers and
 // rankings computed in this process (trace::conv_layers, solver::rank).
 #include "problem/grammar.hpp"
+#include "solver/find_db.hpp"
 #include "solver/immediate.hpp"
 #include "support/cli.hpp"
 #include "report/conv_layers.hpp"
@@ -137,6 +138,45 @@ TEST(SelectTraceCli, MeasureShowsTimesAndTheRegretOfTheChoice) {
     // The log's three rejected convolution calls are listed with the library's reasons.
     ASSERT_EQ(r.report["skipped"].size(), 3u);
     EXPECT_NE(r.out.find("x has C=8, w has C=16"), std::string::npos) << r.out;
+}
+
+// --record writes what --measure timed into the find-db (the test process's cache folder, which
+// the tool inherits), one entry per layer-direction with its problem and the steady-state times
+// fastest first; a later process's estimates of a problem near them are refined by them.
+TEST(SelectTraceCli, RecordWritesTheMeasuredTimesIntoTheFindDb) {
+    Result r = select("--trace " + quote(kLogs + "api-sequence-with-errors.log.xz") + " --record", false);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("add --measure"), std::string::npos) << r.err;
+    r = select("--trace " + quote(kLogs + "api-sequence-with-errors.log.xz") + " --measure --runs 1 --record");
+    ASSERT_EQ(r.rc, 0) << r.out << r.err;
+    expect_valid_report(r.report);
+    EXPECT_EQ(r.report["summary"]["recorded"], 2);
+    EXPECT_NE(r.out.find("recorded 2 layer-direction(s) in the find-db"), std::string::npos) << r.out;
+    const sv::FindDbFile db = sv::load_find_db(sv::find_db_path());
+    EXPECT_TRUE(db.problem.empty()) << db.problem;
+    ASSERT_EQ(db.entries.size(), 2u);
+    for (const json &l : r.report["layers"]) {
+        // Keyed as Find keys the log's own problem (its descriptors' strides and mode included).
+        const auto it = std::find_if(db.entries.begin(), db.entries.end(),
+                                     [&](const auto &e) { return e.second.problem == l["problem"]; });
+        ASSERT_NE(it, db.entries.end()) << l["problem"];
+        EXPECT_NE(it->first.find("|fwd|"), std::string::npos) << it->first;
+        EXPECT_EQ(it->first.rfind(sv::current_machine().signature() + "|", 0), 0u) << it->first;
+        ASSERT_FALSE(it->second.results.empty());
+        for (std::size_t i = 1; i < it->second.results.size(); ++i)
+            EXPECT_LE(it->second.results[i - 1].ms, it->second.results[i].ms);
+        for (const json &c : l["directions"][0]["ranked"]) {
+            if (c["measured_stay_ms"].is_null()) continue;
+            const auto rec = std::find_if(it->second.results.begin(), it->second.results.end(),
+                                          [&](const sv::FindRecord &x) { return x.name == c["solver"]; });
+            ASSERT_NE(rec, it->second.results.end()) << c["solver"];
+            EXPECT_NEAR(rec->ms, c["measured_stay_ms"].get<double>(), 1e-9 * rec->ms);
+        }
+    }
+    // A 3x3 layer near the log's first one: its estimates now carry the refinement's factors.
+    const Result near = select("--conv mb2ic16ih28oc32kh3ph1 --weights stay");
+    ASSERT_EQ(near.rc, 0) << near.err;
+    EXPECT_NE(near.out.find(" refined x"), std::string::npos) << near.out;
 }
 
 TEST(SelectTraceCli, JsonTraceAndLogGiveTheSameLayers) {

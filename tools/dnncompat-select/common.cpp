@@ -2,11 +2,14 @@
 
 #include "core/atomic_file.hpp"
 #include "core/enums.hpp"
+#include "solver/find_db.hpp"
 #include "solver/measure.hpp"
+#include "problem/grammar.hpp"
 #include "core/schemas.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace dnncompat::select {
@@ -40,6 +43,26 @@ double Timings::regret(const solver::Ranking &r, solver::Weights w) const {
     const Timing *t = of(*r.ranked.front().solver);
     const double best_ms = best(w).second;
     return t && t->ms(w) > 0 && best_ms > 0 ? t->ms(w) / best_ms : -1;
+}
+
+std::size_t Recording::write() const {
+    std::size_t written = 0;
+    for (const Item &item : items) {
+        solver::FindEntry entry;
+        for (const auto &[id, timing] : item.t.by_solver) {
+            const solver::Solver *s = solver::by_id(id);
+            if (s == nullptr || !(timing.stay_ms > 0)) continue;
+            entry.results.push_back({id, s->name(), timing.stay_ms, s->workspace(item.p, item.d)});
+        }
+        if (entry.results.empty()) continue;
+        std::stable_sort(entry.results.begin(), entry.results.end(),
+                         [](const solver::FindRecord &a, const solver::FindRecord &b) { return a.ms < b.ms; });
+        const std::string key = solver::find_db_key(item.p, item.d, solver::current_machine());
+        entry.problem = solver::canonical(item.p);
+        solver::store_find_entry(solver::find_db_path(), key, entry); // throws when it cannot write
+        ++written;
+    }
+    return written;
 }
 
 Timings time_ranked(const conv::Problem &p, solver::Direction d, const solver::Ranking &r, int runs) {
@@ -89,7 +112,8 @@ json machine_json(const solver::Machine &m) {
             {"model", m.source}};
 }
 
-std::string notes_text(const solver::Solver &s, const conv::Problem &p, solver::Direction d) {
+std::string notes_text(const solver::Solver &s, const conv::Problem &p, solver::Direction d,
+                       const solver::Candidate &c) {
     std::string r;
     auto add = [&r](const std::string &name, const char *prefix) {
         if (!r.empty()) r += ',';
@@ -97,7 +121,9 @@ std::string notes_text(const solver::Solver &s, const conv::Problem &p, solver::
     };
     for (const std::string &n : solver::note_names(s.numerical_notes(p, d))) add(n, "CUDNN_NUMERICAL_NOTE_");
     for (const std::string &n : solver::note_names(s.behavior_notes())) add(n, "CUDNN_BEHAVIOR_NOTE_");
-    return r.empty() ? "-" : r;
+    if (r.empty()) r = "-";
+    if (c.refined != 1.0) r += fmt::format(" refined x{:.2f}", c.refined);
+    return r;
 }
 
 json candidate_json(std::size_t i, const solver::Candidate &c, const conv::Problem &p, solver::Direction d,

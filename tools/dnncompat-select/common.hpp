@@ -54,6 +54,24 @@ struct Timings {
 // another solver applies.
 Timings time_ranked(const conv::Problem &p, solver::Direction d, const solver::Ranking &r, int runs);
 
+// --record: measured layer-directions kept for the find-db, written once the run has ranked
+// everything (so that no ranking of this run follows another layer's measurement).
+struct Recording {
+    struct Item {
+        conv::Problem p;
+        solver::Direction d = solver::Direction::fwd;
+        Timings t;
+    };
+    std::vector<Item> items;
+    // Each item's steady-state times (stay_ms: what Find measures) as a find-db entry, fastest
+    // first, into the find-db file (solver::find_db_path(), schemas/find-db.schema.json) as Find
+    // writes it: in later processes those problems rank by the measured order, and the others
+    // near them by the model these times refine (solver/refine.hpp). Returns the number of
+    // entries written; items without any time are skipped. Throws std::runtime_error when the
+    // find-db cannot be written.
+    std::size_t write() const;
+};
+
 // "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM" and the like, from the enum table.
 std::string cudnn_algo_name(solver::Direction d, int algo);
 
@@ -78,8 +96,11 @@ void both_choices(const Rankings &r, const Timings *timings, json &j);
 
 // The cuDNN 9 notes of solver s running p in direction d, short, for the text report: the
 // numerical then the behaviour notes without their CUDNN_*_NOTE_ prefix, comma-separated
-// ("WINOGRAD,WINOGRAD_TILE_4x4,RUNTIME_COMPILATION"); "-" when there are none.
-std::string notes_text(const solver::Solver &s, const conv::Problem &p, solver::Direction d);
+// ("WINOGRAD,WINOGRAD_TILE_4x4,RUNTIME_COMPILATION"); "-" when there are none. Then, where this
+// machine's measurements refined the candidate's estimate (solver/refine.hpp), their factor
+// ("refined x1.24").
+std::string notes_text(const solver::Solver &s, const conv::Problem &p, solver::Direction d,
+                       const solver::Candidate &c);
 
 // Where the text report goes: standard output, or standard error when the JSON report takes
 // standard output (--json -), so that what comes out there is one JSON document.

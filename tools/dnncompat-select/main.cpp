@@ -13,6 +13,7 @@
 #include "dnncompat-select/trace_mode.hpp"
 #include "solver/calibrate.hpp"
 #include "problem/grammar.hpp"
+#include "solver/find_db.hpp"
 #include "solver/immediate.hpp"
 #include "solver/perf_db.hpp"
 
@@ -36,6 +37,7 @@ struct Options {
     std::string conv;
     std::string dir = "fwd";
     bool measure = false;
+    bool record = false;
     bool explain = false;
     std::string json_path;
     std::optional<std::size_t> workspace_limit;
@@ -55,7 +57,8 @@ solver::Weights weights_of(const std::string &w) {
     return w == "stay" ? solver::Weights::stay : solver::Weights::change;
 }
 
-json rank_direction(const conv::Problem &p, solver::Direction d, const Options &o, const solver::Machine &m) {
+json rank_direction(const conv::Problem &p, solver::Direction d, const Options &o, const solver::Machine &m,
+                    select::Recording &recording) {
     std::FILE *out = select::text_stream(o.json_path);
     const solver::Weights weights = weights_of(o.weights);
     const select::Rankings both = select::rank_both(p, d, m, o.workspace_limit);
@@ -67,6 +70,7 @@ json rank_direction(const conv::Problem &p, solver::Direction d, const Options &
                p.flops() / 1e9, solver::weights_name(weights));
     std::optional<select::Timings> timed;
     if (o.measure) timed = select::time_ranked(p, d, r, o.runs);
+    if (timed && o.record) recording.items.push_back({p, d, *timed});
     auto measured = [&](const solver::Candidate &c, solver::Weights w) {
         const select::Timing *t = timed ? timed->of(*c.solver) : nullptr;
         return t ? t->ms(w) : -1.0;
@@ -83,7 +87,7 @@ json rank_direction(const conv::Problem &p, solver::Direction d, const Options &
                    o.measure ? fmt::format(" {:>10} {:>10}", ms_str(measured(c, solver::Weights::change)),
                                            ms_str(measured(c, solver::Weights::stay)))
                              : "",
-                   select::notes_text(*c.solver, p, d));
+                   select::notes_text(*c.solver, p, d, c));
         ranked.push_back(select::candidate_json(i, c, p, d, weights, timed ? &*timed : nullptr));
     }
     json excluded = json::array();
@@ -147,7 +151,12 @@ int run(const Options &o) {
     report["problem"] = solver::canonical(p);
     report["machine"] = select::machine_json(m);
     report["directions"] = json::array();
-    for (auto d : dirs) report["directions"].push_back(rank_direction(p, d, o, m));
+    select::Recording recording;
+    for (auto d : dirs) report["directions"].push_back(rank_direction(p, d, o, m, recording));
+    if (o.record) {
+        const std::size_t written = recording.write(); // throws when the find-db cannot be written
+        fmt::print(out, "\nrecorded {} direction(s) in the find-db ({})\n", written, solver::find_db_path());
+    }
     if (!o.json_path.empty()) select::write_report(o.json_path, report);
     if (std::fflush(out) != 0 || std::ferror(out)) {
         say("error writing to standard output");
@@ -202,6 +211,9 @@ int main(int argc, char **argv) {
     auto *dir_opt = app.add_option("--dir", o.dir, "direction: fwd, bwd-data, bwd-filter or all")
                         ->check(CLI::IsMember({"fwd", "bwd-data", "bwd-filter", "all"}));
     app.add_flag("--measure", o.measure, "time every ranked solver and show the regret of the choice");
+    app.add_flag("--record", o.record,
+                 "with --measure: write the measured times into the find-db as Find does, so that these problems "
+                 "rank by them and immediate mode's estimates of other problems are refined by them");
     app.add_option("--runs", o.runs, "timed runs per solver with --measure (median)")->check(CLI::Range(1, 1000));
     app.add_flag("--explain", o.explain, "also list the solvers that do not serve a direction at all");
     app.add_option("--json", o.json_path,
@@ -262,13 +274,17 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (o.weights.empty()) o.weights = o.trace.empty() ? "change" : "auto";
+    if (o.record && !o.measure) {
+        say("--record writes what --measure measured: add --measure");
+        return 2;
+    }
     try {
         if (o.calibrate) {
             const int rc = calibrate(o);
             if (rc != 0 || (o.conv.empty() && o.trace.empty())) return rc;
         }
         if (!o.trace.empty())
-            return select::run_trace({o.trace, o.measure, o.runs, o.json_path, o.workspace_limit, o.weights});
+            return select::run_trace({o.trace, o.measure, o.runs, o.json_path, o.workspace_limit, o.weights, o.record});
         return run(o);
     } catch (const std::exception &e) {
         say(std::string("error: ") + e.what());

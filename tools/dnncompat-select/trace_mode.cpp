@@ -2,6 +2,7 @@
 
 #include "dnncompat-select/common.hpp"
 #include "problem/grammar.hpp"
+#include "solver/find_db.hpp"
 #include "solver/immediate.hpp"
 #include "report/conv_layers.hpp"
 #include "trace/trace_file.hpp"
@@ -39,7 +40,7 @@ struct RegretStats {
 // One layer in one direction: the top-3 table, the choice, and with --measure the measured
 // times of every ranked solver (see time_ranked).
 json rank_one(const conv::Problem &p, solver::Direction d, solver::Weights weights, const TraceOptions &o,
-              const solver::Machine &m, RegretStats &stats) {
+              const solver::Machine &m, RegretStats &stats, Recording &recording) {
     std::FILE *out = text_stream(o.json_path);
     const Rankings both = rank_both(p, d, m, o.workspace_limit);
     const solver::Ranking &r = both.of(weights);
@@ -48,6 +49,7 @@ json rank_one(const conv::Problem &p, solver::Direction d, solver::Weights weigh
     j["weights"] = solver::weights_name(weights);
     std::optional<Timings> timed;
     if (o.measure) timed = time_ranked(p, d, r, o.runs);
+    if (timed && o.record) recording.items.push_back({p, d, *timed});
     auto measured = [&](const solver::Candidate &c, solver::Weights w) {
         const Timing *t = timed ? timed->of(*c.solver) : nullptr;
         return t ? t->ms(w) : -1.0;
@@ -62,7 +64,7 @@ json rank_one(const conv::Problem &p, solver::Direction d, solver::Weights weigh
                    o.measure ? fmt::format(" {:>10} {:>10}", ms_str(measured(c, solver::Weights::change)),
                                            ms_str(measured(c, solver::Weights::stay)))
                              : "",
-                   algo, notes_text(*c.solver, p, d));
+                   algo, notes_text(*c.solver, p, d, c));
         ranked.push_back(candidate_json(i, c, p, d, weights, timed ? &*timed : nullptr));
     }
     j["ranked"] = ranked;
@@ -130,6 +132,7 @@ int run_trace(const TraceOptions &o) {
     report["machine"] = machine_json(m);
     json jl = json::array();
     RegretStats stats;
+    Recording recording;
     bool training = false; // a backward-filter call anywhere: the weights change every step
     for (const trace::ConvLayer &l : layers.layers)
         for (solver::Direction d : l.directions) training = training || d == solver::Direction::bwd_filter;
@@ -156,7 +159,7 @@ int run_trace(const TraceOptions &o) {
                                   : o.weights == "change" || training || l.reuses == 0 ? solver::Weights::change
                                                                                        : solver::Weights::stay;
         for (solver::Direction d : l.directions) {
-            dirs.push_back(rank_one(l.problem, d, w, o, m, stats));
+            dirs.push_back(rank_one(l.problem, d, w, o, m, stats, recording));
             ++directions;
         }
         e["directions"] = dirs;
@@ -182,6 +185,11 @@ int run_trace(const TraceOptions &o) {
         summary["regret_worst"] = stats.worst;
         summary["within_5_percent"] = stats.within5;
         summary["measured"] = stats.n;
+    }
+    if (o.record) {
+        const std::size_t written = recording.write(); // throws when the find-db cannot be written
+        fmt::print(out, "recorded {} layer-direction(s) in the find-db ({})\n", written, solver::find_db_path());
+        summary["recorded"] = written;
     }
     report["summary"] = summary;
     if (!o.json_path.empty()) write_report(o.json_path, report);

@@ -19,6 +19,7 @@ struct TraceOptions {
     // change on every layer of a trace that trains (calls backward filter) and on a layer called
     // once, else stay (the calls after the first find the weights cached).
     std::string weights = "auto";
+    bool record = false; // with measure: write the steady-state times into the find-db at the end
 };
 
 // Prints the per-layer tables to text_stream(json_path). Returns the exit code: 0 ranked (layers whose calls
