@@ -822,9 +822,11 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    // The model is ranked as a copy, so that the find-db of whoever runs the bench does not refine
+    // it (rank() refines the process's own model by it): the bench judges the model, or the
+    // refinement --refine-from gives it.
+    if (!other_machine) other_machine = solver::current_machine();
     if (!o.refine_from.empty()) {
-        // A copy of the model with the refinement (the process's own model would take the
-        // find-db's instead).
         solver::Machine refined = bench_machine();
         std::string why;
         refined.refinement = refinement_from(o.refine_from, refined, why);
