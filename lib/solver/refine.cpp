@@ -51,10 +51,15 @@ Refinement::Refinement(const std::vector<MeasuredSample> &samples, const Machine
     : leave_out_own_(leave_out_own) {
     for (const MeasuredSample &s : samples) {
         const Solver *solver = by_id(s.solver);
-        if (solver == nullptr || !(s.ms > 0)) continue;
-        if (!solver->applicable(s.p, s.d).ok) continue;
-        const double est = wti_to_ms(s.p, s.d, solver->wti(s.p, s.d, m, Weights::stay), m);
-        if (!(est > 0)) continue;
+        if (solver == nullptr || !(s.ms > 0) || !std::isfinite(s.ms)) continue;
+        double est = -1;
+        try {
+            if (!solver->applicable(s.p, s.d).ok) continue;
+            est = wti_to_ms(s.p, s.d, solver->wti(s.p, s.d, m, Weights::stay), m);
+        } catch (const std::exception &) {
+            continue; // a problem the solver cannot even model (an edited find-db entry): no sample
+        }
+        if (!(est > 0) || !std::isfinite(est)) continue;
         by_solver_[{s.solver, static_cast<int>(s.d)}].push_back(
             {features(s.p), std::log(s.ms / est), leave_out_own ? canonical(s.p) : std::string()});
         ++size_;
@@ -86,17 +91,21 @@ std::shared_ptr<const Refinement> find_db_refinement() {
     const uint64_t now = find_db_generation();
     std::lock_guard<std::mutex> lock(mu);
     if (built && built_at == now) return built;
-    std::vector<MeasuredSample> samples;
-    for (const auto &[d, entry] : find_db_machine_entries()) {
-        conv::Problem p;
-        try {
-            p = parse_problem(entry.problem);
-        } catch (const std::exception &) {
-            continue; // an edited or foreign entry: not a sample
+    try {
+        std::vector<MeasuredSample> samples;
+        for (const auto &[d, entry] : find_db_machine_entries()) {
+            conv::Problem p;
+            try {
+                p = parse_problem(entry.problem);
+            } catch (const GrammarError &) {
+                continue; // an edited or foreign entry: not a sample
+            }
+            for (const FindRecord &r : entry.results) samples.push_back({p, d, r.solver, r.ms});
         }
-        for (const FindRecord &r : entry.results) samples.push_back({p, d, r.solver, r.ms});
+        built = std::make_shared<const Refinement>(samples, current_machine());
+    } catch (const std::exception &) {
+        built = std::make_shared<const Refinement>(); // out of memory: the built-in model
     }
-    built = std::make_shared<const Refinement>(samples, current_machine());
     built_at = now;
     return built;
 }

@@ -207,3 +207,35 @@ TEST(Refine, OldEntriesWithoutTheirProblemAreReadButNoSamples) {
 }
 
 } // namespace
+
+namespace {
+
+// Entries whose problem does not parse, or that no solver can model, are no samples; nothing
+// throws and the model ranks as built in.
+TEST(Refine, EditedEntriesAreNoSamples) {
+    using namespace dnncompat;
+    const conv::Problem p = solver::parse_problem("mb2ic64ih28oc64kh3ph1");
+    const solver::Machine &m = solver::current_machine();
+    const solver::Solver *s = solver::all().front();
+    const std::string sig = m.signature();
+    {
+        std::filesystem::create_directories(std::filesystem::path(solver::find_db_path()).parent_path());
+        std::ofstream f(solver::find_db_path());
+        auto entry = [&](const std::string &key, const std::string &problem) {
+            return "\"" + sig + "|fwd|" + key + "\": {\"problem\": \"" + problem +
+                   "\", \"results\": [{\"solver\": " + std::to_string(s->id()) + ", \"name\": \"" + s->name() +
+                   "\", \"ms\": 0.5, \"workspace\": 0}]}";
+        };
+        f << "{\"version\": 1, \"entries\": {" << entry("a", "not a problem") << ", "
+          << entry("b", "mb999999999ic999999ih999999oc999999kh3ph1") << ", " << entry("c", "mb2ic0ih28oc64kh3") << "}}";
+    }
+    const solver::FindDbFile db = solver::load_find_db(solver::find_db_path());
+    ASSERT_TRUE(db.problem.empty()) << db.problem;
+    ASSERT_EQ(db.entries.size(), 3u);
+    EXPECT_EQ(solver::find_db_refinement()->size(), 0u);
+    const solver::Ranking r = solver::rank(p, Direction::fwd, m);
+    ASSERT_FALSE(r.ranked.empty());
+    for (const auto &c : r.ranked) EXPECT_EQ(c.refined, 1.0) << c.solver->name();
+}
+
+} // namespace
