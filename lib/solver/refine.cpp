@@ -3,9 +3,13 @@
 #include "problem/grammar.hpp"
 #include "solver/find_db.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <mutex>
+#include <string>
 
 namespace dnncompat::solver {
 
@@ -47,23 +51,33 @@ Refinement::Features Refinement::features(const conv::Problem &p) {
     return f;
 }
 
+double Refinement::estimate(const MeasuredSample &s, const Machine &m) {
+    const Solver *solver = by_id(s.solver);
+    if (solver == nullptr) return -1;
+    try {
+        if (!solver->applicable(s.p, s.d).ok) return -1;
+        const double est = wti_to_ms(s.p, s.d, solver->wti(s.p, s.d, m, Weights::stay), m);
+        return est > 0 && std::isfinite(est) ? est : -1;
+    } catch (const std::exception &) {
+        return -1; // a problem the solver cannot even model (an edited find-db entry)
+    }
+}
+
 Refinement::Refinement(const std::vector<MeasuredSample> &samples, const Machine &m, bool leave_out_own)
     : leave_out_own_(leave_out_own) {
-    for (const MeasuredSample &s : samples) {
-        const Solver *solver = by_id(s.solver);
-        if (solver == nullptr || !(s.ms > 0) || !std::isfinite(s.ms)) continue;
-        double est = -1;
-        try {
-            if (!solver->applicable(s.p, s.d).ok) continue;
-            est = wti_to_ms(s.p, s.d, solver->wti(s.p, s.d, m, Weights::stay), m);
-        } catch (const std::exception &) {
-            continue; // a problem the solver cannot even model (an edited find-db entry): no sample
-        }
-        if (!(est > 0) || !std::isfinite(est)) continue;
-        by_solver_[{s.solver, static_cast<int>(s.d)}].push_back(
-            {features(s.p), std::log(s.ms / est), leave_out_own ? canonical(s.p) : std::string()});
-        ++size_;
-    }
+    for (const MeasuredSample &s : samples) add(s, s.ms > 0 && std::isfinite(s.ms) ? estimate(s, m) : -1);
+}
+
+Refinement::Refinement(const std::vector<std::pair<MeasuredSample, double>> &estimated, bool leave_out_own)
+    : leave_out_own_(leave_out_own) {
+    for (const auto &[s, est] : estimated) add(s, est);
+}
+
+void Refinement::add(const MeasuredSample &s, double est) {
+    if (!(s.ms > 0) || !std::isfinite(s.ms) || !(est > 0) || !std::isfinite(est) || by_id(s.solver) == nullptr) return;
+    by_solver_[{s.solver, static_cast<int>(s.d)}].push_back(
+        {features(s.p), std::log(s.ms / est), leave_out_own_ ? canonical(s.p) : std::string()});
+    ++size_;
 }
 
 double Refinement::factor(const conv::Problem &p, Direction d, uint32_t solver) const {
@@ -91,8 +105,12 @@ std::shared_ptr<const Refinement> find_db_refinement() {
     const uint64_t now = find_db_generation();
     std::lock_guard<std::mutex> lock(mu);
     if (built && built_at == now) return built;
+    // The model's estimates of the entries' problems, kept across rebuilds (the process's model
+    // never changes; each estimate asks oneDNN for its implementations, tens of microseconds):
+    // a rebuild after a Find estimates only the problems that Find added.
+    static std::map<std::string, double> estimates;
     try {
-        std::vector<MeasuredSample> samples;
+        std::vector<std::pair<MeasuredSample, double>> samples;
         for (const auto &[d, entry] : find_db_machine_entries()) {
             conv::Problem p;
             try {
@@ -100,9 +118,16 @@ std::shared_ptr<const Refinement> find_db_refinement() {
             } catch (const GrammarError &) {
                 continue; // an edited or foreign entry: not a sample
             }
-            for (const FindRecord &r : entry.results) samples.push_back({p, d, r.solver, r.ms});
+            for (const FindRecord &r : entry.results) {
+                MeasuredSample s{p, d, r.solver, r.ms};
+                const std::string key = fmt::format("{}|{}|{}", entry.problem, direction_name(d), r.solver);
+                auto it = estimates.find(key);
+                if (it == estimates.end())
+                    it = estimates.emplace(key, Refinement::estimate(s, current_machine())).first;
+                samples.emplace_back(std::move(s), it->second);
+            }
         }
-        built = std::make_shared<const Refinement>(samples, current_machine());
+        built = std::make_shared<const Refinement>(samples);
     } catch (const std::exception &) {
         built = std::make_shared<const Refinement>(); // out of memory: the built-in model
     }

@@ -57,6 +57,13 @@ public:
     // generalises; Find's own measurements of a problem decide it anyway, select.hpp).
     // Never throws for valid problems.
     Refinement(const std::vector<MeasuredSample> &samples, const Machine &m, bool leave_out_own = false);
+    // The same from samples whose estimates (estimate()) are known already; a non-positive one
+    // leaves its sample out.
+    explicit Refinement(const std::vector<std::pair<MeasuredSample, double>> &estimated, bool leave_out_own = false);
+
+    // Machine m's estimate of s (milliseconds, weights that stay); -1 when its solver is unknown,
+    // does not apply or cannot model s's problem. Never throws.
+    static double estimate(const MeasuredSample &s, const Machine &m);
 
     // The factor by which solver `solver`'s estimated time for p in direction d is to be
     // multiplied: 1 where no sample of that solver and direction is of p's kind; within
@@ -79,6 +86,7 @@ private:
         double log_error = 0;
         std::string problem; // canonical(), with leave_out_own only
     };
+    void add(const MeasuredSample &s, double estimated_ms);
     bool leave_out_own_ = false;
     std::map<std::pair<uint32_t, int>, std::vector<Point>> by_solver_; // (solver id, direction)
     std::size_t size_ = 0;

@@ -182,6 +182,13 @@ TEST(Refine, TheFindDbRefinesTheProcesssModel) {
     const solver::Ranking after = solver::rank(p, Direction::fwd, m, std::nullopt, solver::Weights::stay);
     ASSERT_FALSE(after.ranked.empty());
     EXPECT_NE(after.ranked[0].solver, first);
+    // Another Find: the refinement is rebuilt with both entries (the first one's estimate kept).
+    const double f1 = solver::find_db_refinement()->factor(p, Direction::fwd, first->id());
+    const conv::Problem other = solver::parse_problem("mb2ic64ih24oc64kh3ph1");
+    solver::find_db_record(other, Direction::fwd,
+                           {{{first->id(), first->name(), 8.0 * estimate(*first, other, Direction::fwd, m), 0}}, ""});
+    EXPECT_EQ(solver::find_db_refinement()->size(), 2u);
+    EXPECT_GT(solver::find_db_refinement()->factor(p, Direction::fwd, first->id()), f1);
 }
 
 // An entry as written before entries kept their problem (a bare list) still reads and answers
