@@ -76,7 +76,8 @@ Refinement::Refinement(const std::vector<std::pair<MeasuredSample, double>> &est
 void Refinement::add(const MeasuredSample &s, double est) {
     if (!(s.ms > 0) || !std::isfinite(s.ms) || !(est > 0) || !std::isfinite(est) || by_id(s.solver) == nullptr) return;
     by_solver_[{s.solver, static_cast<int>(s.d)}].push_back(
-        {features(s.p), std::log(s.ms / est), leave_out_own_ ? canonical(s.p) : std::string()});
+        {features(s.p), std::clamp(std::log(s.ms / est), -std::log(kMaxSampleError), std::log(kMaxSampleError)),
+         leave_out_own_ ? canonical(s.p) : std::string()});
     ++size_;
 }
 
@@ -95,7 +96,7 @@ double Refinement::factor(const conv::Problem &p, Direction d, uint32_t solver) 
         sum_wr += w * q.log_error;
     }
     if (sum_w <= 0) return 1.0;
-    return std::clamp(std::exp(sum_wr / (sum_w + kPriorWeight)), 1.0 / kMaxFactor, kMaxFactor);
+    return std::exp(sum_wr / (sum_w + kPriorWeight));
 }
 
 std::shared_ptr<const Refinement> find_db_refinement() {

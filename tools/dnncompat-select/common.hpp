@@ -63,7 +63,8 @@ struct Recording {
         Timings t;
     };
     std::vector<Item> items;
-    // Each item's steady-state times (stay_ms: what Find measures) as a find-db entry, fastest
+    // Each item's steady-state times (stay_ms: what Find measures; change_ms where that is
+    // lower, the steady state then having been disturbed) as a find-db entry, fastest
     // first, into the find-db file (solver::find_db_path(), schemas/find-db.schema.json) as Find
     // writes it: in later processes those problems rank by the measured order, and the others
     // near them by the model these times refine (solver/refine.hpp). Returns the number of

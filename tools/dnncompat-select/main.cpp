@@ -278,6 +278,25 @@ int main(int argc, char **argv) {
         say("--record writes what --measure measured: add --measure");
         return 2;
     }
+    // A find-db entry stands for every solver of the problem (hybrid Find never measures it
+    // again): one measured without some of them would steer the library to the slower rest.
+    if (o.record && lim->count() > 0) {
+        say("--record keeps what every solver measured: --workspace-limit leaves some out");
+        return 2;
+    }
+    if (const char *off = std::getenv("DNNCOMPAT_DISABLE_SOLVERS"); o.record && off != nullptr && *off != '\0') {
+        say("--record keeps what every solver measured: DNNCOMPAT_DISABLE_SOLVERS leaves some out");
+        return 2;
+    }
+    if (o.record) {
+        // Whether the find-db can be written, before anything is measured.
+        try {
+            files::with_lock(solver::find_db_path(), [] {});
+        } catch (const std::exception &e) {
+            say(fmt::format("--record: the find-db cannot be written: {}", e.what()));
+            return 2;
+        }
+    }
     try {
         if (o.calibrate) {
             const int rc = calibrate(o);
