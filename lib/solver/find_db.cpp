@@ -25,11 +25,12 @@ FindDbFile read(const std::string &path) {
     FindDbFile db;
     auto doc = read_json_db(path, "find-db.schema.json", "find-db", db.problem);
     if (!doc) return db;
-    for (const auto &[key, value] : doc->at("entries").items()) {
-        // An array of records (files written before entries kept their problem) or an object.
+    const json no_problems = json::object();
+    const json &problems = doc->contains("problems") ? doc->at("problems") : no_problems;
+    for (const auto &[key, list] : doc->at("entries").items()) {
         FindEntry e;
-        const json &list = value.is_array() ? value : value.at("results");
-        if (value.is_object()) e.problem = value.at("problem").get<std::string>();
+        // Entries written before their problem was kept have none.
+        if (auto it = problems.find(key); it != problems.end()) e.problem = it->get<std::string>();
         for (const auto &r : list)
             e.results.push_back({r.at("solver").get<uint32_t>(), r.at("name").get<std::string>(),
                                  r.at("ms").get<double>(), r.at("workspace").get<std::size_t>()});
@@ -42,8 +43,7 @@ json to_json(const FindEntry &e) {
     json list = json::array();
     for (const auto &r : e.results)
         list.push_back({{"solver", r.solver}, {"name", r.name}, {"ms", r.ms}, {"workspace", r.workspace}});
-    if (e.problem.empty()) return list;
-    return json{{"problem", e.problem}, {"results", std::move(list)}};
+    return list;
 }
 
 void warn(const std::string &m) { std::fprintf(stderr, "dnncompat warning: %s\n", m.c_str()); }
@@ -103,7 +103,12 @@ void store_find_entry(const std::string &path, const std::string &key, const Fin
         json doc;
         doc["version"] = kVersion;
         doc["entries"] = json::object();
-        for (const auto &[k, e] : db.entries) doc["entries"][k] = to_json(e);
+        json problems = json::object();
+        for (const auto &[k, e] : db.entries) {
+            doc["entries"][k] = to_json(e);
+            if (!e.problem.empty()) problems[k] = e.problem;
+        }
+        if (!problems.empty()) doc["problems"] = std::move(problems);
         files::write_atomically(path, doc.dump(1) + "\n");
     });
 }

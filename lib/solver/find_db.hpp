@@ -39,8 +39,9 @@ struct FindRecord {
     std::size_t workspace = 0; // bytes
 };
 
-// One problem's measurements, fastest first, and the problem in canonical() form (what the
-// model's refinement reads back, solver/refine.hpp; empty in entries written before it was kept).
+// One problem's measurements, fastest first, and the problem in canonical() form (the file's
+// "problems" under the same key: what the model's refinement reads back, solver/refine.hpp;
+// empty for entries written before it was kept).
 struct FindEntry {
     std::vector<FindRecord> results;
     std::string problem;

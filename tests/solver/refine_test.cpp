@@ -245,13 +245,12 @@ TEST(Refine, EditedEntriesAreNoSamples) {
     {
         std::filesystem::create_directories(std::filesystem::path(solver::find_db_path()).parent_path());
         std::ofstream f(solver::find_db_path());
-        auto entry = [&](const std::string &key, const std::string &problem) {
-            return "\"" + sig + "|fwd|" + key + "\": {\"problem\": \"" + problem +
-                   "\", \"results\": [{\"solver\": " + std::to_string(s->id()) + ", \"name\": \"" + s->name() +
-                   "\", \"ms\": 0.5, \"workspace\": 0}]}";
-        };
-        f << "{\"version\": 1, \"entries\": {" << entry("a", "not a problem") << ", "
-          << entry("b", "mb999999999ic999999ih999999oc999999kh3ph1") << ", " << entry("c", "mb2ic0ih28oc64kh3") << "}}";
+        const std::string record = "[{\"solver\": " + std::to_string(s->id()) + ", \"name\": \"" + s->name() +
+                                   "\", \"ms\": 0.5, \"workspace\": 0}]";
+        const std::string a = sig + "|fwd|a", b = sig + "|fwd|b", c = sig + "|fwd|c";
+        f << "{\"version\": 1, \"entries\": {\"" << a << "\": " << record << ", \"" << b << "\": " << record << ", \""
+          << c << "\": " << record << "}, \"problems\": {\"" << a << "\": \"not a problem\", \"" << b
+          << "\": \"mb999999999ic999999ih999999oc999999kh3ph1\", \"" << c << "\": \"mb2ic0ih28oc64kh3\"}}";
     }
     const solver::FindDbFile db = solver::load_find_db(solver::find_db_path());
     ASSERT_TRUE(db.problem.empty()) << db.problem;
