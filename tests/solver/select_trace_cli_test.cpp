@@ -186,6 +186,23 @@ TEST(SelectTraceCli, RecordWritesTheMeasuredTimesIntoTheFindDb) {
     const Result near = select("--conv mb2ic16ih28oc32kh3ph1 --weights stay");
     ASSERT_EQ(near.rc, 0) << near.err;
     EXPECT_NE(near.out.find(" refined x"), std::string::npos) << near.out;
+    bool refined = false;
+    for (const json &c : near.report["directions"][0]["ranked"]) refined = refined || c["refined"] != 1.0;
+    EXPECT_TRUE(refined) << near.report.dump();
+    // --conv --record, then the same problem: the report shows the find-db's order, the one the
+    // library's calls follow.
+    const Result rec = select("--conv mb2ic8ih10oc8kh3ph1 --measure --runs 1 --record");
+    ASSERT_EQ(rec.rc, 0) << rec.err;
+    const Result again = select("--conv mb2ic8ih10oc8kh3ph1");
+    ASSERT_EQ(again.rc, 0) << again.err;
+    expect_valid_report(again.report);
+    const json &order = again.report["directions"][0]["find_db"];
+    ASSERT_TRUE(order.is_array()) << again.report.dump();
+    std::size_t timed = 0;
+    for (const json &c : rec.report["directions"][0]["ranked"]) timed += c["measured_stay_ms"].is_null() ? 0 : 1;
+    EXPECT_EQ(order.size(), timed);
+    for (std::size_t i = 1; i < order.size(); ++i) EXPECT_LE(order[i - 1]["ms"], order[i]["ms"]);
+    EXPECT_NE(again.out.find("find-db (measured here"), std::string::npos) << again.out;
 }
 
 TEST(SelectTraceCli, JsonTraceAndLogGiveTheSameLayers) {

@@ -141,6 +141,7 @@ json candidate_json(std::size_t i, const solver::Candidate &c, const conv::Probl
     e["est_ms"] = c.est_ms;
     e["est_change_ms"] = c.change_ms;
     e["est_stay_ms"] = c.stay_ms;
+    e["refined"] = c.refined;
     e["workspace_bytes"] = c.workspace;
     e["numerical_notes"] = solver::note_names(c.solver->numerical_notes(p, d));
     e["behavior_notes"] = solver::note_names(c.solver->behavior_notes());

@@ -105,6 +105,17 @@ json rank_direction(const conv::Problem &p, solver::Direction d, const Options &
     }
     const auto &top = r.ranked.front();
     j["choice"] = top.solver->name();
+    // The library's calls follow Find's measurements of this very problem, where it has some.
+    if (const auto entry = solver::find_db_lookup(p, d)) {
+        std::string line;
+        json order = json::array();
+        for (const auto &rec : entry->results) {
+            line += fmt::format("{}{} {:.3f} ms", line.empty() ? "" : ", ", rec.name, rec.ms);
+            order.push_back({{"solver", rec.name}, {"ms", rec.ms}});
+        }
+        fmt::print(out, "  find-db (measured here; the library's calls follow it): {}\n", line);
+        j["find_db"] = order;
+    }
     select::both_choices(both, timed ? &*timed : nullptr, j);
     for (solver::Weights w : {solver::Weights::change, solver::Weights::stay}) {
         const auto &c = both.of(w).ranked.front();
