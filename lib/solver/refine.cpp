@@ -63,32 +63,64 @@ double Refinement::estimate(const MeasuredSample &s, const Machine &m) {
     }
 }
 
-Refinement::Refinement(const std::vector<MeasuredSample> &samples, const Machine &m, bool leave_out_own)
-    : leave_out_own_(leave_out_own) {
-    for (const MeasuredSample &s : samples) add(s, s.ms > 0 && std::isfinite(s.ms) ? estimate(s, m) : -1);
+Refinement::Refinement(const std::vector<MeasuredSample> &samples, const Machine &m, bool leave_out_own,
+                       std::shared_ptr<EstimateCache> cache)
+    : leave_out_own_(leave_out_own), machine_(m), cache_(std::move(cache)) {
+    machine_.refinement = nullptr; // the model itself, not refined again
+    for (const MeasuredSample &s : samples) {
+        if (!(s.ms > 0) || !std::isfinite(s.ms) || by_id(s.solver) == nullptr) continue;
+        by_solver_[{s.solver, static_cast<int>(s.d)}].push_back({features(s.p), s, State::pending, 0, canonical(s.p)});
+    }
 }
 
-Refinement::Refinement(const std::vector<std::pair<MeasuredSample, double>> &estimated, bool leave_out_own)
-    : leave_out_own_(leave_out_own) {
-    for (const auto &[s, est] : estimated) add(s, est);
+void Refinement::resolve(std::vector<Point> &points, uint32_t kind) const {
+    for (Point &q : points) {
+        if (q.state != State::pending || (kind != ~0u && q.f.kind != kind)) continue;
+        double est = -1;
+        if (cache_) {
+            const std::string key = fmt::format("{}|{}|{}", q.problem, direction_name(q.s.d), q.s.solver);
+            {
+                std::lock_guard<std::mutex> lock(cache_->mu);
+                auto it = cache_->ms.find(key);
+                if (it != cache_->ms.end()) est = it->second;
+            }
+            if (est == -1) {
+                est = estimate(q.s, machine_);
+                std::lock_guard<std::mutex> lock(cache_->mu);
+                cache_->ms.emplace(key, est);
+            }
+        } else {
+            est = estimate(q.s, machine_);
+        }
+        if (!(est > 0) || !std::isfinite(est)) {
+            q.state = State::dropped;
+            continue;
+        }
+        q.log_error = std::clamp(std::log(q.s.ms / est), -std::log(kMaxSampleError), std::log(kMaxSampleError));
+        q.state = State::counted;
+    }
 }
 
-void Refinement::add(const MeasuredSample &s, double est) {
-    if (!(s.ms > 0) || !std::isfinite(s.ms) || !(est > 0) || !std::isfinite(est) || by_id(s.solver) == nullptr) return;
-    by_solver_[{s.solver, static_cast<int>(s.d)}].push_back(
-        {features(s.p), std::clamp(std::log(s.ms / est), -std::log(kMaxSampleError), std::log(kMaxSampleError)),
-         leave_out_own_ ? canonical(s.p) : std::string()});
-    ++size_;
+std::size_t Refinement::size() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::size_t n = 0;
+    for (auto &[key, points] : by_solver_) {
+        resolve(points, ~0u);
+        for (const Point &q : points) n += q.state == State::counted ? 1 : 0;
+    }
+    return n;
 }
 
 double Refinement::factor(const conv::Problem &p, Direction d, uint32_t solver) const {
+    std::lock_guard<std::mutex> lock(mu_);
     auto it = by_solver_.find({solver, static_cast<int>(d)});
     if (it == by_solver_.end()) return 1.0;
     const Features f = features(p);
+    resolve(it->second, f.kind);
     const std::string own = leave_out_own_ ? canonical(p) : std::string();
     double sum_w = 0, sum_wr = 0;
     for (const Point &q : it->second) {
-        if (q.f.kind != f.kind || (leave_out_own_ && q.problem == own)) continue;
+        if (q.state != State::counted || q.f.kind != f.kind || (leave_out_own_ && q.problem == own)) continue;
         double d2 = 0;
         for (int i = 0; i < 5; ++i) d2 += kDistanceWeights[i] * (f.num[i] - q.f.num[i]) * (f.num[i] - q.f.num[i]);
         const double w = std::exp(-0.5 * d2);
@@ -106,12 +138,11 @@ std::shared_ptr<const Refinement> find_db_refinement() {
     const uint64_t now = find_db_generation();
     std::lock_guard<std::mutex> lock(mu);
     if (built && built_at == now) return built;
-    // The model's estimates of the entries' problems, kept across rebuilds (the process's model
-    // never changes; each estimate asks oneDNN for its implementations, tens of microseconds):
-    // a rebuild after a Find estimates only the problems that Find added.
-    static std::map<std::string, double> estimates;
+    // The estimates of the entries' problems are kept across rebuilds (the process's model never
+    // changes): a rebuild after a Find estimates only what that Find added, when it is used.
+    static const std::shared_ptr<Refinement::EstimateCache> estimates = std::make_shared<Refinement::EstimateCache>();
     try {
-        std::vector<std::pair<MeasuredSample, double>> samples;
+        std::vector<MeasuredSample> samples;
         for (const auto &[d, entry] : find_db_machine_entries()) {
             conv::Problem p;
             try {
@@ -119,16 +150,9 @@ std::shared_ptr<const Refinement> find_db_refinement() {
             } catch (const GrammarError &) {
                 continue; // an edited or foreign entry: not a sample
             }
-            for (const FindRecord &r : entry.results) {
-                MeasuredSample s{p, d, r.solver, r.ms};
-                const std::string key = fmt::format("{}|{}|{}", entry.problem, direction_name(d), r.solver);
-                auto it = estimates.find(key);
-                if (it == estimates.end())
-                    it = estimates.emplace(key, Refinement::estimate(s, current_machine())).first;
-                samples.emplace_back(std::move(s), it->second);
-            }
+            for (const FindRecord &r : entry.results) samples.push_back({p, d, r.solver, r.ms});
         }
-        built = std::make_shared<const Refinement>(samples);
+        built = std::make_shared<const Refinement>(samples, current_machine(), false, estimates);
     } catch (const std::exception &) {
         built = std::make_shared<const Refinement>(); // out of memory: the built-in model
     }

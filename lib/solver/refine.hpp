@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <utility>
@@ -53,17 +54,24 @@ public:
     // bound does; 2 starts to cost.
     static constexpr double kMaxSampleError = 3.0;
 
+    // Estimates of samples' problems kept across refinements of one model (the find-db's,
+    // rebuilt after each Find): keyed by canonical problem, direction and solver id.
+    struct EstimateCache {
+        std::mutex mu;
+        std::map<std::string, double> ms;
+    };
+
     Refinement() = default;
-    // The samples' log errors against machine m's model (their estimates for weights that stay).
-    // Samples of unknown solver ids, of solvers that no longer apply to their problem, or with
-    // a non-positive time or an unknown estimate are left out. leave_out_own: factor() ignores
-    // the samples of the very problem it corrects (a benchmark judging how the refinement
-    // generalises; Find's own measurements of a problem decide it anyway, select.hpp).
-    // Never throws for valid problems.
-    Refinement(const std::vector<MeasuredSample> &samples, const Machine &m, bool leave_out_own = false);
-    // The same from samples whose estimates (estimate()) are known already; a non-positive one
-    // leaves its sample out.
-    explicit Refinement(const std::vector<std::pair<MeasuredSample, double>> &estimated, bool leave_out_own = false);
+    // The samples against machine m's model (their estimates for weights that stay). Each
+    // sample's estimate is computed when a problem of its kind is first refined (it asks oneDNN
+    // for its implementations: tens of microseconds), through `cache` when given. Samples of
+    // unknown solver ids or with a non-positive time are left out here; those whose solver no
+    // longer applies to their problem, or cannot estimate it, when their kind is first refined.
+    // leave_out_own: factor() ignores the samples of the very problem it corrects (a benchmark
+    // judging how the refinement generalises; Find's own measurements of a problem decide it
+    // anyway, select.hpp). Never throws for valid problems.
+    Refinement(const std::vector<MeasuredSample> &samples, const Machine &m, bool leave_out_own = false,
+               std::shared_ptr<EstimateCache> cache = nullptr);
 
     // Machine m's estimate of s (milliseconds, weights that stay); -1 when its solver is unknown,
     // does not apply or cannot model s's problem. Never throws.
@@ -71,11 +79,11 @@ public:
 
     // The factor by which solver `solver`'s estimated time for p in direction d is to be
     // multiplied: 1 where no sample of that solver and direction is of p's kind; within
-    // [1 / kMaxSampleError, kMaxSampleError].
+    // [1 / kMaxSampleError, kMaxSampleError]. Thread-safe.
     double factor(const conv::Problem &p, Direction d, uint32_t solver) const;
 
-    // Samples kept.
-    std::size_t size() const { return size_; }
+    // The samples that count (every sample's estimate is computed: for tests and reports).
+    std::size_t size() const;
 
     // The features of a problem (public for tests).
     struct Features {
@@ -85,15 +93,21 @@ public:
     static Features features(const conv::Problem &p);
 
 private:
+    enum class State { pending, counted, dropped };
     struct Point {
         Features f;
+        MeasuredSample s;
+        State state = State::pending;
         double log_error = 0;
-        std::string problem; // canonical(), with leave_out_own only
+        std::string problem; // canonical(s.p)
     };
-    void add(const MeasuredSample &s, double estimated_ms);
+    // Computes the estimates of the group's pending points of kind `kind` (every kind: ~0u); mu_ held.
+    void resolve(std::vector<Point> &points, uint32_t kind) const;
     bool leave_out_own_ = false;
-    std::map<std::pair<uint32_t, int>, std::vector<Point>> by_solver_; // (solver id, direction)
-    std::size_t size_ = 0;
+    Machine machine_;
+    std::shared_ptr<EstimateCache> cache_;
+    mutable std::mutex mu_;
+    mutable std::map<std::pair<uint32_t, int>, std::vector<Point>> by_solver_; // (solver id, direction)
 };
 
 // The refinement of the process's model (current_machine()) by the find-db's entries of this
