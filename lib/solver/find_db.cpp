@@ -166,6 +166,16 @@ void find_db_record(const conv::Problem &p, Direction d, const FindEntry &given)
 
 uint64_t find_db_generation() { return generation.load(); }
 
+void find_db_forget() {
+    Memory &m = memory();
+    {
+        std::lock_guard<std::mutex> lock(m.mu);
+        m.loaded = false;
+        m.entries.clear();
+    }
+    ++generation;
+}
+
 std::vector<std::pair<Direction, FindEntry>> find_db_machine_entries() {
     std::vector<std::pair<Direction, FindEntry>> out;
     try {

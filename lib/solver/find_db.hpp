@@ -76,6 +76,10 @@ void find_db_record(const conv::Problem &p, Direction d, const FindEntry &entry)
 // Changes whenever this process records an entry: plan caches key on it so a Find takes effect.
 uint64_t find_db_generation();
 
+// Forgets the process's copy of the file: the next use reads it again (a test or tool that
+// changed the file behind the process's back). Bumps find_db_generation().
+void find_db_forget();
+
 // The process's entries of the current machine that record their problem, with their direction
 // (loaded on first use, as find_db_lookup). Never throws.
 std::vector<std::pair<Direction, FindEntry>> find_db_machine_entries();

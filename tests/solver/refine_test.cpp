@@ -172,6 +172,9 @@ TEST(Refine, RankFollowsTheRefinedEstimates) {
 // Find's entries keep their problem, and the process's own ranking follows them on problems Find
 // has not measured.
 TEST(Refine, TheFindDbRefinesTheProcesssModel) {
+    // No find-db yet (the tests of one binary may share a process and its cache folder).
+    std::filesystem::remove(solver::find_db_path());
+    solver::find_db_forget();
     const conv::Problem p = solver::parse_problem("mb2ic64ih28oc64kh3ph1");
     const conv::Problem near = solver::parse_problem("mb2ic64ih32oc64kh3ph1");
     const solver::Machine &m = solver::current_machine();
@@ -209,7 +212,7 @@ TEST(Refine, TheFindDbRefinesTheProcesssModel) {
 }
 
 // An entry as written before entries kept their problem (a bare list) still reads and answers
-// lookups, and is no sample. (The file is written before anything ranks: the process reads it once.)
+// lookups, and is no sample.
 TEST(Refine, OldEntriesWithoutTheirProblemAreReadButNoSamples) {
     const conv::Problem p = solver::parse_problem("mb2ic64ih28oc64kh3ph1");
     const solver::Machine &m = solver::current_machine();
@@ -220,6 +223,7 @@ TEST(Refine, OldEntriesWithoutTheirProblemAreReadButNoSamples) {
         f << R"({"version": 1, "entries": {")" << solver::find_db_key(p, Direction::fwd, m) << R"(": [{"solver": )"
           << s->id() << R"(, "name": ")" << s->name() << R"(", "ms": 0.5, "workspace": 0}]}})";
     }
+    solver::find_db_forget(); // read the file afresh
     const solver::FindDbFile db = solver::load_find_db(solver::find_db_path());
     EXPECT_TRUE(db.problem.empty()) << db.problem;
     ASSERT_EQ(db.entries.size(), 1u);
@@ -252,6 +256,7 @@ TEST(Refine, EditedEntriesAreNoSamples) {
           << c << "\": " << record << "}, \"problems\": {\"" << a << "\": \"not a problem\", \"" << b
           << "\": \"mb999999999ic999999ih999999oc999999kh3ph1\", \"" << c << "\": \"mb2ic0ih28oc64kh3\"}}";
     }
+    solver::find_db_forget(); // read the file afresh
     const solver::FindDbFile db = solver::load_find_db(solver::find_db_path());
     ASSERT_TRUE(db.problem.empty()) << db.problem;
     ASSERT_EQ(db.entries.size(), 3u);
