@@ -220,8 +220,19 @@ bool read_file(const std::string &path, std::string &text) {
 }
 
 std::string set_aside(const std::string &path) {
-    const std::string aside = path + ".corrupt";
-    return ::rename(path.c_str(), aside.c_str()) == 0 ? aside : std::string();
+    // link() never replaces a file: a name another process took meanwhile is skipped as well.
+    for (int n = 1; n < 9; ++n) {
+        const std::string aside = path + ".corrupt" + (n == 1 ? std::string() : "." + std::to_string(n));
+        if (::link(path.c_str(), aside.c_str()) == 0) {
+            ::unlink(path.c_str());
+            return aside;
+        }
+        if (errno == EEXIST) continue;
+        // No hard links on this file system: a rename (the name was free a moment ago).
+        return ::rename(path.c_str(), aside.c_str()) == 0 ? aside : std::string();
+    }
+    const std::string last = path + ".corrupt.9";
+    return ::rename(path.c_str(), last.c_str()) == 0 ? last : std::string();
 }
 
 TempDir::TempDir(const std::string &prefix) {

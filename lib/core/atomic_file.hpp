@@ -54,8 +54,9 @@ void with_lock(const std::string &path, const std::function<void()> &fn);
 // Reads the whole file; false when it does not exist or cannot be read.
 bool read_file(const std::string &path, std::string &text);
 
-// Moves a corrupt file aside to path + ".corrupt" (replacing an older one) and returns the new
-// name; empty when the rename failed.
+// Moves a corrupt file aside to path + ".corrupt", or where that exists (an earlier corrupt file,
+// kept: it may hold what someone wants back) the first free of ".corrupt.2" ... ".corrupt.9"
+// (all taken: ".corrupt.9" is replaced), and returns the new name; empty when the move failed.
 std::string set_aside(const std::string &path);
 
 // A private temporary folder: mkdtemp(3) of prefix + "XXXXXX" under

@@ -54,8 +54,8 @@ std::string find_db_key(const conv::Problem &p, Direction d, const Machine &m);
 std::string find_db_path();
 
 // Reads the find-db at path: a missing file gives an empty map; a file that does not parse or
-// violates the schema is reported in `problem`, moved aside to path + ".corrupt" and read as
-// empty. Never throws.
+// violates the schema is reported in `problem`, moved aside (files::set_aside: path + ".corrupt", older ones kept) and
+// read as empty. Never throws.
 struct FindDbFile {
     std::map<std::string, FindEntry> entries;
     std::string problem;

@@ -15,8 +15,8 @@ struct PerfDb {
 };
 
 // Reads the perf-db at path. A missing file gives an empty db. A file that does not parse or
-// violates the schema is reported in `problem`, moved aside to path + ".corrupt" and treated as
-// empty; never throws.
+// violates the schema is reported in `problem`, moved aside (files::set_aside: path + ".corrupt", older ones kept) and
+// treated as empty; never throws.
 PerfDb load_perf_db(const std::string &path);
 
 // Stores machine m under its signature in the perf-db at path, keeping the other machines'

@@ -61,15 +61,22 @@ TEST(FindDb, CorruptFileIsReportedSetAsideAndRebuilt) {
         "{\"version\": 1, \"entries\": {\"a|b|2t|o|fwd|p\": [{\"solver\": 1, \"name\": \"x\", \"ms\": -3, "
         "\"workspace\": 0}]}}", // negative time
     };
-    for (const char *bad : bad_files) {
+    // Each is set aside under its own name: an earlier corrupt file is never replaced.
+    const std::string asides[] = {path.string() + ".corrupt", path.string() + ".corrupt.2",
+                                  path.string() + ".corrupt.3"};
+    for (std::size_t i = 0; i < std::size(bad_files); ++i) {
+        const char *bad = bad_files[i];
         std::ofstream(path) << bad;
         const solver::FindDbFile db = solver::load_find_db(path.string());
         EXPECT_TRUE(db.entries.empty()) << bad;
         EXPECT_NE(db.problem.find("is corrupt"), std::string::npos) << db.problem;
+        EXPECT_NE(db.problem.find("moved to '" + asides[i] + "'"), std::string::npos) << db.problem;
         EXPECT_FALSE(fs::exists(path));
-        std::string kept;
-        ASSERT_TRUE(files::read_file(path.string() + ".corrupt", kept));
-        EXPECT_EQ(kept, bad);
+        for (std::size_t k = 0; k <= i; ++k) {
+            std::string kept;
+            ASSERT_TRUE(files::read_file(asides[k], kept)) << asides[k];
+            EXPECT_EQ(kept, bad_files[k]);
+        }
         solver::store_find_entry(path.string(), "a|b|2t|o|fwd|p", {{{2, "onednn.jit-1x1", 1.0, 0}}, ""});
         EXPECT_EQ(solver::load_find_db(path.string()).entries.size(), 1u);
         fs::remove(path);

@@ -495,17 +495,23 @@ TEST(PerfDb, RoundTripKeepsOtherMachines) {
 TEST(PerfDb, CorruptFileIsReportedSetAsideAndRebuilt) {
     const fs::path dir = temp_dir("perfdb_corrupt");
     const fs::path path = dir / "perf-db.json";
-    for (const char *bad : {"{\"version\": 1, \"machines\": {",
-                            "{\"version\": 1, \"machines\": {\"x\": {\"peak_gflops\": -1, \"bandwidth_gbs\": 1}}}"}) {
+    const char *bad_files[] = {"{\"version\": 1, \"machines\": {",
+                               "{\"version\": 1, \"machines\": {\"x\": {\"peak_gflops\": -1, \"bandwidth_gbs\": 1}}}"};
+    // Each is kept for the user under its own name: the second does not replace the first.
+    const std::string asides[] = {path.string() + ".corrupt", path.string() + ".corrupt.2"};
+    for (std::size_t i = 0; i < std::size(bad_files); ++i) {
+        const char *bad = bad_files[i];
         std::ofstream(path) << bad;
         const solver::PerfDb db = solver::load_perf_db(path.string());
         EXPECT_TRUE(db.machines.empty());
         EXPECT_NE(db.problem.find("is corrupt"), std::string::npos) << db.problem;
-        EXPECT_NE(db.problem.find(".corrupt"), std::string::npos) << db.problem;
+        EXPECT_NE(db.problem.find("moved to '" + asides[i] + "'"), std::string::npos) << db.problem;
         EXPECT_FALSE(fs::exists(path));
-        std::string kept;
-        ASSERT_TRUE(files::read_file(path.string() + ".corrupt", kept));
-        EXPECT_EQ(kept, bad) << "the bad file is kept for the user, not overwritten";
+        for (std::size_t k = 0; k <= i; ++k) {
+            std::string kept;
+            ASSERT_TRUE(files::read_file(asides[k], kept)) << asides[k];
+            EXPECT_EQ(kept, bad_files[k]) << "the bad file is kept for the user, not overwritten";
+        }
         solver::store_machine(path.string(), solver::builtin_machine());
         EXPECT_EQ(solver::load_perf_db(path.string()).machines.size(), 1u);
         fs::remove(path);
