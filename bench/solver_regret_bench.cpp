@@ -484,11 +484,9 @@ trace::ConvLayers problem_layers(const fs::path &path, std::optional<int64_t> ba
         for (std::size_t at = 0; at <= dirs.size();) {
             const std::size_t comma = std::min(dirs.find(',', at), dirs.size());
             const std::string word = dirs.substr(at, comma - at);
-            Direction d;
-            if (word == "fwd") d = Direction::fwd;
-            else if (word == "bwd-data") d = Direction::bwd_data;
-            else if (word == "bwd-filter") d = Direction::bwd_filter;
-            else throw bad(fmt::format("'{}' is no direction (fwd, bwd-data, bwd-filter)", word));
+            const auto named = solver::direction_from_name(word);
+            if (!named) throw bad(fmt::format("'{}' is no direction (fwd, bwd-data, bwd-filter)", word));
+            const Direction d = *named;
             if (std::find(layer.directions.begin(), layer.directions.end(), d) == layer.directions.end())
                 layer.directions.push_back(d);
             at = comma + 1;
@@ -731,11 +729,9 @@ std::shared_ptr<const solver::Refinement> refinement_from(const std::vector<std:
             } catch (const std::exception &) {
                 continue;
             }
-            bool known_direction = false;
-            for (Direction d : {Direction::fwd, Direction::bwd_data, Direction::bwd_filter})
-                if (key.compare(bar + 1, std::string::npos, solver::direction_name(d)) == 0)
-                    base.d = d, known_direction = true;
-            if (!known_direction) continue;
+            const auto d = solver::direction_from_name(std::string_view(key).substr(bar + 1));
+            if (!d) continue;
+            base.d = *d;
             std::map<std::string, double> best; // solver name -> best round's median, weights stay
             for (const auto &[what, v] : layer.items()) {
                 const std::size_t slash = what.find("/stay#");

@@ -18,6 +18,12 @@ const char *direction_name(Direction d) {
     return "?";
 }
 
+std::optional<Direction> direction_from_name(std::string_view name) {
+    for (Direction d : {Direction::fwd, Direction::bwd_data, Direction::bwd_filter})
+        if (name == direction_name(d)) return d;
+    return std::nullopt;
+}
+
 namespace {
 
 bool integer_type(dnncompatDataType_t t) {

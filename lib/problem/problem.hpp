@@ -6,7 +6,9 @@
 #include "core/descriptors.hpp"
 #include "core/plan_key.hpp"
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace dnncompat::conv {
 
@@ -15,6 +17,9 @@ enum class Direction { fwd = 0, bwd_data = 1, bwd_filter = 2 };
 
 /// "fwd", "bwd-data", "bwd-filter".
 const char *direction_name(Direction d);
+
+/// The direction direction_name() names; nullopt for any other text.
+std::optional<Direction> direction_from_name(std::string_view name);
 
 struct Problem {
     int nsp = 2;                 // spatial dimensions (2 or 3)

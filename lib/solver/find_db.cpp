@@ -187,9 +187,8 @@ std::vector<std::pair<Direction, FindEntry>> find_db_machine_entries() {
             if (e.problem.empty() || key.compare(0, prefix.size(), prefix) != 0) continue;
             const std::size_t bar = key.find('|', prefix.size());
             if (bar == std::string::npos) continue;
-            const std::string dir = key.substr(prefix.size(), bar - prefix.size());
-            for (Direction d : {Direction::fwd, Direction::bwd_data, Direction::bwd_filter})
-                if (dir == direction_name(d)) out.emplace_back(d, e);
+            if (auto d = direction_from_name(std::string_view(key).substr(prefix.size(), bar - prefix.size())))
+                out.emplace_back(*d, e);
         }
     } catch (const std::exception &) {
         out.clear(); // out of memory: no refinement

@@ -2,6 +2,7 @@
 
 #include "problem/grammar.hpp"
 #include "solver/find_db.hpp"
+#include "solver/model.hpp"
 
 #include <fmt/format.h>
 
@@ -14,12 +15,6 @@
 namespace dnncompat::solver {
 
 namespace {
-
-int64_t product(const dims_t &v, int nsp) {
-    int64_t s = 1;
-    for (int i = 0; i < nsp && i < static_cast<int>(v.size()); ++i) s *= std::max<int64_t>(v[i], 1);
-    return s;
-}
 
 // The distance's weights of the features (Refinement::features: log N x output pixels, log C/g,
 // log K/g, log taps, log output pixels a map): a batch, input or output channel count 2x away
@@ -36,7 +31,7 @@ double log_of(int64_t v) { return std::log(static_cast<double>(std::max<int64_t>
 Refinement::Features Refinement::features(const conv::Problem &p) {
     Features f;
     const int64_t g = std::max<int64_t>(p.groups, 1);
-    const int64_t taps = product(p.filt, p.nsp), pixels = product(p.out, p.nsp);
+    const int64_t taps = model::spatial(p.filt), pixels = model::spatial(p.out);
     bool strided = false;
     for (int i = 0; i < p.nsp; ++i) strided = strided || p.stride[i] > 1;
     bool three = p.nsp == 2 && p.filt[0] == 3 && p.filt[1] == 3;

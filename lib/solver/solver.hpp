@@ -28,6 +28,7 @@ namespace dnncompat::solver {
 
 // The direction is part of the problem (problem/problem.hpp).
 using conv::Direction;
+using conv::direction_from_name;
 using conv::direction_name;
 
 constexpr double kWtiUnknown = -2.0;
