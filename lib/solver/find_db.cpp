@@ -96,10 +96,15 @@ std::string find_db_path() { return cache_dir() + "/find-db.json"; }
 FindDbFile load_find_db(const std::string &path) { return read(path); }
 
 void store_find_entry(const std::string &path, const std::string &key, const FindEntry &entry) {
+    store_find_entries(path, {{key, entry}});
+}
+
+void store_find_entries(const std::string &path, const std::map<std::string, FindEntry> &entries) {
+    if (entries.empty()) return;
     files::with_lock(path, [&] {
         FindDbFile db = read(path);
         if (!db.problem.empty()) warn(db.problem + "; rebuilt");
-        db.entries[key] = entry;
+        for (const auto &[key, entry] : entries) db.entries[key] = entry;
         json doc;
         doc["version"] = kVersion;
         doc["entries"] = json::object();

@@ -1,6 +1,7 @@
 // The find-db: what Find mode measured, per problem and direction, on this machine (as MIOpen's
-// user find-db). cudnnFind*Algorithm(Ex) writes it; immediate mode and the algorithm queries read
-// it, so a measured order replaces the WTI estimate wherever one exists.
+// user find-db). cudnnFind*Algorithm(Ex) writes it, as do dnncompat-select --record and
+// --calibrate; immediate mode and the algorithm queries read it, so a measured order replaces the
+// WTI estimate wherever one exists (and refines it near there: solver/refine.hpp).
 //
 // File: cache_dir()/find-db.json (schemas/find-db.schema.json), one entry per key
 // "<machine signature>|<direction>|<canonical problem>" (the problem's key() carries data type
@@ -65,6 +66,10 @@ FindDbFile load_find_db(const std::string &path);
 // Stores entry under key in the file at path, keeping every other entry (lock + atomic write).
 // Throws std::runtime_error when the file cannot be written.
 void store_find_entry(const std::string &path, const std::string &key, const FindEntry &entry);
+// The same for several entries at once (key -> entry): one lock, one read and one write of the
+// file however many there are (--record over a network's trace, --calibrate). Nothing written
+// when `entries` is empty. Throws std::runtime_error when the file cannot be written.
+void store_find_entries(const std::string &path, const std::map<std::string, FindEntry> &entries);
 
 // The process's view of the find-db at find_db_path(), loaded on first use.
 // lookup: the entry for p in direction d on the current machine, without records of unknown

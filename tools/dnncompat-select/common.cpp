@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace dnncompat::select {
@@ -46,7 +47,7 @@ double Timings::regret(const solver::Ranking &r, solver::Weights w) const {
 }
 
 std::size_t Recording::write() const {
-    std::size_t written = 0;
+    std::map<std::string, solver::FindEntry> entries;
     for (const Item &item : items) {
         solver::FindEntry entry;
         for (const auto &[id, timing] : item.t.by_solver) {
@@ -60,12 +61,11 @@ std::size_t Recording::write() const {
         if (entry.results.empty()) continue;
         std::stable_sort(entry.results.begin(), entry.results.end(),
                          [](const solver::FindRecord &a, const solver::FindRecord &b) { return a.ms < b.ms; });
-        const std::string key = solver::find_db_key(item.p, item.d, solver::current_machine());
         entry.problem = solver::canonical(item.p);
-        solver::store_find_entry(solver::find_db_path(), key, entry); // throws when it cannot write
-        ++written;
+        entries[solver::find_db_key(item.p, item.d, solver::current_machine())] = std::move(entry);
     }
-    return written;
+    solver::store_find_entries(solver::find_db_path(), entries); // throws when it cannot write
+    return entries.size();
 }
 
 Timings time_ranked(const conv::Problem &p, solver::Direction d, const solver::Ranking &r, int runs) {
