@@ -6,10 +6,12 @@
 // and becomes current_machine() of later processes.
 #pragma once
 
+#include "solver/find_db.hpp"
 #include "solver/machine.hpp"
 #include "solver/solver.hpp"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,8 +49,9 @@ double measure_bandwidth_gbs(double budget_s);
 
 struct CalibrationOptions {
     double budget_s = 60.0; // wall-clock budget of the whole run, seconds
-    // Problems in dnncompat-select's grammar; empty: the built-in representative set (a 3x3,
-    // a 1x1, a depthwise 3x3, a first layer 7x7 stride 2, a 3x3 with more channels).
+    // Problems in dnncompat-select's grammar; empty: the built-in representative set (30 problems:
+    // 3x3 and 1x1 of several sizes and strides, depthwise, grouped, other filters, channels-last,
+    // 3-D; calibrate.cpp).
     std::vector<std::string> problems;
     std::vector<Direction> directions{Direction::fwd, Direction::bwd_data, Direction::bwd_filter};
     int runs = 3; // timed runs per measurement (median)
@@ -70,6 +73,7 @@ struct SolverFit {
 
 // One problem and direction of the calibration set.
 struct CalibrationCase {
+    conv::Problem p;
     std::string problem; // canonical form
     Direction dir = Direction::fwd;
     std::vector<std::pair<std::string, double>> measured; // solver name, median ms
@@ -102,6 +106,13 @@ struct Calibration {
 // reference kernel is not calibrated. Does not write the perf-db. Throws std::runtime_error when the peak
 // or bandwidth cannot be measured or a problem string is invalid.
 Calibration calibrate(const CalibrationOptions &o = {});
+
+// The calibration's measurements as find-db entries keyed for machine m (find_db_key), one per
+// case with its solvers fastest first and their workspace in bytes: what --calibrate records, so
+// that immediate mode's estimates near these problems follow this machine's measurements
+// (solver/refine.hpp) as they follow Find's, and Find answers these very problems from them.
+// Cases without a measurement give no entry. Never throws but std::bad_alloc.
+std::map<std::string, FindEntry> find_entries(const Calibration &c, const Machine &m);
 
 // The before / after report: machine peak and bandwidth, per-solver efficiency and prediction
 // error, per-case immediate choices and regrets, and their summary.

@@ -5,8 +5,11 @@
 #include "core/atomic_file.hpp"
 #include "solver/calibrate.hpp"
 #include "problem/grammar.hpp"
+#include "solver/find_db.hpp"
 #include "solver/perf_db.hpp"
+#include "solver/refine.hpp"
 
+#include "support/cli.hpp"
 #include "support/scoped.hpp"
 
 #include <gtest/gtest.h>
@@ -16,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <regex>
 
 namespace {
 
@@ -269,6 +273,99 @@ TEST(Calibrate, AnExhaustedBudgetKeepsTheBuiltInScales) {
     EXPECT_TRUE(c.after.samples.empty());
     EXPECT_GT(c.after.peak_gflops, 0);
     EXPECT_NE(solver::format_report(c).find("budget reached"), std::string::npos);
+}
+
+// The calibration's measurements become find-db entries: one per case, keyed as Find keys the
+// problem, its solvers fastest first with their workspace, unknown names and unmeasured times
+// left out; a case with nothing left gives no entry.
+TEST(Calibrate, MeasurementsBecomeFindDbEntries) {
+    const solver::Machine &m = solver::current_machine();
+    solver::Calibration c;
+    solver::CalibrationCase a;
+    a.p = solver::parse_problem("n=2,c=16,h=12,k=3,o=24");
+    a.problem = solver::canonical(a.p);
+    a.dir = solver::Direction::bwd_data;
+    a.measured = {{"onednn.jit-direct", 2.5}, {"gemm.im2col", 1.25}, {"no.such-solver", 0.5}, {"onednn.gemm", -1}};
+    solver::CalibrationCase none = a;
+    none.dir = solver::Direction::fwd;
+    none.measured = {{"no.such-solver", 1.0}};
+    c.cases = {a, none};
+    const auto entries = solver::find_entries(c, m);
+    ASSERT_EQ(entries.size(), 1u);
+    const auto &[key, e] = *entries.begin();
+    EXPECT_EQ(key, solver::find_db_key(a.p, a.dir, m));
+    EXPECT_EQ(e.problem, a.problem);
+    ASSERT_EQ(e.results.size(), 2u);
+    const solver::Solver *fast = solver::by_id(e.results[0].solver);
+    const solver::Solver *slow = solver::by_id(e.results[1].solver);
+    ASSERT_NE(fast, nullptr);
+    ASSERT_NE(slow, nullptr);
+    EXPECT_EQ(std::string(fast->name()), "gemm.im2col");
+    EXPECT_EQ(e.results[0].name, "gemm.im2col");
+    EXPECT_EQ(e.results[0].ms, 1.25);
+    EXPECT_EQ(e.results[0].workspace, fast->workspace(a.p, a.dir));
+    EXPECT_GT(e.results[0].workspace, 0u) << "im2col's column buffer";
+    EXPECT_EQ(std::string(slow->name()), "onednn.jit-direct");
+    EXPECT_EQ(e.results[1].ms, 2.5);
+    // Written in one go beside an entry already there, and read back as samples of the model.
+    const fs::path path = temp_dir("calib_find_entries") / "find-db.json";
+    solver::FindEntry other;
+    other.results = {{fast->id(), fast->name(), 0.75, 0}};
+    const std::string other_key = solver::find_db_key(a.p, solver::Direction::fwd, m);
+    solver::store_find_entry(path.string(), other_key, other);
+    solver::store_find_entries(path.string(), entries);
+    const solver::FindDbFile db = solver::load_find_db(path.string());
+    EXPECT_TRUE(db.problem.empty()) << db.problem;
+    ASSERT_EQ(db.entries.size(), 2u);
+    EXPECT_EQ(db.entries.at(other_key).results.size(), 1u);
+    const solver::FindEntry &back = db.entries.at(key);
+    EXPECT_EQ(back.problem, a.problem);
+    ASSERT_EQ(back.results.size(), 2u);
+    EXPECT_EQ(back.results[1].ms, 2.5);
+    // As samples, each measurement refines its solver's estimate for this very problem by
+    // measured / estimated, shrunk by the prior (refine.hpp).
+    std::vector<solver::MeasuredSample> samples;
+    for (const auto &r : back.results) samples.push_back({a.p, a.dir, r.solver, r.ms});
+    const solver::Refinement ref(samples, m);
+    for (const auto &smp : samples) {
+        const double est = solver::Refinement::estimate(smp, m);
+        if (est <= 0) continue;
+        double err = std::log(smp.ms / est);
+        err = std::clamp(err, -std::log(solver::Refinement::kMaxSampleError),
+                         std::log(solver::Refinement::kMaxSampleError));
+        EXPECT_NEAR(ref.factor(a.p, a.dir, smp.solver), std::exp(err / (1 + solver::Refinement::kPriorWeight)), 1e-9);
+    }
+}
+
+// dnncompat-select --calibrate stores the adopted model in the perf-db and every measured case
+// in the find-db, in the cache folder of its environment, and says how many it recorded.
+TEST(Calibrate, TheToolRecordsItsMeasurementsInTheFindDb) {
+    // A cache folder of this test's own: the process's other tests share theirs.
+    const fs::path cache = temp_dir("calib_cli_cache");
+    const dnncompat_test::ScopedEnv env("DNNCOMPAT_CACHE_DIR", cache.c_str());
+    const dnncompat_test::CliResult r =
+        dnncompat_test::run_cli(DNNCOMPAT_BINARY_DIR "/dnncompat-select", "--calibrate --calibrate-budget 6", false);
+    ASSERT_EQ(r.rc, 0) << r.out << r.err;
+    std::string problem;
+    const solver::Machine m = solver::load_machine((cache / "perf-db.json").string(), &problem);
+    EXPECT_TRUE(problem.empty()) << problem;
+    EXPECT_FALSE(m.calibrated.empty());
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(r.out, match, std::regex("find-db: recorded the ([0-9]+) measured"))) << r.out;
+    const std::size_t recorded = std::stoul(match[1].str());
+    EXPECT_GE(recorded, 1u) << "the first case's solvers take milliseconds";
+    const solver::FindDbFile db = solver::load_find_db((cache / "find-db.json").string());
+    EXPECT_TRUE(db.problem.empty()) << db.problem;
+    EXPECT_EQ(db.entries.size(), recorded);
+    for (const auto &[key, e] : db.entries) {
+        EXPECT_EQ(key.rfind(m.signature() + "|", 0), 0u) << key;
+        bool keyed = false; // as Find keys its problem in one of the directions
+        for (auto d : {solver::Direction::fwd, solver::Direction::bwd_data, solver::Direction::bwd_filter})
+            keyed = keyed || key == solver::find_db_key(solver::parse_problem(e.problem), d, m);
+        EXPECT_TRUE(keyed) << key;
+        ASSERT_FALSE(e.results.empty()) << key;
+        for (std::size_t i = 1; i < e.results.size(); ++i) EXPECT_LE(e.results[i - 1].ms, e.results[i].ms) << key;
+    }
 }
 
 } // namespace

@@ -1,13 +1,14 @@
 // dnncompat-select: ranks the convolution solvers for one problem (immediate mode, by WTI) and
 // optionally measures them (Find mode) to show the regret of the immediate choice.
-// --calibrate measures this machine and stores its model in the perf-db (see solver/calibrate.hpp).
+// --calibrate measures this machine, stores its model in the perf-db and its measurements in the
+// find-db (see solver/calibrate.hpp).
 // --trace ranks every distinct convolution layer of a trace or cuDNN log (see trace_mode.hpp).
 // --json FILE writes the report of either mode (schemas/select-report.schema.json), checked
 // against the schema before it is written; --json - writes it to standard output, and the text
 // report goes to standard error instead.
 // Exit codes: 0 ranked, 2 unusable command line, problem string or trace (or an internal error:
 // a report that does not match its schema).
-// With --calibrate: 1 when the calibration fails or the perf-db cannot be written.
+// With --calibrate: 1 when the calibration fails or the perf-db or find-db cannot be written.
 #include "core/atomic_file.hpp"
 #include "dnncompat-select/common.hpp"
 #include "dnncompat-select/trace_mode.hpp"
@@ -176,16 +177,20 @@ int run(const Options &o) {
     return 0;
 }
 
-// --calibrate: measures the machine, prints the before / after report and stores the model under
-// this machine's signature in the perf-db. 0 on success, 1 when it cannot measure or write.
+// --calibrate: measures the machine, prints the before / after report, stores the model under
+// this machine's signature in the perf-db and the measurements in the find-db (the samples that
+// refine the model near them, solver/refine.hpp). 0 on success, 1 when it cannot measure or write.
 int calibrate(const Options &o) {
     std::FILE *out = select::text_stream(o.json_path);
     const std::string path = solver::perf_db_path();
-    try {
-        files::with_lock(path, [] {}); // fail before measuring when the perf-db cannot be written
-    } catch (const std::exception &e) {
-        say(std::string("cannot write the perf-db: ") + e.what());
-        return 1;
+    const std::string find_db = solver::find_db_path();
+    for (const auto &[file, what] : {std::pair{path, "perf-db"}, std::pair{find_db, "find-db"}}) {
+        try {
+            files::with_lock(file, [] {}); // fail before measuring when a database cannot be written
+        } catch (const std::exception &e) {
+            say(fmt::format("cannot write the {}: {}", what, e.what()));
+            return 1;
+        }
     }
     solver::CalibrationOptions co;
     co.budget_s = o.calibrate_budget;
@@ -205,6 +210,18 @@ int calibrate(const Options &o) {
         return 1;
     }
     fmt::print(out, "perf-db: stored the adopted model of \"{}\" in {}\n", c.after.signature(), path);
+    // The measurements themselves refine the adopted model near their problems, as Find's do.
+    const auto entries = solver::find_entries(c, c.after);
+    try {
+        solver::store_find_entries(find_db, entries);
+    } catch (const std::exception &e) {
+        say(std::string("cannot write the find-db: ") + e.what());
+        return 1;
+    }
+    fmt::print(out,
+               "find-db: recorded the {} measured problem/direction case(s) in {}: immediate mode's estimates of "
+               "problems near them follow these measurements\n",
+               entries.size(), find_db);
     std::fflush(out);
     return 0;
 }
@@ -233,7 +250,8 @@ int main(int argc, char **argv) {
             [](const std::string &v) { return v.empty() ? std::string("the report path is empty") : std::string(); });
     app.add_flag("--calibrate", o.calibrate,
                  "measure this machine (peak, bandwidth, per-solver efficiency) and store the model in the "
-                 "perf-db ($XDG_CACHE_HOME/dnncompat/perf-db.json; DNNCOMPAT_CACHE_DIR overrides)");
+                 "perf-db ($XDG_CACHE_HOME/dnncompat/perf-db.json; DNNCOMPAT_CACHE_DIR overrides) and the "
+                 "measurements in the find-db, where they refine immediate mode's estimates near them");
     app.add_option("--calibrate-budget", o.calibrate_budget, "time budget of --calibrate, seconds")
         ->check(CLI::Number & CLI::Range(1.0, 3600.0))
         ->check(CLI::Validator(
