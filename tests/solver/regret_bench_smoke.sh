@@ -4,10 +4,12 @@
 # measurement floor's, from its two rounds, over every layer-direction), keep its
 # times in --times (every key it measured), and rank a second time from the kept times alone
 # with the same summary; --machine ranks kept times for a machine-db's machine without measuring
-# or writing; --refine-from refines the model by kept times; --batch reaches the problems and a missing --logs path exits 2.
-#   regret_bench_smoke.sh BENCH
+# or writing; --refine-from refines the model by kept times and by a find-db's entries (written by
+# dnncompat-select --record); --batch reaches the problems and a missing --logs path exits 2.
+#   regret_bench_smoke.sh BENCH SELECT
 set -u
 bench=$1
+select=$2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 export DNNCOMPAT_CACHE_DIR=$dir/cache OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
@@ -71,6 +73,16 @@ refined=$(sed -n 's/^refined by \([0-9]*\) steady-state times.*/\1/p' "$dir/out7
 [[ $(grep '^SUMMARY' "$dir/out7.txt") == *" layers=5 errors=0 "* ]] ||
     fail "--refine-from: $(grep '^SUMMARY' "$dir/out7.txt")"
 cmp -s "$dir/ro.json" "$dir/times.json" || fail "--refine-from wrote to a store"
+# A find-db of the same machine: its entries are the samples (the ranked layer's own left out).
+DNNCOMPAT_CACHE_DIR=$dir/cache2 "$select" --conv mb1ic16ih9oc16kh3ph1 --dir all --measure --runs 1 --record \
+    > "$dir/select.txt" 2>&1 || fail "dnncompat-select --record exited $?: $(cat "$dir/select.txt")"
+"$bench" --logs "$dir/small.problems" --latency-reps 1 --machine "$dir/cache/machine-db.json" --times "$dir/ro.json" \
+    --refine-from "$dir/cache2/find-db.json" --benchmark_filter=none > "$dir/out8.txt" 2>&1 ||
+    fail "--refine-from a find-db exited $?: $(cat "$dir/out8.txt")"
+refined=$(sed -n 's/^refined by \([0-9]*\) steady-state times.*/\1/p' "$dir/out8.txt")
+[[ -n $refined && $refined -ge 3 ]] || fail "--refine-from a find-db: '$(grep -m1 '^refined' "$dir/out8.txt")'"
+[[ $(grep '^SUMMARY' "$dir/out8.txt") == *" layers=5 errors=0 "* ]] ||
+    fail "--refine-from a find-db: $(grep '^SUMMARY' "$dir/out8.txt")"
 echo '{}' > "$dir/empty.json"
 echo '{"version": 1}' > "$dir/sse.json"
 for from in "$dir/missing.json" "$dir/sse.json" "$dir/empty.json"; do
