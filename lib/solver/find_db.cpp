@@ -23,7 +23,7 @@ constexpr int kVersion = 1;
 
 FindDbFile read(const std::string &path) {
     FindDbFile db;
-    auto doc = read_json_db(path, "find-db.schema.json", "find-db", db.problem);
+    auto doc = read_json_db(path, "find-db.schema.json", "find-db", db.problem, "entries", {"problems"}, &db.salvaged);
     if (!doc) return db;
     const json no_problems = json::object();
     const json &problems = doc->contains("problems") ? doc->at("problems") : no_problems;
@@ -103,7 +103,7 @@ void store_find_entries(const std::string &path, const std::map<std::string, Fin
     if (entries.empty()) return;
     files::with_lock(path, [&] {
         FindDbFile db = read(path);
-        if (!db.problem.empty()) warn(db.problem + "; rebuilt");
+        if (!db.problem.empty()) warn(db.problem + (db.salvaged ? "" : "; rebuilt"));
         for (const auto &[key, entry] : entries) db.entries[key] = entry;
         json doc;
         doc["version"] = kVersion;
@@ -124,7 +124,7 @@ void ensure_loaded(Memory &m) {
     if (m.loaded) return;
     m.loaded = true;
     FindDbFile db = read(find_db_path());
-    if (!db.problem.empty()) warn(db.problem + "; Find will rebuild it");
+    if (!db.problem.empty()) warn(db.problem + (db.salvaged ? "" : "; Find will rebuild it"));
     m.entries = std::move(db.entries);
 }
 } // namespace

@@ -56,10 +56,12 @@ std::string find_db_path();
 
 // Reads the find-db at path: a missing file gives an empty map; a file that does not parse or
 // violates the schema is reported in `problem`, moved aside (files::set_aside: path + ".corrupt", older ones kept) and
-// read as empty. Never throws.
+// read as empty; one whose schema fails only on some entries loses those alone (`salvaged`: the
+// file as it was moved aside, the rest written back and read; json_db.hpp). Never throws.
 struct FindDbFile {
     std::map<std::string, FindEntry> entries;
     std::string problem;
+    bool salvaged = false;
 };
 FindDbFile load_find_db(const std::string &path);
 

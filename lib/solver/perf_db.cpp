@@ -32,11 +32,16 @@ PerfDb from_json(const json &doc) {
     return db;
 }
 
-// Reads path: the db, or an empty one with `problem` set after moving a bad file aside.
+// Reads path: the db (without its bad machines' entries), or an empty one with `problem` set
+// after moving a bad file aside.
 PerfDb read(const std::string &path) {
     std::string problem;
-    auto doc = read_json_db(path, "perf-db.schema.json", "perf-db", problem);
-    if (doc) return from_json(*doc);
+    auto doc = read_json_db(path, "perf-db.schema.json", "perf-db", problem, "machines");
+    if (doc) {
+        PerfDb db = from_json(*doc);
+        db.problem = problem; // some machines' entries dropped (json_db.hpp), the others kept
+        return db;
+    }
     PerfDb db;
     if (!problem.empty()) db.problem = problem + "; built-in machine model used";
     return db;

@@ -11,12 +11,13 @@ namespace dnncompat::solver {
 
 struct PerfDb {
     std::map<std::string, Machine> machines; // by Machine::signature()
-    std::string problem;                     // why the file was not used (corrupt, set aside), or empty
+    std::string problem; // why the file, or some machines' entries, were not used (set aside), or empty
 };
 
 // Reads the perf-db at path. A missing file gives an empty db. A file that does not parse or
 // violates the schema is reported in `problem`, moved aside (files::set_aside: path + ".corrupt", older ones kept) and
-// treated as empty; never throws.
+// treated as empty; where only some machines' entries violate it, those alone are dropped (the
+// file as it was moved aside, the rest written back: json_db.hpp). Never throws.
 PerfDb load_perf_db(const std::string &path);
 
 // Stores machine m under its signature in the perf-db at path, keeping the other machines'

@@ -83,6 +83,50 @@ TEST(FindDb, CorruptFileIsReportedSetAsideAndRebuilt) {
     }
 }
 
+// One bad entry among good ones costs that entry alone: the file as it was is set aside, the
+// good entries (and their problems) are written back and read; the next store keeps them.
+TEST(FindDb, BadEntriesAreDroppedAndTheRestKept) {
+    const fs::path path = temp_dir("finddb_salvage") / "find-db.json";
+    const std::string bad =
+        "{\"version\": 1, \"entries\": {"
+        "\"a|b|2t|o|fwd|p\": [{\"solver\": 1, \"name\": \"x\", \"ms\": 1.5, \"workspace\": 0}],"
+        "\"a|b|2t|o|bwd-data|p\": [{\"solver\": 1, \"name\": \"x\", \"ms\": -3, \"workspace\": 0}],"
+        "\"a|b|2t|o|bwd-filter|p\": [{\"solver\": 2, \"name\": \"y\", \"ms\": 0.5, \"workspace\": 8}]},"
+        "\"problems\": {\"a|b|2t|o|fwd|p\": \"mb1ic8ih8oc8kh3ph1\", \"a|b|2t|o|bwd-data|p\": \"mb1ic8ih8oc8kh3ph1\"}}";
+    std::ofstream(path) << bad;
+    const solver::FindDbFile db = solver::load_find_db(path.string());
+    EXPECT_TRUE(db.salvaged);
+    EXPECT_NE(db.problem.find("had 1 bad record(s) (schema: /entries/a|b|2t|o|bwd-data|p/0/ms"), std::string::npos)
+        << db.problem;
+    EXPECT_NE(db.problem.find("the other 2 kept, the file as it was moved to '" + path.string() + ".corrupt'"),
+              std::string::npos)
+        << db.problem;
+    ASSERT_EQ(db.entries.size(), 2u);
+    EXPECT_EQ(db.entries.at("a|b|2t|o|fwd|p").results[0].ms, 1.5);
+    EXPECT_EQ(db.entries.at("a|b|2t|o|fwd|p").problem, "mb1ic8ih8oc8kh3ph1");
+    EXPECT_EQ(db.entries.at("a|b|2t|o|bwd-filter|p").results[0].workspace, 8u);
+    EXPECT_EQ(db.entries.at("a|b|2t|o|bwd-filter|p").problem, "");
+    std::string kept;
+    ASSERT_TRUE(files::read_file(path.string() + ".corrupt", kept));
+    EXPECT_EQ(kept, bad) << "the file as it was, for the user";
+    // Written back: the next reader sees a sound file with the good entries and their problems.
+    const solver::FindDbFile again = solver::load_find_db(path.string());
+    EXPECT_TRUE(again.problem.empty()) << again.problem;
+    EXPECT_FALSE(again.salvaged);
+    ASSERT_EQ(again.entries.size(), 2u);
+    EXPECT_EQ(again.entries.at("a|b|2t|o|fwd|p").problem, "mb1ic8ih8oc8kh3ph1");
+    solver::store_find_entry(path.string(), "a|b|2t|o|bwd-data|p", {{{2, "onednn.jit-1x1", 1.0, 0}}, ""});
+    EXPECT_EQ(solver::load_find_db(path.string()).entries.size(), 3u);
+    // A fault outside the entries (the version) is the whole file's.
+    std::ofstream(path) << "{\"version\": 7, \"entries\": {\"a|b|2t|o|fwd|p\": [{\"solver\": 1, \"name\": \"x\", "
+                           "\"ms\": 1.5, \"workspace\": 0}]}}";
+    const solver::FindDbFile whole = solver::load_find_db(path.string());
+    EXPECT_FALSE(whole.salvaged);
+    EXPECT_TRUE(whole.entries.empty());
+    EXPECT_NE(whole.problem.find("is corrupt"), std::string::npos) << whole.problem;
+    EXPECT_FALSE(fs::exists(path));
+}
+
 // Concurrent processes each add their entries to one file: none is lost (lock + atomic rename).
 TEST(FindDb, ConcurrentWritersLoseNothing) {
     const std::string path = (temp_dir("finddb_concurrent") / "find-db.json").string();

@@ -492,6 +492,27 @@ TEST(PerfDb, RoundTripKeepsOtherMachines) {
     EXPECT_DOUBLE_EQ(db.machines.at(b.signature()).peak_gflops, 10);
 }
 
+// A bad machine's entry costs that entry alone: the machine of this process still loads.
+TEST(PerfDb, ABadMachineEntryIsDroppedAndTheOthersKept) {
+    const fs::path dir = temp_dir("perfdb_salvage");
+    const fs::path path = dir / "perf-db.json";
+    const std::string sig = solver::builtin_machine().signature();
+    std::ofstream(path) << "{\"version\": 1, \"machines\": {\"" << sig
+                        << "\": {\"peak_gflops\": 77.5, \"bandwidth_gbs\": 9.5}, "
+                           "\"x|avx2|2t|onednn-2.6.3\": {\"peak_gflops\": -1, \"bandwidth_gbs\": 1}}}";
+    std::string problem;
+    const solver::Machine m = solver::load_machine(path.string(), &problem);
+    EXPECT_EQ(m.source, path.string());
+    EXPECT_DOUBLE_EQ(m.peak_gflops, 77.5);
+    EXPECT_NE(problem.find("had 1 bad record(s) (schema: /machines/x|avx2|2t|onednn-2.6.3"), std::string::npos)
+        << problem;
+    EXPECT_TRUE(fs::exists(path.string() + ".corrupt"));
+    const solver::PerfDb db = solver::load_perf_db(path.string());
+    EXPECT_TRUE(db.problem.empty()) << db.problem;
+    ASSERT_EQ(db.machines.size(), 1u);
+    EXPECT_DOUBLE_EQ(db.machines.at(sig).bandwidth_gbs, 9.5);
+}
+
 TEST(PerfDb, CorruptFileIsReportedSetAsideAndRebuilt) {
     const fs::path dir = temp_dir("perfdb_corrupt");
     const fs::path path = dir / "perf-db.json";
