@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string_view>
 
 namespace dnncompat::solver {
 
@@ -21,20 +22,62 @@ using json = nlohmann::json;
 
 constexpr int kVersion = 1;
 
-FindDbFile read(const std::string &path) {
+// The problem part of a key ("g1mb2ic8...dw0_float_xcorr_..."): up to its first '_', what
+// canonical() of the same problem starts with.
+std::string_view key_problem(std::string_view key) {
+    const std::size_t bar = key.rfind('|');
+    const std::string_view k = bar == std::string_view::npos ? key : key.substr(bar + 1);
+    return k.substr(0, k.find('_'));
+}
+
+// repair: the caller holds the lock and writes the file next (json_db.hpp).
+FindDbFile read(const std::string &path, bool repair) {
     FindDbFile db;
-    auto doc = read_json_db(path, "find-db.schema.json", "find-db", db.problem, "entries", {"problems"}, &db.salvaged);
+    JsonDbRead o;
+    o.records = "entries";
+    o.keyed_alike = {"problems"};
+    o.repair = repair;
+    auto doc = read_json_db(path, "find-db.schema.json", "find-db", db.problem, o, &db.salvaged);
     if (!doc) return db;
     const json no_problems = json::object();
     const json &problems = doc->contains("problems") ? doc->at("problems") : no_problems;
+    std::size_t misnamed = 0, repeated = 0, mismatched = 0;
     for (const auto &[key, list] : doc->at("entries").items()) {
         FindEntry e;
-        // Entries written before their problem was kept have none.
-        if (auto it = problems.find(key); it != problems.end()) e.problem = it->get<std::string>();
-        for (const auto &r : list)
-            e.results.push_back({r.at("solver").get<uint32_t>(), r.at("name").get<std::string>(),
-                                 r.at("ms").get<double>(), r.at("workspace").get<std::size_t>()});
+        // Entries written before their problem was kept have none; a problem that is not the
+        // key's (an edited file) is no sample of anything.
+        if (auto it = problems.find(key); it != problems.end()) {
+            e.problem = it->get<std::string>();
+            if (key_problem(key) != std::string_view(e.problem).substr(0, e.problem.find(' '))) {
+                e.problem.clear();
+                ++mismatched;
+            }
+        }
+        for (const auto &r : list) {
+            FindRecord rec{r.at("solver").get<uint32_t>(), r.at("name").get<std::string>(), r.at("ms").get<double>(),
+                           r.at("workspace").get<std::size_t>()};
+            // Ids are what the library follows: a record whose name is another solver's (an
+            // edited file) is left out, as is a second record of one solver.
+            if (const Solver *s = by_id(rec.solver); s != nullptr && rec.name != s->name()) {
+                ++misnamed;
+                continue;
+            }
+            if (std::any_of(e.results.begin(), e.results.end(),
+                            [&](const FindRecord &x) { return x.solver == rec.solver; })) {
+                ++repeated;
+                continue;
+            }
+            e.results.push_back(std::move(rec));
+        }
+        std::stable_sort(e.results.begin(), e.results.end(),
+                         [](const FindRecord &a, const FindRecord &b) { return a.ms < b.ms; });
         db.entries.emplace(key, std::move(e));
+    }
+    if (misnamed + repeated + mismatched > 0) {
+        if (!db.problem.empty()) db.problem += "; ";
+        db.problem += fmt::format("find-db '{}': left out {} record(s) whose name is not their solver id's, {} "
+                                  "repeated record(s) of one solver, {} problem(s) that are not their key's",
+                                  path, misnamed, repeated, mismatched);
     }
     return db;
 }
@@ -93,7 +136,7 @@ std::string find_db_key(const conv::Problem &p, Direction d, const Machine &m) {
 
 std::string find_db_path() { return cache_dir() + "/find-db.json"; }
 
-FindDbFile load_find_db(const std::string &path) { return read(path); }
+FindDbFile load_find_db(const std::string &path) { return read(path, /*repair=*/false); }
 
 void store_find_entry(const std::string &path, const std::string &key, const FindEntry &entry) {
     store_find_entries(path, {{key, entry}});
@@ -102,8 +145,8 @@ void store_find_entry(const std::string &path, const std::string &key, const Fin
 void store_find_entries(const std::string &path, const std::map<std::string, FindEntry> &entries) {
     if (entries.empty()) return;
     files::with_lock(path, [&] {
-        FindDbFile db = read(path);
-        if (!db.problem.empty()) warn(db.problem + (db.salvaged ? "" : "; rebuilt"));
+        FindDbFile db = read(path, /*repair=*/true);
+        if (!db.problem.empty()) warn(db.problem);
         for (const auto &[key, entry] : entries) db.entries[key] = entry;
         json doc;
         doc["version"] = kVersion;
@@ -123,8 +166,8 @@ namespace {
 void ensure_loaded(Memory &m) {
     if (m.loaded) return;
     m.loaded = true;
-    FindDbFile db = read(find_db_path());
-    if (!db.problem.empty()) warn(db.problem + (db.salvaged ? "" : "; Find will rebuild it"));
+    FindDbFile db = read(find_db_path(), /*repair=*/false);
+    if (!db.problem.empty()) warn(db.problem);
     m.entries = std::move(db.entries);
 }
 } // namespace

@@ -54,10 +54,13 @@ std::string find_db_key(const conv::Problem &p, Direction d, const Machine &m);
 // cache_dir() + "/find-db.json".
 std::string find_db_path();
 
-// Reads the find-db at path: a missing file gives an empty map; a file that does not parse or
-// violates the schema is reported in `problem`, moved aside (files::set_aside: path + ".corrupt", older ones kept) and
-// read as empty; one whose schema fails only on some entries loses those alone (`salvaged`: the
-// file as it was moved aside, the rest written back and read; json_db.hpp). Never throws.
+// Reads the find-db at path, changing nothing: a missing file gives an empty map; a file that
+// does not parse or violates the schema is reported in `problem` and read as empty; one whose
+// schema fails only on some entries loses those alone (`salvaged`). The next store_find_entry
+// sets such a file aside (files::set_aside: path + ".corrupt", older ones kept) and keeps the good
+// entries (json_db.hpp). Records whose name is not their solver id's, a solver's second record and
+// problems that are not their key's (an edited file) are left out and counted in `problem`. Each
+// entry's results come fastest first. Never throws.
 struct FindDbFile {
     std::map<std::string, FindEntry> entries;
     std::string problem;

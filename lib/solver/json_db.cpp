@@ -5,7 +5,8 @@
 
 #include <fmt/format.h>
 
-#include <vector>
+#include <filesystem>
+#include <system_error>
 
 namespace dnncompat::solver {
 
@@ -19,13 +20,14 @@ std::string first_error(const std::vector<schemas::SchemaError> &errors) {
 
 // The records of doc that pass the schema alone, with their keyed_alike members; nullopt when
 // the fault is outside the records or no record passes. `dropped` and `why` describe the rest.
-std::optional<json> salvage(const json &doc, const char *schema, const char *records,
-                            std::initializer_list<const char *> keyed_alike, std::size_t &dropped, std::string &why) {
-    if (records == nullptr || !doc.is_object() || !doc.contains(records) || !doc.at(records).is_object())
+std::optional<json> salvage(const json &doc, const char *schema, const JsonDbRead &o, std::size_t &dropped,
+                            std::string &why) {
+    const std::string &records = o.records;
+    if (records.empty() || !doc.is_object() || !doc.contains(records) || !doc.at(records).is_object())
         return std::nullopt;
     json base = doc;
     base[records] = json::object();
-    for (const char *k : keyed_alike)
+    for (const std::string &k : o.keyed_alike)
         if (base.contains(k) && base.at(k).is_object()) base[k] = json::object();
     if (!schemas::validate(base, schema).empty()) return std::nullopt; // the fault is elsewhere
     json kept = base;
@@ -33,12 +35,12 @@ std::optional<json> salvage(const json &doc, const char *schema, const char *rec
     for (const auto &[key, record] : doc.at(records).items()) {
         json one = base;
         one[records][key] = record;
-        for (const char *k : keyed_alike)
+        for (const std::string &k : o.keyed_alike)
             if (doc.contains(k) && doc.at(k).is_object() && doc.at(k).contains(key)) one[k][key] = doc.at(k).at(key);
         const auto errors = schemas::validate(one, schema);
         if (errors.empty()) {
             kept[records][key] = record;
-            for (const char *k : keyed_alike)
+            for (const std::string &k : o.keyed_alike)
                 if (one.contains(k) && one.at(k).contains(key)) kept[k][key] = one.at(k).at(key);
             continue;
         }
@@ -51,10 +53,14 @@ std::optional<json> salvage(const json &doc, const char *schema, const char *rec
 } // namespace
 
 std::optional<nlohmann::json> read_json_db(const std::string &path, const char *schema, const char *what,
-                                           std::string &problem, const char *records,
-                                           std::initializer_list<const char *> keyed_alike, bool *salvaged) {
+                                           std::string &problem, const JsonDbRead &o, bool *salvaged) {
     problem.clear();
     if (salvaged) *salvaged = false;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        problem = fmt::format("{} '{}' is a directory, not a file; not used", what, path);
+        return std::nullopt;
+    }
     std::string text;
     if (!files::read_file(path, text)) return std::nullopt;
     std::string why;
@@ -66,26 +72,33 @@ std::optional<nlohmann::json> read_json_db(const std::string &path, const char *
         if (errors.empty()) return doc;
         why = "schema: " + first_error(errors);
         std::string record_why;
-        kept = salvage(doc, schema, records, keyed_alike, dropped, record_why);
+        kept = salvage(doc, schema, o, dropped, record_why);
         if (kept) why = "schema: " + record_why;
     } catch (const std::exception &e) {
         why = e.what();
     }
-    const std::string aside = files::set_aside(path);
-    const std::string moved = aside.empty() ? std::string("it could not be moved aside") : "moved to '" + aside + "'";
+    std::string aside;
+    if (o.repair) aside = files::set_aside(path);
     if (!kept) {
-        problem = std::string(what) + " '" + path + "' is corrupt (" + why + "); " + moved;
+        problem = fmt::format("{} '{}' is corrupt ({}); {}", what, path, why,
+                              !o.repair       ? std::string("not used, left for the next write to set aside")
+                              : aside.empty() ? std::string("it could not be moved aside")
+                                              : "moved to '" + aside + "'");
         return std::nullopt;
     }
-    // The good records go back under the file's name: the next process reads them too.
-    std::string rewritten;
-    try {
-        files::write_atomically(path, kept->dump(1) + "\n");
-    } catch (const std::exception &e) {
-        rewritten = std::string("; the rest could not be written back: ") + e.what();
+    std::string done = aside.empty() ? std::string("could not be moved aside") : "was moved to '" + aside + "'";
+    if (o.repair) {
+        // The good records go back under the file's name: the next process reads them too.
+        try {
+            files::write_atomically(path, kept->dump(1) + "\n");
+        } catch (const std::exception &e) {
+            done += std::string("; the others could not be written back: ") + e.what();
+        }
     }
-    problem = fmt::format("{} '{}' had {} bad record(s) ({}); the other {} kept, the file as it was {}{}", what, path,
-                          dropped, why, kept->at(records).size(), moved, rewritten);
+    problem = fmt::format("{} '{}' has {} bad record(s) ({}); the other {} {}", what, path, dropped, why,
+                          kept->at(o.records).size(),
+                          o.repair ? "kept; the file as it was " + done
+                                   : std::string("used, the file left for the next write to set aside"));
     if (salvaged) *salvaged = true;
     return kept;
 }

@@ -188,7 +188,8 @@ std::pair<double, double> measured(const Machine &m) {
             files::with_lock(path, [&] {
                 std::string problem;
                 nlohmann::json db =
-                    read_json_db(path, "machine-db.schema.json", "machine-db", problem, "machines")
+                    read_json_db(path, "machine-db.schema.json", "machine-db", problem,
+                                 {"machines", {}, /*repair=*/true})
                         .value_or(nlohmann::json{{"version", 1}, {"machines", nlohmann::json::object()}});
                 if (!problem.empty()) std::fprintf(stderr, "dnncompat warning: %s\n", problem.c_str());
                 if (auto it = db["machines"].find(sig); it != db["machines"].end()) {

@@ -32,11 +32,14 @@ PerfDb from_json(const json &doc) {
     return db;
 }
 
-// Reads path: the db (without its bad machines' entries), or an empty one with `problem` set
-// after moving a bad file aside.
-PerfDb read(const std::string &path) {
+// Reads path: the db (without its bad machines' entries), or an empty one with `problem` set;
+// repair: the caller holds the lock and writes the file next (json_db.hpp).
+PerfDb read(const std::string &path, bool repair) {
     std::string problem;
-    auto doc = read_json_db(path, "perf-db.schema.json", "perf-db", problem, "machines");
+    JsonDbRead o;
+    o.records = "machines";
+    o.repair = repair;
+    auto doc = read_json_db(path, "perf-db.schema.json", "perf-db", problem, o);
     if (doc) {
         PerfDb db = from_json(*doc);
         db.problem = problem; // some machines' entries dropped (json_db.hpp), the others kept
@@ -50,14 +53,14 @@ PerfDb read(const std::string &path) {
 } // namespace
 
 PerfDb load_perf_db(const std::string &path) {
-    PerfDb db = read(path);
+    PerfDb db = read(path, /*repair=*/false);
     if (!db.problem.empty()) std::fprintf(stderr, "dnncompat warning: %s\n", db.problem.c_str());
     return db;
 }
 
 void store_machine(const std::string &path, const Machine &m) {
     files::with_lock(path, [&] {
-        PerfDb db = read(path);
+        PerfDb db = read(path, /*repair=*/true);
         if (!db.problem.empty()) std::fprintf(stderr, "dnncompat warning: %s\n", db.problem.c_str());
         db.machines[m.signature()] = m;
         json doc;

@@ -14,10 +14,11 @@ struct PerfDb {
     std::string problem; // why the file, or some machines' entries, were not used (set aside), or empty
 };
 
-// Reads the perf-db at path. A missing file gives an empty db. A file that does not parse or
-// violates the schema is reported in `problem`, moved aside (files::set_aside: path + ".corrupt", older ones kept) and
-// treated as empty; where only some machines' entries violate it, those alone are dropped (the
-// file as it was moved aside, the rest written back: json_db.hpp). Never throws.
+// Reads the perf-db at path, changing nothing. A missing file gives an empty db. A file that does
+// not parse or violates the schema is reported in `problem` and treated as empty; where only some
+// machines' entries violate it, those alone are left out. The next store_machine sets such a file
+// aside (files::set_aside: path + ".corrupt", older ones kept) and keeps the good entries
+// (json_db.hpp). Never throws.
 PerfDb load_perf_db(const std::string &path);
 
 // Stores machine m under its signature in the perf-db at path, keeping the other machines'

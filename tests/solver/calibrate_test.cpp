@@ -171,9 +171,9 @@ TEST(PerfDbEntry, BadCalibrationFieldsAreCorruptAndTheFileIsRebuilt) {
         EXPECT_EQ(m.source, "built-in") << bad;
         EXPECT_NE(problem.find("is corrupt (schema"), std::string::npos) << problem;
         EXPECT_NE(problem.find("built-in machine model used"), std::string::npos) << problem;
-        EXPECT_TRUE(fs::exists(path.string() + ".corrupt"));
-        // What --calibrate does next: store, which rebuilds a valid file.
+        // What --calibrate does next: store, which sets the bad file aside and rebuilds a valid one.
         solver::store_machine(path.string(), calibrated_machine());
+        EXPECT_TRUE(fs::exists(path.string() + ".corrupt"));
         const solver::Machine again = solver::load_machine(path.string(), &problem);
         EXPECT_TRUE(problem.empty()) << problem;
         EXPECT_EQ(again.calibrated, "2026-01-31T12:34:56Z");

@@ -14,6 +14,7 @@
 #include "support/scoped.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <sys/wait.h>
@@ -67,20 +68,35 @@ TEST(FindDb, CorruptFileIsReportedSetAsideAndRebuilt) {
     for (std::size_t i = 0; i < std::size(bad_files); ++i) {
         const char *bad = bad_files[i];
         std::ofstream(path) << bad;
+        // A reader reports it and changes nothing (a writer may have the lock).
         const solver::FindDbFile db = solver::load_find_db(path.string());
         EXPECT_TRUE(db.entries.empty()) << bad;
         EXPECT_NE(db.problem.find("is corrupt"), std::string::npos) << db.problem;
-        EXPECT_NE(db.problem.find("moved to '" + asides[i] + "'"), std::string::npos) << db.problem;
-        EXPECT_FALSE(fs::exists(path));
+        EXPECT_NE(db.problem.find("not used, left for the next write to set aside"), std::string::npos) << db.problem;
+        std::string still;
+        ASSERT_TRUE(files::read_file(path.string(), still));
+        EXPECT_EQ(still, bad);
+        EXPECT_FALSE(fs::exists(asides[i]));
+        // The next write sets it aside and rebuilds the file.
+        solver::store_find_entry(path.string(), "a|b|2t|o|fwd|p", {{{2, "onednn.jit-1x1", 1.0, 0}}, ""});
         for (std::size_t k = 0; k <= i; ++k) {
             std::string kept;
             ASSERT_TRUE(files::read_file(asides[k], kept)) << asides[k];
             EXPECT_EQ(kept, bad_files[k]);
         }
-        solver::store_find_entry(path.string(), "a|b|2t|o|fwd|p", {{{2, "onednn.jit-1x1", 1.0, 0}}, ""});
-        EXPECT_EQ(solver::load_find_db(path.string()).entries.size(), 1u);
+        const solver::FindDbFile again = solver::load_find_db(path.string());
+        EXPECT_TRUE(again.problem.empty()) << again.problem;
+        EXPECT_EQ(again.entries.size(), 1u);
         fs::remove(path);
     }
+    // A directory in the file's place is reported and left alone.
+    fs::create_directory(path);
+    const solver::FindDbFile dir = solver::load_find_db(path.string());
+    EXPECT_TRUE(dir.entries.empty());
+    EXPECT_NE(dir.problem.find("is a directory"), std::string::npos) << dir.problem;
+    EXPECT_TRUE(fs::is_directory(path));
+    EXPECT_FALSE(fs::exists(path.string() + ".corrupt.4"));
+    fs::remove(path);
 }
 
 // One bad entry among good ones costs that entry alone: the file as it was is set aside, the
@@ -89,42 +105,81 @@ TEST(FindDb, BadEntriesAreDroppedAndTheRestKept) {
     const fs::path path = temp_dir("finddb_salvage") / "find-db.json";
     const std::string bad =
         "{\"version\": 1, \"entries\": {"
-        "\"a|b|2t|o|fwd|p\": [{\"solver\": 1, \"name\": \"x\", \"ms\": 1.5, \"workspace\": 0}],"
-        "\"a|b|2t|o|bwd-data|p\": [{\"solver\": 1, \"name\": \"x\", \"ms\": -3, \"workspace\": 0}],"
-        "\"a|b|2t|o|bwd-filter|p\": [{\"solver\": 2, \"name\": \"y\", \"ms\": 0.5, \"workspace\": 8}]},"
-        "\"problems\": {\"a|b|2t|o|fwd|p\": \"mb1ic8ih8oc8kh3ph1\", \"a|b|2t|o|bwd-data|p\": \"mb1ic8ih8oc8kh3ph1\"}}";
+        "\"a|b|2t|o|fwd|g1mb1ic8ih8_x\": [{\"solver\": 999, \"name\": \"x\", \"ms\": 1.5, \"workspace\": 0}],"
+        "\"a|b|2t|o|bwd-data|g1mb1ic8ih8_x\": [{\"solver\": 999, \"name\": \"x\", \"ms\": -3, \"workspace\": 0}],"
+        "\"a|b|2t|o|bwd-filter|p\": [{\"solver\": 998, \"name\": \"y\", \"ms\": 0.5, \"workspace\": 8}]},"
+        "\"problems\": {\"a|b|2t|o|fwd|g1mb1ic8ih8_x\": \"g1mb1ic8ih8 f32 nchw\", "
+        "\"a|b|2t|o|bwd-data|g1mb1ic8ih8_x\": \"g1mb1ic8ih8 f32 nchw\"}}";
     std::ofstream(path) << bad;
+    // A reader uses the good entries and leaves the file as it is.
     const solver::FindDbFile db = solver::load_find_db(path.string());
     EXPECT_TRUE(db.salvaged);
-    EXPECT_NE(db.problem.find("had 1 bad record(s) (schema: /entries/a|b|2t|o|bwd-data|p/0/ms"), std::string::npos)
-        << db.problem;
-    EXPECT_NE(db.problem.find("the other 2 kept, the file as it was moved to '" + path.string() + ".corrupt'"),
+    EXPECT_NE(db.problem.find("has 1 bad record(s) (schema: /entries/a|b|2t|o|bwd-data|g1mb1ic8ih8_x/0/ms"),
               std::string::npos)
         << db.problem;
+    EXPECT_NE(db.problem.find("the other 2 used"), std::string::npos) << db.problem;
     ASSERT_EQ(db.entries.size(), 2u);
-    EXPECT_EQ(db.entries.at("a|b|2t|o|fwd|p").results[0].ms, 1.5);
-    EXPECT_EQ(db.entries.at("a|b|2t|o|fwd|p").problem, "mb1ic8ih8oc8kh3ph1");
+    EXPECT_EQ(db.entries.at("a|b|2t|o|fwd|g1mb1ic8ih8_x").results[0].ms, 1.5);
+    EXPECT_EQ(db.entries.at("a|b|2t|o|fwd|g1mb1ic8ih8_x").problem, "g1mb1ic8ih8 f32 nchw");
     EXPECT_EQ(db.entries.at("a|b|2t|o|bwd-filter|p").results[0].workspace, 8u);
     EXPECT_EQ(db.entries.at("a|b|2t|o|bwd-filter|p").problem, "");
+    std::string now;
+    ASSERT_TRUE(files::read_file(path.string(), now));
+    EXPECT_EQ(now, bad);
+    // A writer sets the file as it was aside and keeps the good entries (and their problems).
+    solver::store_find_entry(path.string(), "a|b|2t|o|bwd-data|p", {{{2, "onednn.jit-1x1", 1.0, 0}}, ""});
     std::string kept;
     ASSERT_TRUE(files::read_file(path.string() + ".corrupt", kept));
     EXPECT_EQ(kept, bad) << "the file as it was, for the user";
-    // Written back: the next reader sees a sound file with the good entries and their problems.
     const solver::FindDbFile again = solver::load_find_db(path.string());
     EXPECT_TRUE(again.problem.empty()) << again.problem;
     EXPECT_FALSE(again.salvaged);
-    ASSERT_EQ(again.entries.size(), 2u);
-    EXPECT_EQ(again.entries.at("a|b|2t|o|fwd|p").problem, "mb1ic8ih8oc8kh3ph1");
-    solver::store_find_entry(path.string(), "a|b|2t|o|bwd-data|p", {{{2, "onednn.jit-1x1", 1.0, 0}}, ""});
-    EXPECT_EQ(solver::load_find_db(path.string()).entries.size(), 3u);
+    ASSERT_EQ(again.entries.size(), 3u);
+    EXPECT_EQ(again.entries.at("a|b|2t|o|fwd|g1mb1ic8ih8_x").problem, "g1mb1ic8ih8 f32 nchw");
     // A fault outside the entries (the version) is the whole file's.
-    std::ofstream(path) << "{\"version\": 7, \"entries\": {\"a|b|2t|o|fwd|p\": [{\"solver\": 1, \"name\": \"x\", "
+    std::ofstream(path) << "{\"version\": 7, \"entries\": {\"a|b|2t|o|fwd|p\": [{\"solver\": 999, \"name\": \"x\", "
                            "\"ms\": 1.5, \"workspace\": 0}]}}";
     const solver::FindDbFile whole = solver::load_find_db(path.string());
     EXPECT_FALSE(whole.salvaged);
     EXPECT_TRUE(whole.entries.empty());
     EXPECT_NE(whole.problem.find("is corrupt"), std::string::npos) << whole.problem;
-    EXPECT_FALSE(fs::exists(path));
+}
+
+// An edited file's inconsistent records are left out: a name that is another solver's (the
+// library follows ids), a solver's second record, a problem that is not its key's; the results
+// come back fastest first whatever the file's order.
+TEST(FindDb, InconsistentRecordsAreLeftOut) {
+    const fs::path path = temp_dir("finddb_inconsistent") / "find-db.json";
+    const solver::Solver *gemm = solver::by_name("onednn.gemm");
+    const solver::Solver *direct = solver::by_name("onednn.jit-direct");
+    ASSERT_NE(gemm, nullptr);
+    ASSERT_NE(direct, nullptr);
+    const conv::Problem p = solver::parse_problem("mb2ic32ih28oc32kh3ph1");
+    const conv::Problem other = solver::parse_problem("mb8ic512ih14oc512kh3ph1");
+    const std::string key = solver::find_db_key(p, Direction::fwd, solver::current_machine());
+    const std::string key2 = solver::find_db_key(p, Direction::bwd_data, solver::current_machine());
+    nlohmann::json doc = {{"version", 1}};
+    doc["entries"][key] = {{{"solver", gemm->id()}, {"name", direct->name()}, {"ms", 0.1}, {"workspace", 0}},
+                           {{"solver", direct->id()}, {"name", direct->name()}, {"ms", 0.9}, {"workspace", 0}},
+                           {{"solver", direct->id()}, {"name", direct->name()}, {"ms", 0.2}, {"workspace", 0}},
+                           {{"solver", gemm->id()}, {"name", gemm->name()}, {"ms", 0.5}, {"workspace", 0}}};
+    doc["entries"][key2] = {{{"solver", gemm->id()}, {"name", gemm->name()}, {"ms", 0.5}, {"workspace", 0}}};
+    doc["problems"][key] = solver::canonical(p);
+    doc["problems"][key2] = solver::canonical(other);
+    std::ofstream(path) << doc.dump();
+    const solver::FindDbFile db = solver::load_find_db(path.string());
+    EXPECT_NE(db.problem.find("left out 1 record(s) whose name is not their solver id's, 1 repeated record(s) of "
+                              "one solver, 1 problem(s) that are not their key's"),
+              std::string::npos)
+        << db.problem;
+    const solver::FindEntry &e = db.entries.at(key);
+    EXPECT_EQ(e.problem, solver::canonical(p));
+    ASSERT_EQ(e.results.size(), 2u);
+    EXPECT_EQ(e.results[0].solver, gemm->id());
+    EXPECT_EQ(e.results[0].ms, 0.5);
+    EXPECT_EQ(e.results[1].solver, direct->id());
+    EXPECT_EQ(e.results[1].ms, 0.9) << "the first record of a solver counts";
+    EXPECT_EQ(db.entries.at(key2).problem, "") << "no sample of another problem";
 }
 
 // Concurrent processes each add their entries to one file: none is lost (lock + atomic rename).

@@ -251,7 +251,9 @@ TEST(Refine, EditedEntriesAreNoSamples) {
         std::ofstream f(solver::find_db_path());
         const std::string record = "[{\"solver\": " + std::to_string(s->id()) + ", \"name\": \"" + s->name() +
                                    "\", \"ms\": 0.5, \"workspace\": 0}]";
-        const std::string a = sig + "|fwd|a", b = sig + "|fwd|b", c = sig + "|fwd|c";
+        // Keyed as their problems' first words (what the find-db checks: the key's problem part).
+        const std::string a = sig + "|fwd|not_a", b = sig + "|fwd|mb999999999ic999999ih999999oc999999kh3ph1_x",
+                          c = sig + "|fwd|mb2ic0ih28oc64kh3_x";
         f << "{\"version\": 1, \"entries\": {\"" << a << "\": " << record << ", \"" << b << "\": " << record << ", \""
           << c << "\": " << record << "}, \"problems\": {\"" << a << "\": \"not a problem\", \"" << b
           << "\": \"mb999999999ic999999ih999999oc999999kh3ph1\", \"" << c << "\": \"mb2ic0ih28oc64kh3\"}}";
