@@ -276,6 +276,7 @@ Calibration calibrate(const CalibrationOptions &o) {
         Direction d;
         const Solver *s;
         double ms = -1;
+        bool tried = false; // measured, or failed to: not left out by the budget
     };
     std::vector<Item> items;
     std::vector<std::pair<std::size_t, Direction>> cases;
@@ -307,6 +308,7 @@ Calibration calibrate(const CalibrationOptions &o) {
             mo.cap_ms = std::clamp(left * 1000.0 / 4.0, 1.0, 2000.0);
             const conv::Problem &p = problems[it.problem];
             const Measurement mm = measure(p, it.d, *it.s, mo);
+            it.tried = true;
             const std::string what =
                 fmt::format("[{}/{}] {} {} {}", k + 1, items.size(), canonical(p), direction_name(it.d), it.s->name());
             if (!mm.ok) {
@@ -342,8 +344,11 @@ Calibration calibrate(const CalibrationOptions &o) {
         cc.p = problems[pi];
         cc.problem = canonical(problems[pi]);
         cc.dir = d;
-        for (const Item &it : items)
-            if (it.problem == pi && it.d == d && it.ms >= 0) cc.measured.emplace_back(it.s->name(), it.ms);
+        for (const Item &it : items) {
+            if (it.problem != pi || it.d != d) continue;
+            cc.complete = cc.complete && it.tried;
+            if (it.ms >= 0) cc.measured.emplace_back(it.s->name(), it.ms);
+        }
         if (cc.measured.empty()) continue;
         double best = std::numeric_limits<double>::infinity();
         for (const auto &[name, ms] : cc.measured)
@@ -541,6 +546,7 @@ Calibration calibrate(const CalibrationOptions &o) {
 std::map<std::string, FindEntry> find_entries(const Calibration &c, const Machine &m) {
     std::map<std::string, FindEntry> out;
     for (const CalibrationCase &cc : c.cases) {
+        if (!cc.complete) continue; // Find would trust it and never measure the solvers left out
         FindEntry e;
         for (const auto &[name, ms] : cc.measured) {
             const Solver *s = nullptr;

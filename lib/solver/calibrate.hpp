@@ -77,9 +77,10 @@ struct CalibrationCase {
     std::string problem; // canonical form
     Direction dir = Direction::fwd;
     std::vector<std::pair<std::string, double>> measured; // solver name, median ms
-    std::string best;                                     // fastest measured solver
-    std::string choice_before, choice_after;              // immediate-mode choice of each model
-    double regret_before = -1, regret_after = -1;         // choice's time / best time
+    bool complete = true;                    // every applicable solver was measured or tried (the budget left none out)
+    std::string best;                        // fastest measured solver
+    std::string choice_before, choice_after; // immediate-mode choice of each model
+    double regret_before = -1, regret_after = -1; // choice's time / best time
 };
 
 struct Calibration {
@@ -111,7 +112,9 @@ Calibration calibrate(const CalibrationOptions &o = {});
 // case with its solvers fastest first and their workspace in bytes: what --calibrate records, so
 // that immediate mode's estimates near these problems follow this machine's measurements
 // (solver/refine.hpp) as they follow Find's, and Find answers these very problems from them.
-// Cases without a measurement give no entry. Never throws but std::bad_alloc.
+// Cases without a measurement, and cases the budget cut short (not `complete`: Find would take
+// such an entry as the whole answer and never measure the solvers left out), give no entry.
+// Never throws but std::bad_alloc.
 std::map<std::string, FindEntry> find_entries(const Calibration &c, const Machine &m);
 
 // The before / after report: machine peak and bandwidth, per-solver efficiency and prediction

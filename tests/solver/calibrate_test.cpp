@@ -289,7 +289,10 @@ TEST(Calibrate, MeasurementsBecomeFindDbEntries) {
     solver::CalibrationCase none = a;
     none.dir = solver::Direction::fwd;
     none.measured = {{"no.such-solver", 1.0}};
-    c.cases = {a, none};
+    solver::CalibrationCase cut = a; // the budget ran out before all its solvers were measured
+    cut.dir = solver::Direction::bwd_filter;
+    cut.complete = false;
+    c.cases = {a, none, cut};
     const auto entries = solver::find_entries(c, m);
     ASSERT_EQ(entries.size(), 1u);
     const auto &[key, e] = *entries.begin();
@@ -365,6 +368,14 @@ TEST(Calibrate, TheToolRecordsItsMeasurementsInTheFindDb) {
         EXPECT_TRUE(keyed) << key;
         ASSERT_FALSE(e.results.empty()) << key;
         for (std::size_t i = 1; i < e.results.size(); ++i) EXPECT_LE(e.results[i - 1].ms, e.results[i].ms) << key;
+        // Whole cases only: every solver that applies (but the reference kernel) was measured.
+        const conv::Problem p = solver::parse_problem(e.problem);
+        const auto d = key.find("|bwd-data|") != std::string::npos     ? solver::Direction::bwd_data
+                       : key.find("|bwd-filter|") != std::string::npos ? solver::Direction::bwd_filter
+                                                                       : solver::Direction::fwd;
+        std::size_t applicable = 0;
+        for (const solver::Solver *s : solver::all()) applicable += !s->last_resort() && s->applicable(p, d).ok;
+        EXPECT_EQ(e.results.size(), applicable) << key;
     }
 }
 

@@ -182,6 +182,24 @@ TEST(SelectTraceCli, RecordWritesTheMeasuredTimesIntoTheFindDb) {
             EXPECT_NEAR(rec->ms, want, 1e-9 * rec->ms);
         }
     }
+    // The trace ranked again shows, per layer, the find-db's order the library's calls follow.
+    const Result again_trace = select("--trace " + quote(kLogs + "api-sequence-with-errors.log.xz"));
+    ASSERT_EQ(again_trace.rc, 0) << again_trace.err;
+    expect_valid_report(again_trace.report);
+    for (const json &l : again_trace.report["layers"]) {
+        const auto it = std::find_if(db.entries.begin(), db.entries.end(),
+                                     [&](const auto &e) { return e.second.problem == l["problem"]; });
+        ASSERT_NE(it, db.entries.end()) << l["problem"];
+        const json &order = l["directions"][0]["find_db"];
+        ASSERT_TRUE(order.is_array()) << l.dump();
+        ASSERT_EQ(order.size(), it->second.results.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            EXPECT_EQ(order[i]["solver"], it->second.results[i].name);
+            EXPECT_EQ(order[i]["ms"], it->second.results[i].ms);
+        }
+    }
+    EXPECT_NE(again_trace.out.find("find-db (measured here; the library's calls follow it): "), std::string::npos)
+        << again_trace.out;
     // A 3x3 layer near the log's first one: its estimates now carry the refinement's factors.
     const Result near = select("--conv mb2ic16ih28oc32kh3ph1 --weights stay");
     ASSERT_EQ(near.rc, 0) << near.err;

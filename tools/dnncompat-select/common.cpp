@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -66,6 +67,21 @@ std::size_t Recording::write() const {
     }
     solver::store_find_entries(solver::find_db_path(), entries); // throws when it cannot write
     return entries.size();
+}
+
+std::optional<FindDbOrder> find_db_order(const conv::Problem &p, solver::Direction d) {
+    const auto entry = solver::find_db_lookup(p, d); // fastest first, known solver ids only
+    if (!entry) return std::nullopt;
+    FindDbOrder o;
+    o.order = json::array();
+    for (const auto &rec : entry->results) {
+        const solver::Solver *s = solver::by_id(rec.solver);
+        if (s == nullptr) continue;
+        o.text += fmt::format("{}{} {:.4g} ms", o.text.empty() ? "" : ", ", s->name(), rec.ms);
+        o.order.push_back({{"solver", s->name()}, {"ms", rec.ms}});
+    }
+    if (o.order.empty()) return std::nullopt;
+    return o;
 }
 
 Timings time_ranked(const conv::Problem &p, solver::Direction d, const solver::Ranking &r, int runs) {
@@ -125,7 +141,9 @@ std::string notes_text(const solver::Solver &s, const conv::Problem &p, solver::
     for (const std::string &n : solver::note_names(s.numerical_notes(p, d))) add(n, "CUDNN_NUMERICAL_NOTE_");
     for (const std::string &n : solver::note_names(s.behavior_notes())) add(n, "CUDNN_BEHAVIOR_NOTE_");
     if (r.empty()) r = "-";
-    if (c.refined != 1.0) r += fmt::format(" refined x{:.2f}", c.refined);
+    // Shown where it changes the estimate by half a percent or more (it never is exactly 1.0 near
+    // a sample, however far).
+    if (std::fabs(std::log(c.refined)) >= 0.005) r += fmt::format(" refined x{:.2f}", c.refined);
     return r;
 }
 

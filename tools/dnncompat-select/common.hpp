@@ -73,6 +73,15 @@ struct Recording {
     std::size_t write() const;
 };
 
+// Find's measurements of this very problem on this machine (its find-db entry), the order the
+// library's calls follow whatever the estimates say: "name 1.234 ms, ..." and the report's
+// find_db array (schemas/select-report.schema.json); nullopt when the find-db has none.
+struct FindDbOrder {
+    std::string text;
+    json order;
+};
+std::optional<FindDbOrder> find_db_order(const conv::Problem &p, solver::Direction d);
+
 // "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM" and the like, from the enum table.
 std::string cudnn_algo_name(solver::Direction d, int algo);
 

@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -107,15 +108,10 @@ json rank_direction(const conv::Problem &p, solver::Direction d, const Options &
     const auto &top = r.ranked.front();
     j["choice"] = top.solver->name();
     // The library's calls follow Find's measurements of this very problem, where it has some.
-    if (const auto entry = solver::find_db_lookup(p, d)) {
-        std::string line;
-        json order = json::array();
-        for (const auto &rec : entry->results) {
-            line += fmt::format("{}{} {:.3f} ms", line.empty() ? "" : ", ", rec.name, rec.ms);
-            order.push_back({{"solver", rec.name}, {"ms", rec.ms}});
-        }
-        fmt::print(out, "  find-db (measured here; the library's calls follow it): {}\n", line);
-        j["find_db"] = order;
+    if (const auto order = select::find_db_order(p, d)) {
+        fmt::print(out, "  find-db (measured here; the library's calls follow it, not the estimates): {}\n",
+                   order->text);
+        j["find_db"] = order->order;
     }
     select::both_choices(both, timed ? &*timed : nullptr, j);
     for (solver::Weights w : {solver::Weights::change, solver::Weights::stay}) {
@@ -210,8 +206,15 @@ int calibrate(const Options &o) {
         return 1;
     }
     fmt::print(out, "perf-db: stored the adopted model of \"{}\" in {}\n", c.after.signature(), path);
-    // The measurements themselves refine the adopted model near their problems, as Find's do.
+    // The measurements themselves refine the adopted model near their problems, as Find's do;
+    // not with solvers disabled (Find's entries leave them out: --record refuses the same).
+    if (const char *off = std::getenv("DNNCOMPAT_DISABLE_SOLVERS"); off != nullptr && *off != '\0') {
+        fmt::print(out, "find-db: nothing recorded: DNNCOMPAT_DISABLE_SOLVERS is set\n");
+        std::fflush(out);
+        return 0;
+    }
     const auto entries = solver::find_entries(c, c.after);
+    const auto cut = std::count_if(c.cases.begin(), c.cases.end(), [](const auto &cc) { return !cc.complete; });
     try {
         solver::store_find_entries(find_db, entries);
     } catch (const std::exception &e) {
@@ -220,8 +223,9 @@ int calibrate(const Options &o) {
     }
     fmt::print(out,
                "find-db: recorded the {} measured problem/direction case(s) in {}: immediate mode's estimates of "
-               "problems near them follow these measurements\n",
-               entries.size(), find_db);
+               "problems near them follow these measurements{}\n",
+               entries.size(), find_db,
+               cut > 0 ? fmt::format(" ({} case(s) the budget cut short left out)", cut) : std::string());
     std::fflush(out);
     return 0;
 }

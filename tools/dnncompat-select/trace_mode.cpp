@@ -105,6 +105,10 @@ json rank_one(const conv::Problem &p, solver::Direction d, solver::Weights weigh
         j["error"] = top_t->error;
     }
     fmt::print(out, "{}\n", line);
+    if (const auto order = find_db_order(p, d)) {
+        fmt::print(out, "  {:<10}     find-db (measured here; the library's calls follow it): {}\n", "", order->text);
+        j["find_db"] = order->order;
+    }
     return j;
 }
 
