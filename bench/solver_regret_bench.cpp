@@ -70,6 +70,7 @@
 //   all            712/792 (90 %) -> 722/792 (91 %)            634/792 (80 %) -> 660/792 (83 %)
 // (11 of the calibration's 30 problems are common ResNet shapes also kept here: their own samples
 // are left out, as every ranked problem's.)
+#include "core/atomic_file.hpp"
 #include "core/schemas.hpp"
 #include "problem/onednn_util.hpp"
 #include "problem/grammar.hpp"
@@ -734,15 +735,23 @@ std::shared_ptr<const solver::Refinement> refinement_from(const std::vector<std:
                                                           const solver::Machine &m, std::string &why) {
     std::vector<solver::MeasuredSample> samples;
     for (const std::string &f : files) {
-        std::ifstream in(f);
-        const nlohmann::json store = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+        std::error_code ec;
+        std::string text;
+        if (!fs::is_regular_file(f, ec) || !files::read_file(f, text)) {
+            why = fmt::format("{}: cannot be read ({})", f, fs::exists(f, ec) ? "not a regular file" : "no such file");
+            return nullptr;
+        }
+        const nlohmann::json store = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
         if (store.is_object() && store.contains("entries") && store.contains("version")) {
-            // A find-db (what Find, --record and --calibrate wrote): the entries of m's signature.
+            // A find-db (what Find, --record and --calibrate wrote): the entries of m's signature,
+            // read as the library reads it (changing nothing; bad records left out, and said).
             const solver::FindDbFile db = solver::load_find_db(f);
-            if (!db.problem.empty()) {
+            if (!db.problem.empty() && db.entries.empty()) {
                 why = fmt::format("{}: {}", f, db.problem);
                 return nullptr;
             }
+            if (!db.problem.empty())
+                std::fprintf(stderr, "solver_regret_bench: --refine-from: %s\n", db.problem.c_str());
             const std::string prefix = m.signature() + "|";
             for (const auto &[key, e] : db.entries) {
                 if (key.rfind(prefix, 0) != 0 || e.problem.empty()) continue;
