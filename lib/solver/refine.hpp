@@ -63,8 +63,9 @@ public:
 
     Refinement() = default;
     // The samples against machine m's model (their estimates for weights that stay). Each
-    // sample's estimate is computed when a problem of its kind is first refined (it asks oneDNN
-    // for its implementations: tens of microseconds), through `cache` when given. Samples of
+    // sample's estimate is computed when a problem of its kind near enough to weigh is first
+    // refined (it asks oneDNN for its implementations: tens of microseconds), through `cache` when
+    // given; samples too far to weigh (under 3e-7) never are. Samples of
     // unknown solver ids or with a non-positive time are left out here; those whose solver no
     // longer applies to their problem, or cannot estimate it, when their kind is first refined.
     // leave_out_own: factor() ignores the samples of the very problem it corrects (a benchmark
@@ -103,6 +104,8 @@ private:
     };
     // Computes the estimates of the group's pending points of kind `kind` (every kind: ~0u); mu_ held.
     void resolve(std::vector<Point> &points, uint32_t kind) const;
+    // The same for one point; mu_ held.
+    void resolve(Point &q) const;
     bool leave_out_own_ = false;
     Machine machine_;
     std::shared_ptr<EstimateCache> cache_;

@@ -90,6 +90,19 @@ TEST(Refine, NeighboursWeighByTheirDistance) {
     const Refinement both(
         {{near, Direction::fwd, s->id(), 2.0 * e_near}, {below, Direction::fwd, s->id(), 0.5 * e_below}}, m);
     EXPECT_NEAR(both.factor(p, Direction::fwd, s->id()), 1.0, 1e-9);
+    // Beyond a squared distance of 30 (weight 3e-7) a sample is left out altogether: batch 64 is
+    // 16x away (2 ln(16)^2 = 15.4: counted), batch 256 64x away (34.6: left out).
+    const conv::Problem counted = solver::parse_problem("mb64ic64ih28oc64kh3ph1");
+    const conv::Problem beyond = solver::parse_problem("mb256ic64ih28oc64kh3ph1");
+    const double w16 = std::exp(-std::log(16.0) * std::log(16.0));
+    const Refinement at16({{counted, Direction::fwd, s->id(), 2.0 * estimate(*s, counted, Direction::fwd, m)}}, m);
+    EXPECT_NEAR(at16.factor(p, Direction::fwd, s->id()),
+                std::exp(w16 * std::log(2.0) / (w16 + Refinement::kPriorWeight)), 1e-12);
+    EXPECT_GT(at16.factor(p, Direction::fwd, s->id()), 1.0);
+    const Refinement at64({{beyond, Direction::fwd, s->id(), 2.0 * estimate(*s, beyond, Direction::fwd, m)}}, m);
+    EXPECT_EQ(at64.factor(p, Direction::fwd, s->id()), 1.0);
+    EXPECT_EQ(at64.size(), 1u) << "still a sample, for problems near it";
+    EXPECT_GT(at64.factor(beyond, Direction::fwd, s->id()), 1.0);
 }
 
 TEST(Refine, CorrectionIsBoundedAndBadSamplesAreLeftOut) {
