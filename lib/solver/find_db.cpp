@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <set>
 #include <string_view>
 
 namespace dnncompat::solver {
@@ -78,6 +79,13 @@ FindDbFile read(const std::string &path, bool repair) {
         db.problem += fmt::format("find-db '{}': left out {} record(s) whose name is not their solver id's, {} "
                                   "repeated record(s) of one solver, {} problem(s) that are not their key's",
                                   path, misnamed, repeated, mismatched);
+        // A writer is about to write the file without them: the file as it was is kept (unless
+        // the schema's salvage kept it already).
+        if (repair && !db.salvaged) {
+            const std::string aside = files::set_aside(path);
+            db.problem +=
+                aside.empty() ? "; the file could not be moved aside" : "; the file as it was moved to '" + aside + "'";
+        }
     }
     return db;
 }
@@ -89,7 +97,13 @@ json to_json(const FindEntry &e) {
     return list;
 }
 
-void warn(const std::string &m) { std::fprintf(stderr, "dnncompat warning: %s\n", m.c_str()); }
+// Each message once a process (a Find per layer would repeat a damaged file's).
+void warn(const std::string &m) {
+    static std::mutex mu;
+    static std::set<std::string> said;
+    std::lock_guard<std::mutex> lock(mu);
+    if (said.insert(m).second) std::fprintf(stderr, "dnncompat warning: %s\n", m.c_str());
+}
 
 // The process's copy of the file.
 struct Memory {
@@ -131,7 +145,12 @@ const char *find_mode_name(FindMode m) {
 }
 
 std::string find_db_key(const conv::Problem &p, Direction d, const Machine &m) {
-    return m.signature() + "|" + direction_name(d) + "|" + p.key();
+    // The descriptor's math type changes nothing the solvers compute or how fast (it is only
+    // reported back): a log's layer (PyTorch sets CUDNN_FMA_MATH) and the same problem given to
+    // dnncompat-select share one entry.
+    conv::Problem q = p;
+    q.math = DNNCOMPAT_DEFAULT_MATH;
+    return m.signature() + "|" + direction_name(d) + "|" + q.key();
 }
 
 std::string find_db_path() { return cache_dir() + "/find-db.json"; }

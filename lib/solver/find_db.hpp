@@ -48,7 +48,8 @@ struct FindEntry {
     std::string problem;
 };
 
-// "<signature>|<direction>|<problem key>".
+// "<signature>|<direction>|<problem key>", the key with the default math type whatever p's (it
+// changes nothing the solvers compute).
 std::string find_db_key(const conv::Problem &p, Direction d, const Machine &m);
 
 // cache_dir() + "/find-db.json".

@@ -4,7 +4,9 @@
 #include "core/schemas.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -21,14 +23,19 @@ std::string first_error(const std::vector<schemas::SchemaError> &errors) {
 // The records of doc that pass the schema alone, with their keyed_alike members; nullopt when
 // the fault is outside the records or no record passes. `dropped` and `why` describe the rest.
 std::optional<json> salvage(const json &doc, const char *schema, const JsonDbRead &o, std::size_t &dropped,
-                            std::string &why) {
+                            std::string &why, std::vector<std::string> &fields) {
     const std::string &records = o.records;
     if (records.empty() || !doc.is_object() || !doc.contains(records) || !doc.at(records).is_object())
         return std::nullopt;
-    json base = doc;
-    base[records] = json::object();
-    for (const std::string &k : o.keyed_alike)
-        if (base.contains(k) && base.at(k).is_object()) base[k] = json::object();
+    // The frame: the version, the records and the objects keyed alike, all empty; other top-level
+    // fields (a newer build's, an edit) are left out.
+    json base = json::object();
+    for (const auto &[k, v] : doc.items()) {
+        const bool alike = std::find(o.keyed_alike.begin(), o.keyed_alike.end(), k) != o.keyed_alike.end();
+        if (k == "version") base[k] = v;
+        else if (k == records || (alike && v.is_object())) base[k] = json::object();
+        else fields.push_back(k);
+    }
     if (!schemas::validate(base, schema).empty()) return std::nullopt; // the fault is elsewhere
     json kept = base;
     dropped = 0;
@@ -44,7 +51,11 @@ std::optional<json> salvage(const json &doc, const char *schema, const JsonDbRea
                 if (one.contains(k) && one.at(k).contains(key)) kept[k][key] = one.at(k).at(key);
             continue;
         }
-        if (dropped++ == 0) why = first_error(errors);
+        if (dropped++ == 0) {
+            why = first_error(errors);
+            // A key the schema refuses is reported at the top: name it.
+            if (why.rfind("/: ", 0) == 0) why = "/" + records + "/" + key + ": " + why.substr(3);
+        }
     }
     if (kept.at(records).empty() || !schemas::validate(kept, schema).empty()) return std::nullopt;
     return kept;
@@ -66,14 +77,15 @@ std::optional<nlohmann::json> read_json_db(const std::string &path, const char *
     std::string why;
     std::optional<json> kept;
     std::size_t dropped = 0;
+    std::vector<std::string> fields; // unknown top-level fields left out
     try {
         json doc = json::parse(text);
         const auto errors = schemas::validate(doc, schema);
         if (errors.empty()) return doc;
         why = "schema: " + first_error(errors);
         std::string record_why;
-        kept = salvage(doc, schema, o, dropped, record_why);
-        if (kept) why = "schema: " + record_why;
+        kept = salvage(doc, schema, o, dropped, record_why, fields);
+        if (kept && dropped) why = "schema: " + record_why;
     } catch (const std::exception &e) {
         why = e.what();
     }
@@ -95,10 +107,15 @@ std::optional<nlohmann::json> read_json_db(const std::string &path, const char *
             done += std::string("; the others could not be written back: ") + e.what();
         }
     }
-    problem = fmt::format("{} '{}' has {} bad record(s) ({}); the other {} {}", what, path, dropped, why,
-                          kept->at(o.records).size(),
-                          o.repair ? "kept; the file as it was " + done
-                                   : std::string("used, the file left for the next write to set aside"));
+    std::string left_out;
+    if (dropped) left_out = fmt::format("{} bad record(s) ({})", dropped, why);
+    if (!fields.empty())
+        left_out += fmt::format("{}unknown field(s) {}", dropped ? " and " : "", fmt::join(fields, ", "));
+    if (left_out.empty()) left_out = "what its schema refused (" + why + ")";
+    problem =
+        fmt::format("{} '{}': left out {}; the other {} record(s) {}", what, path, left_out, kept->at(o.records).size(),
+                    o.repair ? "kept; the file as it was " + done
+                             : std::string("used, the file left for the next write to set aside"));
     if (salvaged) *salvaged = true;
     return kept;
 }

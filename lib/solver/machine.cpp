@@ -186,16 +186,21 @@ std::pair<double, double> measured(const Machine &m) {
     if (cache_dir() != kNoHomeCacheDir) {
         try {
             files::with_lock(path, [&] {
+                // Read as a reader (the file unchanged) while it holds this machine; rewritten
+                // (a bad file set aside first) only when this machine's entry is added.
                 std::string problem;
+                const auto empty = nlohmann::json{{"version", 1}, {"machines", nlohmann::json::object()}};
                 nlohmann::json db =
-                    read_json_db(path, "machine-db.schema.json", "machine-db", problem,
-                                 {"machines", {}, /*repair=*/true})
-                        .value_or(nlohmann::json{{"version", 1}, {"machines", nlohmann::json::object()}});
-                if (!problem.empty()) std::fprintf(stderr, "dnncompat warning: %s\n", problem.c_str());
+                    read_json_db(path, "machine-db.schema.json", "machine-db", problem, {"machines", {}, false})
+                        .value_or(empty);
                 if (auto it = db["machines"].find(sig); it != db["machines"].end()) {
+                    if (!problem.empty()) std::fprintf(stderr, "dnncompat warning: %s\n", problem.c_str());
                     got = std::make_pair((*it)["peak_gflops"].get<double>(), (*it)["bandwidth_gbs"].get<double>());
                     return;
                 }
+                db = read_json_db(path, "machine-db.schema.json", "machine-db", problem, {"machines", {}, true})
+                         .value_or(empty);
+                if (!problem.empty()) std::fprintf(stderr, "dnncompat warning: %s\n", problem.c_str());
                 got = measure(m.isa, m.threads);
                 db["machines"][sig] = {
                     {"peak_gflops", got->first}, {"bandwidth_gbs", got->second}, {"measured", utc_now()}};

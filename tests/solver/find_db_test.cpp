@@ -114,10 +114,10 @@ TEST(FindDb, BadEntriesAreDroppedAndTheRestKept) {
     // A reader uses the good entries and leaves the file as it is.
     const solver::FindDbFile db = solver::load_find_db(path.string());
     EXPECT_TRUE(db.salvaged);
-    EXPECT_NE(db.problem.find("has 1 bad record(s) (schema: /entries/a|b|2t|o|bwd-data|g1mb1ic8ih8_x/0/ms"),
+    EXPECT_NE(db.problem.find("left out 1 bad record(s) (schema: /entries/a|b|2t|o|bwd-data|g1mb1ic8ih8_x/0/ms"),
               std::string::npos)
         << db.problem;
-    EXPECT_NE(db.problem.find("the other 2 used"), std::string::npos) << db.problem;
+    EXPECT_NE(db.problem.find("the other 2 record(s) used"), std::string::npos) << db.problem;
     ASSERT_EQ(db.entries.size(), 2u);
     EXPECT_EQ(db.entries.at("a|b|2t|o|fwd|g1mb1ic8ih8_x").results[0].ms, 1.5);
     EXPECT_EQ(db.entries.at("a|b|2t|o|fwd|g1mb1ic8ih8_x").problem, "g1mb1ic8ih8 f32 nchw");
@@ -136,6 +136,14 @@ TEST(FindDb, BadEntriesAreDroppedAndTheRestKept) {
     EXPECT_FALSE(again.salvaged);
     ASSERT_EQ(again.entries.size(), 3u);
     EXPECT_EQ(again.entries.at("a|b|2t|o|fwd|g1mb1ic8ih8_x").problem, "g1mb1ic8ih8 f32 nchw");
+    // An unknown top-level field is left out like a bad record; a bad key is named.
+    std::ofstream(path) << "{\"version\": 1, \"bogus\": 1, \"entries\": {\"a|b|2t|o|fwd|p\": [{\"solver\": 999, "
+                           "\"name\": \"x\", \"ms\": 1.5, \"workspace\": 0}], \"k\": []}}";
+    const solver::FindDbFile field = solver::load_find_db(path.string());
+    EXPECT_EQ(field.entries.size(), 1u);
+    EXPECT_NE(field.problem.find("left out 1 bad record(s) (schema: /entries/k: "), std::string::npos) << field.problem;
+    EXPECT_NE(field.problem.find(" and unknown field(s) bogus; the other 1 record(s) used"), std::string::npos)
+        << field.problem;
     // A fault outside the entries (the version) is the whole file's.
     std::ofstream(path) << "{\"version\": 7, \"entries\": {\"a|b|2t|o|fwd|p\": [{\"solver\": 999, \"name\": \"x\", "
                            "\"ms\": 1.5, \"workspace\": 0}]}}";
@@ -180,6 +188,23 @@ TEST(FindDb, InconsistentRecordsAreLeftOut) {
     EXPECT_EQ(e.results[1].solver, direct->id());
     EXPECT_EQ(e.results[1].ms, 0.9) << "the first record of a solver counts";
     EXPECT_EQ(db.entries.at(key2).problem, "") << "no sample of another problem";
+    // A writer keeps the file as it was before writing it without them.
+    solver::store_find_entry(path.string(), key2, db.entries.at(key2));
+    std::string kept;
+    ASSERT_TRUE(files::read_file(path.string() + ".corrupt", kept));
+    EXPECT_EQ(kept, doc.dump());
+    EXPECT_EQ(solver::load_find_db(path.string()).entries.at(key).results.size(), 2u);
+}
+
+// The descriptor's math type is not part of the key: it changes nothing the solvers compute.
+TEST(FindDb, TheMathTypeDoesNotSplitEntries) {
+    conv::Problem fma = solver::parse_problem("mb2ic16ih8oc16kh3ph1");
+    const conv::Problem plain = fma;
+    fma.math = DNNCOMPAT_FMA_MATH;
+    const solver::Machine &m = solver::current_machine();
+    EXPECT_EQ(solver::find_db_key(fma, Direction::fwd, m), solver::find_db_key(plain, Direction::fwd, m));
+    EXPECT_NE(fma.key(), plain.key()) << "the layer's own key keeps it (the plans report it back)";
+    EXPECT_NE(solver::find_db_key(plain, Direction::bwd_data, m), solver::find_db_key(plain, Direction::fwd, m));
 }
 
 // Concurrent processes each add their entries to one file: none is lost (lock + atomic rename).
