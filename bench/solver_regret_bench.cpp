@@ -599,8 +599,12 @@ bool parse(int &argc, char **argv, Options &o) {
         else if (auto v11 = value("--machine")) o.machine = *v11;
         else if (auto v12 = value("--refine-from")) {
             std::stringstream list(*v12);
-            for (std::string f; std::getline(list, f, ',');)
-                if (!f.empty()) o.refine_from.push_back(f);
+            for (std::string f; std::getline(list, f, ',');) o.refine_from.push_back(f);
+            if (o.refine_from.empty() || v12->back() == ',' ||
+                std::find(o.refine_from.begin(), o.refine_from.end(), std::string()) != o.refine_from.end()) {
+                std::fprintf(stderr, "solver_regret_bench: --refine-from: an empty file name in '%s'\n", v12->c_str());
+                std::exit(2);
+            }
         } else if (auto v9 = value("--isas")) {
             o.isas.clear();
             for (std::size_t at = 0; at <= v9->size();) {
@@ -742,6 +746,10 @@ std::shared_ptr<const solver::Refinement> refinement_from(const std::vector<std:
             return nullptr;
         }
         const nlohmann::json store = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+        if (store.is_discarded()) {
+            why = fmt::format("{}: not JSON (empty, truncated or another format)", f);
+            return nullptr;
+        }
         if (store.is_object() && store.contains("entries") && store.contains("version")) {
             // A find-db (what Find, --record and --calibrate wrote): the entries of m's signature,
             // read as the library reads it (changing nothing; bad records left out, and said).

@@ -90,7 +90,8 @@ struct Calibration {
     // measured here or on the built-in ones, where they choose clearly better than the built-in
     // model on the calibration set's problems left out of their fit (regret geomean 2 % lower,
     // worst case no higher); else the built-in model with its peak fitted to the measured times,
-    // where that chooses no worse; else the built-in model itself.
+    // where that chooses no worse; else the built-in model itself (always when the budget cut the
+    // first pass short: too few cases to fit).
     std::string adopted;
     std::vector<SolverFit> solvers;
     std::vector<CalibrationCase> cases;

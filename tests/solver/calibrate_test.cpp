@@ -267,6 +267,7 @@ TEST(Calibrate, AnExhaustedBudgetKeepsTheBuiltInScales) {
     // loading a 2-core machine. That the budget stops the work is what passes and measurements say.
     EXPECT_GT(c.seconds, o.budget_s);
     EXPECT_TRUE(c.budget_hit);
+    EXPECT_NE(c.adopted.find("cut the first pass short"), std::string::npos) << c.adopted;
     EXPECT_EQ(c.passes, 0);
     EXPECT_EQ(c.measurements, 0);
     EXPECT_TRUE(c.after.efficiency.empty());
@@ -346,6 +347,15 @@ TEST(Calibrate, TheToolRecordsItsMeasurementsInTheFindDb) {
     // A cache folder of this test's own: the process's other tests share theirs.
     const fs::path cache = temp_dir("calib_cli_cache");
     const dnncompat_test::ScopedEnv env("DNNCOMPAT_CACHE_DIR", cache.c_str());
+    {
+        // What leaves some solvers out is refused before anything is measured.
+        const dnncompat_test::ScopedEnv off("DNNCOMPAT_DISABLE_SOLVERS", "onednn.gemm");
+        const dnncompat_test::CliResult no =
+            dnncompat_test::run_cli(DNNCOMPAT_BINARY_DIR "/dnncompat-select", "--calibrate", false);
+        EXPECT_EQ(no.rc, 2) << no.out << no.err;
+        EXPECT_NE(no.err.find("--calibrate keeps what every solver measured"), std::string::npos) << no.err;
+        EXPECT_FALSE(fs::exists(cache / "perf-db.json"));
+    }
     const dnncompat_test::CliResult r =
         dnncompat_test::run_cli(DNNCOMPAT_BINARY_DIR "/dnncompat-select", "--calibrate --calibrate-budget 6", false);
     ASSERT_EQ(r.rc, 0) << r.out << r.err;

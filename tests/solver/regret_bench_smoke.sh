@@ -85,7 +85,8 @@ refined=$(sed -n 's/^refined by \([0-9]*\) steady-state times.*/\1/p' "$dir/out8
     fail "--refine-from a find-db: $(grep '^SUMMARY' "$dir/out8.txt")"
 echo '{}' > "$dir/empty.json"
 echo '{"version": 1}' > "$dir/sse.json"
-for from in "$dir/missing.json" "$dir" "$dir/sse.json" "$dir/empty.json"; do
+echo '{"version": 1, "entries": {' > "$dir/truncated.json"
+for from in "$dir/missing.json" "$dir" "$dir/sse.json" "$dir/empty.json" "$dir/truncated.json" "" ",$dir/ro.json"; do
     "$bench" --logs "$dir/small.problems" --machine "$dir/cache/machine-db.json" --times "$dir/ro.json" \
         --refine-from "$from" --benchmark_filter=none > /dev/null 2>&1
     rc=$?

@@ -206,13 +206,7 @@ int calibrate(const Options &o) {
         return 1;
     }
     fmt::print(out, "perf-db: stored the adopted model of \"{}\" in {}\n", c.after.signature(), path);
-    // The measurements themselves refine the adopted model near their problems, as Find's do;
-    // not with solvers disabled (Find's entries leave them out: --record refuses the same).
-    if (const char *off = std::getenv("DNNCOMPAT_DISABLE_SOLVERS"); off != nullptr && *off != '\0') {
-        fmt::print(out, "find-db: nothing recorded: DNNCOMPAT_DISABLE_SOLVERS is set\n");
-        std::fflush(out);
-        return 0;
-    }
+    // The measurements themselves refine the adopted model near their problems, as Find's do.
     const auto entries = solver::find_entries(c, c.after);
     const auto cut = std::count_if(c.cases.begin(), c.cases.end(), [](const auto &cc) { return !cc.complete; });
     try {
@@ -313,12 +307,15 @@ int main(int argc, char **argv) {
     }
     // A find-db entry stands for every solver of the problem (hybrid Find never measures it
     // again): one measured without some of them would steer the library to the slower rest.
-    if (o.record && lim->count() > 0) {
-        say("--record keeps what every solver measured: --workspace-limit leaves some out");
+    // --calibrate measures every solver and records the cases the same way.
+    const char *what = o.calibrate ? "--calibrate" : "--record";
+    if ((o.record || o.calibrate) && lim->count() > 0) {
+        say(fmt::format("{} keeps what every solver measured: --workspace-limit leaves some out", what));
         return 2;
     }
-    if (const char *off = std::getenv("DNNCOMPAT_DISABLE_SOLVERS"); o.record && off != nullptr && *off != '\0') {
-        say("--record keeps what every solver measured: DNNCOMPAT_DISABLE_SOLVERS leaves some out");
+    if (const char *off = std::getenv("DNNCOMPAT_DISABLE_SOLVERS");
+        (o.record || o.calibrate) && off != nullptr && *off != '\0') {
+        say(fmt::format("{} keeps what every solver measured: DNNCOMPAT_DISABLE_SOLVERS leaves some out", what));
         return 2;
     }
     if (o.record) {
