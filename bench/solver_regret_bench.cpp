@@ -760,27 +760,8 @@ std::shared_ptr<const solver::Refinement> refinement_from(const std::vector<std:
             }
             if (!db.problem.empty())
                 std::fprintf(stderr, "solver_regret_bench: --refine-from: %s\n", db.problem.c_str());
-            const std::string prefix = m.signature() + "|";
-            for (const auto &[key, e] : db.entries) {
-                if (key.rfind(prefix, 0) != 0 || e.problem.empty()) continue;
-                const std::size_t bar = key.find('|', prefix.size());
-                const auto d =
-                    solver::direction_from_name(std::string_view(key).substr(prefix.size(), bar - prefix.size()));
-                solver::MeasuredSample base;
-                try {
-                    base.p = solver::parse_problem(e.problem);
-                } catch (const std::exception &) {
-                    continue;
-                }
-                if (!d) continue;
-                base.d = *d;
-                for (const solver::FindRecord &r : e.results) {
-                    solver::MeasuredSample one = base;
-                    one.solver = r.solver;
-                    one.ms = r.ms;
-                    samples.push_back(std::move(one));
-                }
-            }
+            const auto found = solver::find_db_samples(db.entries, m.signature());
+            samples.insert(samples.end(), found.begin(), found.end());
             continue;
         }
         if (const std::string wrong = check_times(store); !wrong.empty()) {

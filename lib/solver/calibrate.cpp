@@ -551,19 +551,9 @@ std::map<std::string, FindEntry> find_entries(const Calibration &c, const Machin
     std::map<std::string, FindEntry> out;
     for (const CalibrationCase &cc : c.cases) {
         if (!cc.complete) continue; // Find would trust it and never measure the solvers left out
-        FindEntry e;
-        for (const auto &[name, ms] : cc.measured) {
-            const Solver *s = nullptr;
-            for (const Solver *x : all())
-                if (name == x->name()) s = x;
-            if (s == nullptr || !(ms > 0)) continue;
-            e.results.push_back({s->id(), name, ms, s->workspace(cc.p, cc.dir)});
-        }
-        if (e.results.empty()) continue;
-        std::stable_sort(e.results.begin(), e.results.end(),
-                         [](const FindRecord &a, const FindRecord &b) { return a.ms < b.ms; });
-        e.problem = canonical(cc.p);
-        out[find_db_key(cc.p, cc.dir, m)] = std::move(e);
+        std::vector<std::pair<const Solver *, double>> measured;
+        for (const auto &[name, ms] : cc.measured) measured.emplace_back(by_name(name), ms);
+        if (auto e = make_find_entry(cc.p, cc.dir, measured)) out[find_db_key(cc.p, cc.dir, m)] = std::move(*e);
     }
     return out;
 }

@@ -144,6 +144,18 @@ const char *find_mode_name(FindMode m) {
     return "?";
 }
 
+std::optional<FindEntry> make_find_entry(const conv::Problem &p, Direction d,
+                                         const std::vector<std::pair<const Solver *, double>> &measured) {
+    FindEntry e;
+    for (const auto &[s, ms] : measured)
+        if (s != nullptr && ms > 0) e.results.push_back({s->id(), s->name(), ms, s->workspace(p, d)});
+    if (e.results.empty()) return std::nullopt;
+    std::stable_sort(e.results.begin(), e.results.end(),
+                     [](const FindRecord &a, const FindRecord &b) { return a.ms < b.ms; });
+    e.problem = canonical(p);
+    return e;
+}
+
 std::string find_db_key(const conv::Problem &p, Direction d, const Machine &m) {
     // The descriptor's math type changes nothing the solvers compute or how fast (it is only
     // reported back): a log's layer (PyTorch sets CUDNN_FMA_MATH) and the same problem given to
@@ -243,24 +255,15 @@ void find_db_forget() {
     ++generation;
 }
 
-std::vector<std::pair<Direction, FindEntry>> find_db_machine_entries() {
-    std::vector<std::pair<Direction, FindEntry>> out;
+std::map<std::string, FindEntry> find_db_entries() {
     try {
-        const std::string prefix = current_machine().signature() + "|";
         Memory &m = memory();
         std::lock_guard<std::mutex> lock(m.mu);
         ensure_loaded(m);
-        for (const auto &[key, e] : m.entries) {
-            if (e.problem.empty() || key.compare(0, prefix.size(), prefix) != 0) continue;
-            const std::size_t bar = key.find('|', prefix.size());
-            if (bar == std::string::npos) continue;
-            if (auto d = direction_from_name(std::string_view(key).substr(prefix.size(), bar - prefix.size())))
-                out.emplace_back(*d, e);
-        }
+        return m.entries;
     } catch (const std::exception &) {
-        out.clear(); // out of memory: no refinement
+        return {}; // out of memory: no refinement
     }
-    return out;
 }
 
 } // namespace dnncompat::solver

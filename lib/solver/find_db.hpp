@@ -48,6 +48,13 @@ struct FindEntry {
     std::string problem;
 };
 
+// The find-db entry of p in direction d from measured times (solver, median ms): the solvers
+// fastest first with the workspace each needs for p, and p in canonical() form. Null solvers and
+// times that are not positive are left out; nullopt when none is left. What dnncompat-select's
+// --record and --calibrate write (the library's Find records its plans' own workspaces).
+std::optional<FindEntry> make_find_entry(const conv::Problem &p, Direction d,
+                                         const std::vector<std::pair<const Solver *, double>> &measured);
+
 // "<signature>|<direction>|<problem key>", the key with the default math type whatever p's (it
 // changes nothing the solvers compute).
 std::string find_db_key(const conv::Problem &p, Direction d, const Machine &m);
@@ -91,8 +98,8 @@ uint64_t find_db_generation();
 // changed the file behind the process's back). Bumps find_db_generation().
 void find_db_forget();
 
-// The process's entries of the current machine that record their problem, with their direction
-// (loaded on first use, as find_db_lookup). Never throws.
-std::vector<std::pair<Direction, FindEntry>> find_db_machine_entries();
+// A copy of the process's entries, every machine's (loaded on first use, as find_db_lookup).
+// Never throws (out of memory: none).
+std::map<std::string, FindEntry> find_db_entries();
 
 } // namespace dnncompat::solver

@@ -98,8 +98,9 @@ std::optional<nlohmann::json> read_json_db(const std::string &path, const char *
                                               : "moved to '" + aside + "'");
         return std::nullopt;
     }
-    std::string done = aside.empty() ? std::string("could not be moved aside") : "was moved to '" + aside + "'";
+    std::string done; // what a writer did with the file
     if (o.repair) {
+        done = aside.empty() ? std::string("could not be moved aside") : "was moved to '" + aside + "'";
         // The good records go back under the file's name: the next process reads them too.
         try {
             files::write_atomically(path, kept->dump(1) + "\n");

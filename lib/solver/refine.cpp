@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -81,46 +82,40 @@ Refinement::Refinement(const std::vector<MeasuredSample> &samples, const Machine
     }
 }
 
-void Refinement::resolve(std::vector<Point> &points, uint32_t kind) const {
-    for (Point &q : points)
-        if (kind == ~0u || q.f.kind == kind) resolve(q);
-}
-
 void Refinement::resolve(Point &q) const {
-    {
-        if (q.state != State::pending) return;
-        double est = -1;
-        if (cache_) {
-            const std::string key = fmt::format("{}|{}|{}", q.problem, direction_name(q.s.d), q.s.solver);
-            {
-                std::lock_guard<std::mutex> lock(cache_->mu);
-                auto it = cache_->ms.find(key);
-                if (it != cache_->ms.end()) est = it->second;
-            }
-            if (est == -1) {
-                est = estimate(q.s, machine_);
-                std::lock_guard<std::mutex> lock(cache_->mu);
-                cache_->ms.emplace(key, est);
-            }
-        } else {
+    if (q.state != State::pending) return;
+    double est = -1;
+    if (cache_) {
+        const std::string key = fmt::format("{}|{}|{}", q.problem, direction_name(q.s.d), q.s.solver);
+        {
+            std::lock_guard<std::mutex> lock(cache_->mu);
+            auto it = cache_->ms.find(key);
+            if (it != cache_->ms.end()) est = it->second;
+        }
+        if (est == -1) {
             est = estimate(q.s, machine_);
+            std::lock_guard<std::mutex> lock(cache_->mu);
+            cache_->ms.emplace(key, est);
         }
-        if (!(est > 0) || !std::isfinite(est)) {
-            q.state = State::dropped;
-            return;
-        }
-        q.log_error = std::clamp(std::log(q.s.ms / est), -std::log(kMaxSampleError), std::log(kMaxSampleError));
-        q.state = State::counted;
+    } else {
+        est = estimate(q.s, machine_);
     }
+    if (!(est > 0) || !std::isfinite(est)) {
+        q.state = State::dropped;
+        return;
+    }
+    q.log_error = std::clamp(std::log(q.s.ms / est), -std::log(kMaxSampleError), std::log(kMaxSampleError));
+    q.state = State::counted;
 }
 
 std::size_t Refinement::size() const {
     std::lock_guard<std::mutex> lock(mu_);
     std::size_t n = 0;
-    for (auto &[key, points] : by_solver_) {
-        resolve(points, ~0u);
-        for (const Point &q : points) n += q.state == State::counted ? 1 : 0;
-    }
+    for (auto &[key, points] : by_solver_)
+        for (Point &q : points) {
+            resolve(q);
+            n += q.state == State::counted ? 1 : 0;
+        }
     return n;
 }
 
@@ -155,6 +150,27 @@ double Refinement::factor(const conv::Problem &p, Direction d, uint32_t solver) 
     return std::exp(sum_wr / (sum_w + kPriorWeight));
 }
 
+std::vector<MeasuredSample> find_db_samples(const std::map<std::string, FindEntry> &entries,
+                                            const std::string &signature) {
+    std::vector<MeasuredSample> samples;
+    const std::string prefix = signature + "|";
+    for (const auto &[key, entry] : entries) {
+        if (entry.problem.empty() || key.compare(0, prefix.size(), prefix) != 0) continue;
+        const std::size_t bar = key.find('|', prefix.size());
+        if (bar == std::string::npos) continue;
+        const auto d = direction_from_name(std::string_view(key).substr(prefix.size(), bar - prefix.size()));
+        if (!d) continue;
+        conv::Problem p;
+        try {
+            p = parse_problem(entry.problem);
+        } catch (const GrammarError &) {
+            continue; // an edited or foreign entry: not a sample
+        }
+        for (const FindRecord &r : entry.results) samples.push_back({p, *d, r.solver, r.ms});
+    }
+    return samples;
+}
+
 std::shared_ptr<const Refinement> find_db_refinement() {
     static std::mutex mu;
     static std::shared_ptr<const Refinement> built;
@@ -166,17 +182,9 @@ std::shared_ptr<const Refinement> find_db_refinement() {
     // changes): a rebuild after a Find estimates only what that Find added, when it is used.
     static const std::shared_ptr<Refinement::EstimateCache> estimates = std::make_shared<Refinement::EstimateCache>();
     try {
-        std::vector<MeasuredSample> samples;
-        for (const auto &[d, entry] : find_db_machine_entries()) {
-            conv::Problem p;
-            try {
-                p = parse_problem(entry.problem);
-            } catch (const GrammarError &) {
-                continue; // an edited or foreign entry: not a sample
-            }
-            for (const FindRecord &r : entry.results) samples.push_back({p, d, r.solver, r.ms});
-        }
-        built = std::make_shared<const Refinement>(samples, current_machine(), false, estimates);
+        const Machine &m = current_machine();
+        built =
+            std::make_shared<const Refinement>(find_db_samples(find_db_entries(), m.signature()), m, false, estimates);
     } catch (const std::exception &) {
         built = std::make_shared<const Refinement>(); // out of memory: the built-in model
     }

@@ -23,6 +23,7 @@
 // bench's header for the numbers. With no measurement it changes nothing.
 #pragma once
 
+#include "solver/find_db.hpp"
 #include "solver/solver.hpp"
 
 #include <cstdint>
@@ -102,9 +103,7 @@ private:
         double log_error = 0;
         std::string problem; // canonical(s.p)
     };
-    // Computes the estimates of the group's pending points of kind `kind` (every kind: ~0u); mu_ held.
-    void resolve(std::vector<Point> &points, uint32_t kind) const;
-    // The same for one point; mu_ held.
+    // Computes a pending point's estimate and error (or drops it); mu_ held.
     void resolve(Point &q) const;
     bool leave_out_own_ = false;
     Machine machine_;
@@ -112,6 +111,13 @@ private:
     mutable std::mutex mu_;
     mutable std::map<std::pair<uint32_t, int>, std::vector<Point>> by_solver_; // (solver id, direction)
 };
+
+// The samples in find-db entries (find_db.hpp) measured on the machine of `signature`: every record
+// of each entry whose key starts with it and that keeps its problem, in the entry's direction (from
+// its key). Entries of other machines, without their problem, or whose problem does not parse are
+// skipped. Never throws but std::bad_alloc.
+std::vector<MeasuredSample> find_db_samples(const std::map<std::string, FindEntry> &entries,
+                                            const std::string &signature);
 
 // The refinement of the process's model (current_machine()) by the find-db's entries of this
 // machine (their problems as the entries record them: entries written before they did are

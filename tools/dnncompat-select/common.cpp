@@ -50,20 +50,16 @@ double Timings::regret(const solver::Ranking &r, solver::Weights w) const {
 std::size_t Recording::write() const {
     std::map<std::string, solver::FindEntry> entries;
     for (const Item &item : items) {
-        solver::FindEntry entry;
+        std::vector<std::pair<const solver::Solver *, double>> measured;
         for (const auto &[id, timing] : item.t.by_solver) {
-            const solver::Solver *s = solver::by_id(id);
-            if (s == nullptr || !(timing.stay_ms > 0)) continue;
+            if (!(timing.stay_ms > 0)) continue;
             // A steady state slower than a call that also transforms the weights was disturbed
             // (another process's burst): the call's time bounds it.
             const double ms = timing.change_ms > 0 ? std::min(timing.stay_ms, timing.change_ms) : timing.stay_ms;
-            entry.results.push_back({id, s->name(), ms, s->workspace(item.p, item.d)});
+            measured.emplace_back(solver::by_id(id), ms);
         }
-        if (entry.results.empty()) continue;
-        std::stable_sort(entry.results.begin(), entry.results.end(),
-                         [](const solver::FindRecord &a, const solver::FindRecord &b) { return a.ms < b.ms; });
-        entry.problem = solver::canonical(item.p);
-        entries[solver::find_db_key(item.p, item.d, solver::current_machine())] = std::move(entry);
+        if (auto entry = solver::make_find_entry(item.p, item.d, measured))
+            entries[solver::find_db_key(item.p, item.d, solver::current_machine())] = std::move(*entry);
     }
     solver::store_find_entries(solver::find_db_path(), entries); // throws when it cannot write
     return entries.size();
