@@ -31,6 +31,52 @@ std::string_view key_problem(std::string_view key) {
     return k.substr(0, k.find('_'));
 }
 
+} // namespace
+
+std::map<std::string, FindEntry> find_db_parse(const nlohmann::json &doc, std::size_t *misnamed, std::size_t *repeated,
+                                               std::size_t *mismatched) {
+    std::map<std::string, FindEntry> entries;
+    std::size_t none[3] = {0, 0, 0};
+    std::size_t &bad_name = misnamed ? *misnamed : none[0], &twice = repeated ? *repeated : none[1],
+                &bad_problem = mismatched ? *mismatched : none[2];
+    const json no_problems = json::object();
+    const json &problems = doc.contains("problems") ? doc.at("problems") : no_problems;
+    for (const auto &[key, list] : doc.at("entries").items()) {
+        FindEntry e;
+        // Entries written before their problem was kept have none; a problem that is not the
+        // key's (an edited file) is no sample of anything.
+        if (auto it = problems.find(key); it != problems.end()) {
+            e.problem = it->get<std::string>();
+            if (key_problem(key) != std::string_view(e.problem).substr(0, e.problem.find(' '))) {
+                e.problem.clear();
+                ++bad_problem;
+            }
+        }
+        for (const auto &r : list) {
+            FindRecord rec{r.at("solver").get<uint32_t>(), r.at("name").get<std::string>(), r.at("ms").get<double>(),
+                           r.at("workspace").get<std::size_t>()};
+            // Ids are what the library follows: a record whose name is another solver's (an
+            // edited file) is left out, as is a second record of one solver.
+            if (const Solver *s = by_id(rec.solver); s != nullptr && rec.name != s->name()) {
+                ++bad_name;
+                continue;
+            }
+            if (std::any_of(e.results.begin(), e.results.end(),
+                            [&](const FindRecord &x) { return x.solver == rec.solver; })) {
+                ++twice;
+                continue;
+            }
+            e.results.push_back(std::move(rec));
+        }
+        std::stable_sort(e.results.begin(), e.results.end(),
+                         [](const FindRecord &a, const FindRecord &b) { return a.ms < b.ms; });
+        entries.emplace(key, std::move(e));
+    }
+    return entries;
+}
+
+namespace {
+
 // repair: the caller holds the lock and writes the file next (json_db.hpp).
 FindDbFile read(const std::string &path, bool repair) {
     FindDbFile db;
@@ -40,40 +86,8 @@ FindDbFile read(const std::string &path, bool repair) {
     o.repair = repair;
     auto doc = read_json_db(path, "find-db.schema.json", "find-db", db.problem, o, &db.salvaged);
     if (!doc) return db;
-    const json no_problems = json::object();
-    const json &problems = doc->contains("problems") ? doc->at("problems") : no_problems;
     std::size_t misnamed = 0, repeated = 0, mismatched = 0;
-    for (const auto &[key, list] : doc->at("entries").items()) {
-        FindEntry e;
-        // Entries written before their problem was kept have none; a problem that is not the
-        // key's (an edited file) is no sample of anything.
-        if (auto it = problems.find(key); it != problems.end()) {
-            e.problem = it->get<std::string>();
-            if (key_problem(key) != std::string_view(e.problem).substr(0, e.problem.find(' '))) {
-                e.problem.clear();
-                ++mismatched;
-            }
-        }
-        for (const auto &r : list) {
-            FindRecord rec{r.at("solver").get<uint32_t>(), r.at("name").get<std::string>(), r.at("ms").get<double>(),
-                           r.at("workspace").get<std::size_t>()};
-            // Ids are what the library follows: a record whose name is another solver's (an
-            // edited file) is left out, as is a second record of one solver.
-            if (const Solver *s = by_id(rec.solver); s != nullptr && rec.name != s->name()) {
-                ++misnamed;
-                continue;
-            }
-            if (std::any_of(e.results.begin(), e.results.end(),
-                            [&](const FindRecord &x) { return x.solver == rec.solver; })) {
-                ++repeated;
-                continue;
-            }
-            e.results.push_back(std::move(rec));
-        }
-        std::stable_sort(e.results.begin(), e.results.end(),
-                         [](const FindRecord &a, const FindRecord &b) { return a.ms < b.ms; });
-        db.entries.emplace(key, std::move(e));
-    }
+    db.entries = find_db_parse(*doc, &misnamed, &repeated, &mismatched);
     if (misnamed + repeated + mismatched > 0) {
         if (!db.problem.empty()) db.problem += "; ";
         db.problem += fmt::format("find-db '{}': left out {} record(s) whose name is not their solver id's, {} "

@@ -12,6 +12,8 @@
 
 #include "solver/solver.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -69,6 +71,14 @@ std::string find_db_path();
 // entries (json_db.hpp). Records whose name is not their solver id's, a solver's second record and
 // problems that are not their key's (an edited file) are left out and counted in `problem`. Each
 // entry's results come fastest first. Never throws.
+// The entries of a find-db document that passed find-db.schema.json, as load_find_db reads them:
+// each entry's results fastest first, records whose name is not their solver id's and a solver's
+// second record left out (counted in *misnamed, *repeated when given), a problem that is not its
+// key's cleared (counted in *mismatched). Throws nlohmann::json's exceptions on a document the
+// schema refuses.
+std::map<std::string, FindEntry> find_db_parse(const nlohmann::json &doc, std::size_t *misnamed = nullptr,
+                                               std::size_t *repeated = nullptr, std::size_t *mismatched = nullptr);
+
 struct FindDbFile {
     std::map<std::string, FindEntry> entries;
     std::string problem;

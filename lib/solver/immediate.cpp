@@ -3,6 +3,7 @@
 #include "core/logging.hpp"
 #include "solver/find_db.hpp"
 #include "solver/refine.hpp"
+#include "solver/system_db.hpp"
 
 #include <fmt/format.h>
 
@@ -78,6 +79,7 @@ Ranking rank(const conv::Problem &p, Direction d, const Machine &m, std::optiona
     key += weights_name(w);
     if (workspace_limit) key += "/" + std::to_string(*workspace_limit);
     if (const char *off = disable_variable(); *off != '\0') key += std::string("/off:") + off;
+    if (!system_find_db_enabled()) key += "/no-system-db";
     {
         std::lock_guard<std::mutex> lock(mu);
         if (generation != memo_generation) memo.clear(), memo_generation = generation;

@@ -3,6 +3,7 @@
 #include "problem/grammar.hpp"
 #include "solver/find_db.hpp"
 #include "solver/model.hpp"
+#include "solver/system_db.hpp"
 
 #include <fmt/format.h>
 
@@ -74,11 +75,22 @@ double Refinement::estimate(const MeasuredSample &s, const Machine &m) {
 
 Refinement::Refinement(const std::vector<MeasuredSample> &samples, const Machine &m, bool leave_out_own,
                        std::shared_ptr<EstimateCache> cache)
-    : leave_out_own_(leave_out_own), machine_(m), cache_(std::move(cache)) {
-    machine_.refinement = nullptr; // the model itself, not refined again
-    for (const MeasuredSample &s : samples) {
-        if (!(s.ms > 0) || !std::isfinite(s.ms) || by_id(s.solver) == nullptr) continue;
-        by_solver_[{s.solver, static_cast<int>(s.d)}].push_back({features(s.p), s, State::pending, 0, canonical(s.p)});
+    : Refinement(std::vector<SampleSource>{{samples, m, 1.0}}, leave_out_own, std::move(cache)) {}
+
+Refinement::Refinement(const std::vector<SampleSource> &sources, bool leave_out_own,
+                       std::shared_ptr<EstimateCache> cache)
+    : leave_out_own_(leave_out_own), cache_(std::move(cache)) {
+    for (const SampleSource &src : sources) {
+        if (!(src.weight > 0)) continue;
+        const std::size_t index = models_.size();
+        models_.push_back(src.model);
+        models_.back().refinement = nullptr; // the model itself, not refined again
+        weights_.push_back(src.weight);
+        for (const MeasuredSample &s : src.samples) {
+            if (!(s.ms > 0) || !std::isfinite(s.ms) || by_id(s.solver) == nullptr) continue;
+            by_solver_[{s.solver, static_cast<int>(s.d)}].push_back(
+                {features(s.p), s, State::pending, 0, canonical(s.p), index});
+        }
     }
 }
 
@@ -86,19 +98,20 @@ void Refinement::resolve(Point &q) const {
     if (q.state != State::pending) return;
     double est = -1;
     if (cache_) {
-        const std::string key = fmt::format("{}|{}|{}", q.problem, direction_name(q.s.d), q.s.solver);
+        const std::string key =
+            fmt::format("{}|{}|{}|{}", models_[q.source].signature(), q.problem, direction_name(q.s.d), q.s.solver);
         {
             std::lock_guard<std::mutex> lock(cache_->mu);
             auto it = cache_->ms.find(key);
             if (it != cache_->ms.end()) est = it->second;
         }
         if (est == -1) {
-            est = estimate(q.s, machine_);
+            est = estimate(q.s, models_[q.source]);
             std::lock_guard<std::mutex> lock(cache_->mu);
             cache_->ms.emplace(key, est);
         }
     } else {
-        est = estimate(q.s, machine_);
+        est = estimate(q.s, models_[q.source]);
     }
     if (!(est > 0) || !std::isfinite(est)) {
         q.state = State::dropped;
@@ -142,7 +155,7 @@ double Refinement::factor(const conv::Problem &p, Direction d, uint32_t solver) 
         resolve(q); // its estimate, once
         if (q.state != State::counted) continue;
         ++used;
-        const double w = std::exp(-0.5 * d2);
+        const double w = weights_[q.source] * std::exp(-0.5 * d2);
         sum_w += w;
         sum_wr += w * q.log_error;
     }
@@ -175,20 +188,25 @@ std::shared_ptr<const Refinement> find_db_refinement() {
     static std::mutex mu;
     static std::shared_ptr<const Refinement> built;
     static uint64_t built_at = 0;
+    static bool built_with_system = false;
     const uint64_t now = find_db_generation();
+    const bool system = system_find_db_enabled();
     std::lock_guard<std::mutex> lock(mu);
-    if (built && built_at == now) return built;
+    if (built && built_at == now && built_with_system == system) return built;
     // The estimates of the entries' problems are kept across rebuilds (the process's model never
     // changes): a rebuild after a Find estimates only what that Find added, when it is used.
     static const std::shared_ptr<Refinement::EstimateCache> estimates = std::make_shared<Refinement::EstimateCache>();
     try {
         const Machine &m = current_machine();
-        built =
-            std::make_shared<const Refinement>(find_db_samples(find_db_entries(), m.signature()), m, false, estimates);
+        // This machine's own measurements, and the system find-db's of machines like it.
+        std::vector<SampleSource> sources{{find_db_samples(find_db_entries(), m.signature()), m, 1.0}};
+        for (SampleSource &s : system_find_db_sources(m)) sources.push_back(std::move(s));
+        built = std::make_shared<const Refinement>(sources, false, estimates);
     } catch (const std::exception &) {
         built = std::make_shared<const Refinement>(); // out of memory: the built-in model
     }
     built_at = now;
+    built_with_system = system;
     return built;
 }
 

@@ -45,6 +45,15 @@ struct MeasuredSample {
     double ms = -1;
 };
 
+// Samples measured on one machine and that machine's model, which their errors are taken against
+// (a system find-db's reference machine, solver/system_db.hpp; or the process's own machine).
+struct SampleSource {
+    std::vector<MeasuredSample> samples;
+    Machine model;
+    // Each sample's weight in the kernel mean, relative to a sample of the machine being ranked.
+    double weight = 1.0;
+};
+
 class Refinement {
 public:
     // Weight of the built-in model against the samples (in units of one sample at distance 0).
@@ -74,6 +83,11 @@ public:
     // anyway, select.hpp). Never throws for valid problems.
     Refinement(const std::vector<MeasuredSample> &samples, const Machine &m, bool leave_out_own = false,
                std::shared_ptr<EstimateCache> cache = nullptr);
+    // Samples of several machines, each source's errors against its own model and weighed by its
+    // weight: the process's find-db (its machine's model, weight 1) with a system find-db's
+    // (system_db.hpp). Otherwise as above.
+    Refinement(const std::vector<SampleSource> &sources, bool leave_out_own = false,
+               std::shared_ptr<EstimateCache> cache = nullptr);
 
     // Machine m's estimate of s (milliseconds, weights that stay); -1 when its solver is unknown,
     // does not apply or cannot model s's problem. Never throws.
@@ -101,12 +115,14 @@ private:
         MeasuredSample s;
         State state = State::pending;
         double log_error = 0;
-        std::string problem; // canonical(s.p)
+        std::string problem;    // canonical(s.p)
+        std::size_t source = 0; // index into models_ / weights_
     };
     // Computes a pending point's estimate and error (or drops it); mu_ held.
     void resolve(Point &q) const;
     bool leave_out_own_ = false;
-    Machine machine_;
+    std::vector<Machine> models_; // per source
+    std::vector<double> weights_; // per source
     std::shared_ptr<EstimateCache> cache_;
     mutable std::mutex mu_;
     mutable std::map<std::pair<uint32_t, int>, std::vector<Point>> by_solver_; // (solver id, direction)
@@ -121,7 +137,8 @@ std::vector<MeasuredSample> find_db_samples(const std::map<std::string, FindEntr
 
 // The refinement of the process's model (current_machine()) by the find-db's entries of this
 // machine (their problems as the entries record them: entries written before they did are
-// skipped). Rebuilt when Find records an entry (find_db_generation()); shared, never null.
+// skipped) and by the system find-db's samples that apply to it (system_db.hpp). Rebuilt when Find
+// records an entry (find_db_generation()); shared, never null.
 std::shared_ptr<const Refinement> find_db_refinement();
 
 } // namespace dnncompat::solver

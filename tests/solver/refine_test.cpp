@@ -6,6 +6,7 @@
 #include "solver/find_db.hpp"
 #include "solver/immediate.hpp"
 #include "solver/refine.hpp"
+#include "support/scoped.hpp"
 
 #include <gtest/gtest.h>
 
@@ -185,6 +186,8 @@ TEST(Refine, RankFollowsTheRefinedEstimates) {
 // Find's entries keep their problem, and the process's own ranking follows them on problems Find
 // has not measured.
 TEST(Refine, TheFindDbRefinesTheProcesssModel) {
+    // The find-db's samples alone (the system find-db's: system_db_test.cpp).
+    dnncompat_test::ScopedEnv no_system("DNNCOMPAT_SYSTEM_FIND_DB", "off");
     // No find-db yet (the tests of one binary may share a process and its cache folder).
     std::filesystem::remove(solver::find_db_path());
     solver::find_db_forget();
@@ -227,6 +230,8 @@ TEST(Refine, TheFindDbRefinesTheProcesssModel) {
 // An entry as written before entries kept their problem (a bare list) still reads and answers
 // lookups, and is no sample.
 TEST(Refine, OldEntriesWithoutTheirProblemAreReadButNoSamples) {
+    // The find-db's samples alone (the system find-db's: system_db_test.cpp).
+    dnncompat_test::ScopedEnv no_system("DNNCOMPAT_SYSTEM_FIND_DB", "off");
     const conv::Problem p = solver::parse_problem("mb2ic64ih28oc64kh3ph1");
     const solver::Machine &m = solver::current_machine();
     const solver::Solver *s = solver::all().front();
@@ -254,6 +259,8 @@ namespace {
 // Entries whose problem does not parse, or that no solver can model, are no samples; nothing
 // throws and the model ranks as built in.
 TEST(Refine, EditedEntriesAreNoSamples) {
+    // The find-db's samples alone (the system find-db's: system_db_test.cpp).
+    dnncompat_test::ScopedEnv no_system("DNNCOMPAT_SYSTEM_FIND_DB", "off");
     using namespace dnncompat;
     const conv::Problem p = solver::parse_problem("mb2ic64ih28oc64kh3ph1");
     const solver::Machine &m = solver::current_machine();

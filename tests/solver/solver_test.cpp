@@ -211,6 +211,9 @@ TEST(Immediate, TensorsOver2GiBExcludeTheJitKernelsWithAReason) {
 }
 
 TEST(Immediate, WtiIsRelativeToPeakAndTimesFollowIt) {
+    // The model's own WTI: measurements (the system find-db's near this problem) may put a kernel
+    // above the sustained peak, which is 0.8 of the cores' burst (machine.hpp).
+    dnncompat_test::ScopedEnv model_alone("DNNCOMPAT_SYSTEM_FIND_DB", "off");
     const auto &m = solver::current_machine();
     const conv::Problem p = solver::parse_problem("n=8,c=64,h=28,k=3");
     const auto r = solver::rank(p, Direction::fwd, m);

@@ -11,7 +11,8 @@ ScopedEnv::ScopedEnv(const char *name, const char *value) : name_(name) {
         had_ = true;
         old_ = old;
     }
-    setenv(name, value, 1);
+    if (value != nullptr) setenv(name, value, 1);
+    else unsetenv(name);
 }
 
 ScopedEnv::~ScopedEnv() {

@@ -7,7 +7,8 @@
 
 namespace dnncompat_test {
 
-// Sets an environment variable for one scope; the old value (or its absence) comes back after.
+// Sets an environment variable for one scope (unsets it for a null value); the old value (or its
+// absence) comes back after.
 class ScopedEnv {
 public:
     ScopedEnv(const char *name, const char *value);

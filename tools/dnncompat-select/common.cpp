@@ -4,6 +4,7 @@
 #include "core/enums.hpp"
 #include "solver/find_db.hpp"
 #include "solver/measure.hpp"
+#include "solver/system_db.hpp"
 #include "problem/grammar.hpp"
 #include "core/schemas.hpp"
 
@@ -121,10 +122,19 @@ std::string cudnn_algo_name(solver::Direction d, int algo) {
 json report_head(const char *mode) { return {{"format", "dnncompat-select-report"}, {"version", 1}, {"mode", mode}}; }
 
 json machine_json(const solver::Machine &m) {
-    return {{"signature", m.signature()},
-            {"peak_gflops", m.peak_gflops},
-            {"bandwidth_gbs", m.bandwidth_gbs},
-            {"model", m.source}};
+    json j = {{"signature", m.signature()},
+              {"peak_gflops", m.peak_gflops},
+              {"bandwidth_gbs", m.bandwidth_gbs},
+              {"model", m.source}};
+    if (const std::string sys = solver::system_find_db_summary(m); !sys.empty()) j["system_find_db"] = sys;
+    return j;
+}
+
+void print_machine(std::FILE *out, const solver::Machine &m) {
+    fmt::print(out, "machine: {} ({}, {} threads, oneDNN {}), peak {:.1f} GFLOP/s, {:.1f} GB/s [{}]\n", m.cpu, m.isa,
+               m.threads, m.onednn_version, m.peak_gflops, m.bandwidth_gbs, m.source);
+    if (const std::string sys = solver::system_find_db_summary(m); !sys.empty())
+        fmt::print(out, "estimates refined by the system find-db: {}\n", sys);
 }
 
 std::string notes_text(const solver::Solver &s, const conv::Problem &p, solver::Direction d,

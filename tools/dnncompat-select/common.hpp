@@ -90,6 +90,8 @@ json report_head(const char *mode);
 
 // The machine model the ranking used: signature, peak GFLOP/s, bandwidth GB/s, model source.
 json machine_json(const solver::Machine &m);
+// The report's "machine:" line, and the system find-db's that refines its estimates (if any).
+void print_machine(std::FILE *out, const solver::Machine &m);
 
 // One ranked solver of p in direction d: rank (1 = the choice), solver, solver_id, impl,
 // cudnn_algo, wti and est_ms (for weights w, the ranking's), est_change_ms, est_stay_ms,

@@ -153,8 +153,7 @@ int run(const Options &o) {
     const solver::Machine &m = solver::current_machine();
     std::FILE *out = select::text_stream(o.json_path);
     fmt::print(out, "problem: {}\n", solver::canonical(p));
-    fmt::print(out, "machine: {} ({}, {} threads, oneDNN {}), peak {:.1f} GFLOP/s, {:.1f} GB/s [{}]\n", m.cpu, m.isa,
-               m.threads, m.onednn_version, m.peak_gflops, m.bandwidth_gbs, m.source);
+    select::print_machine(out, m);
     json report = select::report_head("conv");
     report["problem"] = solver::canonical(p);
     report["machine"] = select::machine_json(m);

@@ -128,8 +128,7 @@ int run_trace(const TraceOptions &o) {
     const solver::Machine &m = solver::current_machine();
     std::FILE *out = text_stream(o.json_path);
     fmt::print(out, "trace: {}: {} distinct convolution layer(s)\n", trace::display_name(o.path), layers.layers.size());
-    fmt::print(out, "machine: {} ({}, {} threads, oneDNN {}), peak {:.1f} GFLOP/s, {:.1f} GB/s [{}]\n", m.cpu, m.isa,
-               m.threads, m.onednn_version, m.peak_gflops, m.bandwidth_gbs, m.source);
+    print_machine(out, m);
     json report = report_head("trace");
     report["trace"] = o.path;
     report["input_kind"] = kind;

@@ -1,0 +1,11 @@
+# Writes every ${DIR}/*.json into one C++ include: {name, text} pairs, the text as a raw string.
+file(GLOB files ${DIR}/*.json)
+list(SORT files)
+set(content "// Generated from ${WHAT} by cmake/embed_json.cmake. Do not edit.\n")
+foreach(f ${files})
+  get_filename_component(name ${f} NAME)
+  file(READ ${f} text)
+  string(APPEND content "{\"${name}\", R\"DNNCOMPAT_JSON(${text})DNNCOMPAT_JSON\"},\n")
+endforeach()
+file(WRITE ${OUT}.tmp "${content}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different ${OUT}.tmp ${OUT})

@@ -1,0 +1,138 @@
+#include "solver/system_db.hpp"
+
+#include "core/schemas.hpp"
+#include "solver/find_db.hpp"
+#include "solver/model.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string_view>
+
+namespace dnncompat::solver {
+
+namespace {
+
+struct Embedded {
+    const char *name;
+    const char *text;
+};
+const Embedded kFiles[] = {
+#include "dnncompat_system_db.inc"
+};
+
+const char *text_of(std::string_view name) {
+    for (const Embedded &f : kFiles)
+        if (name == f.name) return f.text;
+    return nullptr;
+}
+
+// A reference machine: its model and its samples, every ISA it measured apart.
+struct Reference {
+    Machine model;
+    std::vector<MeasuredSample> samples;
+};
+
+// The embedded files, parsed and checked against their schemas once. A file that fails (a bad
+// edit the tests would have caught) leaves the system find-db empty, said once on stderr.
+const std::vector<Reference> &references() {
+    static const std::vector<Reference> all = [] {
+        std::vector<Reference> out;
+        try {
+            const char *finds = text_of("find-db.json"), *machines = text_of("machine-db.json");
+            if (finds == nullptr || machines == nullptr) return out;
+            const nlohmann::json fdb = nlohmann::json::parse(finds), mdb = nlohmann::json::parse(machines);
+            if (!schemas::validate(fdb, "find-db.schema.json").empty() ||
+                !schemas::validate(mdb, "machine-db.schema.json").empty())
+                throw std::runtime_error("its schema refuses it");
+            const std::map<std::string, FindEntry> entries = find_db_parse(fdb);
+            for (const auto &[sig, v] : mdb.at("machines").items()) {
+                // "<cpu>|<isa>|<threads>t|onednn-<version>" (Machine::signature)
+                std::vector<std::string> part;
+                for (std::size_t start = 0;;) {
+                    const std::size_t bar = sig.find('|', start);
+                    part.push_back(sig.substr(start, bar - start));
+                    if (bar == std::string::npos) break;
+                    start = bar + 1;
+                }
+                if (part.size() != 4 || part[3].rfind("onednn-", 0) != 0) continue;
+                Reference r;
+                r.model.cpu = part[0];
+                r.model.isa = part[1];
+                r.model.threads = std::atoi(part[2].c_str());
+                r.model.onednn_version = part[3].substr(7);
+                r.model.peak_gflops = v.at("peak_gflops").get<double>();
+                r.model.bandwidth_gbs = v.at("bandwidth_gbs").get<double>();
+                r.model.source = "system find-db";
+                r.samples = find_db_samples(entries, sig);
+                if (!r.samples.empty()) out.push_back(std::move(r));
+            }
+        } catch (const std::exception &e) {
+            std::fprintf(stderr,
+                         "dnncompat warning: the system find-db built into the library cannot be read (%s); "
+                         "immediate mode uses the built-in model alone\n",
+                         e.what());
+            out.clear();
+        }
+        return out;
+    }();
+    return all;
+}
+
+// The CPU's vendor as its model name says it, "" when it says none.
+std::string vendor(const std::string &cpu) {
+    for (const char *v : {"Intel", "AMD"})
+        if (cpu.find(v) != std::string::npos) return v;
+    return "";
+}
+
+// The weight of reference r's samples on machine m; 0 where they do not apply.
+double weight_on(const Machine &r, const Machine &m) {
+    if (r.onednn_version != m.onednn_version || model::lanes(r) != model::lanes(m)) return 0.0;
+    const std::string v = vendor(m.cpu);
+    if (v.empty() || v != vendor(r.cpu)) return 0.0;
+    return r.cpu == m.cpu && r.isa == m.isa ? 1.0 : kOtherCpuWeight;
+}
+
+} // namespace
+
+bool system_find_db_enabled() {
+    const char *v = std::getenv("DNNCOMPAT_SYSTEM_FIND_DB");
+    if (v == nullptr || *v == '\0') return true;
+    std::string s(v);
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (s == "off" || s == "0") return false;
+    if (s != "on" && s != "1") {
+        static std::once_flag once;
+        std::call_once(once, [&] {
+            std::fprintf(stderr,
+                         "dnncompat warning: DNNCOMPAT_SYSTEM_FIND_DB='%s' is not on or off (1, 0); on is used\n", v);
+        });
+    }
+    return true;
+}
+
+std::vector<SampleSource> system_find_db_sources(const Machine &m) {
+    std::vector<SampleSource> out;
+    if (!system_find_db_enabled()) return out;
+    for (const Reference &r : references())
+        if (const double w = weight_on(r.model, m); w > 0) out.push_back({r.samples, r.model, w});
+    return out;
+}
+
+std::string system_find_db_summary(const Machine &m) {
+    std::string s;
+    for (const SampleSource &src : system_find_db_sources(m))
+        s += fmt::format("{}{} measurements of {} ({}, {} threads{})", s.empty() ? "" : ", ", src.samples.size(),
+                         src.model.cpu, src.model.isa, src.model.threads,
+                         src.weight < 1 ? fmt::format(", weight {:g}", src.weight) : std::string());
+    return s;
+}
+
+} // namespace dnncompat::solver

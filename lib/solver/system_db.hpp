@@ -1,0 +1,47 @@
+// The system find-db: measurements of reference machines shipped inside the library, as MIOpen
+// ships a system find-db and perf-db per GPU architecture beside the user's own. Each is a
+// find-db (schemas/find-db.schema.json: every solver's steady-state time on the kept problem sets
+// of bench/problems/ and the shared logs, in every direction) with the machine-db entry of the
+// machine that measured it (schemas/machine-db.schema.json: its peak and bandwidth). They live in
+// lib/solver/system-db/ and are embedded at build time.
+//
+// They never decide a ranking the way the process's own find-db does (a measurement of this
+// very machine); they refine immediate mode's estimates as its samples do (solver/refine.hpp),
+// each sample's error taken against its reference machine's model. The model's errors are
+// largely the kernels' own (which oneDNN kernel beats its estimate on which shapes), and those
+// carry over to machines of the same vendor and vector width running the same oneDNN: a reference
+// machine's samples apply only to such a machine, weighed fully on the same CPU model and ISA and
+// by kOtherCpuWeight otherwise. Nothing of it applies to other machines (another vendor, another
+// vector width, another oneDNN): their estimates are the built-in model's.
+//
+// DNNCOMPAT_SYSTEM_FIND_DB=off (or 0) leaves it out.
+#pragma once
+
+#include "solver/refine.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace dnncompat::solver {
+
+// The weight of a reference machine's sample on a machine of the same vendor, vector width and
+// oneDNN but another CPU model or ISA, relative to one of that very machine (1). Not measured
+// (one reference machine); half, so that such a machine's own measurements outweigh it.
+constexpr double kOtherCpuWeight = 0.5;
+
+// Whether DNNCOMPAT_SYSTEM_FIND_DB leaves the system find-db in (unset, "on" or "1"). Any other
+// value than off / 0 / on / 1 warns once on stderr and leaves it in.
+bool system_find_db_enabled();
+
+// The system find-db's samples that apply to machine m, one source per reference machine, with
+// that machine's model (built-in form: its peak and bandwidth, m's efficiencies left out) and
+// weight; empty when none applies or DNNCOMPAT_SYSTEM_FIND_DB is off. The embedded files are
+// parsed once a process. Never throws but std::bad_alloc.
+std::vector<SampleSource> system_find_db_sources(const Machine &m);
+
+// "N measurements of <cpu> (<isa>, <threads> threads)[, ...]" for the sources that apply to m,
+// or "" when none does: what dnncompat-select says of the model.
+std::string system_find_db_summary(const Machine &m);
+
+} // namespace dnncompat::solver
