@@ -731,6 +731,8 @@ void trace_summary(std::string &out, const json &doc) {
     if (const auto v = num(m, "peak_gflops")) parts.push_back(fmt::format("peak {:g} GFLOP/s", *v));
     if (const auto v = num(m, "bandwidth_gbs")) parts.push_back(fmt::format("{:g} GB/s", *v));
     if (const std::string v = str(m, "source"); !v.empty()) parts.push_back("model: " + html_escape(v));
+    if (const std::string v = str(m, "system_find_db"); !v.empty())
+        parts.push_back("refined by the system find-db: " + html_escape(v));
     put(out, "<p class=\"meta\" data-machine=\"1\">Machine: {}</p>\n",
         parts.empty() ? std::string(kDash) : fmt::format("{}", fmt::join(parts, " &middot; ")));
 

@@ -5,6 +5,7 @@
 #include "core/support.hpp"
 #include "report/estimate.hpp"
 #include "report/support_report.hpp"
+#include "solver/system_db.hpp"
 
 #include <fmt/format.h>
 
@@ -162,6 +163,22 @@ bool recorded_success(const json &call) {
 }
 
 std::string ms(double v) { return v < 0.01 ? fmt::format("{:.4f}", v) : fmt::format("{:.2f}", v); }
+
+} // namespace
+
+namespace {
+
+// The model the estimates come from, and the system find-db's measurements that refine it here.
+json machine_json(const solver::Machine &machine) {
+    json m = {{"cpu", machine.cpu},
+              {"isa", machine.isa},
+              {"threads", machine.threads},
+              {"peak_gflops", machine.peak_gflops},
+              {"bandwidth_gbs", machine.bandwidth_gbs},
+              {"source", machine.source}};
+    if (const std::string sys = solver::system_find_db_summary(machine); !sys.empty()) m["system_find_db"] = sys;
+    return m;
+}
 
 } // namespace
 
@@ -416,13 +433,7 @@ json trace_report(const json &trace, const std::string &path, const std::string 
             {"tool", tool_json("dnncompat-report")},
             {"input", {{"path", path}, {"kind", kind}}},
             {"trace_metadata", metadata},
-            {"machine",
-             {{"cpu", machine.cpu},
-              {"isa", machine.isa},
-              {"threads", machine.threads},
-              {"peak_gflops", machine.peak_gflops},
-              {"bandwidth_gbs", machine.bandwidth_gbs},
-              {"source", machine.source}}},
+            {"machine", machine_json(machine)},
             {"summary",
              {{"calls", calls.size()},
               {"distinct_functions", fn_order.size()},
@@ -498,6 +509,8 @@ std::string render_trace_text(const json &r) {
                        ms(s["estimated_ms"].get<double>()), r["machine"]["cpu"].get<std::string>(),
                        r["machine"]["threads"].get<int>(), r["machine"]["peak_gflops"].get<double>(),
                        r["machine"]["bandwidth_gbs"].get<double>(), r["machine"]["source"].get<std::string>());
+    if (r["machine"].contains("system_find_db"))
+        out += fmt::format(", refined by the system find-db ({})", r["machine"]["system_find_db"].get<std::string>());
     if (s["measured_ms"].is_number()) out += fmt::format("; measured {} ms", ms(s["measured_ms"].get<double>()));
     out += "\n";
     if (r["run"].is_object())

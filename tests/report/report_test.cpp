@@ -8,7 +8,9 @@
 #include "report/support_report.hpp"
 #include "report/trace_report.hpp"
 #include "solver/machine.hpp"
+#include "solver/system_db.hpp"
 #include "support/cli.hpp"
+#include "support/scoped.hpp"
 #include "core/schemas.hpp"
 #include "trace/compressed_input.hpp"
 #include "trace/trace_file.hpp"
@@ -276,6 +278,31 @@ TEST(ReportCli, PredictionsMatchTheReplayOnEveryInput) {
             EXPECT_EQ(doc["summary"]["verdict"], "blocked");
         }
     }
+}
+
+// The report names the system find-db's measurements that refine its estimates on this machine
+// (solver/system_db.hpp), as dnncompat-select does, and leaves the field out when none applies.
+TEST(TraceReport, NamesTheSystemFindDbWhereItRefinesTheEstimates) {
+    const auto file =
+        trace::load_trace_file(std::string(DNNCOMPAT_TEST_DATA) + "/logs/resnet50-eval-b4-fp32-backend-api.log.xz");
+    const solver::Machine &m = solver::current_machine();
+    {
+        dnncompat_test::ScopedEnv on("DNNCOMPAT_SYSTEM_FIND_DB", nullptr);
+        const json doc = report::trace_report(file.doc, "r50", file.kind, m);
+        expect_valid(doc, "trace-report.schema.json");
+        const std::string sys = solver::system_find_db_summary(m);
+        EXPECT_EQ(doc["machine"].contains("system_find_db"), !sys.empty());
+        if (!sys.empty()) {
+            EXPECT_EQ(doc["machine"]["system_find_db"], sys);
+            EXPECT_NE(report::render_trace_text(doc).find("refined by the system find-db (" + sys + ")"),
+                      std::string::npos);
+        }
+    }
+    dnncompat_test::ScopedEnv off("DNNCOMPAT_SYSTEM_FIND_DB", "off");
+    const json doc = report::trace_report(file.doc, "r50", file.kind, m);
+    expect_valid(doc, "trace-report.schema.json");
+    EXPECT_FALSE(doc["machine"].contains("system_find_db"));
+    EXPECT_EQ(report::render_trace_text(doc).find("system find-db"), std::string::npos);
 }
 
 // A graph-API log: its graphs by pattern, each execute estimated as its convolution, and the
