@@ -33,7 +33,8 @@
 //            carries over to layers it has not measured)
 //            --system-db on|off (default on: the system find-db's samples that apply to the
 //            model's machine refine it too, as in the library, solver/system_db.hpp; the ranked
-//            problem's own left out) --export-find-db FILE (--refine-from's times written as
+//            problem's own left out; DNNCOMPAT_SYSTEM_FIND_DB=off in the environment turns it off
+//            as in the library, and the bench says so) --export-find-db FILE (--refine-from's times written as
 //            find-db entries of the model's machine, added to FILE; nothing ranked: how
 //            lib/solver/system-db/find-db.json is made); --benchmark_* go to Google Benchmark.
 //
@@ -624,12 +625,22 @@ bool parse(int &argc, char **argv, Options &o) {
                 std::exit(2);
             }
         } else if (auto v13 = value("--system-db")) {
-            if (*v13 != "on" && *v13 != "off") {
-                std::fprintf(stderr, "solver_regret_bench: --system-db wants on or off, got '%s'\n", v13->c_str());
+            std::string on = *v13;
+            for (char &c : on) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            if (on != "on" && on != "off" && on != "1" && on != "0") {
+                std::fprintf(stderr, "solver_regret_bench: --system-db wants on or off (1, 0), got '%s'\n",
+                             v13->c_str());
                 std::exit(2);
             }
-            o.system_db = *v13 == "on";
+            o.system_db = on == "on" || on == "1";
         } else if (auto v14 = value("--export-find-db")) {
+            std::error_code ec;
+            if (v14->empty() || !fs::is_directory(fs::absolute(*v14, ec).parent_path(), ec)) {
+                std::fprintf(stderr,
+                             "solver_regret_bench: --export-find-db: '%s' is not a file in an existing folder\n",
+                             v14->c_str());
+                std::exit(2);
+            }
             o.export_find_db = *v14;
         } else if (auto v9 = value("--isas")) {
             o.isas.clear();
@@ -941,6 +952,8 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "solver_regret_bench: --export-find-db writes --refine-from's times: give them\n");
         return 2;
     }
+    if (o.system_db && !solver::system_find_db_enabled())
+        fmt::print("the system find-db left out: DNNCOMPAT_SYSTEM_FIND_DB is off\n");
     if (o.system_db) {
         if (const std::string sys = solver::system_find_db_summary(bench_machine()); !sys.empty())
             fmt::print("refined by the system find-db: {}\n", sys);

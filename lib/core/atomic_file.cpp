@@ -193,6 +193,10 @@ void write_output(const std::string &path, const std::string &text) {
 void with_lock(const std::string &path, const std::function<void()> &fn) {
     const fs::path target(path);
     std::error_code ec;
+    // A device, a pipe or a folder in the file's place is no file of ours: never locked beside,
+    // set aside or replaced (as root, a rename would take /dev/null away).
+    if (const fs::file_status st = fs::status(target, ec); fs::exists(st) && !fs::is_regular_file(st))
+        throw std::runtime_error(fmt::format("'{}' is not a regular file", path));
     if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
     const std::string lock = path + ".lock";
     const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -220,6 +224,8 @@ bool read_file(const std::string &path, std::string &text) {
 }
 
 std::string set_aside(const std::string &path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return {}; // only a file of ours is moved
     // link() never replaces a file: a name another process took meanwhile is skipped as well.
     for (int n = 1; n < 9; ++n) {
         const std::string aside = path + ".corrupt" + (n == 1 ? std::string() : "." + std::to_string(n));

@@ -48,7 +48,8 @@ private:
 
 // Runs fn while holding an exclusive advisory lock (flock) on path + ".lock", so two processes
 // updating one database serialise their read-modify-write. Throws std::runtime_error when the
-// lock file cannot be created.
+// lock file cannot be created, and when something other than a regular file (a device, a pipe, a
+// folder) is at path: nothing is locked beside it.
 void with_lock(const std::string &path, const std::function<void()> &fn);
 
 // Reads the whole file; false when it does not exist or cannot be read.
@@ -56,7 +57,8 @@ bool read_file(const std::string &path, std::string &text);
 
 // Moves a corrupt file aside to path + ".corrupt", or where that exists (an earlier corrupt file,
 // kept: it may hold what someone wants back) the first free of ".corrupt.2" ... ".corrupt.9"
-// (all taken: ".corrupt.9" is replaced), and returns the new name; empty when the move failed.
+// (all taken: ".corrupt.9" is replaced), and returns the new name; empty when the move failed or
+// path is not a regular file (left where it is).
 std::string set_aside(const std::string &path);
 
 // A private temporary folder: mkdtemp(3) of prefix + "XXXXXX" under

@@ -72,6 +72,10 @@ std::optional<nlohmann::json> read_json_db(const std::string &path, const char *
         problem = fmt::format("{} '{}' is a directory, not a file; not used", what, path);
         return std::nullopt;
     }
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+        problem = fmt::format("{} '{}' is not a regular file (a device or a pipe); not used", what, path);
+        return std::nullopt;
+    }
     std::string text;
     if (!files::read_file(path, text)) return std::nullopt;
     std::string why;

@@ -86,6 +86,12 @@ Refinement::Refinement(const std::vector<SampleSource> &sources, bool leave_out_
         models_.push_back(src.model);
         models_.back().refinement = nullptr; // the model itself, not refined again
         weights_.push_back(src.weight);
+        // The model as a whole (two machines of one signature may hold different models: the
+        // reference machine's and a calibrated one's), so that no sample takes another's estimate.
+        std::string tag = fmt::format("{}|{}|{:.17g}|{:.17g}", src.model.source, src.model.signature(),
+                                      src.model.peak_gflops, src.model.bandwidth_gbs);
+        for (const auto &[name, e] : src.model.efficiency) tag += fmt::format("|{}={:.17g}", name, e);
+        tags_.push_back(std::move(tag));
         for (const MeasuredSample &s : src.samples) {
             if (!(s.ms > 0) || !std::isfinite(s.ms) || by_id(s.solver) == nullptr) continue;
             by_solver_[{s.solver, static_cast<int>(s.d)}].push_back(
@@ -99,7 +105,7 @@ void Refinement::resolve(Point &q) const {
     double est = -1;
     if (cache_) {
         const std::string key =
-            fmt::format("{}|{}|{}|{}", models_[q.source].signature(), q.problem, direction_name(q.s.d), q.s.solver);
+            fmt::format("{}|{}|{}|{}", tags_[q.source], q.problem, direction_name(q.s.d), q.s.solver);
         {
             std::lock_guard<std::mutex> lock(cache_->mu);
             auto it = cache_->ms.find(key);

@@ -121,8 +121,9 @@ private:
     // Computes a pending point's estimate and error (or drops it); mu_ held.
     void resolve(Point &q) const;
     bool leave_out_own_ = false;
-    std::vector<Machine> models_; // per source
-    std::vector<double> weights_; // per source
+    std::vector<Machine> models_;   // per source
+    std::vector<double> weights_;   // per source
+    std::vector<std::string> tags_; // per source: its model in the estimate cache's keys
     std::shared_ptr<EstimateCache> cache_;
     mutable std::mutex mu_;
     mutable std::map<std::pair<uint32_t, int>, std::vector<Point>> by_solver_; // (solver id, direction)

@@ -33,25 +33,23 @@ const char *text_of(std::string_view name) {
     return nullptr;
 }
 
-// A reference machine: its model and its samples, every ISA it measured apart.
-struct Reference {
-    Machine model;
-    std::vector<MeasuredSample> samples;
-};
+void warn_unreadable(const std::exception &e) {
+    std::fprintf(stderr,
+                 "dnncompat warning: the system find-db built into the library cannot be read (%s); immediate mode "
+                 "uses the built-in model alone\n",
+                 e.what());
+}
 
-// The embedded files, parsed and checked against their schemas once. A file that fails (a bad
-// edit the tests would have caught) leaves the system find-db empty, said once on stderr.
-const std::vector<Reference> &references() {
-    static const std::vector<Reference> all = [] {
-        std::vector<Reference> out;
+// The reference machines' models (the small machine-db, parsed and checked once).
+const std::vector<Machine> &reference_models() {
+    static const std::vector<Machine> all = [] {
+        std::vector<Machine> out;
         try {
-            const char *finds = text_of("find-db.json"), *machines = text_of("machine-db.json");
-            if (finds == nullptr || machines == nullptr) return out;
-            const nlohmann::json fdb = nlohmann::json::parse(finds), mdb = nlohmann::json::parse(machines);
-            if (!schemas::validate(fdb, "find-db.schema.json").empty() ||
-                !schemas::validate(mdb, "machine-db.schema.json").empty())
-                throw std::runtime_error("its schema refuses it");
-            const std::map<std::string, FindEntry> entries = find_db_parse(fdb);
+            const char *text = text_of("machine-db.json");
+            if (text == nullptr) return out;
+            const nlohmann::json mdb = nlohmann::json::parse(text);
+            if (!schemas::validate(mdb, "machine-db.schema.json").empty())
+                throw std::runtime_error("its machine-db's schema refuses it");
             for (const auto &[sig, v] : mdb.at("machines").items()) {
                 // "<cpu>|<isa>|<threads>t|onednn-<version>" (Machine::signature)
                 std::vector<std::string> part;
@@ -62,27 +60,38 @@ const std::vector<Reference> &references() {
                     start = bar + 1;
                 }
                 if (part.size() != 4 || part[3].rfind("onednn-", 0) != 0) continue;
-                Reference r;
-                r.model.cpu = part[0];
-                r.model.isa = part[1];
-                r.model.threads = std::atoi(part[2].c_str());
-                r.model.onednn_version = part[3].substr(7);
-                r.model.peak_gflops = v.at("peak_gflops").get<double>();
-                r.model.bandwidth_gbs = v.at("bandwidth_gbs").get<double>();
-                r.model.source = "system find-db";
-                r.samples = find_db_samples(entries, sig);
-                if (!r.samples.empty()) out.push_back(std::move(r));
+                Machine r;
+                r.cpu = part[0];
+                r.isa = part[1];
+                r.threads = std::atoi(part[2].c_str());
+                r.onednn_version = part[3].substr(7);
+                r.peak_gflops = v.at("peak_gflops").get<double>();
+                r.bandwidth_gbs = v.at("bandwidth_gbs").get<double>();
+                r.source = "system find-db";
+                out.push_back(std::move(r));
             }
         } catch (const std::exception &e) {
-            std::fprintf(stderr,
-                         "dnncompat warning: the system find-db built into the library cannot be read (%s); "
-                         "immediate mode uses the built-in model alone\n",
-                         e.what());
+            warn_unreadable(e);
             out.clear();
         }
         return out;
     }();
     return all;
+}
+
+// The samples of the reference machine of `signature`, from the find-db (1.3 MB: parsed once, and
+// only in a process some reference machine applies to; its schema is checked by the tests).
+std::vector<MeasuredSample> reference_samples(const std::string &signature) {
+    static const std::map<std::string, FindEntry> entries = [] {
+        try {
+            const char *text = text_of("find-db.json");
+            return text == nullptr ? std::map<std::string, FindEntry>() : find_db_parse(nlohmann::json::parse(text));
+        } catch (const std::exception &e) {
+            warn_unreadable(e);
+            return std::map<std::string, FindEntry>();
+        }
+    }();
+    return find_db_samples(entries, signature);
 }
 
 // The CPU's vendor as its model name says it, "" when it says none.
@@ -92,12 +101,16 @@ std::string vendor(const std::string &cpu) {
     return "";
 }
 
+// An ISA's family: its name up to the first '_' ("avx512_core_amx" -> "avx512", "avx2_vnni" ->
+// "avx2", "avx" -> "avx"): the kernels of one vector width and instruction set.
+std::string family(const std::string &isa) { return isa.substr(0, isa.find('_')); }
+
 // The weight of reference r's samples on machine m; 0 where they do not apply.
 double weight_on(const Machine &r, const Machine &m) {
-    if (r.onednn_version != m.onednn_version || model::lanes(r) != model::lanes(m)) return 0.0;
+    if (r.onednn_version != m.onednn_version || family(r.isa) != family(m.isa)) return 0.0;
     const std::string v = vendor(m.cpu);
     if (v.empty() || v != vendor(r.cpu)) return 0.0;
-    return r.cpu == m.cpu && r.isa == m.isa ? 1.0 : kOtherCpuWeight;
+    return r.cpu == m.cpu && r.isa == m.isa && r.threads == m.threads ? 1.0 : kOtherCpuWeight;
 }
 
 } // namespace
@@ -121,8 +134,11 @@ bool system_find_db_enabled() {
 std::vector<SampleSource> system_find_db_sources(const Machine &m) {
     std::vector<SampleSource> out;
     if (!system_find_db_enabled()) return out;
-    for (const Reference &r : references())
-        if (const double w = weight_on(r.model, m); w > 0) out.push_back({r.samples, r.model, w});
+    for (const Machine &r : reference_models())
+        if (const double w = weight_on(r, m); w > 0) {
+            std::vector<MeasuredSample> samples = reference_samples(r.signature());
+            if (!samples.empty()) out.push_back({std::move(samples), r, w});
+        }
     return out;
 }
 

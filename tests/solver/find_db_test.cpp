@@ -14,6 +14,8 @@
 #include "support/scoped.hpp"
 
 #include <gtest/gtest.h>
+
+#include <sys/stat.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
@@ -96,6 +98,21 @@ TEST(FindDb, CorruptFileIsReportedSetAsideAndRebuilt) {
     EXPECT_NE(dir.problem.find("is a directory"), std::string::npos) << dir.problem;
     EXPECT_TRUE(fs::is_directory(path));
     EXPECT_FALSE(fs::exists(path.string() + ".corrupt.4"));
+    fs::remove(path);
+    // So is a pipe (as a device would be: a writer running as root had renamed /dev/null aside):
+    // the reader says so, the writer refuses it and leaves no lock file beside it.
+    fs::remove(path.string() + ".lock"); // the earlier writes'
+    ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+    const solver::FindDbFile pipe = solver::load_find_db(path.string());
+    EXPECT_TRUE(pipe.entries.empty());
+    EXPECT_NE(pipe.problem.find("is not a regular file"), std::string::npos) << pipe.problem;
+    EXPECT_THROW(solver::store_find_entry(path.string(), "a|b|2t|o|fwd|p", {{{2, "onednn.jit-1x1", 1.0, 0}}, ""}),
+                 std::runtime_error);
+    EXPECT_EQ(fs::status(path).type(), fs::file_type::fifo);
+    EXPECT_FALSE(fs::exists(path.string() + ".corrupt.4"));
+    EXPECT_FALSE(fs::exists(path.string() + ".lock"));
+    EXPECT_EQ(files::set_aside(path.string()), "");
+    EXPECT_EQ(fs::status(path).type(), fs::file_type::fifo);
     fs::remove(path);
 }
 

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <string>
 
 namespace {
@@ -73,8 +74,8 @@ TEST(SystemDb, TheLibraryHoldsTheFilesSamples) {
     EXPECT_EQ(mdb, read_json(DNNCOMPAT_SOURCE_DIR "/bench/measurements/xeon-amx-2c/machine-db.json"));
 }
 
-// A reference machine's samples apply to machines of its vendor, vector width and oneDNN only:
-// fully on its own CPU model and ISA, at kOtherCpuWeight on another.
+// A reference machine's samples apply to machines of its vendor, ISA family and oneDNN only:
+// fully on its own CPU model name, ISA and thread count, at kOtherCpuWeight otherwise.
 TEST(SystemDb, AppliesToMachinesOfTheSameVendorWidthAndOneDnn) {
     dnncompat_test::ScopedEnv on("DNNCOMPAT_SYSTEM_FIND_DB", nullptr);
     const std::string xeon = "Intel(R) Xeon(R) Processor";
@@ -91,10 +92,15 @@ TEST(SystemDb, AppliesToMachinesOfTheSameVendorWidthAndOneDnn) {
               (W{{"avx512_core_amx", solver::kOtherCpuWeight}}));
     EXPECT_EQ(weights(machine("Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", "avx2")),
               (W{{"avx2", solver::kOtherCpuWeight}}));
+    EXPECT_EQ(weights(machine(xeon, "avx512_core")), (W{{"avx512_core_amx", solver::kOtherCpuWeight}}));
+    solver::Machine more_threads = machine(xeon, "avx512_core_amx");
+    more_threads.threads = 16;
+    EXPECT_EQ(weights(more_threads), (W{{"avx512_core_amx", solver::kOtherCpuWeight}}));
     // Another vendor, a width no reference ran, another oneDNN, a CPU that names no vendor: none.
     EXPECT_TRUE(weights(machine("AMD EPYC 9B45", "avx512_core_bf16")).empty());
     EXPECT_TRUE(weights(machine("AMD Ryzen 9 5950X 16-Core Processor", "avx2")).empty());
     EXPECT_TRUE(weights(machine(xeon, "sse41")).empty());
+    EXPECT_TRUE(weights(machine(xeon, "avx")).empty()); // 8 lanes, but no FMA: not AVX2's kernels
     EXPECT_TRUE(weights(machine(xeon, "avx512_core_amx", "3.1.0")).empty());
     EXPECT_TRUE(weights(machine("QEMU Virtual CPU version 2.5+", "avx2")).empty());
     // Switched off.
@@ -130,6 +136,34 @@ TEST(SystemDb, SamplesAreJudgedAgainstTheirOwnMachine) {
     EXPECT_NEAR(judged_there.factor(p, Direction::fwd, s->id()), 1.0, 1e-9);
     const solver::Refinement judged_here(one, here);
     EXPECT_GT(judged_here.factor(p, Direction::fwd, s->id()), 1.5);
+}
+
+// Two sources of one signature with different models (the reference machine's and this machine's
+// calibrated one) keep their own estimates in the process's estimate cache: each sample at exactly
+// its own model's estimate corrects nothing, cache or not.
+TEST(SystemDb, OneSignatureTwoModelsKeepTheirOwnEstimates) {
+    const solver::Machine &here = solver::current_machine();
+    solver::Machine ref = here, calibrated = here;
+    ref.source = "system find-db";
+    ref.peak_gflops = here.peak_gflops / 3.0;
+    calibrated.bandwidth_gbs = here.bandwidth_gbs / 3.0;
+    calibrated.efficiency["onednn.gemm"] = 0.3;
+    const conv::Problem p = solver::parse_problem("mb2ic64ih28oc64kh3ph1");
+    const solver::Ranking r = solver::rank(p, Direction::fwd, here);
+    ASSERT_FALSE(r.ranked.empty());
+    const solver::Solver *s = r.ranked[0].solver;
+    const double at_ref = solver::Refinement::estimate({p, Direction::fwd, s->id(), 1.0}, ref);
+    const double at_cal = solver::Refinement::estimate({p, Direction::fwd, s->id(), 1.0}, calibrated);
+    ASSERT_GT(at_ref, 0);
+    ASSERT_GT(at_cal, 0);
+    ASSERT_GT(std::fabs(std::log(at_ref / at_cal)), 0.1);
+    const auto cache = std::make_shared<solver::Refinement::EstimateCache>();
+    const std::vector<solver::SampleSource> sources{{{{p, Direction::fwd, s->id(), at_cal}}, calibrated, 1.0},
+                                                    {{{p, Direction::fwd, s->id(), at_ref}}, ref, 0.5}};
+    for (int round = 0; round < 2; ++round) { // the second round reads the first's estimates back
+        const solver::Refinement refined(sources, false, cache);
+        EXPECT_NEAR(refined.factor(p, Direction::fwd, s->id()), 1.0, 1e-9) << "round " << round;
+    }
 }
 
 // A source's weight scales each of its samples' weight: one sample of the very problem at r times
