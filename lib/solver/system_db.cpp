@@ -2,7 +2,6 @@
 
 #include "core/schemas.hpp"
 #include "solver/find_db.hpp"
-#include "solver/model.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -80,7 +79,8 @@ const std::vector<Machine> &reference_models() {
 }
 
 // The samples of the reference machine of `signature`, from the find-db (1.3 MB: parsed once, and
-// only in a process some reference machine applies to; its schema is checked by the tests).
+// only in a process some reference machine applies to; its schema is checked by the tests), kept
+// per machine for the refinement's rebuilds after each Find.
 std::vector<MeasuredSample> reference_samples(const std::string &signature) {
     static const std::map<std::string, FindEntry> entries = [] {
         try {
@@ -91,7 +91,12 @@ std::vector<MeasuredSample> reference_samples(const std::string &signature) {
             return std::map<std::string, FindEntry>();
         }
     }();
-    return find_db_samples(entries, signature);
+    static std::mutex mu;
+    static std::map<std::string, std::vector<MeasuredSample>> by_machine;
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = by_machine.find(signature);
+    if (it == by_machine.end()) it = by_machine.emplace(signature, find_db_samples(entries, signature)).first;
+    return it->second;
 }
 
 // The CPU's vendor as its model name says it, "" when it says none.
