@@ -7,6 +7,7 @@
 // the median per-block times and their ratio. About 20 s:
 //
 //   OMP_NUM_THREADS=2 build/bench/bn_training_bench
+#include "core/aligned_buffer.hpp"
 #include <dnncompat/dnncompat.h>
 
 #include <benchmark/benchmark.h>
@@ -29,7 +30,7 @@ void check(dnncompatStatus_t s) {
 
 struct Pair {
     bool nhwc;
-    std::vector<float> x, y, scale, bias, rmean, rvar, smean, sinv, mean, var;
+    dnncompat::aligned_vector<float> x, y, scale, bias, rmean, rvar, smean, sinv, mean, var;
     dnncompatHandle_t h = nullptr;
     dnncompatTensorDescriptor_t xd = nullptr, pd = nullptr;
     dnnl::engine eng{dnnl::engine::kind::cpu, 0};

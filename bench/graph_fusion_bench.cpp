@@ -14,6 +14,7 @@
 // results are compared first (MISMATCH when they differ by more than 1e-4). About 20 s:
 //
 //   OMP_NUM_THREADS=2 build/bench/graph_fusion_bench
+#include "core/aligned_buffer.hpp"
 #include "side_by_side.hpp"
 
 #include "core/handle.hpp"
@@ -35,8 +36,8 @@ namespace {
 using bench::check;
 using Desc = dnncompatBackendDescriptor_t;
 
-std::vector<float> filled(std::size_t n, int salt) {
-    std::vector<float> v(n);
+dnncompat::aligned_vector<float> filled(std::size_t n, int salt) {
+    dnncompat::aligned_vector<float> v(n);
     for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(static_cast<int>((i * 7 + salt * 13) % 17) - 8) / 8;
     return v;
 }
@@ -67,17 +68,17 @@ Desc pointwise(dnncompatPointwiseMode_t mode, Desc x, Desc b, Desc y) {
 struct Case {
     dnncompatHandle_t h = nullptr;
     int n, c, hw, k;
-    std::vector<float> x, w, bias, z, y_fused, y_loops, y_direct;
-    std::vector<char> ws_fused, ws_loops;
+    dnncompat::aligned_vector<float> x, w, bias, z, y_fused, y_loops, y_direct;
+    dnncompat::aligned_vector<char> ws_fused, ws_loops;
     Desc plan_fused = nullptr, plan_loops = nullptr, pack_fused = nullptr, pack_loops = nullptr;
     dnnl::convolution_forward direct;
     dnnl::memory x_m, w_m, b_m, z_m, y_m, scratch_m;
-    std::vector<char> direct_scratch;
+    dnncompat::aligned_vector<char> direct_scratch;
     std::string direct_impl, steps;
     bool match = false;
 
     // The graph's plan on engine 0, built with fusion on or off; its workspace sized.
-    Desc plan(bool fusion, std::vector<char> &ws) {
+    Desc plan(bool fusion, dnncompat::aligned_vector<char> &ws) {
         if (fusion) unsetenv("DNNCOMPAT_GRAPH_FUSION");
         else setenv("DNNCOMPAT_GRAPH_FUSION", "0", 1);
         const int64_t K = k;
@@ -109,7 +110,7 @@ struct Case {
         }
         return p;
     }
-    Desc pack(std::vector<float> &y, std::vector<char> &ws) {
+    Desc pack(dnncompat::aligned_vector<float> &y, dnncompat::aligned_vector<char> &ws) {
         auto p = make(DNNCOMPAT_BACKEND_VARIANT_PACK_DESCRIPTOR);
         const int64_t uids[5] = {1, 2, 3, 4, 5};
         void *ptrs[5] = {x.data(), w.data(), bias.data(), z.data(), y.data()};

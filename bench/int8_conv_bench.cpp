@@ -13,6 +13,7 @@
 //
 //   OMP_NUM_THREADS=2 build/bench/int8_conv_bench
 //   OMP_NUM_THREADS=2 DNNL_MAX_CPU_ISA=AVX2 build/bench/int8_conv_bench
+#include "core/aligned_buffer.hpp"
 #include "side_by_side.hpp"
 
 #include "core/handle.hpp"
@@ -133,11 +134,11 @@ void run_layer(const Layer &l, bool float_y) {
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int8_t>(static_cast<int>(i * 37 % 255) - 127);
     for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i * 53 % 255) - 127);
     const std::size_t ys = static_cast<std::size_t>(l.n) * l.k * out * out * (float_y ? 4 : 1);
-    std::vector<char> y(ys), y2(ys);
+    dnncompat::aligned_vector<char> y(ys), y2(ys);
     const auto algo = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
     std::size_t ws_bytes = 0;
     check(dnncompatGetConvolutionForwardWorkspaceSize(h, xd, wd, cd, yd, algo, &ws_bytes));
-    std::vector<char> ws(ws_bytes);
+    dnncompat::aligned_vector<char> ws(ws_bytes);
     auto ours = [&] {
         check(dnncompatConvolutionForward(h, &alpha, xd, x.data(), wd, w.data(), cd, algo, ws.data(), ws_bytes, &beta,
                                           yd, y.data()));

@@ -28,6 +28,7 @@
 // About 30 s:
 //
 //   OMP_NUM_THREADS=2 build/bench/overhead_bench
+#include "core/aligned_buffer.hpp"
 #include "side_by_side.hpp"
 
 #include "core/handle.hpp"
@@ -53,8 +54,8 @@ using tag = dnnl::memory::format_tag;
 using dt = dnnl::memory::data_type;
 
 // Deterministic data without NaN (dnncompat's max pooling scans x for NaN on every call).
-std::vector<float> filled(std::size_t n, int salt) {
-    std::vector<float> v(n);
+dnncompat::aligned_vector<float> filled(std::size_t n, int salt) {
+    dnncompat::aligned_vector<float> v(n);
     for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7 + salt) % 23) * 0.05f - 0.5f;
     return v;
 }
@@ -98,8 +99,8 @@ struct ConvPair {
     dnncompatTensorDescriptor_t xd = nullptr, yd = nullptr;
     dnncompatFilterDescriptor_t wd = nullptr;
     dnncompatConvolutionDescriptor_t cd = nullptr;
-    std::vector<float> x, w, y, y_direct;
-    std::vector<char> ws;
+    dnncompat::aligned_vector<float> x, w, y, y_direct;
+    dnncompat::aligned_vector<char> ws;
     const dnncompatConvolutionFwdAlgo_t algo = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
     std::unique_ptr<bench::DirectConv> direct; // the direct side
     std::string impl, why_not;
@@ -159,8 +160,8 @@ struct ConvPair {
 struct GraphConvPair {
     Api a;
     int n, c, hw, k;
-    std::vector<float> x, w, y, y_direct;
-    std::vector<char> ws;
+    dnncompat::aligned_vector<float> x, w, y, y_direct;
+    dnncompat::aligned_vector<char> ws;
     dnncompatBackendDescriptor_t plan = nullptr, pack = nullptr;
     std::unique_ptr<bench::DirectConv> direct;
     std::string impl, why_not;
@@ -229,7 +230,7 @@ struct BnPair {
     Api a;
     int c, hw;
     dnncompatTensorDescriptor_t xd = nullptr, pd_desc = nullptr;
-    std::vector<float> x, y, y_direct, scale, bias, mean, var;
+    dnncompat::aligned_vector<float> x, y, y_direct, scale, bias, mean, var;
     const double epsilon = 1e-5;
     std::unique_ptr<bench::DirectBn> direct;
     std::string impl;
@@ -275,7 +276,7 @@ struct PoolPair {
     int c, hw, out;
     dnncompatTensorDescriptor_t xd = nullptr, yd = nullptr;
     dnncompatPoolingDescriptor_t pool = nullptr;
-    std::vector<float> x, y, y_direct;
+    dnncompat::aligned_vector<float> x, y, y_direct;
     dnnl::pooling_forward prim;
     dnncompat::BoundMemory x_mem, y_mem; // the direct side's memory objects, made once
     md x_md, y_md;

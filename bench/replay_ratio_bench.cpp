@@ -42,6 +42,7 @@
 // on 2 cores (pass its Google Benchmark flags, e.g. --benchmark_filter=NONE for the summary only):
 //
 //   OMP_NUM_THREADS=2 build/bench/replay_ratio_bench
+#include "core/aligned_buffer.hpp"
 #include "side_by_side.hpp"
 
 #include "problem/problem.hpp"
@@ -415,7 +416,7 @@ private:
     dnncompatHandle_t h_ = nullptr; // torn down by the process, as in the other benches
     std::vector<std::unique_ptr<Layer>> layers_;
     replay::BufferPool compat_pool_{kSeed}, direct_pool_{kSeed};
-    std::vector<unsigned char> ws_;
+    dnncompat::aligned_vector<unsigned char> ws_;
 };
 
 Net &net() {

@@ -4,6 +4,7 @@
 // same user scratchpad. The ratio of the two is dnncompat's whole-network overhead.
 //
 //   build/bench/resnet50_conv_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only
+#include "core/aligned_buffer.hpp"
 #include <dnncompat/dnncompat.h>
 
 #include <benchmark/benchmark.h>
@@ -63,8 +64,8 @@ struct DnncompatLayer {
     dnncompatTensorDescriptor_t x = nullptr, y = nullptr;
     dnncompatFilterDescriptor_t w = nullptr;
     dnncompatConvolutionDescriptor_t c = nullptr;
-    std::vector<float> xb, wb, yb;
-    std::vector<char> ws;
+    dnncompat::aligned_vector<float> xb, wb, yb;
+    dnncompat::aligned_vector<char> ws;
     int algo = 0;
     std::string impl;
 };

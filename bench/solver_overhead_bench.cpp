@@ -23,6 +23,7 @@
 // VERIFIED mode). About 40 s:
 //
 //   OMP_NUM_THREADS=2 build/bench/solver_overhead_bench
+#include "core/aligned_buffer.hpp"
 #include "side_by_side.hpp"
 
 #include "conv/backward.hpp"
@@ -79,8 +80,8 @@ struct Geometry {
     }
 };
 
-std::vector<float> filled(std::size_t n, int salt) {
-    std::vector<float> v(n);
+dnncompat::aligned_vector<float> filled(std::size_t n, int salt) {
+    dnncompat::aligned_vector<float> v(n);
     for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7 + salt) % 23) * 0.05f - 0.5f;
     return v;
 }
@@ -90,7 +91,7 @@ std::vector<float> filled(std::size_t n, int salt) {
 struct GraphSide {
     dnncompatHandle_t h = nullptr;
     dnncompatBackendDescriptor_t plan = nullptr, pack = nullptr;
-    std::vector<char> ws;
+    dnncompat::aligned_vector<char> ws;
 
     GraphSide(const Geometry &g, Direction d, int64_t solver_id, dnncompatWeightCacheMode_t mode, float *x, float *w,
               float *y) {
@@ -216,7 +217,7 @@ struct Pair {
 int written(Direction d) { return d == Direction::fwd ? 2 : d == Direction::bwd_data ? 0 : 1; }
 
 // Largest |a - b| over max |b| (0 when both are empty).
-double relative_difference(const std::vector<float> &a, const std::vector<float> &b) {
+double relative_difference(const dnncompat::aligned_vector<float> &a, const dnncompat::aligned_vector<float> &b) {
     double diff = 0, scale = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
         diff = std::max(diff, static_cast<double>(std::fabs(a[i] - b[i])));
@@ -236,7 +237,7 @@ void add_pairs(std::vector<Pair> &out, const Geometry &g, Direction d) {
         const std::string name = std::string(s->name()) + " " + dnncompat::solver::direction_name(d) + " " + g.label();
         // Buffers per side (x, w, y); each side writes its own.
         struct Buffers {
-            std::vector<float> t[3];
+            dnncompat::aligned_vector<float> t[3];
         };
         auto *buf = new Buffers[3];
         for (int side = 0; side < 3; ++side) {

@@ -12,6 +12,7 @@
 //
 //   OMP_NUM_THREADS=1 build/bench/weight_cache_bench --benchmark_repetitions=9
 //       --benchmark_report_aggregates_only --benchmark_enable_random_interleaving=true
+#include "core/aligned_buffer.hpp"
 #include <dnncompat/dnncompat.h>
 
 #include "conv/forward.hpp"
@@ -43,8 +44,8 @@ struct Layer {
     dnncompatTensorDescriptor_t x = nullptr, y = nullptr;
     dnncompatFilterDescriptor_t w = nullptr;
     dnncompatConvolutionDescriptor_t cd = nullptr;
-    std::vector<float> xb, wb, yb;
-    std::vector<char> ws;
+    dnncompat::aligned_vector<float> xb, wb, yb;
+    dnncompat::aligned_vector<char> ws;
     std::shared_ptr<dnncompat::conv::FwdPlan> plan;
     const dnncompatConvolutionFwdAlgo_t algo = DNNCOMPAT_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
 
@@ -116,7 +117,7 @@ void BM_WeightReorder(benchmark::State &state) {
     const dnncompat::conv::util::Relayout r(e, user_md, p.invoker->info().w_md);
     dnnl::memory user(user_md, e, l.wb.data());
     dnnl::memory blocked(p.invoker->info().w_md, e);
-    std::vector<char> mid(r.mid_bytes() + dnncompat::conv::util::kAlign);
+    dnncompat::aligned_vector<char> mid(r.mid_bytes() + dnncompat::conv::util::kAlign);
     char *mid_at = dnncompat::conv::util::align_ptr(mid.data());
     for (auto _ : state) {
         r.execute(s, user, blocked, mid_at);

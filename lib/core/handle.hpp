@@ -1,6 +1,7 @@
 // The handle: oneDNN's CPU engine and stream, the plan cache and the last call's run info.
 #pragma once
 
+#include "core/aligned_buffer.hpp"
 #include "core/error.hpp"
 #include "core/objects.hpp"
 
@@ -42,21 +43,18 @@ struct dnncompatContext {
     std::unordered_map<std::string, std::shared_ptr<dnncompat::CachedPlan>> plans;
     static constexpr std::size_t max_plans = 1024;
 
-    // Handle-owned temporary memory that only grows (a repeated call allocates nothing).
-    std::vector<uint8_t> temp;
-    void *temp_buffer(std::size_t bytes) {
-        if (temp.size() < bytes) temp.resize(bytes);
-        return temp.data();
-    }
+    // Handle-owned temporary memory that only grows (a repeated call allocates nothing), at
+    // kBufferAlign (core/aligned_buffer.hpp); its content is not kept across calls.
+    dnncompat::GrowingBuffer temp;
+    void *temp_buffer(std::size_t bytes) { return temp.reserve(bytes); }
 
     // FP32 shadows of HALF / BFLOAT16 tensors (core/low_precision.hpp): one growing buffer per
     // slot, apart from temp so that the FP32 implementation keeps temp to itself.
-    std::vector<std::vector<float>> shadow;
+    std::vector<dnncompat::GrowingBuffer> shadow;
     std::size_t shadow_in_use = 0; // slots held by live lowp::Shadows
     float *shadow_buffer(std::size_t slot, std::size_t elements) {
         if (shadow.size() <= slot) shadow.resize(slot + 1);
-        if (shadow[slot].size() < elements) shadow[slot].resize(elements);
-        return shadow[slot].data();
+        return static_cast<float *>(shadow[slot].reserve(elements * sizeof(float)));
     }
 
     // Transformed weights kept across calls (problem/weight_cache.hpp: conv::weight_cache(h)).

@@ -5,6 +5,7 @@
 // (descriptors valid enough that the handler reaches its last read) while Args records each
 // name asked for; a name outside the declaration fails the test, as does a buffer list naming one.
 #include "core/cudnn_api_table.hpp"
+#include "dnncompat-replay/buffer_pool.hpp"
 #include "dnncompat-replay/handlers.hpp"
 #include "trace/param_match.hpp"
 
@@ -12,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
 #include <cctype>
 #include <set>
 #include <string>
@@ -314,3 +317,26 @@ TEST(ReplayHandlers, AMissingArgumentListsTheCallsAndTheDeclaredNames) {
 }
 
 } // namespace
+
+// Each recorded device pointer's buffer is at cudaMalloc's alignment (256 bytes), whatever its
+// size, and the workspace at the library's: kernels run as on the recorded program's tensors.
+TEST(BufferPool, BuffersSitAtTheAlignmentOfDeviceMemory) {
+    dnncompat::replay::BufferPool pool(7);
+    const std::size_t sizes[] = {4, 12, 100, 4096 + 12, 3 << 20};
+    for (std::size_t i = 0; i < std::size(sizes); ++i)
+        pool.plan("0x7f00000" + std::to_string(i) + "0", sizes[i], DNNCOMPAT_DATA_FLOAT,
+                  dnncompat::replay::Fill::signed_unit);
+    for (std::size_t i = 0; i < std::size(sizes); ++i) {
+        const void *p = pool.get("0x7f00000" + std::to_string(i) + "0");
+        ASSERT_NE(p, nullptr);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % dnncompat::replay::kDeviceAlign, 0u) << sizes[i];
+        const float v = *static_cast<const float *>(p);
+        EXPECT_GE(v, -1.0f);
+        EXPECT_LE(v, 1.0f);
+    }
+    dnncompat::replay::Workspace ws;
+    EXPECT_EQ(ws.get(0), nullptr);
+    for (std::size_t bytes : {std::size_t(13), std::size_t(5) << 20})
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(ws.get(bytes)) % dnncompat::kBufferAlign, 0u) << bytes;
+    EXPECT_GE(ws.capacity(), std::size_t(5) << 20);
+}

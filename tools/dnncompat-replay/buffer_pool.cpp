@@ -85,7 +85,7 @@ void *BufferPool::get(const std::string &addr) {
     if (it == plans_.end() || it->second.bytes == 0) return nullptr;
     Plan &p = it->second;
     if (!p.data) {
-        p.data.reset(new unsigned char[p.bytes]);
+        p.data = make_aligned<unsigned char>(p.bytes, kDeviceAlign);
         allocated_ += p.bytes;
         fill(p);
     }
@@ -145,8 +145,7 @@ void BufferPool::fill(Plan &p) {
 
 void *Workspace::get(std::size_t bytes) {
     if (bytes == 0) return nullptr;
-    if (data_.size() < bytes) data_.resize(bytes);
-    return data_.data();
+    return data_.reserve(bytes);
 }
 
 } // namespace dnncompat::replay
