@@ -45,34 +45,37 @@
 //   ... --refine-from bench/measurements/xeon-amx-2c/heldout.times.json,...heldout7.times.json
 //
 // The refinement, each kept set of the Intel Xeon ranked with the other eight sets' times as its
-// samples (regret geomean / within 5 %, built-in model -> refined; both ISAs):
+// samples (regret geomean / within 5 %, built-in model -> refined; both ISAs; the times of
+// 2026-12-07, on 64-byte-aligned buffers):
 //   set            AVX2                               AVX-512 (avx512_core_amx)
-//   shared logs    1.027 128/143 -> 1.010 136/143     1.035 115/143 -> 1.023 124/143
-//   ResNet-50 b32  1.008  46/46  -> 1.004  46/46      1.024  40/46  -> 1.020  42/46
-//   heldout        1.039  43/49  -> 1.014  46/49      1.036  38/49  -> 1.008  46/49
-//   heldout2       1.028  53/59  -> 1.023  54/59      1.042  47/59  -> 1.027  51/59
-//   heldout3       1.022  32/36  -> 1.004  35/36      1.058  25/36  -> 1.017  31/36
-//   heldout4       1.015 291/309 -> 1.008 295/309     1.029 249/309 -> 1.018 271/309
-//   heldout5       1.041  40/48  -> 1.011  46/48      1.043  39/48  -> 1.028  39/48
-//   heldout6       1.056  38/50  -> 1.045  41/50      1.023  42/50  -> 1.021  43/50
-//   heldout7       1.048  41/52  -> 1.036  43/52      1.052  39/52  -> 1.042  41/52
+//   shared logs    1.021 128/143 -> 1.012 134/143     1.035 109/143 -> 1.022 126/143
+//   ResNet-50 b32  1.018  38/46  -> 1.021  38/46      1.024  40/46  -> 1.020  42/46
+//   heldout        1.014  47/49  -> 1.014  47/49      1.035  38/49  -> 1.019  43/49
+//   heldout2       1.021  54/59  -> 1.015  56/59      1.039  46/59  -> 1.028  50/59
+//   heldout3       1.018  33/36  -> 1.002  36/36      1.055  26/36  -> 1.023  29/36
+//   heldout4       1.012 288/309 -> 1.010 288/309     1.029 245/309 -> 1.020 270/309
+//   heldout5       1.045  40/48  -> 1.011  45/48      1.041  39/48  -> 1.019  43/48
+//   heldout6       1.059  39/50  -> 1.044  42/50      1.025  41/50  -> 1.018  43/50
+//   heldout7       1.042  45/52  -> 1.021  49/52      1.053  43/52  -> 1.046  44/52
 // The distance's weights, the prior weight and the bound on one sample's error were chosen on
 // these same leave-one-set-out runs (five settings of the weights, three of the kernel width, three
 // prior weights, five bounds), so the table is no unseen test; heldout8's header has one.
 //
 // The system find-db (lib/solver/system-db/) holds these nine sets' times, so the library's own
 // figure on them is this leave-one-set-out table (--system-db off and the other eight stores as
-// --refine-from): every kept set together, built-in model -> refined, regret geomean / within 5 %,
-// AVX2 1.026 712/792 (90 %) -> 1.014 742/792 (94 %), AVX-512 1.035 634/792 (80 %) -> 1.021 688/792
-// (87 %). The default run (--system-db on, only the ranked problem's own samples left out, the
-// rest of its set in) gives 1.013 746/792 and 1.018 701/792: not a fair test. heldout8, in no
-// store, ranked from one measurement of it on the Xeon (--machine, its times kept apart), built-in
-// -> with the system find-db: AVX2 1.022 (worst 1.45, 43/49) -> 1.009 (worst 1.20, 46/49), AVX-512
-// 1.068 (worst 1.67, 33/49) -> 1.051 (worst 1.67, 40/49).
+// --refine-from): every kept set together, built-in model -> refined, regret geomean / worst /
+// within 5 %, AVX2 1.022 2.05 712/792 (90 %) -> 1.014 2.05 735/792 (93 %), AVX-512 1.034 1.96
+// 627/792 (79 %) -> 1.023 1.88 690/792 (87 %). The default run (--system-db on, only the ranked
+// problem's own samples left out, the rest of its set in) gives 1.013 737/792 and 1.020 702/792:
+// not a fair test. heldout8, in no store, ranked from one measurement of it on the Xeon
+// (--machine, its times kept apart), built-in -> with the system find-db: AVX2 1.027 (worst 1.59,
+// 43/49) -> 1.012 (worst 1.18, 46/49), AVX-512 1.051 (worst 1.50, 37/49) -> 1.037 (worst 1.50,
+// 41/49).
 //
 // A fresh machine's first step: `dnncompat-select --calibrate` (60 s per ISA; its 30 problems x 3
 // directions recorded in the find-db) and the kept sets ranked with that find-db as the samples
-// (--refine-from CACHE/find-db.json; regret geomean / worst / within 5 %, built-in -> calibrated):
+// (--refine-from CACHE/find-db.json; regret geomean / worst / within 5 %, built-in -> calibrated;
+// the times of 2026-12-06, on 16-byte-aligned buffers, and a calibration measured so):
 //   set            AVX2                                      AVX-512 (avx512_core_amx)
 //   shared logs    1.027 1.670 128/143 -> 1.025 1.670 129/143  1.035 1.504 115/143 -> 1.028 1.295 116/143
 //   ResNet-50 b32  1.008 1.048  46/46  -> 1.006 1.044  46/46   1.024 1.328  40/46  -> 1.024 1.328  40/46
