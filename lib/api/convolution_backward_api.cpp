@@ -127,29 +127,23 @@ std::size_t tensor_bytes(const dims_t &dims, const dims_t &strides) {
 // at the alignment of a caller's tensors (core/aligned_buffer.hpp: the times measured on them are
 // those of the caller's memory).
 struct SearchOperands {
-    AlignedArray<float> w;
-    AlignedArray<unsigned char> x, y;
-    explicit SearchOperands(const conv::Problem &p) {
+    aligned_vector<float> w;
+    aligned_vector<unsigned char> x, y;
+    explicit SearchOperands(const conv::Problem &p) : w(static_cast<std::size_t>(element_count(p.w_dims)), 0.0f) {
         dims_t ydims{p.n, p.k}, xdims{p.n, p.c};
         ydims.insert(ydims.end(), p.out.begin(), p.out.end());
         xdims.insert(xdims.end(), p.in.begin(), p.in.end());
         auto bytes = [](const dims_t &d, const dims_t &s) {
             return std::max(tensor_bytes(d, s), static_cast<std::size_t>(element_count(d)) * sizeof(float));
         };
-        const auto wn = static_cast<std::size_t>(element_count(p.w_dims));
-        const std::size_t xb = bytes(xdims, p.x_strides), yb = bytes(ydims, p.y_strides);
-        w = make_aligned<float>(wn);
-        x = make_aligned<unsigned char>(xb);
-        y = make_aligned<unsigned char>(yb);
-        std::fill_n(w.get(), wn, 0.0f);
-        std::fill_n(x.get(), xb, static_cast<unsigned char>(0));
-        std::fill_n(y.get(), yb, static_cast<unsigned char>(0));
+        x.assign(bytes(xdims, p.x_strides), 0);
+        y.assign(bytes(ydims, p.y_strides), 0);
     }
 };
 
 // Caller's workspace for the Ex searches (a null pointer counts as none), or an owned one.
 struct SearchWorkspace {
-    AlignedArray<unsigned char> owned;
+    aligned_vector<unsigned char> owned;
     void *ptr = nullptr;
     std::size_t size = 0;
 };
@@ -159,14 +153,13 @@ SearchWorkspace own_workspace(const std::vector<conv::FindCandidate> &cands) {
     std::size_t need = 0;
     for (const auto &c : cands)
         if (c.status == DNNCOMPAT_STATUS_SUCCESS) need = std::max(need, c.workspace);
-    if (need == 0) return ws;
     try {
-        ws.owned = make_aligned<unsigned char>(need);
+        ws.owned.resize(need);
         ws.size = need;
-        ws.ptr = ws.owned.get();
     } catch (const std::bad_alloc &) {
         ws.size = 0; // algorithms needing workspace report ALLOC_FAILED
     }
+    ws.ptr = ws.owned.empty() ? nullptr : ws.owned.data();
     return ws;
 }
 
@@ -389,7 +382,7 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardDataAlgorithm(
         conv::check_data_type(p.dtype, api);
         emit_dtype_diagnostic(p.dtype, api, false);
         SearchOperands o(p);
-        find_bwd_data(h, p, o.w.get(), o.y.get(), o.x.get(), nullptr, 0, true, requestedAlgoCount, returnedAlgoCount,
+        find_bwd_data(h, p, o.w.data(), o.y.data(), o.x.data(), nullptr, 0, true, requestedAlgoCount, returnedAlgoCount,
                       perfResults);
     });
 }
@@ -502,8 +495,8 @@ dnncompatStatus_t dnncompatFindConvolutionBackwardFilterAlgorithm(
         conv::check_data_type(p.dtype, api);
         emit_dtype_diagnostic(p.dtype, api, false);
         SearchOperands o(p);
-        find_bwd_filter(h, p, o.x.get(), o.y.get(), o.w.get(), nullptr, 0, true, requestedAlgoCount, returnedAlgoCount,
-                        perfResults);
+        find_bwd_filter(h, p, o.x.data(), o.y.data(), o.w.data(), nullptr, 0, true, requestedAlgoCount,
+                        returnedAlgoCount, perfResults);
     });
 }
 
@@ -667,7 +660,7 @@ dnncompatStatus_t dnncompatFindConvolutionForwardAlgorithm(
         conv::check_forward_types(p, api); // FLOAT, HALF / BFLOAT16, the INT8 configurations
         emit_dtype_diagnostic(p.dtype, api, true);
         SearchOperands o(p);
-        find_fwd(h, p, o.x.get(), o.w.get(), o.y.get(), nullptr, 0, true, requestedAlgoCount, returnedAlgoCount,
+        find_fwd(h, p, o.x.data(), o.w.data(), o.y.data(), nullptr, 0, true, requestedAlgoCount, returnedAlgoCount,
                  perfResults);
     });
 }

@@ -2,6 +2,7 @@
 // caller's layouts, the workspace layout helpers, and the filter flip of CONVOLUTION mode.
 #pragma once
 
+#include "core/aligned_buffer.hpp"
 #include "problem/problem.hpp"
 
 #include <dnncompat/dnncompat.h>
@@ -16,7 +17,7 @@ namespace dnncompat::conv::util {
 using dt = dnnl::memory::data_type;
 using md = dnnl::memory::desc;
 
-constexpr std::size_t kAlign = 64; // oneDNN's scratchpad alignment
+constexpr std::size_t kAlign = kBufferAlign; // oneDNN's scratchpad alignment, the library's buffers'
 
 inline std::size_t align_up(std::size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 // The first kAlign-aligned address at or after p.

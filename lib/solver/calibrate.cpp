@@ -186,15 +186,13 @@ double measure_peak_gflops(double budget_s) {
     // 2 x 1024^3 = 2.1 GFLOP per call: long enough to reach sgemm's peak, short enough to repeat.
     const dnnl_dim_t n = 1024;
     const std::size_t elems = static_cast<std::size_t>(n * n);
-    const AlignedArray<float> a = make_aligned<float>(elems), b = make_aligned<float>(elems),
-                              c = make_aligned<float>(elems);
+    aligned_vector<float> a(elems), b(elems), c(elems, 0.0f);
     for (std::size_t i = 0; i < elems; ++i) {
         a[i] = static_cast<float>(i % 17) / 17.0f - 0.5f;
         b[i] = static_cast<float>(i % 13) / 13.0f - 0.5f;
-        c[i] = 0.0f;
     }
     auto call = [&] {
-        const dnnl_status_t st = dnnl_sgemm('N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n);
+        const dnnl_status_t st = dnnl_sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
         if (st != dnnl_success) throw std::runtime_error(fmt::format("oneDNN sgemm failed (status {})", int(st)));
     };
     call(); // builds the kernel, warms the caches and the thread pool

@@ -18,12 +18,12 @@ namespace {
 
 // n floats at a caller's alignment (core/aligned_buffer.hpp: a time measured on 16-byte-aligned
 // memory is up to 1.5x a memory-bound kernel's on the caller's).
-AlignedArray<float> random_floats(std::size_t n, uint32_t seed) {
-    AlignedArray<float> v = make_aligned<float>(n);
+aligned_vector<float> random_floats(std::size_t n, uint32_t seed) {
+    aligned_vector<float> v(n);
     uint32_t s = seed * 2654435761u + 1;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (auto &e : v) {
         s = s * 1664525u + 1013904223u;
-        v[i] = static_cast<float>(static_cast<int32_t>(s >> 9) - (1 << 22)) / static_cast<float>(1 << 22);
+        e = static_cast<float>(static_cast<int32_t>(s >> 9) - (1 << 22)) / static_cast<float>(1 << 22);
     }
     return v;
 }
@@ -43,9 +43,9 @@ Measurement measure(const conv::Problem &problem, Direction d, const Solver &s, 
         dims_t xd{p.n, p.c}, yd{p.n, p.k};
         xd.insert(xd.end(), p.in.begin(), p.in.end());
         yd.insert(yd.end(), p.out.begin(), p.out.end());
-        const auto x = random_floats(static_cast<std::size_t>(span_elements(xd, p.x_strides)), 1);
-        const auto w = random_floats(static_cast<std::size_t>(element_count(p.w_dims)), 2);
-        const auto y = random_floats(static_cast<std::size_t>(span_elements(yd, p.y_strides)), 3);
+        auto x = random_floats(static_cast<std::size_t>(span_elements(xd, p.x_strides)), 1);
+        auto w = random_floats(static_cast<std::size_t>(element_count(p.w_dims)), 2);
+        auto y = random_floats(static_cast<std::size_t>(span_elements(yd, p.y_strides)), 3);
         // The invoker a plan holds, on a context of its own (engine, stream, weight cache as a
         // handle's): the first run builds the kernel and fills the weight cache, as a library
         // call does; later runs are what the library's repeated calls with unchanged weights cost.
@@ -54,9 +54,9 @@ Measurement measure(const conv::Problem &problem, Direction d, const Solver &s, 
             context.weight_cache = std::make_shared<conv::WeightCache>(DNNCOMPAT_WEIGHT_CACHE_OFF, 0);
         const InvokerPtr inv = s.prepare(p, d, 1.0f, 0.0f, context.engine);
         const std::size_t ws_bytes = inv->workspace_bytes();
-        const auto ws = ws_bytes ? make_aligned<char>(ws_bytes) : AlignedArray<char>();
-        const Buffers bufs{x.get(), w.get(), y.get()};
-        auto call = [&] { (*inv)(context, bufs, ws.get(), ws_bytes); };
+        aligned_vector<char> ws(ws_bytes);
+        const Buffers bufs{x.data(), w.data(), y.data()};
+        auto call = [&] { (*inv)(context, bufs, ws_bytes ? ws.data() : nullptr, ws_bytes); };
         for (int i = 0; i < o.warmup; ++i) call();
         std::vector<double> times;
         double total = 0;
