@@ -3,6 +3,7 @@
 #include "problem/onednn_util.hpp"
 
 #include <functional>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -19,9 +20,43 @@ struct Mds {
     md x, w, y;
 };
 
-Mds mds(const conv::Problem &p, bool user_layout) {
+// The layouts a walk asks oneDNN for: the caller's, oneDNN's own choice (format_tag::any), or x and
+// y in the channel-blocked layout of the ISA's vector width (nChw16c / nChw8c) with w left to
+// oneDNN (see enumerate()).
+enum class Layouts { user, any, blocked };
+
+// The channel block of the ISA oneDNN dispatches to: 16 lanes with AVX-512, 8 below.
+int channel_block() {
+    switch (dnnl::get_effective_cpu_isa()) {
+    case dnnl::cpu_isa::avx512_mic:
+    case dnnl::cpu_isa::avx512_mic_4ops:
+    case dnnl::cpu_isa::avx512_core:
+    case dnnl::cpu_isa::avx512_core_vnni:
+    case dnnl::cpu_isa::avx512_core_bf16:
+    case dnnl::cpu_isa::avx512_core_amx: return 16;
+    default: return 8;
+    }
+}
+
+// An activation tensor (N, C, spatial...) in the channel-blocked layout: aBc16b, aBcd16b, aBcde16b
+// (or 8b).
+md blocked_md(const md &m) {
+    using tag = dnnl::memory::format_tag;
+    const bool b16 = channel_block() == 16;
+    tag t = tag::undef;
+    switch (m.data.ndims) {
+    case 3: t = b16 ? tag::aBc16b : tag::aBc8b; break;
+    case 4: t = b16 ? tag::aBcd16b : tag::aBcd8b; break;
+    case 5: t = b16 ? tag::aBcde16b : tag::aBcde8b; break;
+    default: return any_md(m);
+    }
+    return md(m.dims(), m.data_type(), t);
+}
+
+Mds mds(const conv::Problem &p, Layouts l) {
     Mds m{x_md(p), weights_md(p), y_md(p)};
-    if (!user_layout) m = {any_md(m.x), any_md(m.w), any_md(m.y)};
+    if (l == Layouts::any) m = {any_md(m.x), any_md(m.w), any_md(m.y)};
+    if (l == Layouts::blocked) m = {blocked_md(m.x), any_md(m.w), blocked_md(m.y)};
     return m;
 }
 
@@ -38,11 +73,11 @@ dnnl::algorithm alg(bool winograd) {
 // Calls visit(pd) for every implementation of p in direction d (stops when visit returns
 // false). The op descriptors live on this frame while the list is walked. oneDNN rejecting the
 // shape outright (dnnl::error) ends the walk.
-void walk(const conv::Problem &p, Direction d, bool user_layout, bool winograd, const std::function<bool(Pd &)> &visit,
+void walk(const conv::Problem &p, Direction d, Layouts layouts, bool winograd, const std::function<bool(Pd &)> &visit,
           const dnnl::engine &e = engine()) {
     const auto stride = to_dnnl(p.stride), dil = to_dnnl(p.dilation, 1), pl = to_dnnl(p.pad_l), pr = to_dnnl(p.pad_r);
     try {
-        const Mds m = mds(p, user_layout); // strides oneDNN cannot describe throw too
+        const Mds m = mds(p, layouts); // strides oneDNN cannot describe throw too
         if (d == Direction::fwd) {
             dnnl::convolution_forward::desc od(dnnl::prop_kind::forward_inference, alg(winograd), m.x, m.w, m.y, stride,
                                                dil, pl, pr);
@@ -138,11 +173,15 @@ md Pd::y() const {
     return bwd_filter.diff_dst_desc();
 }
 
-std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout, bool winograd,
-                       const dnnl::engine &e) {
+std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout, bool blocked,
+                       bool winograd, const dnnl::engine &e) {
     std::optional<Pd> found;
     walk(
-        p, d, user_layout, winograd,
+        p, d,
+        user_layout ? Layouts::user
+        : blocked   ? Layouts::blocked
+                    : Layouts::any,
+        winograd,
         [&](Pd &pd) {
             if (impl != pd.base().impl_info_str()) return true;
             found = pd;
@@ -152,41 +191,83 @@ std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &i
     return found;
 }
 
+namespace {
+
+bool plain(const md &m) { return m.data.format_kind == dnnl_blocked && m.data.format_desc.blocking.inner_nblks == 0; }
+
+// Whether the implementation's x or y is the caller's plain tensor in another plain order (NCHW
+// <-> NHWC): a transposing copy.
+bool transposes(const Pd &pd, const Mds &user) {
+    for (const auto &[chosen, mine] : {std::pair{pd.x(), user.x}, {pd.y(), user.y}})
+        if (chosen != mine && plain(chosen) && plain(mine)) return true;
+    return false;
+}
+
+// The Impl of pd on the layouts of `layouts` (nullopt: oneDNN cannot copy into or out of them).
+std::optional<Impl> make_impl(Pd &pd, const Mds &user, Direction d, Layouts layouts, bool winograd) {
+    Impl i;
+    i.name = pd.base().impl_info_str();
+    i.user_layout = layouts == Layouts::user;
+    i.blocked = layouts == Layouts::blocked;
+    i.winograd = winograd;
+    i.scratchpad = pd.base().scratchpad_desc().get_size();
+    if (layouts != Layouts::user) {
+        const auto mid = relayout_mid_bytes(pd, user, d);
+        if (!mid) return std::nullopt;
+        i.relayout_mid = *mid;
+        i.relayout_w = bytes_if_relaid(pd.w(), user.w);
+        i.relayout = bytes_if_relaid(pd.x(), user.x) + i.relayout_w + bytes_if_relaid(pd.y(), user.y);
+        for (const auto &[chosen, mine] : {std::pair{pd.x(), user.x}, {pd.y(), user.y}})
+            if (chosen != mine && plain(chosen) && plain(mine)) i.relayout_t += chosen.get_size();
+        i.wino_weights = pd.w().data.format_kind == dnnl_format_kind_wino;
+        for (const auto &[chosen, mine] : {std::pair{pd.x(), user.x}, {pd.w(), user.w}, {pd.y(), user.y}})
+            i.copies += chosen == mine ? 0 : 1;
+        if (i.relayout == 0 && !i.blocked) i.user_layout = true; // any resolved to the user's layout
+    }
+    return i;
+}
+
+} // namespace
+
 std::vector<Impl> enumerate(const conv::Problem &p, Direction d) {
     std::vector<Impl> out;
     std::set<std::string> seen;
     Mds user;
     try {
-        user = mds(p, true);
+        user = mds(p, Layouts::user);
     } catch (const dnnl::error &) {
         return out;
     }
     for (bool winograd : {false, true}) {
-        for (bool user_layout : {true, false}) {
-            walk(p, d, user_layout, winograd, [&](Pd &pd) {
-                std::string name = pd.base().impl_info_str();
+        // Implementations oneDNN put on a plain order other than the caller's (e.g. NHWC for an
+        // NCHW caller: oneDNN 2.6's depthwise and brgemm kernels at 16 lanes), by name.
+        std::map<std::string, std::size_t> transposing;
+        for (Layouts layouts : {Layouts::user, Layouts::any}) {
+            walk(p, d, layouts, winograd, [&](Pd &pd) {
                 // The primitive cache makes the iterator repeat entries: keep the first.
-                if (!seen.insert(name + (winograd ? "/wino" : "")).second) return true;
-                Impl i;
-                i.name = std::move(name);
-                i.user_layout = user_layout;
-                i.winograd = winograd;
-                i.scratchpad = pd.base().scratchpad_desc().get_size();
-                if (!user_layout) {
-                    const auto mid = relayout_mid_bytes(pd, user, d);
-                    if (!mid) return true; // oneDNN cannot copy into (or out of) its layouts here
-                    i.relayout_mid = *mid;
-                    i.relayout_w = bytes_if_relaid(pd.w(), user.w);
-                    i.relayout = bytes_if_relaid(pd.x(), user.x) + i.relayout_w + bytes_if_relaid(pd.y(), user.y);
-                    i.wino_weights = pd.w().data.format_kind == dnnl_format_kind_wino;
-                    for (const auto &[chosen, mine] : {std::pair{pd.x(), user.x}, {pd.w(), user.w}, {pd.y(), user.y}})
-                        i.copies += chosen == mine ? 0 : 1;
-                    if (i.relayout == 0) i.user_layout = true; // any resolved to the user's layout
-                }
-                out.push_back(std::move(i));
+                if (!seen.insert(std::string(pd.base().impl_info_str()) + (winograd ? "/wino" : "")).second)
+                    return true;
+                std::optional<Impl> i = make_impl(pd, user, d, layouts, winograd);
+                if (!i) return true; // oneDNN cannot copy into (or out of) its layouts here
+                if (layouts == Layouts::any && transposes(pd, user)) transposing[i->name] = out.size();
+                out.push_back(std::move(*i));
                 return true;
             });
         }
+        // Such an implementation runs on the channel-blocked layout instead where it has one:
+        // oneDNN 2.6's copies between plain orders run 2-3x slower than into or out of the
+        // blocked layout and far slower on some shapes (Intel Xeon, 2 threads, 2x256x74x74:
+        // NHWC -> NCHW 11.1 ms, nChw16c -> NCHW 0.50 ms, NCHW -> nChw16c 0.48 ms), which made
+        // the depthwise kernel on EfficientNet's and Xception's NCHW layers 3-9x slower at 16
+        // lanes than at 8, where oneDNN blocks them.
+        if (transposing.empty()) continue;
+        walk(p, d, Layouts::blocked, winograd, [&](Pd &pd) {
+            auto it = transposing.find(pd.base().impl_info_str());
+            if (it == transposing.end()) return true;
+            if (std::optional<Impl> i = make_impl(pd, user, d, Layouts::blocked, winograd)) out[it->second] = *i;
+            transposing.erase(it);
+            return !transposing.empty();
+        });
     }
     return out;
 }

@@ -32,11 +32,12 @@ struct Pd {
 };
 
 // The primitive descriptor of implementation `impl` for p in direction d, on the caller's
-// layouts or oneDNN's (format_tag::any), through the Winograd or direct algorithm, with a user
-// scratchpad, created on engine e (a primitive runs only on a stream of its own engine). Empty
-// when it does not exist; never throws.
-std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout, bool winograd,
-                       const dnnl::engine &e = engine());
+// layouts (user_layout), on x and y channel-blocked (blocked: nChw16c at 16 lanes, nChw8c below)
+// with oneDNN's w, or on oneDNN's layouts (format_tag::any), through the Winograd or direct
+// algorithm, with a user scratchpad, created on engine e (a primitive runs only on a stream of its
+// own engine). Empty when it does not exist; never throws.
+std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout, bool blocked,
+                       bool winograd, const dnnl::engine &e = engine());
 
 // Uncached enumeration behind solver::implementations().
 std::vector<Impl> enumerate(const conv::Problem &p, Direction d);

@@ -215,9 +215,9 @@ InvokerPtr make_onednn_invoker(const conv::Problem &p, Direction d, const Impl &
                                const dnnl::engine &e) {
     check(p.dtype == DNNCOMPAT_DATA_FLOAT && !p.integer(), DNNCOMPAT_STATUS_NOT_SUPPORTED,
           "the oneDNN solvers run FLOAT data only (HALF and BFLOAT16 problems run through FP32 copies)");
-    auto pd = onednn::find(p, d, impl.name, impl.user_layout, impl.winograd, e);
+    auto pd = onednn::find(p, d, impl.name, impl.user_layout, impl.blocked, impl.winograd, e);
     // An implementation oneDNN chose with format_tag::any may have resolved to the caller's layout.
-    if (!pd && impl.user_layout) pd = onednn::find(p, d, impl.name, false, impl.winograd, e);
+    if (!pd && impl.user_layout) pd = onednn::find(p, d, impl.name, false, false, impl.winograd, e);
     if (!(pd.has_value()))
         fail(DNNCOMPAT_STATUS_NOT_SUPPORTED, "oneDNN no longer offers {} for {} {}", impl.name, direction_name(d),
              p.key());

@@ -45,9 +45,13 @@ const char *weights_name(Weights w); // "change" / "stay"
 struct Impl {
     std::string name;             // oneDNN's implementation name, e.g. "jit:avx2", "x64:gemm:jit"
     bool user_layout = false;     // runs on the caller's layouts (no relayout copies)
+    bool blocked = false;         // x and y copied to the channel-blocked layout (nChw16c / nChw8c),
+                                  // not to oneDNN's choice (solver/onednn_impls.hpp)
     bool winograd = false;        // reached through dnnl::algorithm::convolution_winograd
     std::size_t scratchpad = 0;   // oneDNN scratchpad, bytes
     std::size_t relayout = 0;     // bytes of layout copies the call pays when !user_layout
+    std::size_t relayout_t = 0;   // the share of relayout copied between plain orders of x or y
+                                  // (NCHW <-> NHWC: a transposition)
     std::size_t relayout_w = 0;   // the weights' share of relayout (fwd / bwd-data: reusable
                                   // across calls, problem/weight_cache.hpp)
     std::size_t relayout_mid = 0; // plain intermediates of copies oneDNN cannot make in one

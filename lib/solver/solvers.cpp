@@ -50,6 +50,18 @@ constexpr double kRelayoutCost = 6.0;
 // (bench/solver_regret_bench --isas AVX2 on Zen 5: regret geomean 1.028 with 10, 1.042 with 6).
 constexpr double kRelayoutCost8 = 10.0;
 
+// A copy of x or y between plain orders (NCHW <-> NHWC, e.g. into and out of the NHWC layout of
+// oneDNN's brgemm kernels for an NCHW caller) against a copy into or out of the channel-blocked
+// layout of the same bytes: oneDNN 2.6's transposing reorders (jit:uni) measured 2-3x slower
+// (Intel Xeon, 2 threads, both ISAs: 32x64x56x56 3.0 / 3.0 ms against 1.2 / 1.1, 8x96x112x112
+// 7.0 / 6.6 against 2.9 / 2.5, 2x1024x14x14 0.11 / 0.19 against 0.04 / 0.05; NCHW -> NHWC / back,
+// against NCHW -> nChw16c / back). With 2.5, the AVX-512 rows of the nine kept problem sets on
+// that Xeon: regret geomean 1.033 -> 1.030, within 5 % 629 -> 644 of 792, ResNet-50's 3x3 layers
+// at batch 32 1.93x -> 1.99x over convolution_auto (brgemm on NCHW layers no longer ranked over
+// jit-direct where the copies decide); the AVX2 rows unchanged (oneDNN blocks them). 1.5-3 rank
+// about alike (645-649).
+constexpr double kTransposeFactor = 2.5;
+
 // Fixed cost of one primitive execution (the convolution, each layout copy): oneDNN's argument
 // checks, the threads' fork and join. What decides the 1x1-spatial layers of squeeze-and-excite
 // blocks (a few microseconds each), where every FLOP term is far smaller.
@@ -131,8 +143,10 @@ public:
         const double w_copied =
             cached ? 0.0
                    : static_cast<double>(i->relayout_w) * (d == Direction::bwd_filter ? 1.0 : w_copy_factor(d, m));
+        // Copies between plain orders (relayout_t) cost kTransposeFactor times as much.
+        const double transposed = (kTransposeFactor - 1.0) * static_cast<double>(i->relayout_t);
         const double relayout =
-            i->user_layout ? 0.0 : (lanes(m) == 8 ? kRelayoutCost8 : kRelayoutCost) * (copied + w_copied);
+            i->user_layout ? 0.0 : (lanes(m) == 8 ? kRelayoutCost8 : kRelayoutCost) * (copied + w_copied + transposed);
         // A cached copy is a lookup that reads w once (VERIFIED mode's fingerprint) instead.
         double fixed_s = kPrimitiveSeconds * (1 + i->copies);
         if (i->wino_weights && !cached && d != Direction::bwd_filter)

@@ -1,0 +1,118 @@
+// The layouts the oneDNN solvers copy a caller's tensors into. Where oneDNN's own choice
+// (format_tag::any) puts x or y in another plain order than the caller's (NHWC for an NCHW caller:
+// oneDNN 2.6's depthwise kernel at 16 lanes), the copy is a transposition, 2-3x slower than a copy
+// into the channel-blocked layout and 23x on some shapes; an implementation that also runs on the
+// blocked layout is listed on it instead, and a transposing copy that remains (brgemm's NHWC) is
+// counted in Impl::relayout_t, which the model charges more.
+//
+// Which implementations transpose depends on the ISA oneDNN dispatches to: the test asks oneDNN
+// (onednn::find on its own layouts) rather than assuming; CI runs it natively and under
+// DNNL_MAX_CPU_ISA=AVX2.
+#include "problem/grammar.hpp"
+#include "problem/onednn_util.hpp"
+#include "solver/onednn_impls.hpp"
+#include "solver/solver.hpp"
+
+#include <dnnl.hpp>
+#include <gtest/gtest.h>
+
+#include <ostream>
+#include <string>
+
+namespace {
+
+using namespace dnncompat;
+using solver::Direction;
+using md = dnnl::memory::desc;
+
+bool plain(const md &m) { return m.data.format_kind == dnnl_blocked && m.data.format_desc.blocking.inner_nblks == 0; }
+
+// Bytes of x and y that pd holds in another plain order than the caller's.
+std::size_t transposed_bytes(const solver::onednn::Pd &pd, const conv::Problem &p) {
+    std::size_t bytes = 0;
+    const md user_x = conv::util::x_md(p), user_y = conv::util::y_md(p);
+    if (pd.x() != user_x && plain(pd.x()) && plain(user_x)) bytes += pd.x().get_size();
+    if (pd.y() != user_y && plain(pd.y()) && plain(user_y)) bytes += pd.y().get_size();
+    return bytes;
+}
+
+struct Case {
+    const char *name, *problem;
+};
+
+void PrintTo(const Case &c, std::ostream *os) { *os << c.problem; }
+
+class OnednnLayouts : public ::testing::TestWithParam<Case> {};
+
+TEST_P(OnednnLayouts, NoTransposingCopyWhereTheBlockedLayoutServes) {
+    const conv::Problem p = solver::parse_problem(GetParam().problem);
+    int listed = 0;
+    for (Direction d : {Direction::fwd, Direction::bwd_data, Direction::bwd_filter}) {
+        for (const solver::Impl &i : solver::implementations(p, d)) {
+            ++listed;
+            SCOPED_TRACE(std::string(solver::direction_name(d)) + " " + i.name + (i.winograd ? " (Winograd)" : ""));
+            const auto blocked = solver::onednn::find(p, d, i.name, false, true, i.winograd);
+            if (i.user_layout) {
+                EXPECT_FALSE(i.blocked);
+                EXPECT_EQ(i.relayout_t, 0u);
+                continue;
+            }
+            if (i.blocked) {
+                // Listed on the blocked layout: it exists there, and nothing is transposed.
+                ASSERT_TRUE(blocked.has_value());
+                EXPECT_EQ(i.relayout_t, 0u);
+                EXPECT_EQ(transposed_bytes(*blocked, p), 0u);
+                EXPECT_GT(i.relayout, 0u);
+                continue;
+            }
+            // On oneDNN's own layouts: a transposition only where the blocked layout has no such
+            // implementation, and then counted.
+            const auto own = solver::onednn::find(p, d, i.name, false, false, i.winograd);
+            ASSERT_TRUE(own.has_value());
+            const std::size_t t = transposed_bytes(*own, p);
+            EXPECT_EQ(i.relayout_t, t);
+            if (t > 0) {
+                EXPECT_FALSE(blocked.has_value()) << "transposes although the blocked layout serves";
+            }
+        }
+    }
+    EXPECT_GT(listed, 0);
+}
+
+// The case this exists for: oneDNN's depthwise kernel, on an NCHW caller, is never left on a
+// transposition when it runs on the blocked layout, whichever layout oneDNN itself prefers.
+TEST(OnednnLayouts, DepthwiseOnAnNchwCallerRunsOnTheBlockedLayoutWhereOneDnnWouldTranspose) {
+    const conv::Problem p = solver::parse_problem("g256mb2ic256ih74iw74oc256oh74ow74kh3kw3ph1pw1");
+    bool found = false;
+    for (const solver::Impl &i : solver::implementations(p, Direction::fwd)) {
+        if (i.name.rfind("jit_dw", 0) != 0) continue;
+        found = true;
+        const auto own = solver::onednn::find(p, Direction::fwd, i.name, false, false, false);
+        ASSERT_TRUE(own.has_value());
+        const bool onednn_transposes = transposed_bytes(*own, p) > 0;
+        const bool blocked_exists = solver::onednn::find(p, Direction::fwd, i.name, false, true, false).has_value();
+        if (onednn_transposes && blocked_exists) {
+            EXPECT_TRUE(i.blocked);
+            EXPECT_EQ(i.relayout_t, 0u);
+        }
+        if (i.blocked) {
+            // x and y copied in and out at their blocked size, w into oneDNN's.
+            EXPECT_GE(i.relayout, 2u * 2 * 256 * 74 * 74 * sizeof(float));
+        }
+        RecordProperty("onednn_transposes", onednn_transposes ? "yes" : "no");
+    }
+    EXPECT_TRUE(found) << "oneDNN lists no depthwise kernel for a depthwise problem";
+}
+
+INSTANTIATE_TEST_SUITE_P(Problems, OnednnLayouts,
+                         ::testing::Values(Case{"depthwise_nchw", "g256mb2ic256ih74iw74oc256oh74ow74kh3kw3ph1pw1"},
+                                           Case{"depthwise_5x5_s2", "g32mb2ic32ih28iw28oc32oh14ow14kh5kw5sh2sw2ph2pw2"},
+                                           Case{"depthwise_nhwc",
+                                                "g64mb2ic64ih14iw14oc64oh14ow14kh3kw3ph1pw1 f32 nhwc"},
+                                           Case{"dense_3x3_nchw", "mb2ic64ih28iw28oc64oh28ow28kh3kw3ph1pw1"},
+                                           Case{"dense_3x3_s2", "mb2ic64ih28iw28oc128oh14ow14kh3kw3sh2sw2ph1pw1"},
+                                           Case{"pointwise_nhwc", "mb2ic32ih14iw14oc64oh14ow14kh1kw1ph0pw0 f32 nhwc"},
+                                           Case{"dense_3d", "mb2ic16id6ih6iw6oc16od6oh6ow6kd3kh3kw3pd1ph1pw1"}),
+                         [](const ::testing::TestParamInfo<Case> &i) { return std::string(i.param.name); });
+
+} // namespace
