@@ -342,6 +342,18 @@ protected:
     static double short_rows(const conv::Problem &p, int out) {
         return std::pow(std::min(1.0, static_cast<double>(tile_rows(p, p.out, out)) / 100.0), 0.5);
     }
+    // Backward data's kernel loses more than forward's to few N x tiles rows, on top of
+    // short_rows: (rows / 400)^0.15 under 400 rows (1.46x at 32, 1.19x at 128). Its time over
+    // forward's on the same problem, Zen 5 (kernels alone, winograd-breakdown.txt in the shared
+    // measurements): 1.36 at 32 rows (2 x 512 x 14x14), 1.19 at 64, 1.10-1.11 at 98-196, 0.99 at
+    // 392; Intel Xeon (whole calls): 1.45-1.71 at 32 (14x14 and 16x16 maps, 128-512 channels),
+    // 1.13-1.33 at 128-200, 0.9-1.0 at 392 and more. Ranked over the Xeon's nine kept problem
+    // sets, AVX-512: backward data's Winograd ranked first > 5 % behind the best 8 -> 3 times,
+    // within 5 % 644 -> 647 of 792, worst regret 1.96 -> 1.65 (2 x 512 x 14x14: 1.96 -> 1.0).
+    static double short_rows_bwd_data(const conv::Problem &p, Direction d) {
+        if (d != Direction::bwd_data) return 1.0;
+        return std::pow(std::min(1.0, static_cast<double>(tile_rows(p, p.in, 4)) / 400.0), 0.15);
+    }
     // N x the tiles of `tile` x `tile` outputs that cover the map `sp`.
     static int64_t tile_rows(const conv::Problem &p, const dims_t &sp, int64_t tile) {
         int64_t rows = p.n;
@@ -404,7 +416,8 @@ protected:
         // batch 128: Winograd 1.3-1.6x faster than the jit-direct the linear term chose).
         const double reduction =
             d == Direction::bwd_filter ? 1.0 : std::sqrt(std::min(1.0, static_cast<double>(r.red_ch) / 64.0));
-        return vectorised(p, d, m, 0.45, fill(r.red_ch, lanes(m)) * rows * reduction * register_rows(p, d),
+        return vectorised(p, d, m, 0.45,
+                          fill(r.red_ch, lanes(m)) * rows * reduction * register_rows(p, d) * short_rows_bwd_data(p, d),
                           flop(p) * 36.0 / 144.0, bytes + transform, fixed_s);
     }
 };

@@ -283,6 +283,31 @@ TEST(Immediate, WinogradRanksByTheCostTheCallerPays) {
         }
 }
 
+// oneDNN's F(4x4, 3x3) backward data loses more than its forward to few N x tiles rows: on
+// 2 x 512 x 14x14 (32 rows) it measured 1.36x its forward (Zen 5, kernels alone) and 1.50x (Intel
+// Xeon), on 8 x 64 x 56x56 (1568 rows) 1.0x on both. Estimated backward data over forward, at
+// weights that stay, the few-rows layer's ratio is at least 1.3x the many-rows layer's.
+TEST(Immediate, WinogradBackwardDataOnFewTilesCostsMoreThanItsForward) {
+    const auto &m = solver::current_machine();
+    const solver::Solver *wino = solver::by_name("onednn.winograd");
+    ASSERT_NE(wino, nullptr);
+    auto ratio = [&](const char *text) {
+        const conv::Problem p = solver::parse_problem(text);
+        const auto f = wino->onednn_impl(p, Direction::fwd), b = wino->onednn_impl(p, Direction::bwd_data);
+        if (!f || !b || f->name.find("4x3") == std::string::npos || b->name.find("4x3") == std::string::npos)
+            return -1.0;
+        const double wf = wino->wti(p, Direction::fwd, m, solver::Weights::stay);
+        const double wb = wino->wti(p, Direction::bwd_data, m, solver::Weights::stay);
+        EXPECT_GT(wf, 0.0);
+        EXPECT_GT(wb, 0.0);
+        return wf / wb; // same FLOP: the time ratio
+    };
+    const double few = ratio("mb2ic512ih14oc512kh3ph1"), many = ratio("mb8ic64ih56oc64kh3ph1");
+    if (few < 0 || many < 0)
+        GTEST_SKIP() << "oneDNN has no F(4x4, 3x3) kernel in both directions here (" << m.isa << ")";
+    EXPECT_GT(few, 1.3 * many) << "few rows " << few << ", many rows " << many;
+}
+
 // oneDNN's other forward Winograd kernel, jit_fp32_wino_2x3 (F(2x2, 3x3), forward inference on
 // small maps), is modelled as itself: 16 multiplications for 4 outputs, no few-tile penalty. On
 // Inception-v3's 8x8 448 -> 384 layer at batch 2 it measured 0.56 ms against jit-direct's 0.99
