@@ -426,6 +426,17 @@ protected:
 // (strided and padded source rows). 6 (as a layout copy) ranked it right against jit-direct on the
 // shared logs' strided 3x3 and 1x1 layers, where 2 put it 1.2-1.5x too high on AVX-512.
 constexpr double kIm2colCost = 6.0;
+// The same where a stride over 1 makes every source row a strided gather (forward and backward
+// filter's im2col): oneDNN's gemm convolution measured about 1.3x further over its estimate at
+// stride 2 than at stride 1 on the few-channel layers where the matrix weighs most (Intel Xeon,
+// both ISAs: C = 3 and 16, 3x3 and 4x4 stride 2, 0.94-1.28 of the estimate against 0.60-0.94 at
+// stride 1), and 2x behind jit-direct on the 3x3 stride-2 stems of MobileNetV2 and
+// EfficientNet-B0 on Zen 5 and the Xeon, where the model had the two within 4-12 %. With 9 (1.5x
+// the copy's), ranked over the Xeon's nine kept problem sets, built-in model: AVX2 regret geomean
+// 1.022 -> 1.017, within 5 % 712 -> 720 of 792 (the stems' 1.4-1.9 regrets -> 1.0); AVX-512
+// 1.028 -> 1.026, 647 -> 653; heldout8, unseen, unchanged. Charged to backward data's col2im
+// too, it ranked dnncompat's im2col over oneDNN's gemm on 1x1 stride-2 layers, 1.4x behind.
+constexpr double kIm2colStridedCost = 9.0;
 
 // oneDNN's gemm-based convolution: im2col per image (unless 1x1 / stride 1) + sgemm.
 class OnednnGemm final : public OnednnSolver {
@@ -460,7 +471,14 @@ protected:
         const double plain = !im2col && !p.x_channels_last() ? kUncopiedSgemm : 1.0;
         const double eff =
             scale(m, name(), 0.75) * plain * gemm_shape(p, d, spatial(p.out)) * direction_factor(d) * bwd_filter;
-        const double col = im2col ? kIm2colCost * bytes_of(p, p.n * p.c * spatial(p.filt) * spatial(p.out)) : 0.0;
+        // Forward and backward filter gather x into the matrix (im2col); backward data scatters
+        // the matrix back into dx (col2im), whose cost does not grow with the stride.
+        bool gathers_strided = false;
+        for (int i = 0; i < p.nsp; ++i) gathers_strided = gathers_strided || p.stride[i] > 1;
+        gathers_strided = gathers_strided && d != Direction::bwd_data;
+        const double col = im2col ? (gathers_strided ? kIm2colStridedCost : kIm2colCost) *
+                                        bytes_of(p, p.n * p.c * spatial(p.filt) * spatial(p.out))
+                                  : 0.0;
         return wti_from(p, m, eff, flop(p), bytes + col, fixed_s);
     }
 };
