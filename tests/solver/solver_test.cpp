@@ -283,6 +283,17 @@ TEST(Immediate, WinogradRanksByTheCostTheCallerPays) {
         }
 }
 
+// The built-in model's time of (solver a, direction da) over (solver b, direction db) on p, from
+// their WTIs (no find-db refinement; the same FLOP in every direction).
+double model_time_ratio(const solver::Solver &a, Direction da, const solver::Solver &b, Direction db,
+                        const conv::Problem &p) {
+    const auto &m = solver::current_machine();
+    const double wa = a.wti(p, da, m, solver::Weights::stay), wb = b.wti(p, db, m, solver::Weights::stay);
+    EXPECT_GT(wa, 0.0) << a.name();
+    EXPECT_GT(wb, 0.0) << b.name();
+    return wb / wa;
+}
+
 // A 3x3 stride-2 stem on few channels: jit-direct measured 2x faster than oneDNN's gemm
 // convolution, whose im2col gathers every source row with the stride (MobileNetV2's and
 // EfficientNet-B0's 2 x 3 x 224x224 -> 32: 0.13 against 0.27 ms on Zen 5, 0.38 against 0.66 at AVX2
@@ -294,15 +305,10 @@ TEST(Immediate, StridedStemsRankJitDirectAboveTheGatheringGemm) {
     const solver::Solver *jd = solver::by_name("onednn.jit-direct"), *gemm = solver::by_name("onednn.gemm");
     ASSERT_NE(jd, nullptr);
     ASSERT_NE(gemm, nullptr);
-    // The built-in model's times (no find-db refinement): jit-direct's over the gemm's.
     auto jd_over_gemm = [&](const char *text) {
         const conv::Problem p = solver::parse_problem(text);
         if (!jd->applicable(p, Direction::fwd).ok || !gemm->applicable(p, Direction::fwd).ok) return -1.0;
-        const double wj = jd->wti(p, Direction::fwd, m, solver::Weights::stay);
-        const double wg = gemm->wti(p, Direction::fwd, m, solver::Weights::stay);
-        EXPECT_GT(wj, 0.0);
-        EXPECT_GT(wg, 0.0);
-        return wg / wj; // same FLOP: the time ratio
+        return model_time_ratio(*jd, Direction::fwd, *gemm, Direction::fwd, p);
     };
     const double s2 = jd_over_gemm("mb2ic3ih224oc32kh3sh2ph1"), s1 = jd_over_gemm("mb2ic3ih112oc32kh3ph1");
     if (s2 < 0 || s1 < 0) GTEST_SKIP() << "jit-direct or gemm does not apply (" << m.isa << ")";
@@ -323,11 +329,7 @@ TEST(Immediate, WinogradBackwardDataOnFewTilesCostsMoreThanItsForward) {
         const auto f = wino->onednn_impl(p, Direction::fwd), b = wino->onednn_impl(p, Direction::bwd_data);
         if (!f || !b || f->name.find("4x3") == std::string::npos || b->name.find("4x3") == std::string::npos)
             return -1.0;
-        const double wf = wino->wti(p, Direction::fwd, m, solver::Weights::stay);
-        const double wb = wino->wti(p, Direction::bwd_data, m, solver::Weights::stay);
-        EXPECT_GT(wf, 0.0);
-        EXPECT_GT(wb, 0.0);
-        return wf / wb; // same FLOP: the time ratio
+        return model_time_ratio(*wino, Direction::bwd_data, *wino, Direction::fwd, p);
     };
     const double few = ratio("mb2ic512ih14oc512kh3ph1"), many = ratio("mb8ic64ih56oc64kh3ph1");
     if (few < 0 || many < 0)
