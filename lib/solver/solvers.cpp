@@ -215,9 +215,12 @@ protected:
     // Backward data's weights copy at 16 lanes (into ABcd16a16b, w transposed per block) cost
     // 2.2-7.2x (median 2.4) the model's layout copy in a call whose weights change; forward's, and
     // both at 8 lanes, 0.8-1.0x: 7 and 26 3x3 layers of the shared logs (Zen 5, 2 threads,
-    // bench/solver_regret_bench, weights change - weights stay).
+    // bench/solver_regret_bench, weights change - weights stay, buffers at 16 bytes). On an Intel
+    // Xeon, buffers at 64 bytes, the 76 backward-data layers of the kept sets measured 0.25x what
+    // 2.4 charged (median; 0.09-0.62 between the quartiles), i.e. about 0.6x a layout copy. 1.5
+    // sits between the two machines; see Brgemm::w_copy_factor for what it ranks.
     double w_copy_factor(Direction d, const Machine &m) const override {
-        return d == Direction::bwd_data && lanes(m) == 16 ? 2.4 : 1.0;
+        return d == Direction::bwd_data && lanes(m) == 16 ? 1.5 : 1.0;
     }
     double model(const conv::Problem &p, Direction d, const Impl &, const Machine &m, double bytes,
                  double fixed_s) const override {
@@ -294,7 +297,15 @@ protected:
     // bench/solver_regret_bench, weights change - weights stay). A reorder of the same tensors on
     // its own runs at jit-direct's rate (21 GB/s); inside the call DNNL_VERBOSE=1 timed it at
     // 0.7-3 ms for 512x512x3x3 against jit-direct's 0.5 ms.
-    double w_copy_factor(Direction, const Machine &) const override { return 5.0; }
+    // On an Intel Xeon, with every buffer at 64 bytes as a caller's, the same difference on the
+    // 336 forward layers of the kept sets measured 0.20x what 5.0 charged (median; 0.10-0.35
+    // between the quartiles), about a plain layout copy: the Zen 5 times were taken on 16-byte
+    // buffers, which this transposing copy may have paid for, and cannot be re-taken here. 2.2
+    // sits between the two machines (each about 2.2x off): with it, and jit-direct's 1.5, the
+    // Xeon's kept sets at AVX-512 rank weights that change within 5 % 668 -> 676 of 792, worst
+    // 2.46 -> 1.65 (ResNeXt's 32-group 1024-channel layers: oneDNN's gemm had been ranked over
+    // jit-direct, 1.5-2.5x behind); 1.0 and 1.0 ranked 677. Weights that stay are not affected.
+    double w_copy_factor(Direction, const Machine &) const override { return 2.2; }
     double model(const conv::Problem &p, Direction d, const Impl &, const Machine &m, double bytes,
                  double fixed_s) const override {
         const int64_t red_ch = roles(p, d).red_ch;
