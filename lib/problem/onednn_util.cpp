@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <vector>
 
 namespace dnncompat::conv::util {
 
@@ -35,6 +37,30 @@ md weights_md(const Problem &p) {
         strides.push_back(packed[i]);
     }
     return strided_md(dims, strides);
+}
+
+std::string layout_tag(const md &m) {
+    const dnnl_memory_desc_t &d = m.data;
+    switch (d.format_kind) {
+    case dnnl_format_kind_any: return "any";
+    case dnnl_format_kind_wino: return "wino";
+    case dnnl_blocked: break;
+    default: return d.format_kind == dnnl_format_kind_undef ? "undef" : "opaque";
+    }
+    const dnnl_blocking_desc_t &b = d.format_desc.blocking;
+    std::vector<int> order(static_cast<std::size_t>(d.ndims));
+    for (int i = 0; i < d.ndims; ++i) order[static_cast<std::size_t>(i)] = i;
+    // Outermost first: larger strides first, ties (dims of size 1) in the dims' own order.
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return b.strides[x] > b.strides[y]; });
+    std::string tag;
+    for (int i : order) {
+        bool blocked = false;
+        for (int k = 0; k < b.inner_nblks; ++k) blocked = blocked || b.inner_idxs[k] == i;
+        tag += static_cast<char>((blocked ? 'A' : 'a') + i);
+    }
+    for (int k = 0; k < b.inner_nblks; ++k)
+        tag += std::to_string(b.inner_blks[k]) + static_cast<char>('a' + b.inner_idxs[k]);
+    return tag;
 }
 
 md x_md(const Problem &p) {

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 
 namespace dnncompat::conv::util {
 
@@ -29,6 +30,11 @@ std::size_t reserve(std::size_t &cursor, std::size_t bytes);
 md strided_md(const dims_t &dims, const dims_t &strides, dt type = dt::f32);
 // The same dims with format_tag::any: oneDNN picks the layout.
 md any_md(const md &m);
+// oneDNN's name of m's layout, as its verbose mode writes it: the dims outermost first, a letter
+// each ('a' the first dim), upper case where blocked, then the inner blocks, e.g. "abcd" (NCHW),
+// "acdb" (NHWC), "aBcd16b" (nChw16c), "Abcde16a"; "wino" for the Winograd weights layout, "any"
+// for format_tag::any, "undef" for none.
+std::string layout_tag(const md &m);
 // x [N, C, in...], y [N, K, out...] with the caller's strides; weights [K, C/g, f...] or
 // [G, K/g, C/g, f...] with the filter format's packed strides.
 md x_md(const Problem &p);

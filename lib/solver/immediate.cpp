@@ -115,7 +115,10 @@ Ranking rank_uncached(const conv::Problem &p, Direction d, const Machine &m, std
             r.excluded.push_back(std::move(c));
             continue;
         }
-        if (auto i = s->onednn_impl(p, d)) c.impl = i->name;
+        if (auto i = s->onednn_impl(p, d)) {
+            c.impl = i->name;
+            c.copied_to = i->copied_to;
+        }
         c.workspace = s->workspace(p, d);
         double change = s->wti(p, d, m, Weights::change), stay = s->wti(p, d, m, Weights::stay);
         c.change_ms = wti_to_ms(p, d, change, m);

@@ -13,6 +13,7 @@ namespace dnncompat::solver {
 struct Candidate {
     const Solver *solver = nullptr;
     std::string impl;          // oneDNN implementation behind it ("" for others)
+    std::string copied_to;     // the tensors it copies into the kernel's layouts (Impl::copied_to)
     double wti = kWtiUnknown;  // estimated work-time index, under the ranking's Weights
     double est_ms = -1;        // estimated milliseconds of that (-1 when WTI is unknown)
     double change_ms = -1;     // estimated milliseconds of a call that transforms the weights

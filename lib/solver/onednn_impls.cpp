@@ -220,8 +220,13 @@ std::optional<Impl> make_impl(Pd &pd, const Mds &user, Direction d, Layouts layo
         for (const auto &[chosen, mine] : {std::pair{pd.x(), user.x}, {pd.y(), user.y}})
             if (chosen != mine && plain(chosen) && plain(mine)) i.relayout_t += chosen.get_size();
         i.wino_weights = pd.w().data.format_kind == dnnl_format_kind_wino;
-        for (const auto &[chosen, mine] : {std::pair{pd.x(), user.x}, {pd.w(), user.w}, {pd.y(), user.y}})
-            i.copies += chosen == mine ? 0 : 1;
+        const char *names[3] = {"x", "w", "y"};
+        const md chosen[3] = {pd.x(), pd.w(), pd.y()}, mine[3] = {user.x, user.w, user.y};
+        for (int k = 0; k < 3; ++k) {
+            if (chosen[k] == mine[k]) continue;
+            ++i.copies;
+            i.copied_to += (i.copied_to.empty() ? "" : ", ") + std::string(names[k]) + " " + layout_tag(chosen[k]);
+        }
         if (i.relayout == 0 && !i.blocked) i.user_layout = true; // any resolved to the user's layout
     }
     return i;

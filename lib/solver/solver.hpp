@@ -57,6 +57,8 @@ struct Impl {
     std::size_t relayout_mid = 0; // plain intermediates of copies oneDNN cannot make in one
                                   // reorder (conv::util::Relayout), bytes
     int copies = 0;               // tensors copied to or from oneDNN's layouts per call (w included)
+    std::string copied_to;        // those tensors and the kernel's layouts, oneDNN's names, e.g.
+                                  // "x aBcd16b, w Abcde16a, y aBcd16b" ("" when none)
     bool wino_weights = false;    // w in oneDNN's Winograd layout: its copy is oneDNN's scalar
                                   // wino_reorder, not a streaming reorder
 };

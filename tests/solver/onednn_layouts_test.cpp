@@ -55,14 +55,27 @@ TEST_P(OnednnLayouts, NoTransposingCopyWhereTheBlockedLayoutServes) {
             if (i.user_layout) {
                 EXPECT_FALSE(i.blocked);
                 EXPECT_EQ(i.relayout_t, 0u);
+                EXPECT_EQ(i.copied_to, "");
                 continue;
+            }
+            // What the call copies, as oneDNN names the layouts.
+            const auto listed_pd = i.blocked ? blocked : solver::onednn::find(p, d, i.name, false, false, i.winograd);
+            ASSERT_TRUE(listed_pd.has_value());
+            EXPECT_NE(i.copied_to, "");
+            const md mine[3] = {conv::util::x_md(p), conv::util::weights_md(p), conv::util::y_md(p)};
+            const md theirs[3] = {listed_pd->x(), listed_pd->w(), listed_pd->y()};
+            const char *names[3] = {"x ", "w ", "y "};
+            for (int k = 0; k < 3; ++k) {
+                const std::string item = names[k] + conv::util::layout_tag(theirs[k]);
+                if (theirs[k] == mine[k]) EXPECT_EQ(i.copied_to.find(names[k]), std::string::npos) << i.copied_to;
+                else EXPECT_NE(i.copied_to.find(item), std::string::npos) << i.copied_to << " lacks " << item;
             }
             if (i.blocked) {
                 // Listed on the blocked layout: it exists there, and nothing is transposed.
-                ASSERT_TRUE(blocked.has_value());
                 EXPECT_EQ(i.relayout_t, 0u);
                 EXPECT_EQ(transposed_bytes(*blocked, p), 0u);
                 EXPECT_GT(i.relayout, 0u);
+                EXPECT_EQ(i.copied_to.rfind("x aB", 0), 0u) << i.copied_to;
                 continue;
             }
             // On oneDNN's own layouts: a transposition only where the blocked layout has no such
@@ -102,6 +115,23 @@ TEST(OnednnLayouts, DepthwiseOnAnNchwCallerRunsOnTheBlockedLayoutWhereOneDnnWoul
         RecordProperty("onednn_transposes", onednn_transposes ? "yes" : "no");
     }
     EXPECT_TRUE(found) << "oneDNN lists no depthwise kernel for a depthwise problem";
+}
+
+// Layouts are named as oneDNN's verbose mode names them: dims outermost first, upper case where
+// blocked, then the inner blocks.
+TEST(LayoutTag, NamesLayoutsAsOneDnnVerboseDoes) {
+    using tag = dnnl::memory::format_tag;
+    using dt = dnnl::memory::data_type;
+    const dnnl::memory::dims act = {2, 24, 9, 7}, w5 = {24, 1, 1, 5, 5}, w4 = {64, 32, 3, 3};
+    EXPECT_EQ(conv::util::layout_tag(md(act, dt::f32, tag::nchw)), "abcd");
+    EXPECT_EQ(conv::util::layout_tag(md(act, dt::f32, tag::nhwc)), "acdb");
+    EXPECT_EQ(conv::util::layout_tag(md(act, dt::f32, tag::nChw16c)), "aBcd16b");
+    EXPECT_EQ(conv::util::layout_tag(md(act, dt::f32, tag::nChw8c)), "aBcd8b");
+    EXPECT_EQ(conv::util::layout_tag(md(w5, dt::f32, tag::Abcde16a)), "Abcde16a");
+    EXPECT_EQ(conv::util::layout_tag(md(w4, dt::f32, tag::ABcd16b16a)), "ABcd16b16a");
+    EXPECT_EQ(conv::util::layout_tag(md(w4, dt::f32, tag::Acdb64a)), "Acdb64a");
+    EXPECT_EQ(conv::util::layout_tag(md(act, dt::f32, tag::any)), "any");
+    EXPECT_EQ(conv::util::layout_tag(md()), "undef");
 }
 
 INSTANTIATE_TEST_SUITE_P(Problems, OnednnLayouts,

@@ -160,6 +160,7 @@ json candidate_json(std::size_t i, const solver::Candidate &c, const conv::Probl
     e["solver"] = c.solver->name();
     e["solver_id"] = c.solver->id();
     e["impl"] = c.impl;
+    e["copied_to"] = c.copied_to;
     e["cudnn_algo"] = cudnn_algo_name(d, c.solver->cudnn_algo(d));
     e["wti"] = c.wti;
     e["est_ms"] = c.est_ms;

@@ -92,6 +92,11 @@ json rank_direction(const conv::Problem &p, solver::Direction d, const Options &
                    select::notes_text(*c.solver, p, d, c));
         ranked.push_back(select::candidate_json(i, c, p, d, weights, timed ? &*timed : nullptr));
     }
+    if (o.explain)
+        for (std::size_t i = 0; i < r.ranked.size(); ++i)
+            if (!r.ranked[i].copied_to.empty())
+                fmt::print(out, "  {:>4}  {:<22} copies into its layouts: {}\n", i + 1, r.ranked[i].solver->name(),
+                           r.ranked[i].copied_to);
     json excluded = json::array();
     for (const auto &c : r.excluded) {
         if (!o.explain && c.reason == "no such direction for this solver") continue;
@@ -240,7 +245,9 @@ int main(int argc, char **argv) {
                  "with --measure: write the measured times into the find-db as Find does, so that these problems "
                  "rank by them and immediate mode's estimates of other problems are refined by them");
     app.add_option("--runs", o.runs, "timed runs per solver with --measure (median)")->check(CLI::Range(1, 1000));
-    app.add_flag("--explain", o.explain, "also list the solvers that do not serve a direction at all");
+    app.add_flag("--explain", o.explain,
+                 "also list the solvers that do not serve a direction at all, and the layouts (oneDNN's names) each "
+                 "ranked solver copies the caller's tensors into");
     app.add_option("--json", o.json_path,
                    "write the report as JSON to FILE (- for standard output; the text then goes to standard error)")
         ->check(
