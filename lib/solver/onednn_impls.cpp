@@ -259,13 +259,18 @@ std::vector<Impl> enumerate(const conv::Problem &p, Direction d) {
                 return true;
             });
         }
-        // Such an implementation runs on the channel-blocked layout instead where it has one:
-        // oneDNN 2.6's copies between plain orders run 2-3x slower than into or out of the
-        // blocked layout and far slower on some shapes (Intel Xeon, 2 threads, 2x256x74x74:
-        // NHWC -> NCHW 11.1 ms, nChw16c -> NCHW 0.50 ms, NCHW -> nChw16c 0.48 ms), which made
-        // the depthwise kernel on EfficientNet's and Xception's NCHW layers 3-9x slower at 16
-        // lanes than at 8, where oneDNN blocks them.
-        if (transposing.empty()) continue;
+        // Such an implementation runs on the channel-blocked layout instead where it has one and
+        // x's and y's channels fill whole blocks: oneDNN 2.6 copies those with its blocked
+        // reorder (jit:blk), 1.5-12x faster than its copies between plain orders (jit:uni; Intel
+        // Xeon, 2 threads, NCHW in and out: 2x256x74x74 0.90 ms against 11.7 through NHWC,
+        // 8x96x56x56 0.78 against 2.1, 2x32x14x14 5 us against 8), which had made the depthwise
+        // kernel on EfficientNet's and Xception's NCHW layers 3-9x slower at 16 lanes than at 8,
+        // where oneDNN blocks them. A partial block goes through the generic reorder (jit:uni)
+        // and measured 0.7-2.6x the transposition (24-232 channels, 7x7 to 74x74, batch 2 and
+        // 8: slower on small tensors, faster on large): oneDNN's choice is kept there.
+        const int64_t block = channel_block();
+        const bool whole_blocks = p.c % block == 0 && p.k % block == 0;
+        if (transposing.empty() || !whole_blocks) continue;
         walk(p, d, Layouts::blocked, winograd, [&](Pd &pd) {
             auto it = transposing.find(pd.base().impl_info_str());
             if (it == transposing.end()) return true;
