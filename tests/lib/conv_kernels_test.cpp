@@ -70,8 +70,8 @@ const Shape kShapes[] = {
     {"wino_3x3_odd",  1, 32, 16, 1,  {11, 9},   {3, 3},    {1, 1},    {1, 1}},
     {"groups2_3x3",   2, 16, 32, 2,  {7, 7},    {3, 3},    {1, 1},    {1, 1}},
     {"depthwise_s2",  2, 16, 16, 16, {9, 8},    {3, 3},    {1, 1},    {2, 2}},
-    // Depthwise with channels not a multiple of 16 (nChw16c padded; the layout the depthwise
-    // solver copies an NCHW caller into at AVX-512), 5x5, and 3-D.
+    // Depthwise with channels not a multiple of 16 (a partial nChw16c block: the depthwise solver
+    // keeps oneDNN's NHWC for an NCHW caller at AVX-512; 8-blocked at AVX2), 5x5, and 3-D.
     {"depthwise_c24", 2, 24, 24, 24, {9, 7},    {5, 5},    {2, 2},    {1, 1}},
     {"depthwise_3d",  1, 24, 24, 24, {5, 6, 5}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1}},
     {"pointwise_s2",  2, 16, 32, 1,  {7, 7},    {1, 1},    {0, 0},    {2, 2}},
