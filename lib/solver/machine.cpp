@@ -218,10 +218,12 @@ std::pair<double, double> measured(const Machine &m) {
 
 std::string Machine::signature() const { return fmt::format("{}|{}|{}t|onednn-{}", cpu, isa, threads, onednn_version); }
 
+std::string effective_isa() { return isa_name(dnnl::get_effective_cpu_isa()); }
+
 Machine builtin_machine() {
     Machine m;
     m.cpu = cpu_model();
-    m.isa = isa_name(dnnl::get_effective_cpu_isa());
+    m.isa = effective_isa();
     m.threads = thread_count();
     const dnnl_version_t *v = dnnl_version();
     m.onednn_version = fmt::format("{}.{}.{}", v->major, v->minor, v->patch);

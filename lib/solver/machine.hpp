@@ -61,6 +61,10 @@ struct Machine {
 // --calibrate) replaces these numbers.
 Machine builtin_machine();
 
+// The name of the ISA oneDNN dispatches to (dnnl::get_effective_cpu_isa(): DNNL_MAX_CPU_ISA
+// lowers it), e.g. "avx2", "avx512_core_amx"; Machine::isa of builtin_machine(), without measuring.
+std::string effective_isa();
+
 // The model in use: load_machine(perf_db_path()), computed once per process (the first call
 // reads the perf-db; a calibration stored later is seen by the next process).
 const Machine &current_machine();

@@ -29,11 +29,12 @@ inline int64_t y_elems(const conv::Problem &p) { return p.n * p.k * spatial(p.ou
 inline int64_t w_elems(const conv::Problem &p) { return p.k * (p.c / p.groups) * spatial(p.filt); }
 
 // SIMD width in FP32 lanes of the ISA oneDNN runs.
-inline int lanes(const Machine &m) {
-    if (m.isa.find("avx512") != std::string::npos) return 16;
-    if (m.isa.find("avx") != std::string::npos) return 8;
+inline int lanes(const std::string &isa) {
+    if (isa.find("avx512") != std::string::npos) return 16;
+    if (isa.find("avx") != std::string::npos) return 8;
     return 4;
 }
+inline int lanes(const Machine &m) { return lanes(m.isa); }
 
 // Fraction of lanes a channel count fills when blocked by the SIMD width.
 inline double fill(int64_t channels, int simd) {

@@ -1,6 +1,8 @@
 #include "solver/onednn_impls.hpp"
 
 #include "problem/onednn_util.hpp"
+#include "solver/machine.hpp"
+#include "solver/model.hpp"
 
 #include <functional>
 #include <map>
@@ -25,18 +27,9 @@ struct Mds {
 // oneDNN (see enumerate()).
 enum class Layouts { user, any, blocked };
 
-// The channel block of the ISA oneDNN dispatches to: 16 lanes with AVX-512, 8 below.
-int channel_block() {
-    switch (dnnl::get_effective_cpu_isa()) {
-    case dnnl::cpu_isa::avx512_mic:
-    case dnnl::cpu_isa::avx512_mic_4ops:
-    case dnnl::cpu_isa::avx512_core:
-    case dnnl::cpu_isa::avx512_core_vnni:
-    case dnnl::cpu_isa::avx512_core_bf16:
-    case dnnl::cpu_isa::avx512_core_amx: return 16;
-    default: return 8;
-    }
-}
+// The channel block of the ISA oneDNN dispatches to: 16 lanes with AVX-512, 8 below (oneDNN blocks
+// by 8 at SSE4.1 too).
+int channel_block() { return model::lanes(effective_isa()) == 16 ? 16 : 8; }
 
 // An activation tensor (N, C, spatial...) in the channel-blocked layout: aBc16b, aBcd16b, aBcde16b
 // (or 8b).
@@ -118,8 +111,6 @@ void walk(const conv::Problem &p, Direction d, Layouts layouts, bool winograd, c
     }
 }
 
-std::size_t bytes_if_relaid(const md &chosen, const md &user) { return chosen == user ? 0 : chosen.get_size(); }
-
 // The workspace of the plain intermediates the layout copies of an implementation on oneDNN's
 // layouts need (conv::util::Relayout): inputs are copied user -> chosen, the output chosen ->
 // user. nullopt when some copy cannot be made at all: the implementation is not listed.
@@ -195,14 +186,6 @@ namespace {
 
 bool plain(const md &m) { return m.data.format_kind == dnnl_blocked && m.data.format_desc.blocking.inner_nblks == 0; }
 
-// Whether the implementation's x or y is the caller's plain tensor in another plain order (NCHW
-// <-> NHWC): a transposing copy.
-bool transposes(const Pd &pd, const Mds &user) {
-    for (const auto &[chosen, mine] : {std::pair{pd.x(), user.x}, {pd.y(), user.y}})
-        if (chosen != mine && plain(chosen) && plain(mine)) return true;
-    return false;
-}
-
 // The Impl of pd on the layouts of `layouts` (nullopt: oneDNN cannot copy into or out of them).
 std::optional<Impl> make_impl(Pd &pd, const Mds &user, Direction d, Layouts layouts, bool winograd) {
     Impl i;
@@ -215,15 +198,17 @@ std::optional<Impl> make_impl(Pd &pd, const Mds &user, Direction d, Layouts layo
         const auto mid = relayout_mid_bytes(pd, user, d);
         if (!mid) return std::nullopt;
         i.relayout_mid = *mid;
-        i.relayout_w = bytes_if_relaid(pd.w(), user.w);
-        i.relayout = bytes_if_relaid(pd.x(), user.x) + i.relayout_w + bytes_if_relaid(pd.y(), user.y);
-        for (const auto &[chosen, mine] : {std::pair{pd.x(), user.x}, {pd.y(), user.y}})
-            if (chosen != mine && plain(chosen) && plain(mine)) i.relayout_t += chosen.get_size();
         i.wino_weights = pd.w().data.format_kind == dnnl_format_kind_wino;
+        // Each tensor held in another layout than the caller's is copied in or out each call; x or
+        // y in another plain order (NCHW <-> NHWC) is a transposition.
         const char *names[3] = {"x", "w", "y"};
         const md chosen[3] = {pd.x(), pd.w(), pd.y()}, mine[3] = {user.x, user.w, user.y};
         for (int k = 0; k < 3; ++k) {
             if (chosen[k] == mine[k]) continue;
+            const std::size_t bytes = chosen[k].get_size();
+            i.relayout += bytes;
+            if (k == 1) i.relayout_w = bytes;
+            else if (plain(chosen[k]) && plain(mine[k])) i.relayout_t += bytes;
             ++i.copies;
             i.copied_to += (i.copied_to.empty() ? "" : ", ") + std::string(names[k]) + " " + layout_tag(chosen[k]);
         }
@@ -254,7 +239,7 @@ std::vector<Impl> enumerate(const conv::Problem &p, Direction d) {
                     return true;
                 std::optional<Impl> i = make_impl(pd, user, d, layouts, winograd);
                 if (!i) return true; // oneDNN cannot copy into (or out of) its layouts here
-                if (layouts == Layouts::any && transposes(pd, user)) transposing[i->name] = out.size();
+                if (layouts == Layouts::any && i->relayout_t > 0) transposing[i->name] = out.size();
                 out.push_back(std::move(*i));
                 return true;
             });
