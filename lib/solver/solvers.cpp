@@ -48,7 +48,33 @@ constexpr double kRelayoutCost = 6.0;
 // The same at 8 lanes (AVX2): oneDNN's reorders into nChw8c move half a vector per channel block
 // and measured 10 against the GEMM solvers on the shared logs' NCHW 1x1 and 3x3 layers
 // (bench/solver_regret_bench --isas AVX2 on Zen 5: regret geomean 1.028 with 10, 1.042 with 6).
-constexpr double kRelayoutCost8 = 10.0;
+// On an Intel Xeon (DNNL_MAX_CPU_ISA=AVX2, 2 threads) the nChw8c reorders ran as fast as the
+// nChw16c ones (0.11-0.35x the charge of 10, tensors of 50 KB to 39 MB), and 5-6 ranked the nine
+// kept problem sets best there; 10 put oneDNN's gemm over jit-direct on heldout2's 3-D stem (1 ->
+// 32 channels, 3x3x3 on 64^3), 2.05x behind. 8 sits between the two machines: on the Xeon, regret
+// geomean 1.016 -> 1.015, worst 2.05 -> 1.68, within 5 % 725 -> 731 of 792 (with
+// kResidentCopyShare).
+constexpr double kRelayoutCost8 = 8.0;
+
+// The share of those costs a call pays when its copies fit in the cores' caches: up to
+// kResidentCopyBytes copied per call (written and read back, source and destination together
+// within two cores' 2 MiB L2), rising linearly to the whole cost at twice that. oneDNN's reorders
+// NCHW <-> nChw16c / nChw8c took 0.16-0.34x of what the model charged them (kPrimitiveSeconds +
+// kRelayoutCost at the model's bandwidth) on 50 KB-1.6 MB tensors, 0.30-0.46x at 2.5-3.2 MB and
+// 0.43-0.54x from 6 MB up (Intel Xeon, 2 threads, both ISAs, median of 21 runs each): a layer's
+// copies of a few hundred KB cost a few microseconds, which decides the small layers of mobile
+// networks. With 0.4, the Xeon's nine kept sets, built-in model:
+// AVX-512 within 5 % 653 -> 659 of 792, AVX2 720 -> 725; MobileNetV3-Small's 72-channel depthwise
+// 3x3 stride 2 on 24x24 at batch 1 (NCHW, AVX-512: transposed to NHWC) ranked over oneDNN's gemm,
+// which ran 2.4x slower.
+constexpr double kResidentCopyShare = 0.4;
+constexpr double kResidentCopyBytes = 2097152.0;
+
+double copy_residency(double bytes) {
+    if (bytes <= kResidentCopyBytes) return kResidentCopyShare;
+    if (bytes >= 2.0 * kResidentCopyBytes) return 1.0;
+    return kResidentCopyShare + (1.0 - kResidentCopyShare) * (bytes - kResidentCopyBytes) / kResidentCopyBytes;
+}
 
 // A copy of x or y between plain orders (NCHW <-> NHWC, e.g. into and out of the NHWC layout of
 // oneDNN's brgemm kernels for an NCHW caller) against a copy into or out of the channel-blocked
@@ -145,8 +171,10 @@ public:
                    : static_cast<double>(i->relayout_w) * (d == Direction::bwd_filter ? 1.0 : w_copy_factor(d, m));
         // Copies between plain orders (relayout_t) cost kTransposeFactor times as much.
         const double transposed = (kTransposeFactor - 1.0) * static_cast<double>(i->relayout_t);
-        const double relayout =
-            i->user_layout ? 0.0 : (lanes(m) == 8 ? kRelayoutCost8 : kRelayoutCost) * (copied + w_copied + transposed);
+        const double relayout = i->user_layout ? 0.0
+                                               : copy_residency(copied + w_copied) *
+                                                     (lanes(m) == 8 ? kRelayoutCost8 : kRelayoutCost) *
+                                                     (copied + w_copied + transposed);
         // A cached copy is a lookup that reads w once (VERIFIED mode's fingerprint) instead.
         double fixed_s = kPrimitiveSeconds * (1 + i->copies);
         if (i->wino_weights && !cached && d != Direction::bwd_filter)
