@@ -125,10 +125,14 @@ conv::Problem parse_benchdnn(const std::string &input) {
     bool nhwc = false, dt_given = false, layout_given = false;
     for (std::size_t space; (space = desc.find_last_of(' ')) != std::string::npos;) {
         const std::string word = desc.substr(space + 1);
-        if (!dt_given && (word == "f32" || word == "f16" || word == "bf16")) {
+        const bool dt_word = word == "f32" || word == "f16" || word == "bf16";
+        const bool layout_word = word == "nchw" || word == "ncdhw" || word == "nhwc" || word == "ndhwc";
+        if ((dt_word && dt_given) || (layout_word && layout_given))
+            bad(input, fmt::format("the {} is given twice (\"{}\")", dt_word ? "data type" : "layout", word));
+        if (dt_word) {
             dt = word == "f32" ? DNNCOMPAT_DATA_FLOAT : word == "f16" ? DNNCOMPAT_DATA_HALF : DNNCOMPAT_DATA_BFLOAT16;
             dt_given = true;
-        } else if (!layout_given && (word == "nchw" || word == "ncdhw" || word == "nhwc" || word == "ndhwc")) {
+        } else if (layout_word) {
             nhwc = word == "nhwc" || word == "ndhwc";
             layout_given = true;
         } else {

@@ -72,8 +72,13 @@ TEST(Grammar, CanonicalFormParsesBackWhole) {
     EXPECT_EQ(p.dtype, DNNCOMPAT_DATA_HALF);
     EXPECT_EQ(solver::canonical(solver::parse_problem("mb4ic32ih28oc64kh3ph1 nhwc")),
               "g1mb4ic32ih28iw28oc64oh28ow28kh3kw3sh1sw1ph1pw1dh0dw0 f32 nhwc");
-    // Each word once; anything else is still a benchdnn key.
-    EXPECT_NE(error_of("mb4ic32ih28oc64kh3ph1 f16 f32").find("unknown benchdnn key \"f\""), std::string::npos);
+    // Each word once, said so when repeated; anything else is still a benchdnn key.
+    EXPECT_NE(error_of("mb4ic32ih28oc64kh3ph1 f16 f32").find("the data type is given twice (\"f16\")"),
+              std::string::npos);
+    EXPECT_NE(error_of("mb4ic32ih28oc64kh3ph1 nchw nhwc").find("the layout is given twice (\"nchw\")"),
+              std::string::npos);
+    EXPECT_NE(error_of("mb4ic32ih28oc64kh3ph1 nhwc f32 nchw").find("the layout is given twice (\"nhwc\")"),
+              std::string::npos);
     EXPECT_NE(error_of("mb4ic32ih28oc64kh3ph1 f64").find("unknown benchdnn key \"f\""), std::string::npos);
 }
 

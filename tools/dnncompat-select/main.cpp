@@ -157,7 +157,11 @@ int run(const Options &o) {
     if (o.dir == "bwd-filter" || o.dir == "all") dirs.push_back(solver::Direction::bwd_filter);
     const solver::Machine &m = solver::current_machine();
     std::FILE *out = select::text_stream(o.json_path);
-    fmt::print(out, "problem: {}\n", solver::canonical(p));
+    // With every spatial extent 1 the NCHW and NHWC strides of x are the same: canonical() names
+    // the buffer nhwc whichever layout was asked for.
+    const bool one_pixel = std::all_of(p.in.begin(), p.in.end(), [](int64_t v) { return v == 1; });
+    fmt::print(out, "problem: {}{}\n", solver::canonical(p),
+               one_pixel && p.c > 1 ? " (1x1 spatial: nchw and nhwc are the same buffer)" : "");
     select::print_machine(out, m);
     json report = select::report_head("conv");
     report["problem"] = solver::canonical(p);
