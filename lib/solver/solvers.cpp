@@ -57,23 +57,24 @@ constexpr double kRelayoutCost = 6.0;
 constexpr double kRelayoutCost8 = 8.0;
 
 // The share of those costs a call pays when its copies fit in the cores' caches: up to
-// kResidentCopyBytes copied per call (written and read back, source and destination together
-// within two cores' 2 MiB L2), rising linearly to the whole cost at twice that. oneDNN's reorders
-// NCHW <-> nChw16c / nChw8c took 0.16-0.34x of what the model charged them (kPrimitiveSeconds +
-// kRelayoutCost at the model's bandwidth) on 50 KB-1.6 MB tensors, 0.30-0.46x at 2.5-3.2 MB and
-// 0.43-0.54x from 6 MB up (Intel Xeon, 2 threads, both ISAs, median of 21 runs each): a layer's
-// copies of a few hundred KB cost a few microseconds, which decides the small layers of mobile
-// networks. With 0.4, the Xeon's nine kept sets, built-in model:
-// AVX-512 within 5 % 653 -> 659 of 792, AVX2 720 -> 725; MobileNetV3-Small's 72-channel depthwise
-// 3x3 stride 2 on 24x24 at batch 1 (NCHW, AVX-512: transposed to NHWC) ranked over oneDNN's gemm,
-// which ran 2.4x slower.
+// kResidentCopyBytesPerThread per oneDNN thread copied per call (written and read back: source and
+// destination together within the threads' L2, 2 MiB a core on the Xeon below), rising linearly
+// to the whole cost at twice that. oneDNN's reorders NCHW <-> nChw16c / nChw8c took 0.16-0.34x of
+// what the model charged them (kPrimitiveSeconds + kRelayoutCost at the model's bandwidth) on 50
+// KB-1.6 MB tensors, 0.30-0.46x at 2.5-3.2 MB and 0.43-0.54x from 6 MB up (Intel Xeon, 2 threads,
+// both ISAs, median of 21 runs each): a layer's copies of a few hundred KB cost a few
+// microseconds, which decides the small layers of mobile networks. With 0.4, the Xeon's nine kept
+// sets, built-in model: AVX-512 within 5 % 653 -> 659 of 792, AVX2 720 -> 725;
+// MobileNetV3-Small's 72-channel depthwise 3x3 stride 2 on 24x24 at batch 1 (NCHW, AVX-512:
+// transposed to NHWC) ranked over oneDNN's gemm, which ran 2.4x slower.
 constexpr double kResidentCopyShare = 0.4;
-constexpr double kResidentCopyBytes = 2097152.0;
+constexpr double kResidentCopyBytesPerThread = 1048576.0;
 
-double copy_residency(double bytes) {
-    if (bytes <= kResidentCopyBytes) return kResidentCopyShare;
-    if (bytes >= 2.0 * kResidentCopyBytes) return 1.0;
-    return kResidentCopyShare + (1.0 - kResidentCopyShare) * (bytes - kResidentCopyBytes) / kResidentCopyBytes;
+double copy_residency(double bytes, const Machine &m) {
+    const double resident = kResidentCopyBytesPerThread * std::max(1, m.threads);
+    if (bytes <= resident) return kResidentCopyShare;
+    if (bytes >= 2.0 * resident) return 1.0;
+    return kResidentCopyShare + (1.0 - kResidentCopyShare) * (bytes - resident) / resident;
 }
 
 // A copy of x or y between plain orders (NCHW <-> NHWC, e.g. into and out of the NHWC layout of
@@ -172,7 +173,7 @@ public:
         // Copies between plain orders (relayout_t) cost kTransposeFactor times as much.
         const double transposed = (kTransposeFactor - 1.0) * static_cast<double>(i->relayout_t);
         const double relayout = i->user_layout ? 0.0
-                                               : copy_residency(copied + w_copied) *
+                                               : copy_residency(copied + w_copied, m) *
                                                      (lanes(m) == 8 ? kRelayoutCost8 : kRelayoutCost) *
                                                      (copied + w_copied + transposed);
         // A cached copy is a lookup that reads w once (VERIFIED mode's fingerprint) instead.
