@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 #include <map>
@@ -17,6 +18,15 @@ constexpr int64_t kMaxValue = 999'999'999'999'999;
 
 [[noreturn]] void bad(const std::string &input, const std::string &what) {
     throw GrammarError(fmt::format("{} in \"{}\"", what, input));
+}
+
+// ncdhw / ndhwc name 3-D layouts, nchw / nhwc 2-D ones (1-D problems take the 2-D words).
+void check_layout_rank(const std::string &input, const std::string &word, int nsp) {
+    const bool three_d = word == "ncdhw" || word == "ndhwc";
+    if (three_d != (nsp == 3))
+        bad(input,
+            fmt::format("layout \"{}\" is for {}-D problems, this one is {}-D (use {})", word, three_d ? 3 : 2, nsp,
+                        three_d ? (word == "ncdhw" ? "nchw" : "nhwc") : (word == "nchw" ? "ncdhw" : "ndhwc")));
 }
 
 // A non-negative decimal integer of at most 15 digits (kMaxValue).
@@ -108,7 +118,9 @@ conv::Problem parse_keys(const std::string &input) {
     if (kv.count("layout")) {
         const std::string v = kv["layout"];
         if (v == "nhwc" || v == "ndhwc") nhwc = true;
-        else if (v != "nchw" && v != "ncdhw") bad(input, fmt::format("key \"layout\": \"{}\" is not nchw or nhwc", v));
+        else if (v != "nchw" && v != "ncdhw")
+            bad(input, fmt::format("key \"layout\": \"{}\" is not nchw, nhwc, ncdhw or ndhwc", v));
+        check_layout_rank(input, v, static_cast<int>(in.size()));
     }
     const dims_t stride(in.size(), u), dil(in.size(), l);
     try {
@@ -123,6 +135,7 @@ conv::Problem parse_benchdnn(const std::string &input) {
     std::string desc = input;
     dnncompatDataType_t dt = DNNCOMPAT_DATA_FLOAT;
     bool nhwc = false, dt_given = false, layout_given = false;
+    std::string layout_word_given;
     for (std::size_t space; (space = desc.find_last_of(' ')) != std::string::npos;) {
         const std::string word = desc.substr(space + 1);
         const bool dt_word = word == "f32" || word == "f16" || word == "bf16";
@@ -135,10 +148,20 @@ conv::Problem parse_benchdnn(const std::string &input) {
         } else if (layout_word) {
             nhwc = word == "nhwc" || word == "ndhwc";
             layout_given = true;
+            layout_word_given = word;
         } else {
             break;
         }
         desc = trim(desc.substr(0, space));
+    }
+    // Only those two words may follow the descriptor: a last word without a number is no part of it
+    // (every benchdnn key carries one).
+    if (const std::size_t space = desc.find_last_of(' '); space != std::string::npos) {
+        const std::string last = desc.substr(space + 1);
+        if (std::none_of(last.begin(), last.end(), [](unsigned char ch) { return std::isdigit(ch); }))
+            bad(input, fmt::format("unexpected word \"{}\" after the descriptor: only a data type (f32 f16 bf16) and "
+                                   "a layout (nchw nhwc, ncdhw ndhwc) may follow it",
+                                   last));
     }
     std::map<std::string, int64_t> v;
     std::size_t i = 0;
@@ -191,6 +214,7 @@ conv::Problem parse_benchdnn(const std::string &input) {
         dil.push_back(pick("d", 0) + 1);
         if (in.back() <= 0) bad(input, fmt::format("benchdnn key \"i{}\" is required", ax));
     }
+    if (layout_given) check_layout_rank(input, layout_word_given, static_cast<int>(in.size()));
     conv::Problem p;
     try {
         p = make_problem(get("mb").value_or(2), *get("ic"), *get("oc"), get("g").value_or(1), in, filt, pad, stride,

@@ -72,14 +72,21 @@ TEST(Grammar, CanonicalFormParsesBackWhole) {
     EXPECT_EQ(p.dtype, DNNCOMPAT_DATA_HALF);
     EXPECT_EQ(solver::canonical(solver::parse_problem("mb4ic32ih28oc64kh3ph1 nhwc")),
               "g1mb4ic32ih28iw28oc64oh28ow28kh3kw3sh1sw1ph1pw1dh0dw0 f32 nhwc");
-    // Each word once, said so when repeated; anything else is still a benchdnn key.
-    EXPECT_NE(error_of("mb4ic32ih28oc64kh3ph1 f16 f32").find("the data type is given twice (\"f16\")"),
-              std::string::npos);
-    EXPECT_NE(error_of("mb4ic32ih28oc64kh3ph1 nchw nhwc").find("the layout is given twice (\"nchw\")"),
-              std::string::npos);
-    EXPECT_NE(error_of("mb4ic32ih28oc64kh3ph1 nhwc f32 nchw").find("the layout is given twice (\"nhwc\")"),
-              std::string::npos);
-    EXPECT_NE(error_of("mb4ic32ih28oc64kh3ph1 f64").find("unknown benchdnn key \"f\""), std::string::npos);
+    // Each word once, said so when repeated; anything else is still a benchdnn key; a word that is
+    // neither, after them, is named; a layout word of the other rank is refused.
+    const std::pair<const char *, const char *> errors[] = {
+        {"mb4ic32ih28oc64kh3ph1 f16 f32", "the data type is given twice (\"f16\")"},
+        {"mb4ic32ih28oc64kh3ph1 nchw nhwc", "the layout is given twice (\"nchw\")"},
+        {"mb4ic32ih28oc64kh3ph1 nhwc f32 nchw", "the layout is given twice (\"nhwc\")"},
+        {"mb4ic32ih28oc64kh3ph1 f64", "unknown benchdnn key \"f\""},
+        {"mb4ic32ih28oc64kh3ph1 nchw \xc3\xa9", "unexpected word \"\xc3\xa9\" after the descriptor"},
+        {"mb4ic32ih28oc64kh3ph1 ncdhw", "layout \"ncdhw\" is for 3-D problems, this one is 2-D"},
+        {"n=1,c=72,h=24,k=3,layout=ncdhw", "layout \"ncdhw\" is for 3-D problems"},
+        {"mb2ic4id6ih8oc4kh3 nhwc", "layout \"nhwc\" is for 2-D problems, this one is 3-D"},
+    };
+    for (const auto &[text, message] : errors) EXPECT_NE(error_of(text).find(message), std::string::npos) << text;
+    EXPECT_EQ(solver::canonical(solver::parse_problem("mb2 ic16 ih8 oc16 kh3 nchw")),
+              "g1mb2ic16ih8iw8oc16oh6ow6kh3kw3sh1sw1ph0pw0dh0dw0 f32 nchw");
 }
 
 TEST(Grammar, ErrorsNameTheKeyAndShowTheInput) {

@@ -158,10 +158,12 @@ int run(const Options &o) {
     const solver::Machine &m = solver::current_machine();
     std::FILE *out = select::text_stream(o.json_path);
     // With every spatial extent 1 the NCHW and NHWC strides of x are the same: canonical() names
-    // the buffer nhwc whichever layout was asked for.
+    // x nhwc whichever layout was asked for; w's format still follows the layout asked for.
     const bool one_pixel = std::all_of(p.in.begin(), p.in.end(), [](int64_t v) { return v == 1; });
     fmt::print(out, "problem: {}{}\n", solver::canonical(p),
-               one_pixel && p.c > 1 ? " (1x1 spatial: nchw and nhwc are the same buffer)" : "");
+               one_pixel && p.c > 1 ? fmt::format(" (1x1 spatial: x is the same buffer in nchw and nhwc; w is {})",
+                                                  p.w_format == DNNCOMPAT_TENSOR_NHWC ? "KRSC" : "KCRS")
+                                    : std::string());
     select::print_machine(out, m);
     json report = select::report_head("conv");
     report["problem"] = solver::canonical(p);
