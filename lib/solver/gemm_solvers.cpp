@@ -772,15 +772,17 @@ public:
         const bool cached = w == Weights::stay;
         const double ops = tiles * (in_c * kWinoInOps + out_c * kWinoOutOps) / narrow_rows(g) +
                            (cached ? 0.0 : in_c * out_c * filter_ops);
-        // Weights that stay: the lookup reads w once (the fingerprint), and every chunk's matmul
-        // reads the cached U from memory (the filter ops above include it for a U just written).
+        // Every chunk's matmul reads U: weights that stay read the cached U from memory in each
+        // chunk, and their lookup reads w once (the fingerprint); weights that change read the U
+        // just written in the first chunk (the filter ops above include that) and from memory in
+        // every later one, so that a call whose weights change never costs less than one whose
+        // weights stay.
         const double chunks = std::ceil(static_cast<double>(g.tile_rows()) / static_cast<double>(chunk_rows(g)));
         const double u_bytes = static_cast<double>(w_transform_bytes(p, d));
-        const double stay_bytes =
-            cached ? fingerprint_cost() * bytes_of(p, w_elems(p)) +
-                         (u_bytes > static_cast<double>(kWinoChunkBytes) ? kWinoUReadCost : 1.0) * chunks * u_bytes
-                   : 0.0;
-        return wti_from(p, m, eff, gemm_flop, stay_bytes, ops / rate + kWinoFixedSeconds) / kWinoRankBias;
+        const double u_read = (u_bytes > static_cast<double>(kWinoChunkBytes) ? kWinoUReadCost : 1.0) * u_bytes;
+        const double u_traffic =
+            cached ? fingerprint_cost() * bytes_of(p, w_elems(p)) + chunks * u_read : (chunks - 1.0) * u_read;
+        return wti_from(p, m, eff, gemm_flop, u_traffic, ops / rate + kWinoFixedSeconds) / kWinoRankBias;
     }
 
     void kernel(const conv::Problem &p, Direction d, const RunArgs &a) const override {
