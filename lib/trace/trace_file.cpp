@@ -3,11 +3,10 @@
 #include "trace/compressed_input.hpp"
 #include "trace/log_importer.hpp"
 #include "trace/param_match.hpp"
+#include "core/machine_memory.hpp"
 #include "core/schemas.hpp"
 
 #include <fmt/format.h>
-
-#include <unistd.h>
 
 #include <cctype>
 #include <filesystem>
@@ -123,9 +122,8 @@ std::string size_text(uint64_t bytes) {
 } // namespace
 
 uint64_t default_max_memory() {
-    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page <= 0) return uint64_t{8} << 30;
-    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2;
+    const uint64_t physical = physical_memory_bytes();
+    return physical == 0 ? uint64_t{8} << 30 : physical / 2;
 }
 
 TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {

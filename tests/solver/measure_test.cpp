@@ -2,6 +2,7 @@
 // aligned to less than a cache line is up to 1.5x a memory-bound kernel's on a caller's tensors
 // (AVX-512 loads straddle two lines), and Find, --calibrate and the find-db would rank on it.
 #include "core/aligned_buffer.hpp"
+#include "core/machine_memory.hpp"
 #include "problem/grammar.hpp"
 #include "solver/invoker.hpp"
 #include "solver/measure.hpp"
@@ -82,6 +83,31 @@ TEST(Measure, RunsTheSolverOnBuffersAtACallersAlignment) {
             }
         }
     }
+}
+
+// A problem whose buffers and workspace the machine cannot hold is not measured, and nothing is
+// allocated or run: the out-of-memory killer would end the process (dnncompat-select --measure on
+// 64 x 256 x 512x512, 32 GiB, on a 24 GiB machine). Half of the machine's memory is the bound.
+TEST(Measure, BuffersBeyondHalfTheMachinesMemoryAreNotAllocated) {
+    const uint64_t physical = physical_memory_bytes();
+    if (physical == 0) GTEST_SKIP() << "this machine's memory cannot be read";
+    solver::Entry row;
+    row.id = 1;
+    row.name = "test.recording";
+    const conv::Problem p = solver::parse_problem("n=1,c=3,h=7,w=5,o=5,k=3");
+    for (const uint64_t ws : {physical / 2 + (uint64_t{1} << 20), physical * 4}) {
+        Seen seen;
+        const RecordingSolver s(row, seen, static_cast<std::size_t>(ws));
+        const solver::Measurement m = solver::measure(p, Direction::fwd, s, solver::MeasureOptions{});
+        EXPECT_FALSE(m.ok);
+        EXPECT_NE(m.error.find("exceed half of this machine's memory"), std::string::npos) << m.error;
+        EXPECT_TRUE(seen.x.empty()) << "the solver ran";
+    }
+    // Under the bound it runs as before.
+    Seen seen;
+    const RecordingSolver s(row, seen, std::size_t(1) << 20);
+    EXPECT_TRUE(solver::measure(p, Direction::fwd, s, solver::MeasureOptions{}).ok);
+    EXPECT_FALSE(seen.x.empty());
 }
 
 } // namespace

@@ -92,6 +92,12 @@ json rank_direction(const conv::Problem &p, solver::Direction d, const Options &
                    select::notes_text(*c.solver, p, d, c));
         ranked.push_back(select::candidate_json(i, c, p, d, weights, timed ? &*timed : nullptr));
     }
+    // Why a solver shows no measured time (a run estimated over the cap, an allocation or oneDNN
+    // failure): said under the table, as the JSON report's "error" says it.
+    if (timed)
+        for (std::size_t i = 0; i < r.ranked.size(); ++i)
+            if (const select::Timing *t = timed->of(*r.ranked[i].solver); t && !t->error.empty())
+                fmt::print(out, "  {:>4}  {:<22} {}\n", i + 1, r.ranked[i].solver->name(), t->error);
     if (o.explain)
         for (std::size_t i = 0; i < r.ranked.size(); ++i)
             if (!r.ranked[i].copied_to.empty())
