@@ -45,21 +45,22 @@ Measurement measure(const conv::Problem &problem, Direction d, const Solver &s, 
         dims_t xd{p.n, p.c}, yd{p.n, p.k};
         xd.insert(xd.end(), p.in.begin(), p.in.end());
         yd.insert(yd.end(), p.out.begin(), p.out.end());
+        const auto x_n = static_cast<std::size_t>(span_elements(xd, p.x_strides));
+        const auto w_n = static_cast<std::size_t>(element_count(p.w_dims));
+        const auto y_n = static_cast<std::size_t>(span_elements(yd, p.y_strides));
         // Buffers the machine cannot hold are not allocated: the kernel would touch them page by
         // page until the system's out-of-memory killer ends the process.
-        const double bytes =
-            4.0 * (static_cast<double>(span_elements(xd, p.x_strides)) + static_cast<double>(element_count(p.w_dims)) +
-                   static_cast<double>(span_elements(yd, p.y_strides))) +
-            static_cast<double>(s.workspace(p, d));
+        const double bytes = 4.0 * (static_cast<double>(x_n) + static_cast<double>(w_n) + static_cast<double>(y_n)) +
+                             static_cast<double>(s.workspace(p, d));
         if (const uint64_t physical = physical_memory_bytes(); physical != 0 && bytes > 0.5 * physical) {
             r.error = fmt::format("not measured: its buffers and workspace ({:.1f} GiB) exceed half of this machine's "
                                   "memory ({:.1f} GiB)",
                                   bytes / 1073741824.0, static_cast<double>(physical) / 1073741824.0);
             return r;
         }
-        auto x = random_floats(static_cast<std::size_t>(span_elements(xd, p.x_strides)), 1);
-        auto w = random_floats(static_cast<std::size_t>(element_count(p.w_dims)), 2);
-        auto y = random_floats(static_cast<std::size_t>(span_elements(yd, p.y_strides)), 3);
+        auto x = random_floats(x_n, 1);
+        auto w = random_floats(w_n, 2);
+        auto y = random_floats(y_n, 3);
         // The invoker a plan holds, on a context of its own (engine, stream, weight cache as a
         // handle's): the first run builds the kernel and fills the weight cache, as a library
         // call does; later runs are what the library's repeated calls with unchanged weights cost.
