@@ -61,7 +61,8 @@
 // these same leave-one-set-out runs (five settings of the weights, three of the kernel width, three
 // prior weights, five bounds), so the table is no unseen test; heldout8's header has one.
 //
-// The system find-db (lib/solver/system-db/) holds these nine sets' times, so the library's own
+// The system find-db (lib/solver/system-db/) holds these nine sets' times (and the same sets'
+// times on an AMD Zen 4: bench/measurements/epyc-zen4-2c/README.md), so the library's own
 // figure on them is this leave-one-set-out table (--system-db off and the other eight stores as
 // --refine-from): every kept set together, built-in model -> refined, regret geomean / worst /
 // within 5 %, AVX2 1.015 1.68 731/792 (92 %) -> 1.011 1.68 742/792 (94 %), AVX-512 1.025 1.65

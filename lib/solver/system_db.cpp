@@ -78,7 +78,7 @@ const std::vector<Machine> &reference_models() {
     return all;
 }
 
-// The samples of the reference machine of `signature`, from the find-db (1.3 MB: parsed once, and
+// The samples of the reference machine of `signature`, from the find-db (parsed once, and
 // only in a process some reference machine applies to; its schema is checked by the tests), kept
 // per machine for the refinement's rebuilds after each Find.
 std::vector<MeasuredSample> reference_samples(const std::string &signature) {
@@ -115,7 +115,10 @@ double weight_on(const Machine &r, const Machine &m) {
     if (r.onednn_version != m.onednn_version || family(r.isa) != family(m.isa)) return 0.0;
     const std::string v = vendor(m.cpu);
     if (v.empty() || v != vendor(r.cpu)) return 0.0;
-    return r.cpu == m.cpu && r.isa == m.isa && r.threads == m.threads ? 1.0 : kOtherCpuWeight;
+    const bool same_peak =
+        r.peak_gflops > 0 && m.peak_gflops > 0 &&
+        std::max(r.peak_gflops, m.peak_gflops) <= kSamePeakRatio * std::min(r.peak_gflops, m.peak_gflops);
+    return r.cpu == m.cpu && r.isa == m.isa && r.threads == m.threads && same_peak ? 1.0 : kOtherCpuWeight;
 }
 
 } // namespace

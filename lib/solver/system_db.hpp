@@ -11,13 +11,19 @@
 // largely the kernels' own (which oneDNN kernel beats its estimate on which shapes), and those
 // carry over to machines of the same vendor and ISA family (AVX2, AVX-512) running the same
 // oneDNN: a reference machine's samples apply only to such a machine, weighed fully on the same
-// CPU model name, ISA and thread count and by kOtherCpuWeight otherwise. Nothing of it applies to
-// other machines (another vendor, another ISA family, another oneDNN): their estimates are the
-// built-in model's. (A CPU model name is what the CPU reports: a virtual machine may report a
-// generic one, "Intel(R) Xeon(R) Processor", for several generations.)
+// CPU model name, ISA and thread count where the two peaks are also within kSamePeakRatio, and by
+// kOtherCpuWeight otherwise. Nothing of it applies to other machines (another vendor, another ISA
+// family, another oneDNN): their estimates are the built-in model's. (A CPU model name is what
+// the CPU reports: a virtual machine may report a generic one for several generations, "Intel(R)
+// Xeon(R) Processor" or "AMD EPYC": a 2-vCPU Zen 4 and a 2-vCPU Zen 5 guest both read "AMD
+// EPYC|avx512_core_bf16|2t", with peaks of 190 and 332 GFLOP/s, Zen 4 running AVX-512 on 256-bit
+// units.)
 //
-// Where it applies, a process's first ranking reads it: about 60 ms on the 2-core Xeon (parsing
-// 1.3 MB of JSON, estimating the samples near the first problems), paid once.
+// Two reference machines: a 2-core Intel Xeon (avx512_core_amx, bench/measurements/xeon-amx-2c/)
+// and a 2-core AMD EPYC Zen 4 (avx512_core_bf16, bench/measurements/epyc-zen4-2c/), each at its
+// native ISA and at AVX2. Where one applies, a process's first ranking reads it: about 60 ms on
+// the 2-core Xeon (parsing the find-db's JSON, estimating the samples near the first problems),
+// paid once.
 //
 // DNNCOMPAT_SYSTEM_FIND_DB=off (or 0) leaves it out.
 #pragma once
@@ -31,9 +37,14 @@
 namespace dnncompat::solver {
 
 // The weight of a reference machine's sample on a machine of the same vendor, ISA family and
-// oneDNN but another CPU model, ISA or thread count, relative to one of that very machine (1). Not
-// measured (one reference machine); half, so that such a machine's own measurements outweigh it.
+// oneDNN but another CPU model, ISA, thread count or peak, relative to one of that very machine
+// (1). Not measured; half, so that such a machine's own measurements outweigh it.
 constexpr double kOtherCpuWeight = 0.5;
+
+// Two machines of one CPU model name, ISA and thread count whose FP32 peaks differ by more than
+// this factor are other microarchitectures behind one generic name (above). 1.5 leaves room for a
+// calibrated model's peak (--calibrate takes sgemm's, about 0.8 of the built-in FMA burst's).
+constexpr double kSamePeakRatio = 1.5;
 
 // Whether DNNCOMPAT_SYSTEM_FIND_DB leaves the system find-db in (unset, "on" or "1"). Any other
 // value than off / 0 / on / 1 warns once on stderr and leaves it in.

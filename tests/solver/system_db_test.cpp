@@ -29,13 +29,14 @@ nlohmann::json read_json(const std::string &path) {
 
 const std::string kDir = DNNCOMPAT_SOURCE_DIR "/lib/solver/system-db/";
 
-solver::Machine machine(const std::string &cpu, const std::string &isa, const std::string &onednn = "2.6.3") {
+solver::Machine machine(const std::string &cpu, const std::string &isa, double peak_gflops,
+                        const std::string &onednn = "2.6.3") {
     solver::Machine m;
     m.cpu = cpu;
     m.isa = isa;
     m.threads = 2;
     m.onednn_version = onednn;
-    m.peak_gflops = 100;
+    m.peak_gflops = peak_gflops;
     m.bandwidth_gbs = 20;
     return m;
 }
@@ -54,7 +55,7 @@ TEST(SystemDb, TheLibraryHoldsTheFilesSamples) {
         const std::string cpu = sig.substr(0, bar), isa = sig.substr(bar + 1, sig.find('|', bar + 1) - bar - 1);
         const std::size_t in_file = solver::find_db_samples(entries, sig).size();
         EXPECT_GT(in_file, 1000u) << sig;
-        const auto sources = solver::system_find_db_sources(machine(cpu, isa));
+        const auto sources = solver::system_find_db_sources(machine(cpu, isa, v.at("peak_gflops").get<double>()));
         std::size_t held = 0;
         for (const auto &s : sources)
             if (s.model.signature() == sig) {
@@ -70,44 +71,55 @@ TEST(SystemDb, TheLibraryHoldsTheFilesSamples) {
         with_machine += solver::find_db_samples(entries, sig).size();
     for (const auto &[key, e] : entries) all += e.problem.empty() ? 0 : e.results.size();
     EXPECT_EQ(with_machine, all) << "samples of a machine with no model";
-    // The reference machines are the bench's record of them (bench/measurements/).
-    EXPECT_EQ(mdb, read_json(DNNCOMPAT_SOURCE_DIR "/bench/measurements/xeon-amx-2c/machine-db.json"));
+    // The reference machines are the bench's record of them (bench/measurements/), both of them.
+    nlohmann::json kept = read_json(DNNCOMPAT_SOURCE_DIR "/bench/measurements/xeon-amx-2c/machine-db.json");
+    const nlohmann::json zen4 = read_json(DNNCOMPAT_SOURCE_DIR "/bench/measurements/epyc-zen4-2c/machine-db.json");
+    for (const auto &[sig, v] : zen4.at("machines").items()) kept["machines"][sig] = v;
+    EXPECT_EQ(mdb, kept);
 }
 
 // A reference machine's samples apply to machines of its vendor, ISA family and oneDNN only:
-// fully on its own CPU model name, ISA and thread count, at kOtherCpuWeight otherwise.
+// fully on its own CPU model name, ISA, thread count and peak (within kSamePeakRatio), at
+// kOtherCpuWeight otherwise.
 TEST(SystemDb, AppliesToMachinesOfTheSameVendorWidthAndOneDnn) {
     dnncompat_test::ScopedEnv on("DNNCOMPAT_SYSTEM_FIND_DB", nullptr);
-    const std::string xeon = "Intel(R) Xeon(R) Processor";
+    const std::string xeon = "Intel(R) Xeon(R) Processor", epyc = "AMD EPYC";
     auto weights = [](const solver::Machine &m) {
         std::vector<std::pair<std::string, double>> w;
         for (const auto &s : solver::system_find_db_sources(m)) w.emplace_back(s.model.isa, s.weight);
         return w;
     };
     using W = std::vector<std::pair<std::string, double>>;
-    EXPECT_EQ(weights(machine(xeon, "avx512_core_amx")), (W{{"avx512_core_amx", 1.0}}));
-    EXPECT_EQ(weights(machine(xeon, "avx2")), (W{{"avx2", 1.0}}));
-    // Another Intel CPU or ISA of the same width: the same kernels, another microarchitecture.
-    EXPECT_EQ(weights(machine("Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz", "avx512_core_vnni")),
-              (W{{"avx512_core_amx", solver::kOtherCpuWeight}}));
-    EXPECT_EQ(weights(machine("Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", "avx2")),
-              (W{{"avx2", solver::kOtherCpuWeight}}));
-    EXPECT_EQ(weights(machine(xeon, "avx512_core")), (W{{"avx512_core_amx", solver::kOtherCpuWeight}}));
-    solver::Machine more_threads = machine(xeon, "avx512_core_amx");
+    const double other = solver::kOtherCpuWeight;
+    EXPECT_EQ(weights(machine(xeon, "avx512_core_amx", 360)), (W{{"avx512_core_amx", 1.0}}));
+    EXPECT_EQ(weights(machine(xeon, "avx512_core_amx", 290)), (W{{"avx512_core_amx", 1.0}})); // calibrated
+    EXPECT_EQ(weights(machine(xeon, "avx2", 190)), (W{{"avx2", 1.0}}));
+    EXPECT_EQ(weights(machine(epyc, "avx512_core_bf16", 190)), (W{{"avx512_core_bf16", 1.0}}));
+    EXPECT_EQ(weights(machine(epyc, "avx2", 190)), (W{{"avx2", 1.0}}));
+    // Another Intel (AMD) CPU or ISA of the same width: the same kernels, another microarchitecture.
+    EXPECT_EQ(weights(machine("Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz", "avx512_core_vnni", 360)),
+              (W{{"avx512_core_amx", other}}));
+    EXPECT_EQ(weights(machine("Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", "avx2", 190)), (W{{"avx2", other}}));
+    EXPECT_EQ(weights(machine(xeon, "avx512_core", 360)), (W{{"avx512_core_amx", other}}));
+    EXPECT_EQ(weights(machine("AMD EPYC 9B45", "avx512_core_bf16", 190)), (W{{"avx512_core_bf16", other}}));
+    EXPECT_EQ(weights(machine("AMD Ryzen 9 5950X 16-Core Processor", "avx2", 190)), (W{{"avx2", other}}));
+    solver::Machine more_threads = machine(xeon, "avx512_core_amx", 360);
     more_threads.threads = 16;
-    EXPECT_EQ(weights(more_threads), (W{{"avx512_core_amx", solver::kOtherCpuWeight}}));
-    // Another vendor, a width no reference ran, another oneDNN, a CPU that names no vendor: none.
-    EXPECT_TRUE(weights(machine("AMD EPYC 9B45", "avx512_core_bf16")).empty());
-    EXPECT_TRUE(weights(machine("AMD Ryzen 9 5950X 16-Core Processor", "avx2")).empty());
-    EXPECT_TRUE(weights(machine(xeon, "sse41")).empty());
-    EXPECT_TRUE(weights(machine(xeon, "avx")).empty()); // 8 lanes, but no FMA: not AVX2's kernels
-    EXPECT_TRUE(weights(machine(xeon, "avx512_core_amx", "3.1.0")).empty());
-    EXPECT_TRUE(weights(machine("QEMU Virtual CPU version 2.5+", "avx2")).empty());
+    EXPECT_EQ(weights(more_threads), (W{{"avx512_core_amx", other}}));
+    // One generic name, another core behind it: a Zen 5 guest reads "AMD EPYC" too, at 1.75x the
+    // Zen 4's peak (full-width AVX-512 units).
+    EXPECT_EQ(weights(machine(epyc, "avx512_core_bf16", 332)), (W{{"avx512_core_bf16", other}}));
+    EXPECT_EQ(weights(machine(xeon, "avx512_core_amx", 720)), (W{{"avx512_core_amx", other}}));
+    // A width no reference ran, another oneDNN, a CPU that names no vendor: none.
+    EXPECT_TRUE(weights(machine(xeon, "sse41", 50)).empty());
+    EXPECT_TRUE(weights(machine(xeon, "avx", 90)).empty()); // 8 lanes, but no FMA: not AVX2's kernels
+    EXPECT_TRUE(weights(machine(xeon, "avx512_core_amx", 360, "3.1.0")).empty());
+    EXPECT_TRUE(weights(machine("QEMU Virtual CPU version 2.5+", "avx2", 190)).empty());
     // Switched off.
     dnncompat_test::ScopedEnv off("DNNCOMPAT_SYSTEM_FIND_DB", "off");
     EXPECT_FALSE(solver::system_find_db_enabled());
-    EXPECT_TRUE(weights(machine(xeon, "avx512_core_amx")).empty());
-    EXPECT_TRUE(solver::system_find_db_summary(machine(xeon, "avx512_core_amx")).empty());
+    EXPECT_TRUE(weights(machine(xeon, "avx512_core_amx", 360)).empty());
+    EXPECT_TRUE(solver::system_find_db_summary(machine(xeon, "avx512_core_amx", 360)).empty());
     dnncompat_test::ScopedEnv zero("DNNCOMPAT_SYSTEM_FIND_DB", "0");
     EXPECT_FALSE(solver::system_find_db_enabled());
     dnncompat_test::ScopedEnv bogus("DNNCOMPAT_SYSTEM_FIND_DB", "maybe");
