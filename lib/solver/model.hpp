@@ -78,6 +78,10 @@ inline double sgemm_reduction(int64_t v) {
     return r / (r + 40.0);
 }
 
+// A reduction gemm_shape takes at full speed (sgemm_reduction 1): for a product whose output is
+// written once, by one call, whose cost its caller charges as bytes.
+constexpr int64_t kWholeReduction = int64_t{1} << 52;
+
 // sgemm's efficiency along the reduction of a forward or backward-data product (C/g x R x S
 // forward, K/g backward data): as in sgemm_reduction, the output block's loads and stores weigh
 // on a short one, up to 64 (1.25 r / (r + 16): 0.83 at 32, 0.63 at 16, 0.45 at 9), where

@@ -492,7 +492,17 @@ protected:
         for (int i = 0; i < p.nsp; ++i)
             im2col = im2col || p.filt[i] != 1 || p.stride[i] != 1 || p.pad_l[i] != 0 || p.pad_r[i] != 0;
         // Backward filter runs one gemm per image and sums the images' gradients: its reduction,
-        // one image's output pixels, is gemm_shape's (sgemm_reduction).
+        // one image's output pixels, is gemm_shape's (sgemm_reduction), whose short-reduction
+        // penalty is the gradient's loads and stores of a chain of calls that sum into it. A
+        // single image is one call that writes the gradient once (no per-thread copies to sum):
+        // that write is charged as bytes instead. Measured on the squeeze-and-excite layers of
+        // bench/problems/small-layers.problems at batch 1 (1x1 on 1x1 maps, 120-960 channels):
+        // 4-17 us on the Intel Xeon and the AMD Zen 4 (both ISAs), where the penalty put it at
+        // 25-103 us, behind jit-1x1, which ran 2-8x slower. With the write: small-layers, both
+        // machines, both ISAs, within 5 % 95 -> 99, 88 -> 93 (Xeon), 93 -> 98, 88 -> 93 (Zen 4);
+        // the nine kept sets, which train at batch 2 or more, unchanged.
+        const bool one_image = d == Direction::bwd_filter && p.n == 1;
+        if (one_image) bytes += bytes_of(p, w_elems(p));
         double bwd_filter = 1.0;
         // At 16 lanes its backward filter falls behind as the reduction (N x output pixels)
         // outgrows the gradient it sums into (K x C x R x S per group): YOLOv5's 160x160 layers
@@ -509,8 +519,9 @@ protected:
         // Channels-last x leaves it no such edge over brgemm and jit-1x1, which run on that
         // layout too (ShuffleNet's and YOLOv5's 1x1 layers).
         const double plain = !im2col && !p.x_channels_last() ? kUncopiedSgemm : 1.0;
-        const double eff =
-            scale(m, name(), 0.75) * plain * gemm_shape(p, d, spatial(p.out)) * direction_factor(d) * bwd_filter;
+        const double eff = scale(m, name(), 0.75) * plain *
+                           gemm_shape(p, d, one_image ? kWholeReduction : spatial(p.out)) * direction_factor(d) *
+                           bwd_filter;
         // Forward and backward filter gather x into the matrix (im2col); backward data scatters
         // the matrix back into dx (col2im), whose cost does not grow with the stride.
         bool gathers_strided = false;
