@@ -248,6 +248,10 @@ TEST(SelectTraceCli, UnusableInputsExitWithTwo) {
     r = select("--trace " + quote(kLogs + "resnet18-train-b2-fp32.log.xz") + " --dir fwd", false);
     EXPECT_EQ(r.rc, 2);
     EXPECT_NE(r.err.find("apply to --conv"), std::string::npos) << r.err;
+    // --runs without --measure would time nothing: said, not ignored.
+    r = select("--conv n=1,c=4,h=8,k=3 --runs 3", false);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("add --measure"), std::string::npos) << r.err;
 }
 
 TEST(SelectCli, BadOptionValuesExitWithTwoAndNameTheOption) {

@@ -256,7 +256,8 @@ int main(int argc, char **argv) {
     app.add_flag("--record", o.record,
                  "with --measure: write the measured times into the find-db as Find does, so that these problems "
                  "rank by them and immediate mode's estimates of other problems are refined by them");
-    app.add_option("--runs", o.runs, "timed runs per solver with --measure (median)")->check(CLI::Range(1, 1000));
+    auto *runs_opt =
+        app.add_option("--runs", o.runs, "timed runs per solver with --measure (median)")->check(CLI::Range(1, 1000));
     app.add_flag("--explain", o.explain,
                  "also list the solvers that do not serve a direction at all, and the layouts (oneDNN's names) each "
                  "ranked solver copies the caller's tensors into");
@@ -321,6 +322,10 @@ int main(int argc, char **argv) {
     if (o.weights.empty()) o.weights = o.trace.empty() ? "change" : "auto";
     if (o.record && !o.measure) {
         say("--record writes what --measure measured: add --measure");
+        return 2;
+    }
+    if (runs_opt->count() > 0 && !o.measure) {
+        say("--runs is how many times --measure times each solver: add --measure");
         return 2;
     }
     // A find-db entry stands for every solver of the problem (hybrid Find never measures it
