@@ -85,6 +85,11 @@ TEST(SelectReport, ConvModeInEveryDirectionFollowsTheSchema) {
                 << c.dump();
             EXPECT_EQ(c["behavior_notes"].get<std::vector<std::string>>(), sv::note_names(s.behavior_notes()))
                 << c.dump();
+            // The reference kernel says why it is last whatever its WTI; the others are not so marked.
+            EXPECT_TRUE(c.contains("last_resort") && c.at("last_resort") == s.last_resort()) << c.dump();
+            if (s.last_resort()) {
+                EXPECT_EQ(i + 1, ranking.ranked.size()) << c.dump();
+            }
             if (std::string(s.name()) == "onednn.winograd") {
                 const auto notes = c["numerical_notes"].get<std::vector<std::string>>();
                 EXPECT_NE(std::find(notes.begin(), notes.end(), "CUDNN_NUMERICAL_NOTE_WINOGRAD"), notes.end());
@@ -179,6 +184,7 @@ TEST(SelectReport, SchemaRejectsWrongReports) {
         {"regret below 1", [](json &j) { j["directions"][0]["regret"] = 0.9; }},
         {"unknown direction", [](json &j) { j["directions"][0]["direction"] = "bwd"; }},
         {"unknown candidate field", [](json &j) { j["directions"][0]["ranked"][0]["gflops"] = 1.0; }},
+        {"last_resort not a boolean", [](json &j) { j["directions"][0]["ranked"][0]["last_resort"] = 1; }},
     };
     for (const auto &[what, change] : wrong) {
         json j = r.report;

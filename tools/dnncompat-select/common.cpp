@@ -147,6 +147,8 @@ std::string notes_text(const solver::Solver &s, const conv::Problem &p, solver::
     for (const std::string &n : solver::note_names(s.numerical_notes(p, d))) add(n, "CUDNN_NUMERICAL_NOTE_");
     for (const std::string &n : solver::note_names(s.behavior_notes())) add(n, "CUDNN_BEHAVIOR_NOTE_");
     if (r.empty()) r = "-";
+    // oneDNN's reference kernel (scalar loops) ranks after every other solver whatever its WTI.
+    if (s.last_resort()) r += " last resort: ranked after every other solver";
     // Shown where it changes the estimate by half a percent or more (it never is exactly 1.0 near
     // a sample, however far).
     if (std::fabs(std::log(c.refined)) >= 0.005) r += fmt::format(" refined x{:.2f}", c.refined);
@@ -170,6 +172,7 @@ json candidate_json(std::size_t i, const solver::Candidate &c, const conv::Probl
     e["workspace_bytes"] = c.workspace;
     e["numerical_notes"] = solver::note_names(c.solver->numerical_notes(p, d));
     e["behavior_notes"] = solver::note_names(c.solver->behavior_notes());
+    e["last_resort"] = c.solver->last_resort();
     if (timings) {
         const Timing *t = timings->of(*c.solver);
         auto ms = [](double v) { return v < 0 ? json(nullptr) : json(v); };
