@@ -36,7 +36,7 @@
 //            problem's own left out; DNNCOMPAT_SYSTEM_FIND_DB=off in the environment turns it off
 //            as in the library, and the bench says so) --export-find-db FILE (--refine-from's times written as
 //            find-db entries of the model's machine, added to FILE; nothing ranked: how
-//            lib/solver/system-db/find-db.json is made); --benchmark_* go to Google Benchmark.
+//            lib/solver/system-db/find-db-<vendor>.json are made); --benchmark_* go to Google Benchmark.
 //
 //   (an AVX-512 machine; DNNL_MAX_CPU_ISA=AVX2 in front ranks the AVX2 rows, on any machine)
 //   build/bench/solver_regret_bench --machine bench/measurements/xeon-amx-2c/machine-db.json
@@ -844,7 +844,7 @@ std::optional<std::vector<solver::MeasuredSample>> samples_from(const std::vecto
 }
 
 // --export-find-db: the samples as find-db entries of m's signature, added to the find-db at path
-// (what lib/solver/system-db/find-db.json is made of). 0, or 2 when it cannot be written.
+// (what lib/solver/system-db/find-db-<vendor>.json are made of). 0, or 2 when it cannot be written.
 int export_find_db(const std::vector<solver::MeasuredSample> &samples, const solver::Machine &m,
                    const std::string &path) {
     // find-db key -> (a sample of the case, its solvers' times: the best where stores repeat a layer)

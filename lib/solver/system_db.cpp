@@ -78,32 +78,44 @@ const std::vector<Machine> &reference_models() {
     return all;
 }
 
-// The samples of the reference machine of `signature`, from the find-db (parsed once, and
-// only in a process some reference machine applies to; its schema is checked by the tests), kept
-// per machine for the refinement's rebuilds after each Find.
-std::vector<MeasuredSample> reference_samples(const std::string &signature) {
-    static const std::map<std::string, FindEntry> entries = [] {
-        try {
-            const char *text = text_of("find-db.json");
-            return text == nullptr ? std::map<std::string, FindEntry>() : find_db_parse(nlohmann::json::parse(text));
-        } catch (const std::exception &e) {
-            warn_unreadable(e);
-            return std::map<std::string, FindEntry>();
-        }
-    }();
-    static std::mutex mu;
-    static std::map<std::string, std::vector<MeasuredSample>> by_machine;
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = by_machine.find(signature);
-    if (it == by_machine.end()) it = by_machine.emplace(signature, find_db_samples(entries, signature)).first;
-    return it->second;
-}
-
 // The CPU's vendor as its model name says it, "" when it says none.
 std::string vendor(const std::string &cpu) {
     for (const char *v : {"Intel", "AMD"})
         if (cpu.find(v) != std::string::npos) return v;
     return "";
+}
+
+// The find-db file of a vendor's reference machines ("find-db-intel.json", "find-db-amd.json"):
+// their samples apply to machines of that vendor only (weight_on), so a process parses one file.
+std::string find_db_file(const std::string &cpu) {
+    std::string v = vendor(cpu);
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+    return "find-db-" + v + ".json";
+}
+
+// The samples of reference machine r, from its vendor's find-db (1.2-1.3 MB each: parsed once a
+// process, and only where a reference machine of that vendor applies; their schema is checked by
+// the tests), kept per machine for the refinement's rebuilds after each Find.
+std::vector<MeasuredSample> reference_samples(const Machine &r) {
+    static std::mutex mu;
+    static std::map<std::string, std::map<std::string, FindEntry>> by_file;
+    static std::map<std::string, std::vector<MeasuredSample>> by_machine;
+    const std::lock_guard<std::mutex> lock(mu);
+    const std::string signature = r.signature();
+    if (auto it = by_machine.find(signature); it != by_machine.end()) return it->second;
+    const std::string file = find_db_file(r.cpu);
+    auto f = by_file.find(file);
+    if (f == by_file.end()) {
+        std::map<std::string, FindEntry> entries;
+        try {
+            if (const char *text = text_of(file)) entries = find_db_parse(nlohmann::json::parse(text));
+        } catch (const std::exception &e) {
+            warn_unreadable(e);
+            entries.clear();
+        }
+        f = by_file.emplace(file, std::move(entries)).first;
+    }
+    return by_machine.emplace(signature, find_db_samples(f->second, signature)).first->second;
 }
 
 // An ISA's family: its name up to the first '_' ("avx512_core_amx" -> "avx512", "avx2_vnni" ->
@@ -144,7 +156,7 @@ std::vector<SampleSource> system_find_db_sources(const Machine &m) {
     if (!system_find_db_enabled()) return out;
     for (const Machine &r : reference_models())
         if (const double w = weight_on(r, m); w > 0) {
-            std::vector<MeasuredSample> samples = reference_samples(r.signature());
+            std::vector<MeasuredSample> samples = reference_samples(r);
             if (!samples.empty()) out.push_back({std::move(samples), r, w});
         }
     return out;

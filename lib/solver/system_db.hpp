@@ -21,9 +21,9 @@
 //
 // Two reference machines: a 2-core Intel Xeon (avx512_core_amx, bench/measurements/xeon-amx-2c/)
 // and a 2-core AMD EPYC Zen 4 (avx512_core_bf16, bench/measurements/epyc-zen4-2c/), each at its
-// native ISA and at AVX2. Where one applies, a process's first ranking reads it: about 60 ms on
-// the 2-core Xeon (parsing the find-db's JSON, estimating the samples near the first problems),
-// paid once.
+// native ISA and at AVX2, each vendor's in a find-db of its own. Where one applies, a process's
+// first ranking reads it: about 50 ms on the 2-core Zen 4 (parsing that vendor's find-db, 1.2 MB
+// of JSON, and estimating the samples near the first problems), paid once.
 //
 // DNNCOMPAT_SYSTEM_FIND_DB=off (or 0) leaves it out.
 #pragma once

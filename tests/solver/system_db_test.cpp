@@ -41,36 +41,45 @@ solver::Machine machine(const std::string &cpu, const std::string &isa, double p
     return m;
 }
 
-// The files pass their schemas; every measured machine has its model in the machine-db; the
-// library holds what the files hold (embedded at build time), one source per reference machine.
+// The files pass their schemas; every measured machine has its model in the machine-db and its
+// samples in its vendor's find-db (find-db-intel.json, find-db-amd.json: a process parses only the
+// file of its own vendor); the library holds what the files hold (embedded at build time), one
+// source per reference machine.
 TEST(SystemDb, TheLibraryHoldsTheFilesSamples) {
     dnncompat_test::ScopedEnv on("DNNCOMPAT_SYSTEM_FIND_DB", nullptr);
-    const nlohmann::json fdb = read_json(kDir + "find-db.json"), mdb = read_json(kDir + "machine-db.json");
-    EXPECT_TRUE(schemas::validate(fdb, "find-db.schema.json").empty());
+    const nlohmann::json mdb = read_json(kDir + "machine-db.json");
     EXPECT_TRUE(schemas::validate(mdb, "machine-db.schema.json").empty());
-    const auto entries = solver::find_db_parse(fdb);
     ASSERT_FALSE(mdb.at("machines").empty());
-    for (const auto &[sig, v] : mdb.at("machines").items()) {
-        const std::size_t bar = sig.find('|');
-        const std::string cpu = sig.substr(0, bar), isa = sig.substr(bar + 1, sig.find('|', bar + 1) - bar - 1);
-        const std::size_t in_file = solver::find_db_samples(entries, sig).size();
-        EXPECT_GT(in_file, 1000u) << sig;
-        const auto sources = solver::system_find_db_sources(machine(cpu, isa, v.at("peak_gflops").get<double>()));
-        std::size_t held = 0;
-        for (const auto &s : sources)
-            if (s.model.signature() == sig) {
-                held = s.samples.size();
-                EXPECT_EQ(s.weight, 1.0) << "the reference machine itself";
-                EXPECT_EQ(s.model.peak_gflops, v.at("peak_gflops").get<double>());
-                EXPECT_EQ(s.model.bandwidth_gbs, v.at("bandwidth_gbs").get<double>());
+    for (const char *vendor : {"intel", "amd"}) {
+        const nlohmann::json fdb = read_json(kDir + "find-db-" + vendor + ".json");
+        EXPECT_TRUE(schemas::validate(fdb, "find-db.schema.json").empty()) << vendor;
+        const auto entries = solver::find_db_parse(fdb);
+        std::size_t with_machine = 0, all = 0;
+        for (const auto &[sig, v] : mdb.at("machines").items()) {
+            const std::size_t bar = sig.find('|');
+            const std::string cpu = sig.substr(0, bar), isa = sig.substr(bar + 1, sig.find('|', bar + 1) - bar - 1);
+            const std::size_t in_file = solver::find_db_samples(entries, sig).size();
+            with_machine += in_file;
+            const bool of_vendor = cpu.find(std::string(vendor) == "intel" ? "Intel" : "AMD") != std::string::npos;
+            if (!of_vendor) {
+                EXPECT_EQ(in_file, 0u) << sig << " in the " << vendor << " file";
+                continue;
             }
-        EXPECT_EQ(held, in_file) << sig;
+            EXPECT_GT(in_file, 1000u) << sig;
+            const auto sources = solver::system_find_db_sources(machine(cpu, isa, v.at("peak_gflops").get<double>()));
+            std::size_t held = 0;
+            for (const auto &s : sources)
+                if (s.model.signature() == sig) {
+                    held = s.samples.size();
+                    EXPECT_EQ(s.weight, 1.0) << "the reference machine itself";
+                    EXPECT_EQ(s.model.peak_gflops, v.at("peak_gflops").get<double>());
+                    EXPECT_EQ(s.model.bandwidth_gbs, v.at("bandwidth_gbs").get<double>());
+                }
+            EXPECT_EQ(held, in_file) << sig;
+        }
+        for (const auto &[key, e] : entries) all += e.problem.empty() ? 0 : e.results.size();
+        EXPECT_EQ(with_machine, all) << "samples of a machine with no model in the " << vendor << " file";
     }
-    std::size_t with_machine = 0, all = 0;
-    for (const auto &[sig, v] : mdb.at("machines").items())
-        with_machine += solver::find_db_samples(entries, sig).size();
-    for (const auto &[key, e] : entries) all += e.problem.empty() ? 0 : e.results.size();
-    EXPECT_EQ(with_machine, all) << "samples of a machine with no model";
     // The reference machines are the bench's record of them (bench/measurements/), both of them.
     nlohmann::json kept = read_json(DNNCOMPAT_SOURCE_DIR "/bench/measurements/xeon-amx-2c/machine-db.json");
     const nlohmann::json zen4 = read_json(DNNCOMPAT_SOURCE_DIR "/bench/measurements/epyc-zen4-2c/machine-db.json");
