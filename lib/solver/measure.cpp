@@ -50,7 +50,8 @@ Measurement measure(const conv::Problem &problem, Direction d, const Solver &s, 
         const auto y_n = static_cast<std::size_t>(span_elements(yd, p.y_strides));
         // Buffers the machine cannot hold are not allocated: the kernel would touch them page by
         // page until the system's out-of-memory killer ends the process.
-        const double bytes = 4.0 * (static_cast<double>(x_n) + static_cast<double>(w_n) + static_cast<double>(y_n)) +
+        const double bytes = static_cast<double>(sizeof(float)) *
+                                 (static_cast<double>(x_n) + static_cast<double>(w_n) + static_cast<double>(y_n)) +
                              static_cast<double>(s.workspace(p, d));
         if (const uint64_t physical = physical_memory_bytes(); physical != 0 && bytes > 0.5 * physical) {
             r.error = fmt::format("not measured: its buffers and workspace ({:.1f} GiB) exceed half of this machine's "
