@@ -36,7 +36,11 @@
 //            problem's own left out; DNNCOMPAT_SYSTEM_FIND_DB=off in the environment turns it off
 //            as in the library, and the bench says so) --export-find-db FILE (--refine-from's times written as
 //            find-db entries of the model's machine, added to FILE; nothing ranked: how
-//            lib/solver/system-db/find-db-<vendor>.json are made); --benchmark_* go to Google Benchmark.
+//            lib/solver/system-db/find-db-<vendor>.json are made); --estimates FILE (the model's
+//            estimates, [weights change, weights stay] ms, of every solver ranked for every
+//            layer-direction of this run, in --times' format with no times: what the model says
+//            now of kept times, where --times keeps the estimates of when they were measured and
+//            --machine writes nothing, for fitting the model); --benchmark_* go to Google Benchmark.
 //
 //   (an AVX-512 machine; DNNL_MAX_CPU_ISA=AVX2 in front ranks the AVX2 rows, on any machine)
 //   build/bench/solver_regret_bench --machine bench/measurements/xeon-amx-2c/machine-db.json
@@ -149,6 +153,7 @@ struct Options {
     std::vector<std::string> refine_from; // --refine-from FILE,...: other kept times refine the model
     bool system_db = true;                // --system-db on|off: the system find-db refines it too
     std::string export_find_db;           // --export-find-db FILE: --refine-from's times as a find-db
+    std::string estimates;                // --estimates FILE: the model's estimates of every ranked layer
 };
 
 // --machine: the model ranked with (another machine's), else this machine's.
@@ -160,6 +165,9 @@ const solver::Machine &bench_machine() { return other_machine ? *other_machine :
 // --times: measured medians (ms) by "isa|problem|direction" then "solver/weights" ("auto" for
 // convolution_auto, with "auto_impl"), so that a model change is ranked against the same times.
 nlohmann::json times_store = nlohmann::json::object();
+// --estimates: the model's estimates ([weights change, weights stay] ms) of every solver it ranked,
+// by the same keys, written whether or not the times are this machine's.
+nlohmann::json estimates_store = nlohmann::json::object();
 
 // The stored time of `what` for layer `key`, or measure() (stored when it succeeds).
 double stored_ms(const std::string &key, const std::string &what, const std::function<solver::Measurement()> &measure,
@@ -348,6 +356,9 @@ Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const
                 }
             return row;
         }
+        const std::string key = fmt::format("{}|{}|{}", mach.isa, solver::canonical(p), solver::direction_name(d));
+        for (const solver::Candidate &c : r.ranked)
+            estimates_store[key]["estimate"][c.solver->name()] = {c.change_ms, c.stay_ms};
         solver::MeasureOptions mo;
         mo.runs = o.runs;
         mo.cap_ms = 1e12; // the median of every requested run, however slow
@@ -364,7 +375,6 @@ Row run_layer(const std::string &log, const conv::Problem &p, Direction d, const
         auto keep = [](double &slot, double v) {
             if (slot < 0 || v < slot) slot = v;
         };
-        const std::string key = fmt::format("{}|{}|{}", mach.isa, solver::canonical(p), solver::direction_name(d));
         // One round: the solvers `timed_ones` names (all when empty) and, in full rounds,
         // convolution_auto.
         std::vector<std::vector<double>> full_rounds; // each full round's steady-state times, by solver
@@ -644,6 +654,15 @@ bool parse(int &argc, char **argv, Options &o) {
                 std::exit(2);
             }
             o.export_find_db = *v14;
+        } else if (auto v15 = value("--estimates")) {
+            std::error_code ec;
+            if (v15->empty() || fs::is_directory(*v15, ec) ||
+                !fs::is_directory(fs::absolute(*v15, ec).parent_path(), ec)) {
+                std::fprintf(stderr, "solver_regret_bench: --estimates: '%s' is not a file in an existing folder\n",
+                             v15->c_str());
+                std::exit(2);
+            }
+            o.estimates = *v15;
         } else if (auto v9 = value("--isas")) {
             o.isas.clear();
             for (std::size_t at = 0; at <= v9->size();) {
@@ -919,6 +938,12 @@ int main(int argc, char **argv) {
             fs::remove(o.times, ec); // written at the end
         }
     }
+    if (!o.estimates.empty() && !o.isas.empty()) {
+        // Each ISA's run would replace the file the one before wrote.
+        std::fprintf(stderr, "solver_regret_bench: --estimates takes one ISA a run: give each run of --isas its own "
+                             "file (DNNL_MAX_CPU_ISA=AVX2 in front for the AVX2 rows)\n");
+        return 2;
+    }
     bool run_native = true;
     const int isa_rc = run_isas(full_argc, full_argv.data(), o, run_native);
     if (!run_native) return isa_rc;
@@ -1134,6 +1159,22 @@ int main(int argc, char **argv) {
                          ec.message().c_str());
             return 1;
         }
+    }
+
+    if (!o.estimates.empty()) {
+        // Checked against the times' schema as a reader of either file would (a NaN estimate
+        // would not be JSON); written whatever the times were, --machine's included.
+        if (const std::string wrong = check_times(estimates_store); !wrong.empty()) {
+            std::fprintf(stderr, "solver_regret_bench: --estimates: the estimates %s\n", wrong.c_str());
+            return 1;
+        }
+        try {
+            files::write_atomically(o.estimates, estimates_store.dump(1) + "\n");
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "solver_regret_bench: --estimates: %s\n", e.what());
+            return 1;
+        }
+        fmt::print("estimates of {} layer-direction(s) written to {}\n", estimates_store.size(), o.estimates);
     }
 
     // Google Benchmark: rank() per layer-direction on a warm cache (this machine's model only).

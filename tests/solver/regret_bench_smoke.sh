@@ -5,7 +5,8 @@
 # times in --times (every key it measured), and rank a second time from the kept times alone
 # with the same summary; --machine ranks kept times for a machine-db's machine without measuring
 # or writing; --refine-from refines the model by kept times and by a find-db's entries (written by
-# dnncompat-select --record); --batch reaches the problems and a missing --logs path exits 2.
+# dnncompat-select --record); --estimates writes the model's estimates of every ranked layer;
+# --batch reaches the problems and a missing --logs path exits 2.
 #   regret_bench_smoke.sh BENCH SELECT
 set -u
 bench=$1
@@ -57,6 +58,24 @@ grep -q '^machine: .*nothing measured' "$dir/out5.txt" || fail "--machine: $(gre
 [[ $(grep '^SUMMARY' "$dir/out5.txt" | sed 's/ select_p.*//') == "$(grep '^SUMMARY' "$dir/out4.txt" | sed 's/ select_p.*//')" ]] ||
     fail "--machine ranked otherwise: $(grep '^SUMMARY' "$dir/out5.txt")"
 cmp -s "$dir/ro.json" "$dir/times.json" || fail "--machine wrote to its --times"
+# --estimates: the model's estimates of every ranked layer-direction, written with --machine too,
+# in the times' format: those of the first run's model (this machine's, as the machine-db has it).
+"$bench" --logs "$dir/small.problems" --latency-reps 1 --machine "$dir/cache/machine-db.json" --times "$dir/ro.json" \
+    --estimates "$dir/est.json" --benchmark_filter=none > "$dir/out9.txt" 2>&1 || fail "--estimates exited $?"
+grep -q '^estimates of 5 layer-direction(s) written' "$dir/out9.txt" || fail "--estimates: $(tail -3 "$dir/out9.txt")"
+[[ $(grep -c '^ "[^"|]*|[^"|]*|[^"|]*": {' "$dir/est.json") -eq 5 && $(grep -c '"estimate"' "$dir/est.json") -eq 5 &&
+    $(grep -c '#' "$dir/est.json") -eq 0 ]] || fail "--estimates: not 5 layer-directions of estimates alone"
+estimates_of() { grep -A3 '"onednn.gemm": \[' "$1"; }
+[[ -n $(estimates_of "$dir/est.json") && $(estimates_of "$dir/est.json") == "$(estimates_of "$dir/times.json")" ]] ||
+    fail "--estimates: onednn.gemm's estimates differ from the first run's"
+cmp -s "$dir/ro.json" "$dir/times.json" || fail "--estimates wrote to --times"
+for args in "--estimates $dir" "--estimates $dir/missing/est.json" "--estimates $dir/est.json --isas AVX2,native"; do
+    # shellcheck disable=SC2086 # the words of $args are the options
+    "$bench" --logs "$dir/small.problems" --machine "$dir/cache/machine-db.json" --times "$dir/ro.json" $args \
+        --benchmark_filter=none > /dev/null 2>&1
+    rc=$?
+    [[ $rc -eq 2 ]] || fail "$args exited $rc"
+done
 "$bench" --logs "$dir/small.problems" --batch 3 --latency-reps 1 --machine "$dir/cache/machine-db.json" \
     --times "$dir/ro.json" --benchmark_filter=none > "$dir/out6.txt" 2>&1
 [[ $(grep -c 'is not in --times' "$dir/out6.txt") -ge 5 && $(grep '^SUMMARY' "$dir/out6.txt") == *" errors=5 "* ]] ||
