@@ -4,7 +4,10 @@
 #include "solver/machine.hpp"
 #include "solver/model.hpp"
 
+#include <fmt/format.h>
+
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 #include <utility>
@@ -167,6 +170,7 @@ md Pd::y() const {
 std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout, bool blocked,
                        bool winograd, const dnnl::engine &e) {
     std::optional<Pd> found;
+    if (!beyond_int(p).empty()) return found;
     walk(
         p, d,
         user_layout ? Layouts::user
@@ -219,8 +223,27 @@ std::optional<Impl> make_impl(Pd &pd, const Mds &user, Direction d, Layouts layo
 
 } // namespace
 
+std::string beyond_int(const conv::Problem &p) {
+    constexpr int64_t kMax = std::numeric_limits<int>::max();
+    auto over = [&](int64_t v) { return v > kMax || v < -kMax; };
+    for (const auto &[name, v] : {std::pair<const char *, int64_t>{"the batch", p.n},
+                                  {"the input channels", p.c},
+                                  {"the output channels", p.k},
+                                  {"the groups", p.groups}})
+        if (over(v)) return fmt::format("{} ({})", name, v);
+    const std::pair<const char *, const dims_t *> spatial[] = {
+        {"the input size", &p.in},    {"the output size", &p.out},    {"the filter size", &p.filt},
+        {"the pad", &p.pad_l},        {"the trailing pad", &p.pad_r}, {"the stride", &p.stride},
+        {"the dilation", &p.dilation}};
+    for (const auto &[name, dims] : spatial)
+        for (int64_t v : *dims)
+            if (over(v)) return fmt::format("{} ({})", name, v);
+    return "";
+}
+
 std::vector<Impl> enumerate(const conv::Problem &p, Direction d) {
     std::vector<Impl> out;
+    if (!beyond_int(p).empty()) return out;
     std::set<std::string> seen;
     Mds user;
     try {

@@ -39,7 +39,15 @@ struct Pd {
 std::optional<Pd> find(const conv::Problem &p, Direction d, const std::string &impl, bool user_layout, bool blocked,
                        bool winograd, const dnnl::engine &e = engine());
 
-// Uncached enumeration behind solver::implementations().
+// Uncached enumeration behind solver::implementations(). Empty where beyond_int() names a field.
 std::vector<Impl> enumerate(const conv::Problem &p, Direction d);
+
+// oneDNN 2.6 takes a convolution's sizes as 64-bit dims but its implementations copy them into
+// 32-bit ints (jit_conv_conf_t, conv_gemm_conf_t): a batch, channel count, spatial size, pad,
+// stride or dilation beyond 2^31 - 1 is truncated, and the kernel runs on other sizes than the
+// caller's (dilation 9999999999 with pad 10^10 crashed brgemm's kernel). The first such field of
+// p, as "the pad (10000000000)", or empty when every one fits; enumerate() and find() then give
+// no implementation.
+std::string beyond_int(const conv::Problem &p);
 
 } // namespace dnncompat::solver::onednn

@@ -7,6 +7,7 @@
 #include "problem/grammar.hpp"
 #include "solver/immediate.hpp"
 #include "solver/measure.hpp"
+#include "solver/onednn_impls.hpp"
 #include "support/reference.hpp"
 #include "support/reference_conv_backward.hpp"
 
@@ -360,6 +361,70 @@ TEST(OnednnSolvers, RunMatchesTheReference) {
         }
     }
     EXPECT_GE(ran, 12);
+}
+
+// Runs s on p in direction d (alpha 1, beta 0) with inputs seeded as expect_matches_reference's and
+// returns the output.
+std::vector<float> output_of(const solver::Solver &s, const conv::Problem &p, Direction d) {
+    std::vector<float> x = random_vector(static_cast<std::size_t>(p.n * p.c * p.in[0] * p.in[1]), 11);
+    std::vector<float> w = random_vector(static_cast<std::size_t>(p.k * p.c * p.filt[0] * p.filt[1]), 12);
+    std::vector<float> y = random_vector(static_cast<std::size_t>(p.n * p.k * p.out[0] * p.out[1]), 13);
+    std::vector<float> &out = d == Direction::fwd ? y : d == Direction::bwd_data ? x : w;
+    std::fill(out.begin(), out.end(), std::numeric_limits<float>::quiet_NaN());
+    std::vector<char> space(s.workspace(p, d) + 64);
+    solver::RunArgs args;
+    args.x = x.data();
+    args.w = w.data();
+    args.y = y.data();
+    args.workspace = space.data();
+    args.workspace_size = space.size();
+    s.run(p, d, args);
+    return out;
+}
+
+// oneDNN 2.6 holds a convolution's sizes in 32-bit ints: a pad or dilation beyond 2^31 - 1 (the
+// graph API's are 64-bit) would be truncated (brgemm's kernel crashed on pad 10^10, dilation
+// 9999999999), so every oneDNN solver is left out, saying which field; dnncompat's im2col +
+// GEMM runs it in 64-bit. That problem's taps 0 and 2 read only padding and tap 1 reads x one
+// pixel up and left, as pad 10 and dilation 9 do on the same 8x8 maps (10x10 outputs either
+// way): gemm.im2col's outputs must be the same, every direction, and match the reference there.
+TEST(OnednnSolvers, SizesBeyondIntAreLeftOutAndIm2colRunsThem) {
+    const int64_t pad = 10000000000, dil = pad - 1;
+    const Shape big{2, 4, 3, 1, {8, 8}, {3, 3}, {pad, pad}, {1, 1}, {dil, dil}};
+    const Shape small{2, 4, 3, 1, {8, 8}, {3, 3}, {10, 10}, {1, 1}, {9, 9}};
+    const conv::Problem pb = problem_of(big), ps = problem_of(small);
+    ASSERT_EQ(pb.out, (dims_t{10, 10}));
+    ASSERT_EQ(ps.out, pb.out);
+    EXPECT_EQ(solver::onednn::beyond_int(pb), "the pad (10000000000)");
+    EXPECT_EQ(solver::onednn::beyond_int(ps), "");
+    Shape at_max = small;
+    at_max.stride = {std::numeric_limits<int>::max(), 1};
+    EXPECT_EQ(solver::onednn::beyond_int(problem_of(at_max)), "") << "2^31 - 1 itself fits";
+    Shape dilated = small;
+    dilated.dil = {1, int64_t{1} << 31};
+    dilated.pad = {1, int64_t{1} << 31};
+    EXPECT_EQ(solver::onednn::beyond_int(problem_of(dilated)), "the pad (2147483648)");
+    int left_out = 0;
+    for (const solver::Solver *s : solver::all()) {
+        if (std::string(s->name()).rfind("onednn.", 0) != 0) continue;
+        for (Direction d : kDirs) {
+            const auto a = s->applicable(pb, d);
+            EXPECT_FALSE(a.ok) << s->name();
+            EXPECT_NE(a.reason.find("the pad (10000000000) exceeds 2^31 - 1"), std::string::npos) << a.reason;
+            ++left_out;
+        }
+        EXPECT_TRUE(solver::implementations(pb, Direction::fwd).empty()) << "oneDNN was asked for " << s->name();
+    }
+    EXPECT_EQ(left_out, 7 * 3);
+    const solver::Solver &im2col = solver::gemm_im2col_solver();
+    for (Direction d : kDirs) {
+        expect_matches_reference(im2col, small, d, 1.0f, 0.0f);
+        ASSERT_TRUE(im2col.applicable(pb, d).ok) << im2col.applicable(pb, d).reason;
+        const std::vector<float> want = output_of(im2col, ps, d), got = output_of(im2col, pb, d);
+        ASSERT_EQ(got.size(), want.size());
+        for (std::size_t i = 0; i < got.size(); ++i)
+            ASSERT_FLOAT_EQ(got[i], want[i]) << solver::direction_name(d) << " element " << i;
+    }
 }
 
 // The invoker a solver prepares needs no more workspace than the solver reports, the same for
