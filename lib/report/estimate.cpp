@@ -1,6 +1,7 @@
 #include "report/estimate.hpp"
 
 #include "core/enums.hpp"
+#include "core/error.hpp"
 #include "solver/select.hpp"
 #include "report/conv_layers.hpp"
 #include "trace/api_table.hpp"
@@ -95,12 +96,38 @@ std::string dims_string(const std::vector<int64_t> &dims) {
     return s;
 }
 
+// "CUDNN_STATUS_BAD_PARAM: <the library's message>" (LayerEstimate::rejected).
+std::string rejection(dnncompatStatus_t status, const std::string &message) {
+    const std::string name = dnncompatGetErrorString(status);
+    // The library's messages of a descriptor setter name the status already.
+    return message.find(name) != std::string::npos ? message : fmt::format("{}: {}", name, message);
+}
+
+// The library's rejection of the tensor descriptor argument `name` of a call, set from its
+// recorded fields through the C API as dnncompat-replay sets it; nullopt when it is accepted,
+// absent or unreadable (a malformed field is the trace's fault, not the call's).
+std::optional<std::string> rejected_tensor(const trace::RecordedArgs &args, const std::string &name) {
+    if (args.type(name) != "cudnnTensorDescriptor_t") return std::nullopt;
+    try {
+        trace::TensorDesc t;
+        const dnncompatStatus_t s = trace::build(args.tensor(name), t);
+        if (s == DNNCOMPAT_STATUS_SUCCESS) return std::nullopt;
+        char msg[512] = {};
+        dnncompatGetLastErrorString(msg, sizeof msg);
+        return rejection(s, msg[0] ? msg : dnncompatGetErrorString(s));
+    } catch (const std::exception &) {
+        return std::nullopt;
+    }
+}
+
 // Bytes and the shapes string of a call's buffers (trace::ApiBuffer): what the op reads and
 // writes (a buffer read and written counts twice; reserve spaces and unread buffers not at all),
-// inputs, then "->" and outputs, each label once.
+// inputs, then "->" and outputs, each label once; the first of their tensor descriptors the
+// library rejects (LayerEstimate::rejected).
 void measure_buffers(const ApiEntry &spec, const trace::RecordedArgs &args, LayerEstimate &l) {
     std::vector<std::string> shown, ins, outs;
     for (const trace::ApiBuffer &b : spec.buffers) {
+        if (!l.rejected) l.rejected = rejected_tensor(args, b.descriptor);
         if (b.access == Access::reserve || b.access == Access::unread) continue;
         if (!args.non_null(b.pointer)) continue;
         const auto d = args.shape(b.descriptor);
@@ -168,10 +195,26 @@ void estimate_conv(const std::string &api, solver::Direction d, const trace::Rec
     conv::Problem p;
     try {
         p = trace::conv_call_problem(api, *args.raw());
+    } catch (const Error &e) {
+        if (!l.rejected) l.rejected = rejection(e.status(), e.what()); // estimated by bandwidth, no solver
+        return;
+    } catch (const trace::MalformedCall &e) {
+        l.malformed = e.what(); // estimated by bandwidth, no solver
+        return;
     } catch (const std::exception &) {
-        return; // descriptors the library rejects: estimated by bandwidth, no solver
+        return;
     }
     l.flop = p.flops();
+    // A value the enum does not have (whatever name the record gives it) fails the call as the
+    // library validates it: BAD_PARAM, estimated by bandwidth.
+    if (algo && (*algo < std::numeric_limits<int>::min() || *algo > std::numeric_limits<int>::max() ||
+                 !enums::name_of(algo_type(d), static_cast<int>(*algo)))) {
+        l.cudnn_algo.reset();
+        if (!l.rejected)
+            l.rejected =
+                rejection(DNNCOMPAT_STATUS_BAD_PARAM, fmt::format("algo {} is not a valid {}", *algo, algo_type(d)));
+        return;
+    }
     const solver::Weights w = seen.next(p, api, args);
     l.weights = solver::weights_name(w);
     const std::string key = fmt::format("{}|{}|{}|{}", static_cast<int>(d), algo_value, *l.weights, p.key());
@@ -290,7 +333,9 @@ json to_json(const LayerEstimate &l) {
                 {"estimated_ms", l.estimated_ms},
                 {"estimate_basis", l.basis},
                 {"fallback", opt(l.fallback)},
-                {"recorded_status", opt(l.recorded_status)}};
+                {"recorded_status", opt(l.recorded_status)},
+                {"rejected", opt(l.rejected)},
+                {"malformed", opt(l.malformed)}};
 }
 
 } // namespace dnncompat::report

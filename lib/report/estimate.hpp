@@ -44,6 +44,14 @@ struct LayerEstimate {
     /// "wti": flop / (peak x wti); "bandwidth": bytes / the machine's bandwidth.
     std::string basis;
     std::optional<std::string> recorded_status; ///< the trace's status of the call ("CUDNN_STATUS_..."), when recorded
+    /// The library's status and message where it rejects the call's recorded descriptors ("CUDNN_STATUS_BAD_PARAM:
+    /// padA[0] = -1 is negative"): a convolution's problem (descriptors and their agreement, conv::make_problem), or a
+    /// tensor descriptor of any compute call, set through the C API as dnncompat-replay sets it. The call returns that
+    /// status where it runs; its estimate is by bandwidth.
+    std::optional<std::string> rejected;
+    /// Why a convolution's recorded fields cannot be read (a dimension beyond int, a string where a number belongs):
+    /// dnncompat-replay does not run such a call ("malformed call"); its estimate is by bandwidth.
+    std::optional<std::string> malformed;
 };
 
 /// One entry per compute call of `trace` (a document of schemas/trace.schema.json), in call
@@ -56,7 +64,8 @@ struct LayerEstimate {
 /// names, as trace::load_trace_file gives them (trace/param_match.hpp). The compute calls and their buffers are those
 /// of the per-API table (trace/api_table.hpp). Shapes and bytes come from the descriptor fields recorded in the call; a
 /// NULL data pointer moves nothing; workspaces, reserve spaces and reduction indices are not counted. A convolution
-/// whose problem the library rejects (the recorded call failed, typically) is estimated by bandwidth without a solver.
+/// whose problem the library rejects (the recorded call failed, typically) is estimated by bandwidth without a solver,
+/// and `rejected` says why.
 /// Never throws on a malformed call: a call that is not an object with a string "api" is skipped, a descriptor that
 /// cannot be read is left out. The solver is the library's choice on this process's machine (find-db order, else WTI);
 /// its WTI and the times are computed on `machine`.

@@ -200,10 +200,14 @@ json trace_report(const json &trace, const std::string &path, const std::string 
 
     const std::vector<LayerEstimate> estimates = estimate_layers(trace, machine);
     std::map<std::size_t, const LayerEstimate *> layer_of;
-    std::map<std::size_t, double> ms_of_call; // an execute has one estimate per convolution
+    std::map<std::size_t, double> ms_of_call;     // an execute has one estimate per convolution
+    std::map<std::size_t, std::string> rejected;  // the first of a call's estimates the library rejects
+    std::map<std::size_t, std::string> malformed; // the first whose recorded fields cannot be read
     for (const auto &l : estimates) {
         layer_of[l.index] = &l;
         ms_of_call[l.index] += l.estimated_ms;
+        if (l.rejected) rejected.emplace(l.index, *l.rejected);
+        if (l.malformed) malformed.emplace(l.index, *l.malformed);
     }
 
     Graphs graphs;
@@ -283,6 +287,19 @@ json trace_report(const json &trace, const std::string &path, const std::string 
         ++by_class[support::class_name(worst)];
         // A call cuDNN itself failed is no migration blocker.
         if (worst == Class::unsupported && recorded_success(call)) failing.insert(i);
+        // Descriptors the library rejects where cuDNN accepted them: the call fails here,
+        // whatever its function's and values' class (a groupCount that does not divide C, a
+        // negative pad, a zero dimension).
+        if (const auto r = rejected.find(i); r != rejected.end() && recorded_success(call)) {
+            findings.add("REJECTED-CALL", "unsupported", api, "", r->second, false, "static", i, api);
+            failing.insert(i);
+        }
+        if (const auto m = malformed.find(i); m != malformed.end())
+            warnings.push_back(
+                {{"source", "trace"},
+                 {"line", call.contains("line") ? call["line"] : json(nullptr)},
+                 {"call", i},
+                 {"message", fmt::format("malformed call ({}): dnncompat-replay cannot run it", m->second)}});
         if (worst == Class::fallback) falling_back.insert(i);
     }
 
@@ -291,9 +308,19 @@ json trace_report(const json &trace, const std::string &path, const std::string 
     std::map<std::size_t, const json *> replayed;
     const bool ran = replay.is_object();
     if (ran && replay.contains("calls")) {
+        // The replay names a call by its recorded "index"; the report by its place in the trace
+        // (the same in an imported trace; a hand-made one may number them otherwise).
+        std::map<std::size_t, std::size_t> place;
+        std::set<std::size_t> twice;
+        for (std::size_t i = 0; i < calls.size(); ++i)
+            if (calls[i].is_object() && calls[i].contains("index") && calls[i]["index"].is_number_unsigned())
+                if (const auto n = calls[i]["index"].get<std::size_t>(); !place.emplace(n, i).second) twice.insert(n);
+        for (std::size_t n : twice) place.erase(n);
         for (const auto &c : replay["calls"]) {
             if (!c.contains("index") || !c["index"].is_number_unsigned()) continue;
-            const std::size_t index = c["index"].get<std::size_t>();
+            const std::size_t recorded = c["index"].get<std::size_t>();
+            const auto at = place.find(recorded);
+            const std::size_t index = at != place.end() ? at->second : recorded;
             replayed[index] = &c;
             const std::string api = c.value("api", std::string());
             bool diagnosed = false;
@@ -309,7 +336,10 @@ json trace_report(const json &trace, const std::string &path, const std::string 
             const std::string outcome = c.value("outcome", std::string());
             if (outcome == "mismatch" || outcome == "malformed" || outcome == "unsupported") {
                 failing.insert(index);
-                if (!diagnosed) {
+                if (!diagnosed && outcome == "mismatch" && rejected.count(index)) {
+                    // Predicted: the library rejected the call's descriptors, as the static pass said.
+                    findings.add("REJECTED-CALL", "unsupported", api, "", rejected.at(index), false, "run", index, api);
+                } else if (!diagnosed) {
                     std::string why = c.value("error", std::string());
                     if (why.empty())
                         why = fmt::format("ended with {}, recorded {}",

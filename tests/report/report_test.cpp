@@ -19,6 +19,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -278,6 +279,96 @@ TEST(ReportCli, PredictionsMatchTheReplayOnEveryInput) {
             EXPECT_EQ(doc["summary"]["verdict"], "blocked");
         }
     }
+}
+
+// A call whose recorded descriptors the library rejects fails where it runs, whatever its
+// function's and values' class: the static report blocks it (REJECTED-CALL, the library's
+// message, the layer's `rejected`) as dnncompat-replay fails it (with --run the same finding, of
+// both sources, and no REPLAY-MISMATCH beside it); recorded as failed in cuDNN too, it blocks
+// nothing; a field that cannot be read is the trace's fault: a warning (verdict "incomplete").
+TEST(TraceReport, CallsWhoseDescriptorsTheLibraryRejectsAreBlockedAsTheReplayFailsThem) {
+    const auto file = trace::load_trace_file(std::string(DNNCOMPAT_TEST_DATA) + "/logs/resnet50-eval-b4-fp32.log.xz");
+    json create, conv;
+    for (const auto &c : file.doc["calls"]) {
+        if (create.is_null() && c["api"] == "cudnnCreate") create = c;
+        if (conv.is_null() && c["api"] == "cudnnConvolutionForward") conv = c;
+    }
+    ASSERT_FALSE(create.is_null() || conv.is_null());
+    auto trace_with = [&](const std::function<void(json &)> &edit) {
+        json doc = file.doc;
+        json call = conv;
+        edit(call);
+        doc["calls"] = json::array({create, call});
+        doc["metadata"]["unmapped"] = json::array();
+        doc["metadata"]["records"]["unmapped"] = 0;
+        return doc;
+    };
+    const solver::Machine &m = solver::current_machine();
+    {
+        const json doc = report::trace_report(trace_with([](json &) {}), "ok", "trace", m);
+        expect_valid(doc, "trace-report.schema.json");
+        EXPECT_EQ(doc["summary"]["verdict"], "ready") << doc["findings"].dump();
+        EXPECT_TRUE(doc["layers"][0]["rejected"].is_null());
+    }
+    struct Case {
+        const char *name;
+        std::function<void(json &)> edit;
+        const char *message;
+    };
+    const Case rejected[] = {
+        {"groups", [](json &c) { c["args"]["convDesc"]["fields"]["groupCount"]["value"] = 3; }, "groupCount"},
+        {"pad",
+         [](json &c) {
+             c["args"]["convDesc"]["fields"]["padA"]["value"] = json::array({-1, -1});
+         },
+         "padA[0] = -1 is negative"},
+        {"zero C", [](json &c) { c["args"]["xDesc"]["fields"]["dimA"]["value"][1] = 0; }, "must be positive"},
+        {"algo", [](json &c) { c["args"]["algo"]["value"] = 99; }, "algo 99 is not a valid cudnnConvolutionFwdAlgo_t"},
+    };
+    const fs::path dir = dnncompat_test::temp_dir("rejected_calls");
+    for (const Case &k : rejected) {
+        SCOPED_TRACE(k.name);
+        const json t = trace_with(k.edit);
+        const json doc = report::trace_report(t, k.name, "trace", m);
+        expect_valid(doc, "trace-report.schema.json");
+        EXPECT_EQ(doc["summary"]["verdict"], "blocked") << doc["findings"].dump();
+        EXPECT_EQ(doc["summary"]["will_fail"], 1);
+        ASSERT_EQ(doc["findings"].size(), 1u) << doc["findings"].dump();
+        const json &f = doc["findings"][0];
+        EXPECT_EQ(f["code"], "REJECTED-CALL");
+        EXPECT_EQ(f["first_call"], 1);
+        EXPECT_NE(f["instead"].get<std::string>().find(k.message), std::string::npos) << f.dump();
+        EXPECT_TRUE(doc["layers"][0]["rejected"].is_string());
+        EXPECT_EQ(doc["layers"][0]["estimate_basis"], "bandwidth");
+        // Replayed, the call fails with the library's status: the same finding, met.
+        const std::string path = (dir / (std::string(k.name) + ".json")).string();
+        std::ofstream(path) << t.dump();
+        const auto r = dnncompat_test::run_cli(
+            kTool, "trace " + dnncompat_test::shell_quote(path) + " --run --iterations 1 --warmup 0 --format json",
+            false);
+        ASSERT_EQ(r.rc, 1) << r.err;
+        const json ran = json::parse(r.out);
+        expect_valid(ran, "trace-report.schema.json");
+        EXPECT_EQ(ran["run"]["mismatches"], 1);
+        ASSERT_EQ(ran["findings"].size(), 1u) << ran["findings"].dump();
+        EXPECT_EQ(ran["findings"][0]["code"], "REJECTED-CALL");
+        EXPECT_EQ(ran["findings"][0]["source"], "both");
+        // Recorded as failed, the call fails in cuDNN too: no migration blocker.
+        json failed = t;
+        failed["calls"][1]["status"] = "CUDNN_STATUS_BAD_PARAM";
+        const json d2 = report::trace_report(failed, k.name, "trace", m);
+        EXPECT_EQ(d2["summary"]["will_fail"], 0) << d2["findings"].dump();
+    }
+    const json big = trace_with([](json &c) { c["args"]["xDesc"]["fields"]["dimA"]["value"][0] = 2147483648LL; });
+    const json doc = report::trace_report(big, "big", "trace", m);
+    expect_valid(doc, "trace-report.schema.json");
+    EXPECT_EQ(doc["summary"]["verdict"], "incomplete") << doc["warnings"].dump();
+    ASSERT_EQ(doc["warnings"].size(), 1u);
+    EXPECT_EQ(doc["warnings"][0]["call"], 1);
+    EXPECT_NE(doc["warnings"][0]["message"].get<std::string>().find("malformed call (/xDesc/fields/dimA/value/0"),
+              std::string::npos)
+        << doc["warnings"].dump();
+    EXPECT_TRUE(doc["layers"][0]["malformed"].is_string());
 }
 
 // The report names the system find-db's measurements that refine its estimates on this machine
