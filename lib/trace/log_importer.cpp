@@ -949,7 +949,7 @@ std::optional<std::string_view> read_line(std::istream &in, std::vector<char> &b
 ImportSummary import_lines(std::istream &in, CallSink &sink, const ImportOptions &options, const InputFile *file) {
     Importer importer(options, sink);
     std::vector<char> buffer(kMaxLineBytes + 1);
-    std::size_t number = 0;
+    std::size_t number = options.lines_before;
     std::uint64_t text = 0, next_progress = 0;
     auto progress = [&] {
         if (file) options.progress(file->bytes_read(), file->size());

@@ -44,6 +44,10 @@ struct ImportOptions {
     /// the bytes read so far and the input's size, 0 when unknown. import_log_file() counts the
     /// file's bytes as stored (compressed ones for .xz and .gz), import_log() the text's.
     std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+    /// Lines of the input its reader took before handing the stream over (the blank lines a
+    /// reader skips to tell a log from a JSON trace): line numbers go on from there, so that they
+    /// are the file's.
+    std::size_t lines_before = 0;
 };
 
 /// A part of the log that could not be turned into a call: `line` is 1-based.

@@ -151,7 +151,9 @@ TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {
         out.text_bytes = limited.bytes();
         out.memory_estimate = out.text_bytes * per_byte;
     };
-    while (in && std::isspace(in.peek())) in.get();
+    std::size_t blank_lines = 0; // before a log's first record: its line numbers count them
+    while (in && std::isspace(in.peek()))
+        if (in.get() == '\n') ++blank_lines;
     if (in.peek() == '{') {
         out.kind = "trace";
         per_byte = kParsedBytesPerTextByte;
@@ -186,6 +188,7 @@ TraceFile load_trace_file(const std::string &path_arg, uint64_t max_memory) {
     try {
         ImportOptions options;
         options.source_name = path_arg == "-" ? "stdin" : std::filesystem::path(path).filename().string();
+        options.lines_before = blank_lines;
         // The importer builds an insertion-ordered document; the tools read a plain one. Invalid
         // UTF-8 taken from the log becomes U+FFFD, as dnncompat-import writes it.
         // The argument order (which the plain document forgets) is taken first.

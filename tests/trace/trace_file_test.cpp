@@ -80,6 +80,30 @@ TEST(TraceFile, LogsAreImportedAsTheImporterDoes) {
     }
 }
 
+// Blank lines before a log's first record (real cuDNN logs start with one) are the file's lines
+// too: the calls' and the unmapped records' line numbers are dnncompat-import's, three more than
+// the same log's without them.
+TEST(TraceFile, LinesBeforeALogsFirstRecordAreCounted) {
+    std::ifstream in(kData + "/logs/cudnn-8.0.4-nhwc-conv-excerpt.log", std::ios::binary);
+    const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string cut = "I! CuDNN (v90100) function cudnnGetVersion() called:\ni! Time: 2026\n";
+    const std::string plain = temp_file("lines_plain.log", log + cut);
+    const std::string blank = temp_file("lines_blank.log", "\n \r\n\n" + log + cut);
+    const tr::TraceFile a = tr::load_trace_file(plain), b = tr::load_trace_file(blank);
+    ASSERT_EQ(b.kind, "log");
+    const json imported = json::parse(tr::import_log_file(blank).trace.dump());
+    ASSERT_FALSE(b.doc["calls"].empty());
+    ASSERT_EQ(a.doc["calls"].size(), b.doc["calls"].size());
+    for (std::size_t i = 0; i < b.doc["calls"].size(); ++i) {
+        EXPECT_EQ(b.doc["calls"][i]["line"].get<int>(), a.doc["calls"][i]["line"].get<int>() + 3) << i;
+        EXPECT_EQ(b.doc["calls"][i]["line"], imported["calls"][i]["line"]) << i;
+    }
+    const json &unmapped = b.doc["metadata"]["unmapped"];
+    ASSERT_FALSE(unmapped.empty());
+    EXPECT_EQ(unmapped.back()["line"].get<int>(), a.doc["metadata"]["unmapped"].back()["line"].get<int>() + 3);
+    EXPECT_EQ(unmapped, imported["metadata"]["unmapped"]);
+}
+
 TEST(TraceFile, SchemaErrorsAreCountedAndListed) {
     const std::string path = kData + "/traces/invalid-schema.json";
     std::ifstream in(path);
