@@ -123,6 +123,19 @@ protected:
     std::string error_;
 };
 
+// What liblzma's return code says, in words (lzma/base.h).
+std::string lzma_problem(lzma_ret ret) {
+    switch (ret) {
+    case LZMA_FORMAT_ERROR: return "not in the .xz format";
+    case LZMA_DATA_ERROR: return "the compressed data is damaged";
+    case LZMA_OPTIONS_ERROR: return "compression options this liblzma does not support";
+    case LZMA_MEM_ERROR: return "out of memory";
+    case LZMA_MEMLIMIT_ERROR: return "over the memory limit";
+    case LZMA_UNSUPPORTED_CHECK: return "an integrity check this liblzma does not support";
+    default: return "the decoder failed";
+    }
+}
+
 class XzBuf : public DecodingBuf {
 public:
     explicit XzBuf(std::streambuf &file) : DecodingBuf(file) {
@@ -144,7 +157,8 @@ private:
         std::size_t produced = out_.size() - strm_.avail_out;
         if (ret == LZMA_STREAM_END) finished_ = true;
         else if (ret != LZMA_OK && ret != LZMA_BUF_ERROR)
-            error_ = "corrupt xz data (liblzma error " + std::to_string(static_cast<int>(ret)) + ")";
+            error_ = "corrupt xz data: " + lzma_problem(ret) + " (liblzma error " +
+                     std::to_string(static_cast<int>(ret)) + ")";
         return produced;
     }
     bool at_clean_end() const override { return finished_; }

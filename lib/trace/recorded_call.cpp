@@ -94,9 +94,14 @@ std::vector<int> RecordedArgs::ints(const std::string &name) const {
     std::vector<int> out;
     for (std::size_t i = 0; i < v.size(); ++i) {
         const json &e = v[i];
-        if (!e.is_number_integer() || e.get<int64_t>() < std::numeric_limits<int>::min() ||
-            e.get<int64_t>() > std::numeric_limits<int>::max())
-            throw MalformedCall(fmt::format("{}/{}/value/{} is not an int", base_, name, i));
+        if (!e.is_number_integer()) throw MalformedCall(fmt::format("{}/{}/value/{} is not an int", base_, name, i));
+        // cuDNN's Nd setters take C ints: a larger value was never passed to one.
+        if (e.is_number_unsigned() ? e.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int>::max())
+                                   : e.get<int64_t>() < std::numeric_limits<int>::min() ||
+                                         e.get<int64_t>() > std::numeric_limits<int>::max())
+            throw MalformedCall(fmt::format("{}/{}/value/{} is not an int: {} is out of its range ({} to {})", base_,
+                                            name, i, e.dump(), std::numeric_limits<int>::min(),
+                                            std::numeric_limits<int>::max()));
         out.push_back(e.get<int>());
     }
     return out;

@@ -53,8 +53,9 @@ int run(int argc, char **argv) {
     app.add_option("-o,--output", output, "trace file to write; - or none: standard output");
     app.add_flag("-q,--quiet", quiet, "print no summary and no progress line");
     app.set_version_flag("--version", tr::importer_id());
-    app.footer("Exit status: 0 every record became a call; 1 the trace was written, some records could not be mapped "
-               "(listed, and in the trace's metadata.unmapped); 2 nothing was written (unreadable input, usage error).");
+    app.footer(
+        "Exit status: 0 every record became a call; 1 the trace was written, some records could not be mapped "
+        "(listed, and in the trace's metadata.unmapped); 2 nothing was written (unreadable input, usage error).");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
