@@ -288,6 +288,13 @@ TEST(ReplayCli, UnusableInputsExitTwo) {
     EXPECT_EQ(bad_size.rc, 2);
     EXPECT_NE(bad_size.err.find("not a size"), std::string::npos) << bad_size.err;
     EXPECT_EQ(replay("--iterations 0 " + quote(kResnetTrace), false).rc, 2);
+    // No memory at all, and the quiet and the verbose output at once, are usage errors.
+    const Result no_memory = replay(quote(kResnetTrace) + " --max-memory 0", false);
+    EXPECT_EQ(no_memory.rc, 2);
+    EXPECT_NE(no_memory.err.find("--max-memory 0: nothing fits"), std::string::npos) << no_memory.err;
+    const Result both = replay(quote(kResnetTrace) + " --quiet --verbose", false);
+    EXPECT_EQ(both.rc, 2);
+    EXPECT_NE(both.err.find("--quiet excludes --verbose"), std::string::npos) << both.err;
     // An empty report path is refused, as dnncompat-select's is ("-" is standard output).
     const Result empty_json = replay(quote(kResnetTrace) + " --json ''", false);
     EXPECT_EQ(empty_json.rc, 2);

@@ -41,8 +41,8 @@ int main(int argc, char **argv) {
         ->check(
             [](const std::string &v) { return v.empty() ? std::string("the report path is empty") : std::string(); });
     app.add_flag("--strict", options.strict, "every fallback becomes an error");
-    app.add_flag("--quiet,-q", options.quiet, "no per-call lines and no diagnostics on stderr");
-    app.add_flag("--verbose,-v", options.verbose, "every call's line, with query results");
+    CLI::Option *quiet = app.add_flag("--quiet,-q", options.quiet, "no per-call lines and no diagnostics on stderr");
+    app.add_flag("--verbose,-v", options.verbose, "every call's line, with query results")->excludes(quiet);
     app.add_option("--max-memory", max_memory,
                    "most bytes of host buffers and parsed trace to hold (K/M/G/T suffixes; default half the RAM)");
     app.add_option("--weight-cache", options.weight_cache,
@@ -58,7 +58,10 @@ int main(int argc, char **argv) {
     }
     try {
         if (!max_memory.empty()) options.max_memory = dnncompat::replay::parse_size(max_memory);
-        if (options.max_memory == 0 && !max_memory.empty()) options.max_memory = 1; // "0": nothing allowed
+        if (options.max_memory == 0 && !max_memory.empty()) {
+            say("--max-memory 0: nothing fits in no memory; give at least 1 (bytes, or with K/M/G/T)");
+            return 2;
+        }
         const int rc = dnncompat::replay::run_replay(options);
         // A full disk or a closed descriptor loses the report: say so rather than exit 0.
         if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
