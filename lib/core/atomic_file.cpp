@@ -184,8 +184,20 @@ void write_atomically(const std::string &path, const std::string &text) {
     writer.commit();
 }
 
+void require_folder_of(const std::string &path) {
+    const fs::path parent = fs::path(path).parent_path();
+    std::error_code ec;
+    if (parent.empty() || fs::is_directory(parent, ec)) return;
+    throw std::runtime_error(fmt::format(fs::exists(parent, ec) ? "cannot write '{}': '{}' is not a folder"
+                                                                : "cannot write '{}': folder '{}' does not exist",
+                                         path, parent.string()));
+}
+
 void write_output(const std::string &path, const std::string &text) {
-    if (path != "-") return write_atomically(path, text);
+    if (path != "-") {
+        require_folder_of(path);
+        return write_atomically(path, text);
+    }
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
         throw std::runtime_error("error writing to standard output");
 }

@@ -19,9 +19,14 @@ namespace dnncompat::files {
 void write_atomically(const std::string &path, const std::string &text);
 
 // What every tool's output option (-o, --json) does with its argument: "-" writes text to
-// standard output (and flushes it), anything else is write_atomically(path, text). Throws
-// std::runtime_error naming the path, or "standard output", on failure.
+// standard output (and flushes it), anything else is write_atomically(path, text) into a folder
+// that exists (require_folder_of: a mistyped folder is not created). Throws std::runtime_error
+// naming the path, or "standard output", on failure.
 void write_output(const std::string &path, const std::string &text);
+
+// Throws std::runtime_error naming path unless the folder it names (if any) exists: the check of
+// a file a user named for a tool to write, which creates no folder of the user's.
+void require_folder_of(const std::string &path);
 
 // A file written piece by piece (a trace imported call by call) and put in place as
 // write_atomically does: the text goes to a temporary file next to the target and commit()

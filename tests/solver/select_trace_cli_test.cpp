@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 
@@ -252,6 +253,19 @@ TEST(SelectTraceCli, UnusableInputsExitWithTwo) {
     r = select("--conv n=1,c=4,h=8,k=3 --runs 3", false);
     EXPECT_EQ(r.rc, 2);
     EXPECT_NE(r.err.find("add --measure"), std::string::npos) << r.err;
+    // A report into a folder that does not exist (or a file in a folder's place) is refused: a
+    // mistyped folder is not created.
+    const fs::path dir = fs::path(testing::TempDir()) / "select_missing_folder";
+    fs::remove_all(dir);
+    r = select("--conv n=1,c=4,h=8,k=3 --json " + quote((dir / "sub" / "r.json").string()), false);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("folder '" + (dir / "sub").string() + "' does not exist"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir));
+    fs::create_directories(dir);
+    { std::ofstream((dir / "file").string()) << "x"; }
+    r = select("--conv n=1,c=4,h=8,k=3 --json " + quote((dir / "file" / "r.json").string()), false);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("'" + (dir / "file").string() + "' is not a folder"), std::string::npos) << r.err;
 }
 
 TEST(SelectCli, BadOptionValuesExitWithTwoAndNameTheOption) {

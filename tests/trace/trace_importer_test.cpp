@@ -533,6 +533,12 @@ TEST(Tool, ExitCodesOutputAndSummary) {
     std::ifstream never(out + ".never");
     EXPECT_FALSE(never.good());
     EXPECT_EQ(run_tool(kLogs + "does-not-exist.log 2>" + err), 2);
+    // -o into a folder that does not exist: refused, no folder created.
+    const std::string missing = temp_path("no-such-folder");
+    std::filesystem::remove_all(missing);
+    EXPECT_EQ(run_tool(kLogs + "cudnn-9.24.0-julia-wrapped-excerpt.log -o " + missing + "/t.json 2>" + err), 2);
+    EXPECT_NE(read(err).find("folder '" + missing + "' does not exist"), std::string::npos) << read(err);
+    EXPECT_FALSE(std::filesystem::exists(missing));
     EXPECT_EQ(run_tool("--version >" + out), 0);
     EXPECT_NE(read(out).find("dnncompat-import 0.1.0"), std::string::npos);
     EXPECT_EQ(run_tool("2>" + err), 2); // missing LOG argument

@@ -67,7 +67,10 @@ int run(int argc, char **argv) {
     // Written to a temporary file renamed into place at the end: an import that fails leaves no
     // trace, or the old one, behind. Standard output gets the calls as they come.
     std::optional<dnncompat::files::AtomicWriter> file;
-    if (!to_stdout) file.emplace(output);
+    if (!to_stdout) {
+        dnncompat::files::require_folder_of(output);
+        file.emplace(output);
+    }
     std::ostream &out = to_stdout ? std::cout : file->stream();
 
     // On a terminal, unless the trace itself goes there: MiB of the input read.
