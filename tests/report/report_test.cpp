@@ -215,6 +215,9 @@ TEST(ReportCli, UnsupportedFeaturesInEveryFormat) {
     const auto bad_api = dnncompat_test::run_cli(kTool, "unsupported-features --api cudnnNoSuchFunction", false);
     EXPECT_EQ(bad_api.rc, 2);
     EXPECT_NE(bad_api.err.find("cudnnNoSuchFunction"), std::string::npos);
+    const auto empty_api = dnncompat_test::run_cli(kTool, "unsupported-features --api ''", false);
+    EXPECT_EQ(empty_api.rc, 2) << "an empty --api would list every row";
+    EXPECT_NE(empty_api.err.find("the function name is empty"), std::string::npos) << empty_api.err;
     const auto bad_status = dnncompat_test::run_cli(kTool, "unsupported-features --status maybe", false);
     EXPECT_EQ(bad_status.rc, 2);
     const auto missing = dnncompat_test::run_cli(kTool, "trace /nonexistent/trace.json", false);

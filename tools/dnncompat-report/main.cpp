@@ -139,7 +139,9 @@ int main(int argc, char **argv) {
     bool all = false;
     std::string api, status;
     features->add_flag("--all", all, "every row, native ones included");
-    features->add_option("--api", api, "only rows about this cuDNN function (e.g. cudnnConvolutionForward)");
+    features->add_option("--api", api, "only rows about this cuDNN function (e.g. cudnnConvolutionForward)")
+        ->check(
+            [](const std::string &v) { return v.empty() ? std::string("the function name is empty") : std::string(); });
     features->add_option("--status", status, "only rows of this class")
         ->check(CLI::IsMember({"native", "emulated", "fallback", "unsupported"}));
     features->add_option("--format", out.format, "text, markdown, json or html")->check(CLI::IsMember(formats));
