@@ -9,6 +9,7 @@
 
 #include <dnnl.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -29,8 +30,20 @@ struct CachedPlan {
 
 } // namespace dnncompat
 
+namespace dnncompat {
+// 1, 2, 3, ...: a number no earlier handle of the process had (dnncompatContext::serial).
+inline std::uint64_t next_handle_serial() {
+    static std::atomic<std::uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
+} // namespace dnncompat
+
 struct dnncompatContext {
     static constexpr const char *kind = "handle";
+
+    // This handle among all the process has had: what keys state kept per handle (a plan's
+    // executables), since a new handle may get a destroyed one's address.
+    const std::uint64_t serial = dnncompat::next_handle_serial();
 
     dnnl::engine engine{dnnl::engine::kind::cpu, 0};
     dnnl::stream stream{engine};

@@ -96,7 +96,13 @@ void finalize_engine_cfg(Desc &d) {
 
 std::shared_ptr<const Executable> EngineCfgInfo::executable() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!exe_) exe_ = std::make_shared<Executable>(*live(engine->graph->handle), *engine->graph, *engine);
+    if (!exe_) {
+        dnncompatContext &h = *live(engine->graph->handle);
+        // Another handle at the address of the graph's destroyed one is not the graph's.
+        check(h.serial == engine->graph->handle_serial, DNNCOMPAT_STATUS_BAD_PARAM,
+              "the operation graph's handle (CUDNN_ATTR_OPERATIONGRAPH_HANDLE) has been destroyed");
+        exe_ = std::make_shared<Executable>(h, *engine->graph, *engine);
+    }
     return exe_;
 }
 
@@ -163,14 +169,19 @@ void finalize_plan(Desc &d) {
           "needs CUDNN_ATTR_EXECUTION_PLAN_HANDLE");
     // Without a handle of its own the plan runs on its operation graph's (cuDNN 9 needs the
     // handle only to load a plan).
-    p->handle = handle_v != nullptr
-                    ? live(handle_v->at<dnncompatContext *>(0))
-                    : std::static_pointer_cast<const EngineCfgInfo>(cfg_v->descs[0]->built)->engine->graph->handle;
+    if (handle_v != nullptr) {
+        p->handle = live(handle_v->at<dnncompatContext *>(0));
+        p->handle_serial = p->handle->serial;
+    } else {
+        const auto &graph = *std::static_pointer_cast<const EngineCfgInfo>(cfg_v->descs[0]->built)->engine->graph;
+        p->handle = graph.handle;
+        p->handle_serial = graph.handle_serial;
+    }
     const DescPtr cfg = cfg_v != nullptr
                             ? cfg_v->descs[0]
                             : load_engine_cfg(std::string(json_v->bytes.begin(), json_v->bytes.end()), p->handle);
     p->cfg = std::static_pointer_cast<const EngineCfgInfo>(cfg->built);
-    p->exe = p->handle == p->cfg->engine->graph->handle
+    p->exe = p->handle_serial == p->cfg->engine->graph->handle_serial
                  ? p->cfg->executable()
                  : std::make_shared<Executable>(*p->handle, *p->cfg->engine->graph, *p->cfg->engine);
     d.attrs[DNNCOMPAT_ATTR_EXECUTION_PLAN_ENGINE_CONFIG] = descs({cfg});
@@ -186,9 +197,9 @@ void finalize_plan(Desc &d) {
 }
 
 const Executable &PlanInfo::on(dnncompatContext &h) const {
-    if (&h == handle) return *exe;
+    if (h.serial == handle_serial) return *exe;
     std::lock_guard<std::mutex> lock(mutex_);
-    auto &e = others_[&h];
+    auto &e = others_[h.serial];
     if (!e) e = std::make_shared<Executable>(h, *cfg->engine->graph, *cfg->engine);
     return *e;
 }

@@ -462,6 +462,7 @@ void finalize_graph(Desc &d) {
     auto g = std::make_shared<GraphInfo>();
     const Value &h = need(d, DNNCOMPAT_ATTR_OPERATIONGRAPH_HANDLE);
     g->handle = live(h.at<dnncompatContext *>(0));
+    g->handle_serial = g->handle->serial;
     require(!bool_or(d, DNNCOMPAT_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, false), diag::code::graph_feature,
             "dynamic-shape operation graphs are not supported");
     std::vector<OpPtr> ops;

@@ -130,6 +130,7 @@ using OpPtr = std::shared_ptr<const OpInfo>;
 // CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR.
 struct GraphInfo : Built {
     dnncompatContext *handle = nullptr;
+    std::uint64_t handle_serial = 0;      // handle->serial: which handle, after it is gone too
     std::vector<OpPtr> ops;               // in an order where every op follows the ops it reads from
     std::map<int64_t, TensorPtr> tensors; // every tensor by uid
     // "conv_fprop x 4x3x224x224:float w 64x3x7x7:float -> y 4x64x112x112:float" and the ops that follow.
@@ -175,16 +176,19 @@ private:
 // CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR.
 struct PlanInfo : Built {
     dnncompatContext *handle = nullptr;
+    std::uint64_t handle_serial = 0; // handle->serial
     std::shared_ptr<const EngineCfgInfo> cfg;
     std::shared_ptr<const Executable> exe; // built on handle at finalize
 
     // The executable for handle h: exe on the plan's own handle; on another handle (a plan shared
-    // between threads, each with its handle) one built for it on first use, kept with the plan.
+    // between threads, each with its handle) one built for it on first use, kept with the plan by
+    // the handle's serial (a handle created after another was destroyed may get its address, and
+    // must not run the primitives built for that one's engine).
     const Executable &on(dnncompatContext &h) const;
 
 private:
     mutable std::mutex mutex_;
-    mutable std::map<dnncompatContext *, std::shared_ptr<const Executable>> others_;
+    mutable std::map<std::uint64_t, std::shared_ptr<const Executable>> others_;
 };
 
 // CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR.

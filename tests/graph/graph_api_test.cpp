@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <string>
@@ -314,6 +315,73 @@ TEST_F(GraphApi, PyTorchConvolutionSequence) {
     std::fill(yv.begin(), yv.end(), 5.0f);
     OK(execute(h, *plan0, {{120, xv.data()}, {119, wv.data()}, {121, yv.data()}}, ws));
     EXPECT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, yd));
+}
+
+// A plan runs on handles other than its own, each with executables of its own; a handle created
+// after one of those was destroyed may get its address (glibc hands the freed block straight
+// back) and must not run the primitives built for the destroyed one's engine ("could not execute
+// a primitive"); a plan whose own handle was destroyed runs on the others. A graph's handle
+// destroyed, another at its address is not the graph's: its config's plan needs a handle of its own.
+TEST_F(GraphApi, PlansRunOnHandlesCreatedWhereOthersWereDestroyed) {
+    const dt::Dims xd{2, 3, 9, 9}, wd{4, 3, 3, 3}, yd{2, 4, 9, 9};
+    auto x = tensor(1, xd), w = tensor(2, wd), y = tensor(3, yd);
+    auto conv = conv_desc(2, 1, 1, 1);
+    D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}));
+    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, 1.0f));
+    OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, 0.0f));
+    OK(op.finalize());
+    auto graph = graph_of(h, {op.get()});
+    auto cfgs = heuristics(*graph);
+    ASSERT_FALSE(cfgs.empty());
+    auto plan = plan_of(h, *cfgs.front());
+    const auto xv = dt::random_vector(static_cast<size_t>(dt::element_count(xd)), 5);
+    const auto wv = dt::random_vector(static_cast<size_t>(dt::element_count(wd)), 6);
+    const dt::ConvParams p{{1, 1}, {1, 1}, {1, 1}, 1, false};
+    const auto ref = dt::conv_forward({xv.data(), xd, dt::packed_strides(xd)}, {wv.data(), wd, dt::packed_strides(wd)},
+                                      p, 1.0, 0.0, {nullptr, yd, dt::packed_strides(yd)});
+    std::vector<unsigned char> ws;
+    auto runs_right = [&](cudnnHandle_t on, const D &pl) {
+        std::vector<float> yv(static_cast<size_t>(dt::element_count(yd)), -3.0f);
+        auto data = std::map<int64_t, void *>{
+            {1, const_cast<float *>(xv.data())}, {2, const_cast<float *>(wv.data())}, {3, yv.data()}};
+        const cudnnStatus_t st = execute(on, pl, data, ws);
+        EXPECT_EQ(st, CUDNN_STATUS_SUCCESS) << last_error();
+        EXPECT_TRUE(dt::expect_close(ref, yv, 1e-5, 1.0, yd));
+    };
+    cudnnHandle_t h2 = nullptr;
+    ASSERT_EQ(cudnnCreate(&h2), CUDNN_STATUS_SUCCESS);
+    runs_right(h2, *plan);
+    const void *was = h2;
+    OK(cudnnDestroy(h2));
+    // A new handle, at h2's address where the allocator gives it (it does on glibc).
+    bool reused = false;
+    std::vector<cudnnHandle_t> made;
+    for (int i = 0; i < 8 && !reused; ++i) {
+        cudnnHandle_t h3 = nullptr;
+        ASSERT_EQ(cudnnCreate(&h3), CUDNN_STATUS_SUCCESS);
+        made.push_back(h3);
+        reused = static_cast<const void *>(h3) == was;
+    }
+    for (cudnnHandle_t h3 : made) runs_right(h3, *plan);
+    runs_right(h, *plan);
+    // The plan's own handle destroyed: it runs on the others (one at that address too).
+    cudnnHandle_t own = nullptr;
+    ASSERT_EQ(cudnnCreate(&own), CUDNN_STATUS_SUCCESS);
+    auto own_plan = plan_of(own, *cfgs.front());
+    const void *own_was = own;
+    OK(cudnnDestroy(own));
+    cudnnHandle_t again = nullptr;
+    ASSERT_EQ(cudnnCreate(&again), CUDNN_STATUS_SUCCESS);
+    made.push_back(again);
+    reused = reused || static_cast<const void *>(again) == own_was;
+    runs_right(again, *own_plan);
+    runs_right(h, *own_plan);
+    for (cudnnHandle_t m : made) OK(cudnnDestroy(m));
+    if (!reused) std::cout << "[ note ] no handle got a destroyed one's address here\n";
 }
 
 // The heuristics rank for the weights the handle expects: a 512-channel 3x3 layer's Winograd
