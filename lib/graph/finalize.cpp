@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <functional>
 #include <set>
 
@@ -161,8 +162,20 @@ void finalize_conv_op(Desc &d, OpKind kind, dnncompatBackendAttributeName_t alph
           dims_str(X), dims_str(W), dims_str(Y));
     for (int i = 0; i < o->conv->nsp; ++i) {
         const auto s = static_cast<std::size_t>(i);
-        const int64_t span = (W[2 + s] - 1) * o->conv->dilation[s] + 1;
-        const int64_t out = (X[2 + s] + o->conv->pre[s] + o->conv->post[s] - span) / o->conv->stride[s] + 1;
+        // Checked: 64-bit paddings and dilations near INT64_MAX would overflow (and wrap onto y's size).
+        int64_t span = 0, padded = 0;
+        const bool over = __builtin_mul_overflow(W[2 + s] - 1, o->conv->dilation[s], &span) ||
+                          __builtin_add_overflow(span, int64_t{1}, &span) ||
+                          __builtin_add_overflow(X[2 + s], o->conv->pre[s], &padded) ||
+                          __builtin_add_overflow(padded, o->conv->post[s], &padded);
+        check(
+            !over, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+            "spatial dimension {}: x {} with pre/post padding {}/{}, or the filter {} dilated by {}, exceeds 2^63 - 1",
+            i, X[2 + s], o->conv->pre[s], o->conv->post[s], W[2 + s], o->conv->dilation[s]);
+        check(padded >= span, DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+              "spatial dimension {}: the filter {} dilated by {} spans more than x {} with pre/post padding {}/{}", i,
+              W[2 + s], o->conv->dilation[s], X[2 + s], o->conv->pre[s], o->conv->post[s]);
+        const int64_t out = (padded - span) / o->conv->stride[s] + 1; // padded - span < 2^63 - 1: no overflow
         check(out == Y[2 + s], DNNCOMPAT_STATUS_BAD_PARAM_SHAPE_MISMATCH,
               "spatial dimension {}: x {} with pre/post padding {}/{}, filter {}, stride {} and dilation {} gives {}, "
               "but y has {}",

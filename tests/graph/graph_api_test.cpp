@@ -751,6 +751,28 @@ TEST_F(GraphApi, BadGraphs) {
     OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y_bad->get()}));
     OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
     EXPECT_EQ(op.finalize(), CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH);
+    // 64-bit paddings whose sum overflows wrapped onto y's size (INT64_MAX twice on 5 rows, a 3x3
+    // filter: y of 1 passed), and a filter spanning more than the padded input, whose negative
+    // span the division rounded to one output at stride 2: both are not a convolution's shapes.
+    auto check_shapes = [&](const std::vector<int64_t> &xd, int64_t pad, int64_t stride, int64_t dilation,
+                            const std::vector<int64_t> &yd, const char *message) {
+        SCOPED_TRACE(message);
+        auto x2 = tensor(21, xd), w2 = tensor(22, {2, 1, 3, 3}), y2 = tensor(23, yd);
+        auto c2 = conv_desc(2, pad, stride, dilation);
+        D op2(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+        OK(op2.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x2->get()}));
+        OK(op2.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w2->get()}));
+        OK(op2.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y2->get()}));
+        OK(op2.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {c2->get()}));
+        EXPECT_EQ(op2.finalize(), CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH);
+        EXPECT_NE(last_error().find(message), std::string::npos) << last_error();
+    };
+    const int64_t big = std::numeric_limits<int64_t>::max();
+    check_shapes({1, 1, 5, 5}, big, 1, 1, {1, 2, 1, 1}, "exceeds 2^63 - 1");
+    check_shapes({1, 1, 5, 5}, big / 2, 1, 1, {1, 2, 5, 5}, "exceeds 2^63 - 1");
+    check_shapes({1, 1, 5, 5}, 0, 1, big / 2 + 1, {1, 2, 1, 1}, "exceeds 2^63 - 1");
+    check_shapes({1, 1, 5, 5}, 0, 1, big / 2, {1, 2, 1, 1}, "dilated by 4611686018427387903 spans more than x 5");
+    check_shapes({1, 1, 2, 2}, 0, 2, 1, {1, 2, 1, 1}, "the filter 3 dilated by 1 spans more than x 2");
 
     auto a = tensor(10, {2, 3}), b = tensor(11, {2, 3}), v = tensor(12, {2, 3}, true), out = tensor(13, {2, 3});
     auto p1 = pointwise_op(CUDNN_POINTWISE_ADD, a->get(), b->get(), out->get());
