@@ -743,30 +743,26 @@ TEST_F(GraphApi, BadAttributes) {
 // Bad graphs: shapes that are not a convolution's, two operations writing one tensor, a virtual
 // tensor nobody writes, a uid naming two tensors, an engine index outside the graph's.
 TEST_F(GraphApi, BadGraphs) {
-    auto x = tensor(1, {1, 4, 8, 8}), w = tensor(2, {6, 4, 3, 3}), y_bad = tensor(3, {1, 6, 7, 7});
-    auto conv = conv_desc(2, 1, 1, 1);
-    D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y_bad->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
-    EXPECT_EQ(op.finalize(), CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH);
+    // A forward convolution of x, w (2 output channels of 1 input channel, 3x3 unless given) and y
+    // with symmetric pad, stride and dilation: not a convolution's shapes, saying `message`.
+    auto check_shapes = [&](const std::vector<int64_t> &xd, int64_t pad, int64_t stride, int64_t dilation,
+                            const std::vector<int64_t> &yd, const char *message,
+                            const std::vector<int64_t> &wd = {2, 1, 3, 3}) {
+        SCOPED_TRACE(message);
+        auto x = tensor(21, xd), w = tensor(22, wd), y = tensor(23, yd);
+        auto conv = conv_desc(2, pad, stride, dilation);
+        D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+        OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
+        OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
+        OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}));
+        OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+        EXPECT_EQ(op.finalize(), CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH);
+        EXPECT_NE(last_error().find(message), std::string::npos) << last_error();
+    };
+    check_shapes({1, 4, 8, 8}, 1, 1, 1, {1, 6, 7, 7}, "gives 8, but y has 7", {6, 4, 3, 3});
     // 64-bit paddings whose sum overflows wrapped onto y's size (INT64_MAX twice on 5 rows, a 3x3
     // filter: y of 1 passed), and a filter spanning more than the padded input, whose negative
     // span the division rounded to one output at stride 2: both are not a convolution's shapes.
-    auto check_shapes = [&](const std::vector<int64_t> &xd, int64_t pad, int64_t stride, int64_t dilation,
-                            const std::vector<int64_t> &yd, const char *message) {
-        SCOPED_TRACE(message);
-        auto x2 = tensor(21, xd), w2 = tensor(22, {2, 1, 3, 3}), y2 = tensor(23, yd);
-        auto c2 = conv_desc(2, pad, stride, dilation);
-        D op2(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-        OK(op2.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x2->get()}));
-        OK(op2.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w2->get()}));
-        OK(op2.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y2->get()}));
-        OK(op2.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {c2->get()}));
-        EXPECT_EQ(op2.finalize(), CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH);
-        EXPECT_NE(last_error().find(message), std::string::npos) << last_error();
-    };
     const int64_t big = std::numeric_limits<int64_t>::max();
     check_shapes({1, 1, 5, 5}, big, 1, 1, {1, 2, 1, 1}, "exceeds 2^63 - 1");
     check_shapes({1, 1, 5, 5}, big / 2, 1, 1, {1, 2, 5, 5}, "exceeds 2^63 - 1");
