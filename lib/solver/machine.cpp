@@ -1,6 +1,7 @@
 #include "solver/machine.hpp"
 
 #include "core/atomic_file.hpp"
+#include "core/schemas.hpp"
 #include "solver/core_speed.hpp"
 #include "solver/json_db.hpp"
 #include "solver/perf_db.hpp"
@@ -204,7 +205,11 @@ std::pair<double, double> measured(const Machine &m) {
                 got = measure(m.isa, m.threads);
                 db["machines"][sig] = {
                     {"peak_gflops", got->first}, {"bandwidth_gbs", got->second}, {"measured", utc_now()}};
-                files::write_atomically(path, db.dump(2) + "\n");
+                // What the reader would refuse (a peak under 0.1 GFLOP/s: cores slowed down a
+                // hundredfold, under valgrind) stays this process's: stored, it would be set aside
+                // with a warning by every later process.
+                if (schemas::validate(db, "machine-db.schema.json").empty())
+                    files::write_atomically(path, db.dump(2) + "\n");
             });
         } catch (const std::exception &) {
             // the cache folder cannot be written: what this process measured (or measures now)
