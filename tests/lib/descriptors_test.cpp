@@ -385,6 +385,18 @@ TEST(TensorDescriptor, LargeSizesAreExactIn64Bits) {
     ASSERT_OK(dnncompatSetTensorNdDescriptorEx(t, DNNCOMPAT_TENSOR_NHWC, DNNCOMPAT_DATA_FLOAT, 5, out));
     ASSERT_OK(dnncompatGetTensorSizeInBytes(t, &bytes));
     EXPECT_EQ(bytes, size_t{2157969408ull} * 4);
+
+    // 2^80 elements (overlapping strides make their span small): more than 64-bit sizes hold,
+    // BAD_PARAM as a span that overflows, the descriptor left as it was.
+    const int huge[4] = {1 << 20, 1 << 20, 1 << 20, 1 << 20}, ones[4] = {1, 1, 1, 1};
+    EXPECT_EQ(dnncompatSetTensorNdDescriptor(t, DNNCOMPAT_DATA_FLOAT, 4, huge, ones), DNNCOMPAT_STATUS_BAD_PARAM);
+    char msg[256] = {};
+    dnncompatGetLastErrorString(msg, sizeof msg);
+    EXPECT_NE(std::string(msg).find("1048576x1048576x1048576x1048576 tensor of CUDNN_DATA_FLOAT has more elements"),
+              std::string::npos)
+        << msg;
+    ASSERT_OK(dnncompatGetTensorSizeInBytes(t, &bytes));
+    EXPECT_EQ(bytes, size_t{2157969408ull} * 4);
 }
 
 // ---------------------------------------------------------------------------------------------
