@@ -124,6 +124,19 @@ DP conv_desc(int nsp, int64_t pad, int64_t stride, int64_t dilation,
     return c;
 }
 
+// Sets a forward convolution operation's x, w, y and convolution descriptor; the first failing
+// status (the caller's OK names it), else SUCCESS.
+cudnnStatus_t set_conv_fwd(D &op, const D &x, const D &w, const D &y, const D &conv) {
+    const std::pair<cudnnBackendAttributeName_t, const D *> parts[] = {
+        {CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, &x},
+        {CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, &w},
+        {CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, &y},
+        {CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, &conv}};
+    for (const auto &[name, d] : parts)
+        if (const cudnnStatus_t s = op.desc(name, {d->get()}); s != CUDNN_STATUS_SUCCESS) return s;
+    return CUDNN_STATUS_SUCCESS;
+}
+
 DP pointwise_op(cudnnPointwiseMode_t mode, cudnnBackendDescriptor_t x, cudnnBackendDescriptor_t b,
                 cudnnBackendDescriptor_t y) {
     D pw(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
@@ -260,10 +273,7 @@ TEST_F(GraphApi, PyTorchConvolutionSequence) {
     auto x = tensor(120, xd), w = tensor(119, wd), y = tensor(121, yd);
     auto conv = conv_desc(2, 1, 2, 1);
     D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(set_conv_fwd(op, *x, *w, *y, *conv));
     OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, 1.0f));
     OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, 0.0f));
     OK(op.finalize());
@@ -327,10 +337,7 @@ TEST_F(GraphApi, PlansRunOnHandlesCreatedWhereOthersWereDestroyed) {
     auto x = tensor(1, xd), w = tensor(2, wd), y = tensor(3, yd);
     auto conv = conv_desc(2, 1, 1, 1);
     D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(set_conv_fwd(op, *x, *w, *y, *conv));
     OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, 1.0f));
     OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, 0.0f));
     OK(op.finalize());
@@ -439,10 +446,7 @@ TEST_F(GraphApi, EveryEngineOfAGroupedNhwcConvolution) {
     auto x = tensor(1, xd, xs), w = tensor(2, wd, dt::packed_strides(wd)), y = tensor(3, yd, ys);
     auto conv = conv_desc(2, 1, 1, 1, CUDNN_CONVOLUTION);
     D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(set_conv_fwd(op, *x, *w, *y, *conv));
     OK(op.f64(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, 0.5));
     OK(op.f64(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, 0.75));
     OK(op.finalize());
@@ -525,10 +529,7 @@ TEST_F(GraphApi, ConvBiasAddRelu) {
     auto c = tensor(100, yd, true), cb = tensor(101, yd, true), cbz = tensor(102, yd, true);
     auto conv = conv_desc(2, 1, 1, 1);
     D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {c->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(set_conv_fwd(op, *x, *w, *c, *conv));
     OK(op.finalize());
     auto add_bias = pointwise_op(CUDNN_POINTWISE_ADD, c->get(), b->get(), cb->get());
     auto add_z = pointwise_op(CUDNN_POINTWISE_ADD, cb->get(), z->get(), cbz->get());
@@ -752,10 +753,7 @@ TEST_F(GraphApi, BadGraphs) {
         auto x = tensor(21, xd), w = tensor(22, wd), y = tensor(23, yd);
         auto conv = conv_desc(2, pad, stride, dilation);
         D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-        OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
-        OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
-        OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}));
-        OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+        OK(set_conv_fwd(op, *x, *w, *y, *conv));
         EXPECT_EQ(op.finalize(), CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH);
         EXPECT_NE(last_error().find(message), std::string::npos) << last_error();
     };
@@ -1222,10 +1220,7 @@ TEST_F(GraphApi, PlanJsonRoundTrip) {
     auto x = tensor(1, xd), w = tensor(2, wd), b = tensor(3, bd), y = tensor(4, yd), c = tensor(100, yd, true);
     auto conv = conv_desc(2, 1, 1, 1);
     D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {c->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(set_conv_fwd(op, *x, *w, *c, *conv));
     OK(op.f32(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, 0.5f));
     OK(op.finalize());
     auto add = pointwise_op(CUDNN_POINTWISE_ADD, c->get(), b->get(), y->get());
@@ -1448,10 +1443,7 @@ TEST_F(GraphApi, HalfChannelsLastConvolution) {
          y = tensor(3, yd, ys, false, CUDNN_DATA_HALF);
     auto conv = conv_desc(2, 1, 1, 1);
     D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(set_conv_fwd(op, *x, *w, *y, *conv));
     OK(op.finalize());
     auto graph = graph_of(h, {op.get()});
     auto cfgs = heuristics(*graph);
@@ -1610,10 +1602,7 @@ TEST_F(GraphApi, UserFoundEdges) {
          hy = tensor(12, {1, 1, huge, 2}, {2 * huge, 2 * huge, 2, 1});
     auto conv = conv_desc(2, 0, 1, 1);
     D cop(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    OK(cop.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {hx->get()}));
-    OK(cop.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {hw->get()}));
-    OK(cop.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {hy->get()}));
-    OK(cop.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(set_conv_fwd(cop, *hx, *hw, *hy, *conv));
     OK(cop.finalize());
     auto graph = graph_of(h, {cop.get()});
     EXPECT_TRUE(heuristics(*graph).empty());
@@ -1636,10 +1625,7 @@ TEST_F(GraphApi, HalfInputsFloatIntermediates) {
     auto c = tensor(100, yd, true), cb = tensor(101, yd, true);
     auto conv = conv_desc(2, 1, 1, 1);
     D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {c->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(set_conv_fwd(op, *x, *w, *c, *conv));
     OK(op.finalize());
     auto add = pointwise_op(CUDNN_POINTWISE_ADD, c->get(), b->get(), cb->get());
     auto act = pointwise_op(CUDNN_POINTWISE_RELU_FWD, cb->get(), nullptr, y->get());
@@ -1816,10 +1802,7 @@ TEST_F(GraphApi, EltwisePostOpsKeepCuDnnFormulas) {
     auto x = tensor(1, xd), w = tensor(2, wd), y = tensor(3, yd), c = tensor(100, yd, true);
     auto conv = conv_desc(2, 0, 1, 1);
     D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {c->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(set_conv_fwd(op, *x, *w, *c, *conv));
     OK(op.finalize());
     auto xv = dt::random_vector(static_cast<size_t>(dt::element_count(xd)), 41);
     auto wv = dt::random_vector(static_cast<size_t>(dt::element_count(wd)), 42);
@@ -1957,10 +1940,7 @@ TEST_F(GraphApi, GenStatsAndBnFinalize) {
     auto factor = tensor(18, {1, 1, 1, 1}, {1, 1, 1, 1}, false, CUDNN_DATA_DOUBLE, true);
     auto conv = conv_desc(2, 1, 1, 1);
     D op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, {x->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, {w->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, {y->get()}));
-    OK(op.desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, {conv->get()}));
+    OK(set_conv_fwd(op, *x, *w, *y, *conv));
     OK(op.finalize());
     D gs(CUDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR);
     const cudnnGenStatsMode_t gmode = CUDNN_GENSTATS_SUM_SQSUM;
