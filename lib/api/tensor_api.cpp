@@ -4,8 +4,6 @@
 #include "core/enums.hpp"
 
 #include <algorithm>
-#include <cstdint>
-#include <limits>
 
 using namespace dnncompat;
 
@@ -47,20 +45,12 @@ void set_tensor(dnncompatTensorStruct *t, dnncompatDataType_t dtype, dims_t dims
         vdims[1] /= vect;
         strides = packed_strides(vdims, DNNCOMPAT_TENSOR_NCHW);
     }
-    // Its elements' bytes in 64 bits, as its span's (tensor_bytes): dnncompat sizes tensors above
-    // cuDNN's 2 Giga-elements exactly (field case F2) up to what 64-bit byte sizes hold; beyond,
-    // BAD_PARAM as for a span that overflows (a small span, with overlapping strides, hid it).
-    int64_t bytes = static_cast<int64_t>(element_size(dtype));
-    for (int64_t extent : dims)
-        if (__builtin_mul_overflow(bytes, extent, &bytes))
-            fail(DNNCOMPAT_STATUS_BAD_PARAM, "a {} tensor of {} has more elements than 64-bit byte sizes hold",
-                 dims_str(dims), data_type_name(dtype));
     dnncompatTensorStruct next;
     next.dtype = dtype;
     next.dims = std::move(dims);
     next.strides = std::move(strides);
     next.vect = vect;
-    tensor_bytes(next); // validates the byte span in 64 bits before anything is stored
+    tensor_bytes(next); // validates the elements' and the span's bytes in 64 bits before anything is stored
     next.is_set = true;
     *d = std::move(next);
 }

@@ -160,7 +160,10 @@ int64_t checked_bytes(int64_t elements, dnncompatDataType_t t) {
 } // namespace
 
 std::size_t tensor_bytes(const dnncompatTensorStruct &t) {
-    return static_cast<std::size_t>(checked_bytes(span_elements(vector_dims(t.dims, t.vect), t.strides), t.dtype));
+    const dims_t dims = vector_dims(t.dims, t.vect);
+    // Its elements too, not only its span: overlapping strides give 2^80 elements a small span.
+    checked_bytes(element_count(dims), t.dtype);
+    return static_cast<std::size_t>(checked_bytes(span_elements(dims, t.strides), t.dtype));
 }
 
 std::size_t filter_bytes(const dnncompatFilterStruct &f) {

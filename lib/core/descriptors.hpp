@@ -71,7 +71,7 @@ dnncompatDataType_t lane_type(dnncompatDataType_t t);
 int filter_vect(const dnncompatFilterStruct &f);
 
 // Bytes a tensor spans (cudnnGetTensorSizeInBytes): span of the strides times the element size,
-// NCHW_VECT_C counting vectors. 64-bit checked.
+// NCHW_VECT_C counting vectors. 64-bit checked, the elements' bytes too (BAD_PARAM on overflow).
 std::size_t tensor_bytes(const dnncompatTensorStruct &t);
 // Bytes of a packed filter (cudnnGetFilterSizeInBytes); in NCHW_VECT_C the filter holds
 // floor(C / vect) vectors per (K, spatial) position, as cuDNN sizes it.
