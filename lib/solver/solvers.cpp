@@ -130,9 +130,12 @@ public:
     Applicability applicable(const conv::Problem &p, Direction d) const override {
         if (cudnn_algo(d) < 0) return {false, "no such direction for this solver"};
         if (p.integer()) return {false, "integer data runs on dnncompat's exact INT8 path, not on the FP32 solvers"};
-        if (const std::string over = onednn::beyond_int(p); !over.empty())
-            return {false, over + " exceeds 2^31 - 1: oneDNN's implementations hold it in a 32-bit int"};
-        if (!pick(p, d)) return {false, std::string("oneDNN has no ") + family_ + " implementation for this problem"};
+        if (!pick(p, d)) {
+            // implementations() gives none beyond int: said here, off the path of problems that have some.
+            if (const std::string over = onednn::beyond_int(p); !over.empty())
+                return {false, over + " exceeds 2^31 - 1: oneDNN's implementations hold it in a 32-bit int"};
+            return {false, std::string("oneDNN has no ") + family_ + " implementation for this problem"};
+        }
         if (limit_32bit() && largest_tensor_bytes(p) >= 2147483648.0)
             return {false, "a tensor exceeds 2 GiB: the jit kernels address it with 32-bit offsets"};
         return {true, ""};
