@@ -206,14 +206,17 @@ void estimate_conv(const std::string &api, solver::Direction d, const trace::Rec
     }
     l.flop = p.flops();
     // A value the enum does not have (whatever name the record gives it) fails the call as the
-    // library validates it: BAD_PARAM, estimated by bandwidth.
-    if (algo && (*algo < std::numeric_limits<int>::min() || *algo > std::numeric_limits<int>::max() ||
-                 !enums::name_of(algo_type(d), static_cast<int>(*algo)))) {
-        l.cudnn_algo.reset();
-        if (!l.rejected)
-            l.rejected =
-                rejection(DNNCOMPAT_STATUS_BAD_PARAM, fmt::format("algo {} is not a valid {}", *algo, algo_type(d)));
-        return;
+    // library validates it (enums::check): BAD_PARAM, estimated by bandwidth.
+    if (algo) {
+        try {
+            check(*algo >= std::numeric_limits<int>::min() && *algo <= std::numeric_limits<int>::max(),
+                  DNNCOMPAT_STATUS_BAD_PARAM, "algo: {} is not a valid {}", *algo, algo_type(d));
+            enums::check(algo_type(d), static_cast<int>(*algo), "algo");
+        } catch (const Error &e) {
+            l.cudnn_algo.reset();
+            if (!l.rejected) l.rejected = rejection(e.status(), e.what());
+            return;
+        }
     }
     const solver::Weights w = seen.next(p, api, args);
     l.weights = solver::weights_name(w);

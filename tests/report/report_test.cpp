@@ -326,7 +326,7 @@ TEST(TraceReport, CallsWhoseDescriptorsTheLibraryRejectsAreBlockedAsTheReplayFai
          },
          "padA[0] = -1 is negative"},
         {"zero C", [](json &c) { c["args"]["xDesc"]["fields"]["dimA"]["value"][1] = 0; }, "must be positive"},
-        {"algo", [](json &c) { c["args"]["algo"]["value"] = 99; }, "algo 99 is not a valid cudnnConvolutionFwdAlgo_t"},
+        {"algo", [](json &c) { c["args"]["algo"]["value"] = 99; }, "algo: 99 is not a valid cudnnConvolutionFwdAlgo_t"},
     };
     const fs::path dir = dnncompat_test::temp_dir("rejected_calls");
     for (const Case &k : rejected) {
